@@ -1,0 +1,39 @@
+import type { components } from '../spec/openapi.js';
+
+/** The seed's `Error` shape (seed, Resources and their fields › Error): `{ code, message, status }`. */
+export type ApiError = components['schemas']['Error'];
+
+/**
+ * Every error the mock can send: one row each, a stable `code`, its HTTP status and a default message.
+ * Codes are the mock's choice (the seed does not list them, see spec/DECISIONS.md › Error codes); nothing
+ * branches on message text. The statuses follow the seed's Errors section where it speaks (400, 401, 404) and
+ * DECISIONS.md where it is silent (405, 409, 413, 415, 431).
+ */
+export const ERRORS = {
+  UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key: send "Authorization: Bearer <API_KEY>".' },
+  INVALID_BODY: { status: 400, message: 'The request body is missing required fields or holds invalid values.' },
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  BODY_REQUIRED: { status: 400, message: 'A JSON request body is required.' },
+  INVALID_QUERY: { status: 400, message: 'A query parameter is invalid.' },
+  PET_NOT_FOUND: { status: 404, message: 'No animal has this id.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No operation of the Animals interface is served at this path.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
+  STORE_FULL: { status: 409, message: 'The mock holds its maximum number of animals.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the mock accepts.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
+  MALFORMED_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers or URL are too large.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+/** One of the stable error codes of {@link ERRORS}. */
+export type ErrorCode = keyof typeof ERRORS;
+
+/**
+ * Builds the wire `Error` for a code: `status` always equals the HTTP status of the row (seed, Errors:
+ * "The `status` field equals the HTTP status code"). `detail`, when given, replaces the default message and
+ * should say what was wrong and where (for example `/categoryId must be integer`).
+ */
+export function apiError(code: ErrorCode, detail?: string): ApiError {
+  const row = ERRORS[code];
+  return { code, message: detail ?? row.message, status: row.status };
+}

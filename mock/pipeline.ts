@@ -1,0 +1,178 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { apiError, type ErrorCode } from './errors.js';
+import { handlers, type OperationResult } from './handlers.js';
+import { parseJsonBody } from './json.js';
+import { describe, type Api, type Operation } from './operations.js';
+import type { PetStore } from './store.js';
+
+/** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
+export interface MockRequest {
+  method: string;
+  /** Path and query as sent, for example `/v1/pets?limit=5`. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The raw body bytes; `undefined` or empty when none was sent. */
+  body?: Buffer | undefined;
+}
+
+/** The pipeline's answer: status, headers and a JSON text body (empty for 204). */
+export interface MockResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the pipeline needs besides the spec: the accepted API keys and the store. */
+export interface PipelineOptions {
+  /** Keys accepted in `Authorization: Bearer <key>` (seed, Authentication). At least one. */
+  apiKeys: readonly string[];
+  store: PetStore;
+}
+
+/** Everything that may stop a request before its handler runs: a row of the error table and its detail. */
+type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string> };
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Builds the mock's request pipeline from the spec (STYLE 2): route → authenticate → validate → handle.
+ * The result answers every request; it never throws for any input, and every error is the seed's `Error`
+ * with `status` equal to the HTTP status (seed, Errors).
+ */
+export function createPipeline(api: Api, options: PipelineOptions): (request: MockRequest) => MockResponse {
+  const keyDigests = options.apiKeys.map(digest);
+  const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
+
+  return function handle(request) {
+    const queryAt = request.url.indexOf('?');
+    const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+
+    // 1. Route: the operation whose path template matches, then the method.
+    const routed = route(api, method, pathname);
+    if ('error' in routed) {
+      return refuse(routed.error === 'ROUTE_NOT_FOUND' ? { ...routed, detail: `No operation is served at ${pathname}. Operations: ${knownPaths}.` } : routed);
+    }
+    if (routed.operation === undefined) {
+      return { status: 204, headers: { allow: routed.allow }, body: '' };
+    }
+    const { operation, segments } = routed;
+
+    // 2. Authenticate: `Authorization: Bearer <key>` with an accepted key (seed, Authentication).
+    if (operation.secured && !authenticated(request.headers.authorization, keyDigests)) {
+      return refuse({ error: 'UNAUTHORIZED', headers: { 'www-authenticate': 'Bearer' } });
+    }
+
+    // 3. Validate parameters and body against the spec.
+    const input = validate(operation, segments, search, request);
+    if ('error' in input) return refuse(input);
+
+    // 4. Handle: the state logic of the operation.
+    const result = handlers[operation.operationId]!({ store: options.store, ...input });
+    return respond(operation, result);
+  };
+}
+
+type Routed = { operation: Operation; segments: string[] } | { operation: undefined; allow: string } | Refusal;
+
+function route(api: Api, method: string, pathname: string): Routed {
+  if (!pathname.startsWith(`${api.basePath}/`)) return { error: 'ROUTE_NOT_FOUND' };
+  const path = pathname.slice(api.basePath.length);
+  const matching = api.operations.filter((op) => op.pattern.test(path));
+  if (matching.length === 0) return { error: 'ROUTE_NOT_FOUND' };
+  const operation = matching.find((op) => op.method === method);
+  const allow = [...new Set(matching.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'].join(', ');
+  if (operation !== undefined) return { operation, segments: operation.pattern.exec(path)!.slice(1) };
+  if (method === 'OPTIONS') return { operation: undefined, allow };
+  return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
+}
+
+function authenticated(header: string | undefined, keyDigests: Buffer[]): boolean {
+  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+  if (match === null) return false;
+  const given = digest(match[1]!);
+  let ok = false;
+  for (const key of keyDigests) ok = timingSafeEqual(given, key) || ok;
+  return ok;
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown };
+
+function validate(operation: Operation, segments: string[], search: string, request: MockRequest): ValidInput | Refusal {
+  const path: Record<string, unknown> = {};
+  for (const [index, parameter] of operation.pathParams.entries()) {
+    const raw = decodeSegment(segments[index]!);
+    const coerced = parameter.coerce(raw);
+    // A petId that is no int64 names no animal: 404, the status getPet documents (DECISIONS.md › Invalid petId).
+    if (!coerced.ok) return { error: 'PET_NOT_FOUND', detail: `No animal has the id ${JSON.stringify(raw)}: ${coerced.message}.` };
+    path[parameter.name] = coerced.value;
+  }
+
+  const query: Record<string, unknown> = {};
+  const params = new URLSearchParams(search);
+  for (const parameter of operation.queryParams) {
+    const values = params.getAll(parameter.name);
+    if (values.length > 1) return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${values.length} values.` };
+    if (values.length === 0) {
+      if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
+      if (parameter.schema.default !== undefined) query[parameter.name] = parameter.schema.default;
+      continue;
+    }
+    const coerced = parameter.coerce(values[0]!);
+    if (!coerced.ok) return { error: 'INVALID_QUERY', detail: `${coerced.message}.` };
+    query[parameter.name] = coerced.value;
+  }
+
+  if (operation.body === undefined) return { query, path, body: undefined };
+  const bytes = request.body;
+  if (bytes === undefined || bytes.length === 0) {
+    return operation.body.required ? { error: 'BODY_REQUIRED' } : { query, path, body: undefined };
+  }
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!operation.body.mediaTypes.includes(mediaType)) {
+    return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${operation.body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };
+  }
+  const parsed = parseJsonBody(text);
+  if (!parsed.ok) return { error: 'MALFORMED_JSON', detail: parsed.message };
+  const { value, view, overflows } = parsed.body;
+  const problems: string[] = overflows.map((pointer) => `body${pointer} must be an int64 integer (from -9223372036854775808 to 9223372036854775807)`);
+  if (!operation.body.validate(view)) problems.push(describe(operation.body.validate.errors, 'body'));
+  if (problems.length > 0) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${problems.join('; ')}.` };
+  return { query, path, body: value };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function respond(operation: Operation, result: OperationResult): MockResponse {
+  if ('error' in result) return refuse(result);
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  if (operation.deprecated) {
+    headers['deprecation'] = 'true';
+    if (operation.sunset !== undefined) headers['sunset'] = new Date(`${operation.sunset}T00:00:00Z`).toUTCString();
+  }
+  return { status: result.status, headers, body: result.json };
+}
+
+function refuse(refusal: Refusal): MockResponse {
+  const error = apiError(refusal.error, refusal.detail);
+  return { status: error.status, headers: { ...JSON_HEADERS, ...refusal.headers }, body: JSON.stringify(error) };
+}

@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { apiError } from './errors.js';
+import type { MockRequest, MockResponse } from './pipeline.js';
+
+/** Socket-level settings of the mock's HTTP server. */
+export interface ServerOptions {
+  /** Interface to listen on; default `127.0.0.1`. */
+  host?: string;
+  /** TCP port; `0` picks a free one. Default `4010`. */
+  port?: number;
+  /** Largest request body accepted, in bytes; larger ones get a 413 `Error`. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Called after each response with its status and duration in milliseconds (for the request log). */
+  onResponse?: (request: IncomingMessage, status: number, milliseconds: number) => void;
+}
+
+/** A listening mock: its origin (`http://127.0.0.1:4010`), the node server, and `close()`. */
+export interface RunningServer {
+  origin: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a pipeline over HTTP/1.1 with `node:http` (STYLE 3: the socket is a thin adapter; the pipeline is
+ * testable without one). A body over `maxBodyBytes` and a malformed HTTP request still get a JSON `Error`.
+ */
+export async function serve(handle: (request: MockRequest) => MockResponse, options: ServerOptions = {}): Promise<RunningServer> {
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const onResponse = options.onResponse;
+
+  const server = createServer((req, res) => {
+    const started = onResponse === undefined ? 0 : performance.now();
+    const send = (response: MockResponse): void => {
+      write(res, response);
+      if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
+    };
+    const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      send(handle(request));
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        refused = true;
+        res.setHeader('connection', 'close');
+        send(errorResponse('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!refused) send(handle({ ...request, body: Buffer.concat(chunks, size) }));
+    });
+    req.on('error', () => res.destroy());
+  });
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const response = tooLarge ? errorResponse('HEADERS_TOO_LARGE') : errorResponse('MALFORMED_REQUEST');
+    const head = `HTTP/1.1 ${response.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n`;
+    socket.end(`${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    origin: `http://${host}:${address.port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+function write(res: ServerResponse, response: MockResponse): void {
+  res.statusCode = response.status;
+  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  res.setHeader('content-length', Buffer.byteLength(response.body));
+  res.end(response.body);
+}
+
+function errorResponse(code: Parameters<typeof apiError>[0], detail?: string): MockResponse {
+  const error = apiError(code, detail);
+  return { status: error.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(error) };
+}

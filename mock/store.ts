@@ -1,0 +1,116 @@
+import type { components } from '../spec/openapi.js';
+import { INT64_MAX } from './json.js';
+
+/** `PetStatus` of the spec: `available | pending | sold` (seed, Resources › PetStatus). */
+export type PetStatus = components['schemas']['PetStatus'];
+
+/**
+ * A `Pet` of the spec with its int64 fields as `bigint`, so that every id and `categoryId` in
+ * [-2^63, 2^63-1] is held exactly (the generated wire type says `number`, which loses digits above 2^53).
+ */
+export type PetRecord = Omit<components['schemas']['Pet'], 'id' | 'categoryId'> & { id: bigint; categoryId: bigint };
+
+/** A `NewPet` of the spec with `categoryId` as `bigint`: what `createPet` stores. */
+export type NewPetRecord = Omit<PetRecord, 'id'>;
+
+/** The three `PetStatus` values, in the spec's order. */
+export const PET_STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+
+/**
+ * Serializes a pet to its JSON text, int64 fields written as exact integer literals.
+ * Field order: `id`, `name`, `categoryId`, `status` (absent when the pet has none).
+ */
+export function petJson(pet: PetRecord): string {
+  const status = pet.status === undefined ? '' : `,"status":"${pet.status}"`;
+  return `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`;
+}
+
+/** Why {@link PetStore.create} refused a pet: the store is at `maxPets`, or no int64 id is left. */
+export type CreateRefusal = 'full' | 'ids-exhausted';
+
+/**
+ * The mock's state: the animals created so far, in memory (seed, What the service does: list, add, get).
+ *
+ * Pets never change once created (the seed shows no update, delete or transition), so each is kept as its
+ * JSON text, and listing is a slice of append-only indexes: `list` costs O(limit) whatever the store size.
+ * Order of `list`: newest first, by creation (spec/DECISIONS.md › Ordering).
+ * Ids are assigned from a counter that starts above the largest id loaded, so they never repeat.
+ */
+export class PetStore {
+  private rows: string[] = [];
+  private rowById = new Map<number | string, number>();
+  private rowsByStatus = new Map<PetStatus, number[]>();
+  private nextId = 1n;
+
+  /** @param maxPets most pets held at once; `create` refuses with `'full'` beyond it. */
+  constructor(
+    readonly maxPets = 1_000_000,
+    initial: readonly PetRecord[] = [],
+  ) {
+    this.replace(initial);
+  }
+
+  /** Number of pets held. */
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Drops every pet and loads `pets` (ids kept as given; later ids continue above the largest). */
+  replace(pets: readonly PetRecord[]): void {
+    this.rows = [];
+    this.rowById.clear();
+    for (const status of PET_STATUSES) this.rowsByStatus.set(status, []);
+    this.nextId = 1n;
+    for (const pet of pets) this.insert(pet);
+  }
+
+  /** Adds a pet with a new id (seed, createPet rule 2). Returns its JSON text, or why it was refused. */
+  create(pet: NewPetRecord): { ok: true; id: bigint; json: string } | { ok: false; reason: CreateRefusal } {
+    if (this.rows.length >= this.maxPets) return { ok: false, reason: 'full' };
+    if (this.nextId > INT64_MAX) return { ok: false, reason: 'ids-exhausted' };
+    const record: PetRecord = { id: this.nextId, ...pet };
+    return { ok: true, id: record.id, json: this.insert(record) };
+  }
+
+  /** The JSON text of the pet with this id, or `undefined` (seed, getPet: 404 when absent). */
+  get(id: bigint): string | undefined {
+    const row = this.rowById.get(idKey(id));
+    return row === undefined ? undefined : this.rows[row];
+  }
+
+  /**
+   * The JSON text of a `Pets` array: at most `limit` pets, newest first, only those of `status` when given
+   * (seed, listPets rules 1-3). O(limit).
+   */
+  list(limit: number, status?: PetStatus): string {
+    const index = status === undefined ? undefined : this.rowsByStatus.get(status);
+    const count = index === undefined ? this.rows.length : index.length;
+    const parts: string[] = [];
+    for (let i = count - 1; i >= 0 && parts.length < limit; i--) {
+      parts.push(this.rows[index === undefined ? i : index[i]!]!);
+    }
+    return `[${parts.join(',')}]`;
+  }
+
+  /** Every pet's JSON text, oldest first (for snapshots and the admin API). */
+  all(): readonly string[] {
+    return this.rows;
+  }
+
+  private insert(pet: PetRecord): string {
+    const json = petJson(pet);
+    const row = this.rows.length;
+    const previous = this.rowById.get(idKey(pet.id));
+    if (previous !== undefined) throw new Error(`duplicate pet id ${pet.id}`);
+    this.rows.push(json);
+    this.rowById.set(idKey(pet.id), row);
+    if (pet.status !== undefined) this.rowsByStatus.get(pet.status)!.push(row);
+    if (pet.id >= this.nextId) this.nextId = pet.id + 1n;
+    return json;
+  }
+}
+
+/** Map key of an id: a plain number when exact (no allocation for small ids), its decimal text otherwise. */
+function idKey(id: bigint): number | string {
+  return id >= -9007199254740991n && id <= 9007199254740991n ? Number(id) : id.toString();
+}
