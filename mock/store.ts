@@ -1,20 +1,7 @@
-import type { components } from '../spec/openapi.js';
+import { PET_STATUSES, type NewPetRecord, type PetRecord, type PetStatus } from '../spec/exact.js';
 import { INT64_MAX } from './json.js';
 
-/** `PetStatus` of the spec: `available | pending | sold` (seed, Resources › PetStatus). */
-export type PetStatus = components['schemas']['PetStatus'];
-
-/**
- * A `Pet` of the spec with its int64 fields as `bigint`, so that every id and `categoryId` in
- * [-2^63, 2^63-1] is held exactly (the generated wire type says `number`, which loses digits above 2^53).
- */
-export type PetRecord = Omit<components['schemas']['Pet'], 'id' | 'categoryId'> & { id: bigint; categoryId: bigint };
-
-/** A `NewPet` of the spec with `categoryId` as `bigint`: what `createPet` stores. */
-export type NewPetRecord = Omit<PetRecord, 'id'>;
-
-/** The three `PetStatus` values, in the spec's order. */
-export const PET_STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+export { PET_STATUSES, type NewPetRecord, type PetRecord, type PetStatus } from '../spec/exact.js';
 
 /**
  * Serializes a pet to its JSON text, int64 fields written as exact integer literals.
