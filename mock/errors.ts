@@ -7,7 +7,8 @@ export type ApiError = components['schemas']['Error'];
  * Every error the mock can send: one row each, a stable `code`, its HTTP status and a default message.
  * Codes are the mock's choice (the seed does not list them, see spec/DECISIONS.md › Error codes); nothing
  * branches on message text. The statuses follow the seed's Errors section where it speaks (400, 401, 404) and
- * DECISIONS.md where it is silent (405, 409, 413, 415, 431).
+ * DECISIONS.md where it is silent (405, 408, 409, 413, 415, 431; 500 only as a last resort that keeps the
+ * process up, never expected).
  */
 export const ERRORS = {
   UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key: send "Authorization: Bearer <API_KEY>".' },
@@ -23,6 +24,16 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
   MALFORMED_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers or URL are too large.' },
+  // Mock controls outside the contract (README › Forcing responses, Admin API); not part of the seed.
+  INVALID_PREFER: { status: 400, message: 'The Prefer header is invalid: use "Prefer: code=<status>" and/or "Prefer: delay=<ms>".' },
+  PREFER_CODE_UNDOCUMENTED: { status: 400, message: 'The status asked for with "Prefer: code=" is not documented for this operation.' },
+  TOO_MANY_KEYS: { status: 429, message: 'The mock holds separate data for its maximum number of API keys (--isolate-by-key); reset it.' },
+  ADMIN_UNAUTHORIZED: { status: 401, message: 'The admin API needs "Authorization: Bearer <admin token>" (--admin-token); an API key is not enough.' },
+  ADMIN_DISABLED: { status: 404, message: 'The admin API is turned off (--no-admin).' },
+  ADMIN_NOT_FOUND: { status: 404, message: 'No admin endpoint is served at this path.' },
+  INVALID_PETS: { status: 400, message: 'The body must be a JSON array of Pet objects with distinct ids.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full within the time the mock allows.' },
+  INTERNAL_ERROR: { status: 500, message: 'The mock failed to answer this request; this is a bug of the mock.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** One of the stable error codes of {@link ERRORS}. */

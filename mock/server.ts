@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiError } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
@@ -13,6 +13,12 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Called after each response with its status and duration in milliseconds (for the request log). */
   onResponse?: (request: IncomingMessage, status: number, milliseconds: number) => void;
+  /** Milliseconds a client has to send the request headers; beyond, a 408 `Error` and the socket closes. Default 10,000. */
+  headersTimeout?: number;
+  /** Milliseconds a client has to send the whole request (headers and body); beyond, a 408 `Error`. Default 30,000. */
+  requestTimeout?: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests. Default 5,000. */
+  keepAliveTimeout?: number;
 }
 
 /** A listening mock: its origin (`http://127.0.0.1:4010`), the node server, and `close()`. */
@@ -30,7 +36,12 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const onResponse = options.onResponse;
 
-  const server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeout ?? 30_000;
+  const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout ?? 10_000, requestTimeout) : (options.headersTimeout ?? 10_000);
+  // node checks both timeouts every `connectionsCheckingInterval` (30 s by default): check often enough to honour them.
+  const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor((headersTimeout || 2_000) / 2)));
+  const keepAliveTimeout = options.keepAliveTimeout ?? 5_000;
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval, keepAliveTimeout }, (req, res) => {
     const started = onResponse === undefined ? 0 : performance.now();
     const send = (response: MockResponse): void => {
       write(res, response);
@@ -38,7 +49,7 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
     };
     const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      send(handle(request));
+      send(answer(handle, request));
       req.resume();
       return;
     }
@@ -57,7 +68,7 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!refused) send(handle({ ...request, body: Buffer.concat(chunks, size) }));
+      if (!refused) send(answer(handle, { ...request, body: Buffer.concat(chunks, size) }));
     });
     req.on('error', () => res.destroy());
   });
@@ -67,9 +78,9 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
       socket.destroy();
       return;
     }
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const response = tooLarge ? errorResponse('HEADERS_TOO_LARGE') : errorResponse('MALFORMED_REQUEST');
-    const head = `HTTP/1.1 ${response.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n`;
+    const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_REQUEST';
+    const response = errorResponse(code);
+    const head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n`;
     socket.end(`${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
   });
 
@@ -95,6 +106,15 @@ function write(res: ServerResponse, response: MockResponse): void {
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
   res.setHeader('content-length', Buffer.byteLength(response.body));
   res.end(response.body);
+}
+
+/** Runs the pipeline; should it ever throw (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
+function answer(handle: (request: MockRequest) => MockResponse, request: MockRequest): MockResponse {
+  try {
+    return handle(request);
+  } catch {
+    return errorResponse('INTERNAL_ERROR');
+  }
 }
 
 function errorResponse(code: Parameters<typeof apiError>[0], detail?: string): MockResponse {
