@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 /** Sends through the pipeline and checks the answer against the spec; returns it with its parsed body. */
-function call(request: Partial<MockRequest> & { body?: Buffer | string }): MockResponse & { json: unknown } {
+function call(request: Omit<Partial<MockRequest>, 'body'> & { body?: Buffer | string | undefined }): MockResponse & { json: unknown } {
   const full: MockRequest = {
     method: request.method ?? 'GET',
     url: request.url ?? '/v1/pets',
