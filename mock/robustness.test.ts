@@ -419,6 +419,21 @@ describe('HTTP-level abuse over a real socket', () => {
     expect(response.headers['allow']).toBe('GET, HEAD, POST, OPTIONS');
   });
 
+  it('CONNECT: 405 METHOD_NOT_ALLOWED (node would otherwise drop the socket)', async () => {
+    await expectRawError(`CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: x\r\n\r\n`, 405, 'METHOD_NOT_ALLOWED', 'CONNECT', '127.0.0.1:80');
+  });
+
+  it('HTTP/1.1 without Host: the pipeline answers (node would send a bare 400)', async () => {
+    const outcome = await sendRaw(port, `GET /v1/pets?limit=1 HTTP/1.1\r\nAuthorization: ${AUTH}\r\nConnection: close\r\n\r\n`);
+    expect(outcome.kind === 'response' && outcome.response.status).toBe(200);
+  });
+
+  it('Expect: 100-continue: 100, then the answer', async () => {
+    const body = '{"name":"Rex","categoryId":1}';
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    await expectRawError(`${head}${body}`, 401, 'UNAUTHORIZED', 'POST');
+  });
+
   it('after all of it the server answers and holds the same pets', async () => {
     const outcome = await sendRaw(port, get('/v1/pets?limit=100'));
     expect(outcome.kind === 'response' && outcome.response.status).toBe(200);

@@ -1,7 +1,9 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { apiError } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
+import { answerDelay, type Latency } from './prefer.js';
 
 /** Socket-level settings of the mock's HTTP server. */
 export interface ServerOptions {
@@ -13,6 +15,8 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Called after each response with its status and duration in milliseconds (for the request log). */
   onResponse?: (request: IncomingMessage, status: number, milliseconds: number) => void;
+  /** Every answer waits a random time in `[min, max]` ms before it is written (`--latency`); `Prefer: delay=MS` overrides it per request. */
+  latency?: Latency | undefined;
   /** Milliseconds a client has to send the request headers; beyond, a 408 `Error` and the socket closes. Default 10,000. */
   headersTimeout?: number;
   /** Milliseconds a client has to send the whole request (headers and body); beyond, a 408 `Error`. Default 30,000. */
@@ -35,17 +39,26 @@ export interface RunningServer {
 export async function serve(handle: (request: MockRequest) => MockResponse, options: ServerOptions = {}): Promise<RunningServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const onResponse = options.onResponse;
+  const latency = options.latency !== undefined && options.latency.max > 0 ? options.latency : undefined;
 
   const requestTimeout = options.requestTimeout ?? 30_000;
   const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout ?? 10_000, requestTimeout) : (options.headersTimeout ?? 10_000);
   // node checks both timeouts every `connectionsCheckingInterval` (30 s by default): check often enough to honour them.
   const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor((headersTimeout || 2_000) / 2)));
   const keepAliveTimeout = options.keepAliveTimeout ?? 5_000;
-  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval, keepAliveTimeout }, (req, res) => {
+  // requireHostHeader: false, so that an HTTP/1.1 request without `Host` gets the pipeline's answer, not node's bare 400.
+  const settings = { headersTimeout, requestTimeout, connectionsCheckingInterval, keepAliveTimeout, requireHostHeader: false };
+  const server = createServer(settings, (req, res) => {
     const started = onResponse === undefined ? 0 : performance.now();
-    const send = (response: MockResponse): void => {
+    const finish = (response: MockResponse): void => {
       write(res, response);
       if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
+    };
+    // Without --latency and `Prefer`, answers are written at once: no timer on the hot path.
+    const send = latency === undefined && req.headers.prefer === undefined ? finish : (response: MockResponse): void => {
+      const wait = answerDelay(req.headers.prefer, latency);
+      if (wait > 0) setTimeout(finish, wait, response);
+      else finish(response);
     };
     const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -82,6 +95,12 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
     const response = errorResponse(code);
     const head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n`;
     socket.end(`${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
+  });
+
+  // CONNECT never reaches the request handler; without this node would drop the socket without an answer.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const response = errorResponse('METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${req.url ?? '/'}.`);
+    socket.end(`HTTP/1.1 405 ${STATUS_CODES[405]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -54,6 +54,8 @@ export function parseResponse(bytes: Buffer, head = false): RawResponse | undefi
   const end = bytes.indexOf('\r\n\r\n');
   if (end === -1) return undefined;
   const [statusLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  // Skip interim answers (`100 Continue` to `Expect: 100-continue`): the final response follows.
+  if (/^HTTP\/1\.[01] 1\d\d /.test(statusLine)) return parseResponse(bytes.subarray(end + 4), head);
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
