@@ -1,0 +1,142 @@
+import { PET_STATUSES, type PetRecord, type PetStatus } from '../../spec/exact.js';
+import type { CheckId } from '../catalogue.js';
+import type { Exchange } from '../client.js';
+import { exactJson, toPet, Violation } from '../contract.js';
+import { requests, type CheckContext } from '../context.js';
+
+/**
+ * One conformance check: a stable id from the catalogue, whether it must write (then `--read-only` skips it,
+ * with that reason), and `run`, which resolves when the target conforms and throws a `Violation` or a
+ * `PropertyFailure` otherwise.
+ */
+export interface Check {
+  id: CheckId;
+  writes: boolean;
+  run(context: CheckContext): Promise<void>;
+}
+
+/** What the suite has learnt about one target during this process: every id it has seen, and its population. */
+interface TargetMemory {
+  knownIds: Set<bigint>;
+  population: Promise<void> | undefined;
+}
+const memories = new Map<string, TargetMemory>();
+
+function memory(context: CheckContext): TargetMemory {
+  let found = memories.get(context.target.baseUrl);
+  if (found === undefined) memories.set(context.target.baseUrl, (found = { knownIds: new Set(), population: undefined }));
+  return found;
+}
+
+/** Records ids seen in responses; a later 201 must carry an id outside this set (seed, createPet rule 2: "a new id"). */
+export function rememberIds(context: CheckContext, pets: readonly PetRecord[]): void {
+  for (const pet of pets) memory(context).knownIds.add(pet.id);
+}
+
+/** Whether an id was already seen on this target during this process. */
+export function isKnownId(context: CheckContext, id: bigint): boolean {
+  return memory(context).knownIds.has(id);
+}
+
+/** `GET /pets` with a query, checked against the contract (200 only); returns the pets, int64 exact. */
+export async function listPets(context: CheckContext, query = ''): Promise<{ exchange: Exchange; pets: PetRecord[] }> {
+  const { exchange, body } = await context.call('listPets', requests.listPets(query), [200]);
+  const pets = (body as unknown[]).map(toPet);
+  rememberIds(context, pets);
+  return { exchange, pets };
+}
+
+/**
+ * `POST /pets` with a valid NewPet; checks the 201 (seed, createPet rule 2) and returns the created pet.
+ * When `mayRefuse` (a name at the corners of the seed's gaps), a 400 `Error` is accepted and `undefined` returned.
+ */
+export async function createPet(context: CheckContext, pet: Omit<PetRecord, 'id'>, mayRefuse = false): Promise<PetRecord | undefined> {
+  const { exchange, body } = await context.call('createPet', requests.createPet(exactJson(pet)), mayRefuse && !context.target.strict ? [201, 400] : [201]);
+  if (exchange.response.status === 400) {
+    context.advise(`createPet refused a name at the corners of the seed's gaps with 400 (allowed: name constraints are not shown), e.g. ${JSON.stringify(pet.name.slice(0, 40))}`);
+    return undefined;
+  }
+  const created = toPet(body);
+  expectEcho(pet, created, exchange, context);
+  if (isKnownId(context, created.id)) throw new Violation(`the 201 carries id ${created.id}, which another pet already has (ids must be new)`, exchange);
+  rememberIds(context, [created]);
+  return created;
+}
+
+/**
+ * The returned Pet repeats the submitted fields exactly (seed, createPet rule 2). When `status` was omitted,
+ * any PetStatus or none is accepted (seed, Gaps: default status not shown).
+ */
+export function expectEcho(sent: Omit<PetRecord, 'id'>, got: PetRecord, exchange: Exchange, context: CheckContext): void {
+  if (got.name !== sent.name) throw new Violation(`name was sent as ${JSON.stringify(sent.name)} but came back as ${JSON.stringify(got.name)}`, exchange);
+  if (got.categoryId !== sent.categoryId) throw new Violation(`categoryId was sent as ${sent.categoryId} but came back as ${got.categoryId}`, exchange);
+  if (sent.status !== undefined && got.status !== sent.status) {
+    throw new Violation(`status was sent as ${JSON.stringify(sent.status)} but came back as ${JSON.stringify(got.status)}`, exchange);
+  }
+  if (sent.status === undefined && got.status !== undefined) {
+    context.advise(`createPet without status answered status ${JSON.stringify(got.status)} (allowed: the default status is not shown)`);
+  }
+}
+
+/** Same fields as a pet seen before (persistence: seed, Endpoints §1-3). A status absent at creation may be filled. */
+export function expectSamePet(expected: PetRecord, got: PetRecord, exchange: Exchange, where: string): void {
+  const differs =
+    got.id !== expected.id ||
+    got.name !== expected.name ||
+    got.categoryId !== expected.categoryId ||
+    (expected.status !== undefined && got.status !== expected.status);
+  if (differs) throw new Violation(`${where}: pet ${expected.id} is ${show(got)} but was created as ${show(expected)}`, exchange);
+}
+
+/** A pet as exact JSON, for messages. */
+export function show(pet: PetRecord): string {
+  return exactJson(pet);
+}
+
+/**
+ * Makes sure the target holds enough pets for the limit rules to bite: at least 101 in all and 21 of each
+ * status, and a few without status. Creates what is missing (once per target and process); in read-only mode
+ * creates nothing and advises when the target is too small for the rules to be tested in full.
+ */
+export function ensurePopulation(context: CheckContext): Promise<void> {
+  const remembered = memory(context);
+  remembered.population ??= populate(context);
+  return remembered.population;
+}
+
+async function populate(context: CheckContext): Promise<void> {
+  const wanted: { status: PetStatus | undefined; count: number }[] = [];
+  for (const status of PET_STATUSES) {
+    const { pets } = await listPets(context, `status=${status}&limit=100`);
+    wanted.push({ status, count: Math.max(0, 21 - pets.length) });
+  }
+  const { pets: all } = await listPets(context, 'limit=100');
+  const planned = wanted.reduce((sum, w) => sum + w.count, 0);
+  wanted.push({ status: undefined, count: Math.max(3, 101 - all.length - planned) });
+  if (context.target.readOnly) {
+    if (wanted.some((w) => w.status !== undefined && w.count > 0) || all.length < 100) {
+      context.advise('read-only: the target holds fewer than 101 pets (or fewer than 21 of a status), so some limit rules could only be tested in part');
+    }
+    return;
+  }
+  let serial = 0;
+  for (const { status, count } of wanted) {
+    for (let i = 0; i < count; i++) {
+      serial += 1;
+      await createPet(context, { name: `Population ${serial}`, categoryId: BigInt(serial), ...(status === undefined ? {} : { status }) });
+    }
+  }
+}
+
+/**
+ * After a refused write, no pet carrying the request's marker may exist (seed, Errors: a refused request
+ * creates nothing). Looks at the first page of 100 pets; when that page is full and holds no marker, the
+ * result is inconclusive and said as advice.
+ */
+export async function expectNothingCreated(context: CheckContext, marker: { name: string } | { categoryId: bigint } | undefined, refused: Exchange): Promise<void> {
+  if (marker === undefined) return;
+  const { pets } = await listPets(context, 'limit=100');
+  const found = pets.find((pet) => ('name' in marker ? pet.name === marker.name : pet.categoryId === marker.categoryId));
+  if (found !== undefined) throw new Violation(`the request was refused with ${refused.response.status}, but it created pet ${show(found)}`, refused);
+  if (pets.length === 100) context.advise('could not confirm that refused requests created nothing: the target holds more than 100 pets and their order is not shown');
+}
