@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readPetsFile } from './data.js';
-import { DEFAULT_API_KEY, loadApi, startMock } from './index.js';
+import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
+import { LOG_LEVELS } from './logger.js';
 
 /**
  * `npm start` / `petstore-mock`: serves the stateful mock of spec/openapi.yaml.
@@ -12,26 +13,80 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
   .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
   .addOption(new Option('--api-key <key...>', 'API key(s) accepted as "Authorization: Bearer <key>"').env('PETSTORE_API_KEY').default([DEFAULT_API_KEY]))
-  .addOption(new Option('--data <file>', 'JSON file of starting pets (an array of Pet)').env('PETSTORE_DATA'))
+  .addOption(new Option('--data <file>', 'JSON file of starting pets (an array of Pet)').env('PETSTORE_DATA').default(undefined, 'the embedded demo set'))
   .addOption(new Option('--empty', 'start with no pets').env('PETSTORE_EMPTY'))
   .addOption(new Option('--max-pets <number>', 'most pets held; createPet answers 409 STORE_FULL beyond').env('PETSTORE_MAX_PETS').default(1_000_000).argParser(positive))
   .addOption(new Option('--max-body-bytes <number>', 'largest request body accepted (413 beyond)').env('PETSTORE_MAX_BODY_BYTES').default(1024 * 1024).argParser(positive))
+  .addOption(new Option('--cors-origin <origin...>', 'origins a browser page may call from (CORS)').env('PETSTORE_CORS_ORIGINS').default(['*'], 'any origin (*)'))
+  .addOption(new Option('--no-cors', 'send no CORS headers').env('PETSTORE_NO_CORS').default(true, 'CORS on'))
+  .addOption(new Option('--latency <ms|min-max>', 'wait before every answer, fixed or random in a range (Prefer: delay=MS overrides)').env('PETSTORE_LATENCY').default(undefined, '0').argParser(latency))
+  .addOption(new Option('--isolate-by-key', 'each API key sees its own pets; any bearer key is accepted unless --api-key is given').env('PETSTORE_ISOLATE_BY_KEY'))
+  .addOption(new Option('--state-file <file>', 'keep the pets in this JSON file across restarts').env('PETSTORE_STATE_FILE').default(undefined, 'none, in memory only'))
+  .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env('PETSTORE_ADMIN_TOKEN').default(undefined, 'none, admin open'))
+  .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env('PETSTORE_NO_ADMIN').default(true, 'admin on'))
+  .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env('PETSTORE_JOURNAL_SIZE').default(100).argParser(natural))
+  .addOption(new Option('--log-level <level>', 'request log and warnings').env('PETSTORE_LOG_LEVEL').default('info').choices(LOG_LEVELS))
+  .addOption(new Option('--log-format <format>', 'auto: readable on a terminal, JSON lines otherwise').env('PETSTORE_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
+  .configureHelp({ optionDescription: describeOption })
   .showHelpAfterError();
 
 program.parse();
-const options = program.opts<{ port: number; host: string; apiKey: string[] | string; data?: string; empty?: boolean; maxPets: number; maxBodyBytes: number }>();
-const apiKeys = (Array.isArray(options.apiKey) ? options.apiKey : options.apiKey.split(',')).map((key) => key.trim()).filter(Boolean);
+unsetFalseEnvFlags(program);
+const options = program.opts<{
+  port: number;
+  host: string;
+  apiKey: string[] | string;
+  data?: string;
+  empty?: boolean;
+  maxPets: number;
+  maxBodyBytes: number;
+  corsOrigin: string[] | string;
+  cors: boolean;
+  latency?: Latency;
+  isolateByKey?: boolean;
+  stateFile?: string;
+  adminToken?: string;
+  admin: boolean;
+  journalSize: number;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+}>();
+const apiKeys = list(options.apiKey);
+const corsOrigins = list(options.corsOrigin);
+// With --isolate-by-key and no --api-key, any bearer key is accepted and gets its own pets (README › Isolation).
+const anyKey = options.isolateByKey === true && program.getOptionValueSource('apiKey') === 'default';
 
 try {
   const api = await loadApi();
   const pets = options.empty === true ? [] : options.data === undefined ? undefined : readPetsFile(api, options.data);
-  const mock = await startMock({ api, apiKeys, pets, maxPets: options.maxPets, port: options.port, host: options.host, maxBodyBytes: options.maxBodyBytes });
+  const logger = createLogger({ level: options.logLevel, format: options.logFormat });
+  const mock = await startMock({
+    api,
+    apiKeys: anyKey ? undefined : apiKeys,
+    pets,
+    maxPets: options.maxPets,
+    port: options.port,
+    host: options.host,
+    maxBodyBytes: options.maxBodyBytes,
+    corsOrigins: !options.cors ? false : corsOrigins.includes('*') ? '*' : corsOrigins,
+    latency: options.latency,
+    isolateByKey: options.isolateByKey === true,
+    admin: options.admin,
+    adminToken: options.adminToken,
+    journalSize: options.journalSize,
+    stateFile: options.stateFile,
+    logger,
+  });
+  const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
+  const adminText = !options.admin ? 'off' : `${mock.origin}/__admin (${options.adminToken === undefined ? 'open: no token set' : 'token required'})`;
   process.stdout.write(
     `Pet Store mock ${api.version} serving ${mock.baseUrl} with ${mock.store.size} pets\n` +
-      `API key: ${apiKeys.join(', ')}\n` +
-      `Try: curl -H 'Authorization: Bearer ${apiKeys[0]}' ${mock.baseUrl}/pets\n`,
+      `API key: ${keyText}\n` +
+      `Admin API: ${adminText}\n` +
+      `Try: curl -H 'Authorization: Bearer ${anyKey ? 'any-key' : apiKeys[0]}' ${mock.baseUrl}/pets\n`,
   );
   const stop = (): void => {
+    mock.flush(); // the state file first: closing may wait for open connections
     void mock.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
@@ -45,6 +100,46 @@ function port(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535');
   return value;
+}
+
+function natural(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError('must be a whole number (0 or more)');
+  return value;
+}
+
+function latency(text: string): Latency {
+  try {
+    return parseLatency(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** `a,b` from an environment variable or repeated flags: a trimmed list without empty items. */
+function list(value: string[] | string): string[] {
+  return (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean);
+}
+
+/**
+ * A boolean flag set from its environment variable counts as unset when the value is `0`, `false`, `no`,
+ * `off` or empty (commander would turn it on for any value), so `PETSTORE_EMPTY=false` means what it says.
+ */
+function unsetFalseEnvFlags(command: Command): void {
+  for (const option of command.options) {
+    const name = option.attributeName();
+    if (option.envVar === undefined || !option.isBoolean() || command.getOptionValueSource(name) !== 'env') continue;
+    if (/^(0|false|no|off|)$/i.test(process.env[option.envVar]!.trim())) command.setOptionValueWithSource(name, option.negate ? true : undefined, 'default');
+  }
+}
+
+/** `--help` line of an option: its description, then choices, default and environment variable, for every flag. */
+function describeOption(option: Option): string {
+  if (option.long === '--help' || option.long === '--version') return option.description;
+  const choices = option.argChoices === undefined ? [] : [`choices: ${option.argChoices.join(', ')}`];
+  const fallback = option.defaultValue === undefined ? 'off' : JSON.stringify(option.defaultValue);
+  const env = option.envVar === undefined ? [] : [`env: ${option.envVar}`];
+  return `${option.description} (${[...choices, `default: ${option.defaultValueDescription ?? fallback}`, ...env].join(', ')})`;
 }
 
 function positive(text: string): number {

@@ -4,6 +4,7 @@ import { apiError, type ErrorCode } from './errors.js';
 import { handlers, type OperationResult } from './handlers.js';
 import { parseJsonBody } from './json.js';
 import { describe, type Api, type Operation } from './operations.js';
+import { forcedResponse } from './prefer.js';
 import type { PetStore } from './store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
@@ -28,6 +29,8 @@ export interface PipelineOptions {
   /** Keys accepted in `Authorization: Bearer <key>` (seed, Authentication). At least one. */
   apiKeys: readonly string[];
   store: PetStore;
+  /** Called for each authenticated call of a deprecated operation (seed, Endpoints §3), for the log's warning. */
+  onDeprecated?: ((operation: Operation) => void) | undefined;
 }
 
 /** Everything that may stop a request before its handler runs: a row of the error table and its detail. */
@@ -64,6 +67,12 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     // 2. Authenticate: `Authorization: Bearer <key>` with an accepted key (seed, Authentication).
     if (operation.secured && !authenticated(request.headers.authorization, keyDigests)) {
       return refuse({ error: 'UNAUTHORIZED', headers: { 'www-authenticate': 'Bearer' } });
+    }
+    if (operation.deprecated) options.onDeprecated?.(operation);
+    // 2b. `Prefer: code=<status>` (Prism's convention, README › Forcing responses): a documented error of the operation.
+    if (request.headers.prefer !== undefined) {
+      const forced = forcedResponse(operation, request.headers.prefer);
+      if (forced !== undefined) return refuse(forced);
     }
 
     // 3. Validate parameters and body against the spec.

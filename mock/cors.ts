@@ -1,0 +1,67 @@
+import type { MockRequest, MockResponse } from './pipeline.js';
+
+/**
+ * Cross-origin access for browsers (README › CORS): on by default, so that a front-end served from another
+ * origin (`http://localhost:5173`) can call the mock with `Authorization: Bearer <key>` and a JSON body.
+ * The seed does not speak of browsers; this is the mock's choice (spec/DECISIONS.md › CORS).
+ */
+export interface CorsOptions {
+  /** Origins allowed: `'*'` (default) allows any origin; a list allows exactly those (`http://localhost:5173`). `false` turns CORS off. */
+  origins?: '*' | readonly string[] | false;
+}
+
+/** Request headers a page may send: the seed's bearer key and JSON body, and the mock's `Prefer`. */
+const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
+/** Response headers a page may read: the deprecation signals of `getPet` and the 401 challenge. */
+const EXPOSE_HEADERS = 'Deprecation, Sunset, WWW-Authenticate, Allow';
+/** Methods of the interface and of the admin API. */
+const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
+/** A preflight is cached by the browser for 10 minutes (Chromium caps it at 2 hours). */
+const MAX_AGE = '600';
+
+/**
+ * CORS for a handler: `preflight` answers an `OPTIONS` request that carries `Access-Control-Request-Method`
+ * (204, no key needed, for any path: browsers never send credentials on a preflight), and `decorate` adds the
+ * CORS headers to every other answer, errors included, so that a page can read a 401 or 404 `Error` body.
+ */
+export interface Cors {
+  preflight(request: MockRequest): MockResponse | undefined;
+  decorate(request: MockRequest, response: MockResponse): MockResponse;
+}
+
+/** Builds {@link Cors} once: with `'*'` the headers are one constant object; with a list they depend on `Origin`. */
+export function createCors(options: CorsOptions = {}): Cors {
+  const origins = options.origins ?? '*';
+  if (origins === false) return { preflight: () => undefined, decorate: (_request, response) => response };
+
+  const anyOrigin = origins === '*';
+  const allowed = new Set(anyOrigin ? [] : origins);
+  const fixed = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE_HEADERS };
+  /** Headers for this request's origin, or only `Vary` when the origin is not on the list (the browser then blocks the read). */
+  const corsHeaders = (origin: string | undefined): Record<string, string> => {
+    if (anyOrigin) return fixed;
+    if (origin === undefined || !allowed.has(origin)) return { vary: 'Origin' };
+    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSE_HEADERS, vary: 'Origin' };
+  };
+
+  return {
+    preflight(request) {
+      if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return undefined;
+      const headers = corsHeaders(request.headers.origin);
+      if (!anyOrigin && headers['access-control-allow-origin'] === undefined) return { status: 204, headers, body: '' };
+      const allow: Record<string, string> = {
+        ...headers,
+        'access-control-allow-methods': ALLOW_METHODS,
+        // The headers the page asked for (an app's own `X-Request-Id` too), else the seed's two and `Prefer`.
+        'access-control-allow-headers': request.headers['access-control-request-headers'] ?? ALLOW_HEADERS,
+        'access-control-max-age': MAX_AGE,
+      };
+      // Chrome's Private Network Access: a page on a public origin may call the mock on localhost.
+      if (request.headers['access-control-request-private-network'] === 'true') allow['access-control-allow-private-network'] = 'true';
+      return { status: 204, headers: allow, body: '' };
+    },
+    decorate(request, response) {
+      return { ...response, headers: { ...response.headers, ...corsHeaders(request.headers.origin) } };
+    },
+  };
+}

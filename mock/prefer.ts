@@ -1,0 +1,97 @@
+import type { ErrorCode } from './errors.js';
+import type { Operation } from './operations.js';
+
+/**
+ * The `Prefer` request header, as Prism reads it (README › Forcing responses): `code=<status>` forces a
+ * documented response of the operation, `delay=<ms>` holds the answer back. Preferences are separated by
+ * `,` or `;` (`Prefer: code=404, delay=500`); unknown preferences (Prism's `example=`, `dynamic=`) are ignored.
+ */
+export interface Preferences {
+  /** HTTP status asked for with `code=`. */
+  code?: number;
+  /** Milliseconds to wait before the answer is written, 0 to {@link MAX_DELAY_MS}. */
+  delay?: number;
+}
+
+/** Longest `Prefer: delay` accepted, in milliseconds (one minute): a front-end spinner, not a hung socket. */
+export const MAX_DELAY_MS = 60_000;
+
+/** A refusal of the error table (the pipeline's `Refusal` shape). */
+export type PreferRefusal = { error: ErrorCode; detail: string; headers?: Record<string, string> };
+
+/** Parses `Prefer` header(s). Errors: a `code` that is no 3-digit status or a `delay` outside 0..60000 ms. */
+export function parsePrefer(header: string | string[]): { ok: true; value: Preferences } | { ok: false; message: string } {
+  const value: Preferences = {};
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(/[,;]/)) {
+    const at = part.indexOf('=');
+    if (at === -1) continue;
+    const name = part.slice(0, at).trim().toLowerCase();
+    const text = part.slice(at + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (name === 'code') {
+      if (!/^[1-5]\d\d$/.test(text)) return { ok: false, message: `Prefer: code must be an HTTP status from 100 to 599, got ${JSON.stringify(text)}.` };
+      value.code = Number(text);
+    } else if (name === 'delay') {
+      if (!/^\d{1,6}$/.test(text) || Number(text) > MAX_DELAY_MS) {
+        return { ok: false, message: `Prefer: delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got ${JSON.stringify(text)}.` };
+      }
+      value.delay = Number(text);
+    }
+  }
+  return { ok: true, value };
+}
+
+/** The error row that answers a forced status: the seed's documented errors (seed, Errors). */
+const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORIZED', 404: 'PET_NOT_FOUND' };
+
+/**
+ * What the pipeline answers for a `Prefer` header on a routed, authenticated request:
+ * - `undefined`: no `code=`, or a documented success status (the request is handled as usual);
+ * - the documented error of that status for the operation (`Prefer: code=404` on `getPet` is a 404 `PET_NOT_FOUND`);
+ * - a 400 `PREFER_CODE_UNDOCUMENTED` naming the documented statuses when the operation does not document it;
+ * - a 400 `INVALID_PREFER` when the header cannot be read.
+ */
+export function forcedResponse(operation: Operation, header: string | string[]): PreferRefusal | undefined {
+  const parsed = parsePrefer(header);
+  if (!parsed.ok) return { error: 'INVALID_PREFER', detail: parsed.message };
+  const code = parsed.value.code;
+  if (code === undefined || (code < 300 && operation.responses.includes(code))) return undefined;
+  const error = FORCED[code];
+  if (error === undefined || !operation.responses.includes(code)) {
+    return {
+      error: 'PREFER_CODE_UNDOCUMENTED',
+      detail: `Prefer: code=${code} is not documented for ${operation.operationId} (${operation.method} ${operation.path}); documented: ${operation.responses.join(', ')}.`,
+    };
+  }
+  const detail = `Answer forced by "Prefer: code=${code}" for ${operation.operationId}.`;
+  return code === 401 ? { error, detail, headers: { 'www-authenticate': 'Bearer' } } : { error, detail };
+}
+
+/**
+ * Milliseconds to hold an answer back: `Prefer: delay=MS` when the request asks (an invalid header is refused
+ * by the pipeline and not delayed), else a draw of the global `latency`, else 0.
+ */
+export function answerDelay(header: string | string[] | undefined, latency: Latency | undefined): number {
+  const parsed = header === undefined ? undefined : parsePrefer(header);
+  if (parsed !== undefined && parsed.ok && parsed.value.delay !== undefined) return parsed.value.delay;
+  return latency === undefined ? 0 : drawLatency(latency);
+}
+
+/** A global `--latency`: every answer waits a random whole number of milliseconds in `[min, max]`. */
+export interface Latency {
+  min: number;
+  max: number;
+}
+
+/** Parses `--latency`: `MS` or `MIN-MAX` (milliseconds, each 0..60000, MIN <= MAX). Errors: throws a readable `Error`. */
+export function parseLatency(text: string): Latency {
+  const match = /^\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?$/.exec(text);
+  const min = match === null ? NaN : Number(match[1]);
+  const max = match === null ? NaN : Number(match[2] ?? match[1]);
+  if (!(min <= max && max <= MAX_DELAY_MS)) throw new Error(`must be MS or MIN-MAX in milliseconds (0 to ${MAX_DELAY_MS}, MIN <= MAX), got ${JSON.stringify(text)}`);
+  return { min, max };
+}
+
+/** One draw of a latency: uniform whole milliseconds in `[min, max]`. */
+export function drawLatency(latency: Latency): number {
+  return latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1));
+}

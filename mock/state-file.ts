@@ -1,0 +1,109 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { parse, stringify } from 'lossless-json';
+import { parsePets } from './data.js';
+import type { Stores } from './isolation.js';
+import type { Api } from './operations.js';
+import type { PetRecord } from './store.js';
+
+/** Marks the file as this mock's state, so that another JSON file given by mistake is refused. */
+const FORMAT = 'petstore-mock-state/1';
+
+/** What a state file holds: the shared store's pets, and with `--isolate-by-key` each key's pets by SHA-256 digest. */
+export interface SavedState {
+  pets: PetRecord[];
+  keys: Map<string, PetRecord[]>;
+}
+
+/**
+ * Reads a state file (README › State file): `{"format":"petstore-mock-state/1","pets":[Pet...],"keys":{"<sha256 of key>":[Pet...]}}`,
+ * every pet validated against the spec's `Pet` as `--data` is. `undefined` when the file does not exist yet.
+ * Errors: throws an `Error` naming the file and the bad entry (`state.json › pets: entry 2 is not a Pet: ...`).
+ */
+export function readStateFile(api: Api, path: string): SavedState | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`${path}: cannot read the state file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let document: { format?: unknown; pets?: unknown; keys?: unknown };
+  try {
+    document = parse(text) as typeof document;
+  } catch (error) {
+    throw new Error(`${path}: the state file is not valid JSON (${(error as Error).message})`);
+  }
+  if (document === null || typeof document !== 'object' || document.format !== FORMAT) {
+    throw new Error(`${path}: not a state file of this mock (expected "format": "${FORMAT}")`);
+  }
+  const keys = new Map<string, PetRecord[]>();
+  const entries = document.keys === undefined ? [] : Object.entries(document.keys as object);
+  for (const [digest, pets] of entries) keys.set(digest, parsePets(api, stringify(pets) ?? '', `${path} › keys › ${digest.slice(0, 12)}`));
+  return { pets: parsePets(api, stringify(document.pets ?? []) ?? '', `${path} › pets`), keys };
+}
+
+/**
+ * Keeps a state file in step with the stores. `changed()` is cheap (it arms one timer); the file is written
+ * at most once every `debounceMs` (default 200 ms) and by `flush()`, which SIGINT/SIGTERM call. Each write
+ * goes to a temporary file beside the target, is synced, then renamed over it: a reader or a crash never
+ * sees half a file.
+ */
+export class StateFile {
+  private timer: NodeJS.Timeout | undefined;
+  private dirty = false;
+
+  constructor(
+    readonly path: string,
+    private readonly stores: Stores,
+    private readonly debounceMs = 200,
+    private readonly onError: (error: Error) => void = (error) => process.stderr.write(`petstore-mock: ${error.message}\n`),
+  ) {}
+
+  /** Notes a change; the file is written within `debounceMs`. */
+  changed(): void {
+    this.dirty = true;
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      try {
+        this.flush();
+      } catch (error) {
+        this.onError(error as Error);
+      }
+    }, this.debounceMs);
+    this.timer.unref();
+  }
+
+  /** Writes the file now if anything changed since the last write. Errors: throws when the file cannot be written. */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.write();
+  }
+
+  /** Writes the whole state atomically (temporary file, fsync, rename). */
+  write(): void {
+    const keys: string[] = [];
+    let pets = '[]';
+    for (const [digest, store] of this.stores.all()) {
+      const json = `[${store.all().join(',')}]`;
+      if (digest === '') pets = json;
+      else keys.push(`${JSON.stringify(digest)}:${json}`);
+    }
+    const text = `{"format":"${FORMAT}","pets":${pets},"keys":{${keys.join(',')}}}\n`;
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    try {
+      const fd = openSync(temporary, 'w');
+      try {
+        writeSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, this.path);
+    } catch (error) {
+      throw new Error(`${this.path}: cannot write the state file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+}
