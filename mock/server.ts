@@ -97,6 +97,9 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
     socket.end(`${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
   });
 
+  // An `Expect` other than 100-continue: answer the request as usual (RFC 9110 §10.1.1 allows it) rather than node's bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+
   // CONNECT never reaches the request handler; without this node would drop the socket without an answer.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const response = errorResponse('METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${req.url ?? '/'}.`);
