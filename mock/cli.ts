@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { readPetsFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { LOG_LEVELS } from './logger.js';
+import { installShutdown } from './shutdown.js';
 
 /**
  * `npm start` / `petstore-mock`: serves the stateful mock of spec/openapi.yaml.
@@ -26,6 +27,10 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env('PETSTORE_NO_ADMIN').default(true, 'admin on'))
   .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env('PETSTORE_JOURNAL_SIZE').default(100).argParser(natural))
   .addOption(new Option('--log-level <level>', 'request log and warnings').env('PETSTORE_LOG_LEVEL').default('info').choices(LOG_LEVELS))
+  .addOption(new Option('--headers-timeout <ms>', 'time a client has to send the request headers (408 beyond)').env('PETSTORE_HEADERS_TIMEOUT').default(10_000).argParser(positive))
+  .addOption(new Option('--request-timeout <ms>', 'time a client has to send the whole request (408 beyond)').env('PETSTORE_REQUEST_TIMEOUT').default(30_000).argParser(positive))
+  .addOption(new Option('--keep-alive-timeout <ms>', 'time an idle keep-alive connection stays open').env('PETSTORE_KEEP_ALIVE_TIMEOUT').default(5_000).argParser(natural))
+  .addOption(new Option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, time requests in flight get to finish').env('PETSTORE_SHUTDOWN_GRACE').default(10_000).argParser(natural))
   .addOption(new Option('--log-format <format>', 'auto: readable on a terminal, JSON lines otherwise').env('PETSTORE_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
   .configureHelp({ optionDescription: describeOption })
   .showHelpAfterError();
@@ -50,6 +55,10 @@ const options = program.opts<{
   journalSize: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  shutdownGrace: number;
 }>();
 const apiKeys = list(options.apiKey);
 const corsOrigins = list(options.corsOrigin);
@@ -76,6 +85,9 @@ try {
     journalSize: options.journalSize,
     stateFile: options.stateFile,
     logger,
+    headersTimeout: options.headersTimeout,
+    requestTimeout: options.requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout,
   });
   const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
   const adminText = !options.admin ? 'off' : `${mock.origin}/__admin (${options.adminToken === undefined ? 'open: no token set' : 'token required'})`;
@@ -85,12 +97,8 @@ try {
       `Admin API: ${adminText}\n` +
       `Try: curl -H 'Authorization: Bearer ${anyKey ? 'any-key' : apiKeys[0]}' ${mock.baseUrl}/pets\n`,
   );
-  const stop = (): void => {
-    mock.flush(); // the state file first: closing may wait for open connections
-    void mock.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
+  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush()], log: (message) => logger.info(message) });
 } catch (error) {
   process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
   process.exit(1);
