@@ -225,6 +225,38 @@ export const MUTANTS: Mutant[] = [
     }),
   },
   {
+    name: 'limit-above-100',
+    fault: 'listPets honours a `limit` above the maximum 100 (limit=150 returns up to 150 pets) instead of refusing or capping it.',
+    seedRule: `${LIST}, Limits (maximum 100)`,
+    caughtBy: ['listPets.invalid-query'],
+    wrap: (inner) => {
+      const created: { status: unknown; json: string }[] = [];
+      return (r) => {
+        const operation = operationOf(r);
+        const query = new URLSearchParams(r.url.split('?')[1]);
+        const limit = Number(query.get('limit'));
+        const status = query.get('status');
+        if (operation === 'listPets' && query.getAll('limit').length === 1 && Number.isInteger(limit) && limit > 100 && limit <= 10_000) {
+          const pets = created.filter((pet) => status === null || pet.status === status).slice(-limit).reverse();
+          return { status: 200, headers: { 'content-type': 'application/json' }, body: `[${pets.map((pet) => pet.json).join(',')}]` };
+        }
+        const response = inner(r);
+        if (operation === 'createPet' && response.status === 201) created.push({ status: (JSON.parse(response.body) as JsonObject)['status'], json: response.body });
+        return response;
+      };
+    },
+  },
+  {
+    name: 'invalid-status-500',
+    fault: 'listPets answers 500 when `status` is not one of the PetStatus values.',
+    seedRule: `${LIST}, query parameter status (PetStatus); ${ERRORS}`,
+    caughtBy: ['listPets.invalid-query'],
+    wrap: on('listPets', (r, inner) => {
+      const statuses = new URLSearchParams(r.url.split('?')[1]).getAll('status');
+      return statuses.every((status) => status in STATUS_SHIFT) ? inner(r) : errorBody(500, 'INTERNAL_ERROR', 'Unknown status');
+    }),
+  },
+  {
     name: 'list-wrapped',
     fault: 'listPets wraps the page in an object `{ "pets": [...] }`.',
     seedRule: 'Resources › Pets: a bare array with no wrapper object',
@@ -262,12 +294,19 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'refused-but-created',
-    fault: 'createPet answers 400 to an invalid body but stores a pet anyway.',
+    fault: 'createPet answers 400 to an invalid JSON object body but first stores a pet from its usable fields (the rest defaulted).',
     seedRule: `${CREATE}, rule 1; ${ERRORS} (400)`,
     caughtBy: ['createPet.required-fields', 'createPet.invalid-body'],
     wrap: on('createPet', (r, inner) => {
       const response = inner(r);
-      if (response.status === 400) inner({ ...r, headers: { ...r.headers, 'content-type': 'application/json' }, body: Buffer.from('{"name":"ghost","categoryId":0}') });
+      if (response.status !== 400) return response;
+      const ghost = editBody(r, (b) => {
+        const id = b['categoryId'];
+        b['name'] = typeof b['name'] === 'string' ? b['name'] : 'ghost';
+        b['categoryId'] = id instanceof LosslessNumber && /^-?\d{1,18}$/.test(id.value) ? id : new LosslessNumber('0');
+        delete b['status'];
+      });
+      if (ghost !== r) inner({ ...ghost, headers: { ...r.headers, 'content-type': 'application/json' } });
       return response;
     }),
   },
@@ -317,6 +356,28 @@ export const MUTANTS: Mutant[] = [
       const body = parseOrUndefined(r.body?.toString('utf8') ?? '');
       if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) throw new TypeError("Cannot read properties of null (reading 'name')");
       return inner(r);
+    }),
+  },
+
+  {
+    name: 'empty-body-500',
+    fault: 'createPet crashes (500, plain text) on an empty or blank body.',
+    seedRule: `${CREATE} (body is required); ${ERRORS} (400 for invalid bodies)`,
+    caughtBy: ['createPet.invalid-body'],
+    wrap: on('createPet', (r, inner) => {
+      if ((r.body?.toString('utf8') ?? '').trim() === '') throw new SyntaxError('Unexpected end of JSON input');
+      return inner(r);
+    }),
+  },
+  {
+    name: 'zero-category-refused',
+    fault: 'createPet tests `categoryId` for truthiness, so categoryId 0 is refused as missing (400).',
+    seedRule: 'Resources › NewPet: categoryId is int64 (0 included); createPet rule 1',
+    caughtBy: ['createPet.int64'],
+    wrap: on('createPet', (r, inner) => {
+      const body = parseOrUndefined(r.body?.toString('utf8') ?? '') as JsonObject | undefined;
+      const id = body !== null && typeof body === 'object' ? body['categoryId'] : undefined;
+      return id instanceof LosslessNumber && Number(id.value) === 0 ? errorBody(400, 'INVALID_BODY', 'categoryId is required') : inner(r);
     }),
   },
 
@@ -376,7 +437,7 @@ export const MUTANTS: Mutant[] = [
     name: 'id-repeated',
     fault: 'Every second createPet answers the id of the create before it (ids are not unique).',
     seedRule: `${CREATE}, rule 2 (a new id); Resources › Pet (unique identifier)`,
-    caughtBy: ['stateful.model', 'concurrency.create'],
+    caughtBy: ['createPet.echo', 'stateful.model', 'concurrency.create'],
     wrap: (inner) => {
       let count = 0;
       let last = '';
@@ -465,7 +526,7 @@ export const MUTANTS: Mutant[] = [
     name: 'forgets-old-pets',
     fault: 'Only the 3 most recently created pets are kept: older ones vanish from getPet and listPets.',
     seedRule: `${GET}; ${LIST}; What the service does (persistence)`,
-    caughtBy: ['stateful.model'],
+    caughtBy: ['stateful.model', 'concurrency.create'],
     wrap: (inner) => {
       const recent: string[] = [];
       const kept = (pet: unknown) => recent.includes(String((pet as JsonObject)['id']));
@@ -510,6 +571,28 @@ export const MUTANTS: Mutant[] = [
     seedRule: `${GET}, Path parameter petId (int64); ${ERRORS}`,
     caughtBy: ['getPet.not-found'],
     wrap: on('getPet', (r, inner) => (isInteger(petIdOf(r)) ? inner(r) : errorBody(500, 'INTERNAL_ERROR', 'Cannot convert to BigInt'))),
+  },
+
+  {
+    name: 'overflow-id-500',
+    fault: 'getPet crashes (500) on an integer petId outside int64 (9223372036854775808).',
+    seedRule: `${GET}, Path parameter petId (int64); ${ERRORS}`,
+    caughtBy: ['getPet.not-found'],
+    wrap: on('getPet', (r, inner) => {
+      const id = petIdOf(r);
+      const outside = isInteger(id) && (BigInt(id) > 2n ** 63n - 1n || BigInt(id) < -(2n ** 63n));
+      return outside ? errorBody(500, 'INTERNAL_ERROR', 'value out of range for type bigint') : inner(r);
+    }),
+  },
+  {
+    name: 'not-found-wrong-shape',
+    fault: 'getPet answers 404 with `{ "error": "not found" }` instead of an Error object.',
+    seedRule: `${ERRORS} (every error response is an Error object)`,
+    caughtBy: ['getPet.not-found'],
+    wrap: on('getPet', (r, inner) => {
+      const response = inner(r);
+      return response.status === 404 ? { ...response, body: '{"error":"not found"}' } : response;
+    }),
   },
 
   // Authentication
@@ -562,12 +645,43 @@ export const MUTANTS: Mutant[] = [
     }),
   },
 
+  {
+    name: 'key-case-insensitive',
+    fault: 'The API key is compared without regard to letter case.',
+    seedRule: `${AUTH} (401 when the key is invalid)`,
+    caughtBy: ['auth.listPets', 'auth.createPet', 'auth.getPet'],
+    wrap: always((r, inner) => {
+      const key = /^Bearer +(\S+) *$/i.exec(r.headers.authorization ?? '')?.[1];
+      return inner(key !== undefined && key.toLowerCase() === MUTANT_KEY.toLowerCase() ? authorized(r) : r);
+    }),
+  },
+  {
+    name: 'key-prefix-accepted',
+    fault: 'The API key is compared by prefix: a bearer key that the valid key starts with, or that starts with it, is accepted.',
+    seedRule: `${AUTH} (401 when the key is invalid)`,
+    caughtBy: ['auth.listPets', 'auth.createPet', 'auth.getPet'],
+    wrap: always((r, inner) => {
+      const key = /^Bearer +(\S+) *$/i.exec(r.headers.authorization ?? '')?.[1];
+      return inner(key !== undefined && (MUTANT_KEY.startsWith(key) || key.startsWith(MUTANT_KEY)) ? authorized(r) : r);
+    }),
+  },
+  {
+    name: 'unauthorized-empty-body',
+    fault: 'A 401 carries an empty body instead of an Error.',
+    seedRule: `${AUTH} (failure: 401 with an Error body)`,
+    caughtBy: ['auth.listPets', 'auth.createPet', 'auth.getPet', 'responses.conformance'],
+    wrap: always((r, inner) => {
+      const response = inner(r);
+      return response.status === 401 ? { ...response, body: '' } : response;
+    }),
+  },
+
   // Every response
   {
     name: 'error-status-400',
     fault: 'Every Error body says `status: 400`, whatever the HTTP status (401, 404, ...).',
     seedRule: `${ERRORS} (the status field equals the HTTP status code)`,
-    caughtBy: ['responses.conformance'],
+    caughtBy: ['responses.conformance', 'auth.listPets', 'getPet.not-found'],
     wrap: always((r, inner) => {
       const response = inner(r);
       return response.status >= 400 ? editJson(response, (error) => ({ ...(error as JsonObject), status: 400 })) : response;
@@ -591,6 +705,16 @@ export const MUTANTS: Mutant[] = [
     wrap: always((r, inner) => {
       const response = inner(r);
       return { ...response, headers: { ...response.headers, 'content-type': 'text/plain' } };
+    }),
+  },
+  {
+    name: 'problem-json-errors',
+    fault: 'Error responses are sent as `Content-Type: application/problem+json`.',
+    seedRule: `${ERRORS} (content type application/json)`,
+    caughtBy: ['responses.conformance'],
+    wrap: always((r, inner) => {
+      const response = inner(r);
+      return response.status >= 400 ? { ...response, headers: { ...response.headers, 'content-type': 'application/problem+json' } } : response;
     }),
   },
 ];

@@ -83,6 +83,7 @@ const acceptsAuth = (auth: string | null, request: (send: Send) => Promise<Reply
   const reply = await request((method, path, options) => send(method, path, { ...options, auth }));
   return reply.status !== 401;
 };
+const isError = (json: unknown): boolean => json instanceof Object && 'code' in json && 'message' in json && 'status' in json;
 const listUnauthorized = (send: Send) => send('GET', '/pets', { auth: null });
 
 /** One probe per mutant name of `MUTANTS`. */
@@ -104,6 +105,11 @@ export const PROBES: Record<string, Probe> = {
     return (await listLength(send, '?limit=2')) < 2;
   },
   'invalid-limit-500': statusOf('GET', '/pets?limit=0', (status) => status >= 500),
+  'limit-above-100': async (send) => {
+    await createMany(send, 101);
+    return (await listLength(send, '?limit=101')) > 100;
+  },
+  'invalid-status-500': statusOf('GET', '/pets?status=lost', (status) => status >= 500),
   'list-wrapped': async (send) => !Array.isArray((await send('GET', '/pets')).json),
   'never-listed': async (send) => {
     await create(send);
@@ -119,6 +125,8 @@ export const PROBES: Record<string, Probe> = {
   'unknown-status-accepted': statusOf('POST', '/pets', (status) => status === 201, '{"name":"Rex","categoryId":1,"status":"lost"}'),
   'malformed-json-500': statusOf('POST', '/pets', (status) => status >= 500, '{"name":'),
   'non-object-crash': statusOf('POST', '/pets', (status) => status >= 500, 'null'),
+  'empty-body-500': statusOf('POST', '/pets', (status) => status >= 500, ''),
+  'zero-category-refused': categoryRefused('0'),
   'name-trimmed': echoedName(' Rex '),
   'name-truncated': echoedName('A very long name for a small dog'),
   'name-nfc': echoedName('Rene\u0301'),
@@ -148,6 +156,8 @@ export const PROBES: Record<string, Probe> = {
   'absent-200': statusOf('GET', '/pets/999999', (status) => status === 200),
   'absent-500': statusOf('GET', '/pets/999999', (status) => status >= 500),
   'non-integer-id-500': statusOf('GET', '/pets/abc', (status) => status >= 500),
+  'overflow-id-500': statusOf('GET', '/pets/9223372036854775808', (status) => status >= 500),
+  'not-found-wrong-shape': async (send) => !isError((await send('GET', '/pets/999999')).json),
   'no-auth-list': acceptsAuth(null, (send) => send('GET', '/pets')),
   'no-auth-create': acceptsAuth(null, (send) => send('POST', '/pets', { body: '{"name":"Rex","categoryId":1}' })),
   'no-auth-get': async (send) => {
@@ -157,10 +167,14 @@ export const PROBES: Record<string, Probe> = {
   'any-bearer-key': acceptsAuth('Bearer not-the-key', (send) => send('GET', '/pets')),
   'scheme-optional': acceptsAuth(MUTANT_KEY, (send) => send('GET', '/pets')),
   'unauthorized-403': async (send) => (await listUnauthorized(send)).status === 403,
+  'key-case-insensitive': acceptsAuth(`Bearer ${MUTANT_KEY.toUpperCase()}`, (send) => send('GET', '/pets')),
+  'key-prefix-accepted': acceptsAuth(`Bearer ${MUTANT_KEY.slice(0, -1)}`, (send) => send('GET', '/pets')),
+  'unauthorized-empty-body': async (send) => (await listUnauthorized(send)).text === '',
   'error-status-400': async (send) => {
     const reply = await listUnauthorized(send);
     return (reply.json as { status?: unknown }).status !== reply.status;
   },
-  'error-without-code': async (send) => (await listUnauthorized(send)).json instanceof Object && !('code' in ((await listUnauthorized(send)).json as object)),
+  'error-without-code': async (send) => !isError((await listUnauthorized(send)).json),
+  'problem-json-errors': async (send) => !(await listUnauthorized(send)).contentType.startsWith('application/json'),
   'text-plain': async (send) => !(await send('GET', '/pets')).contentType.startsWith('application/json'),
 };
