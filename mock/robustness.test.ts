@@ -359,6 +359,7 @@ describe('HTTP-level abuse over a real socket', () => {
     ['bad header name', `GET /v1/pets HTTP/1.1\r\nHo st: x\r\n\r\n`],
     ['bad content-length', `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`],
     ['binary noise', Buffer.from([0, 1, 2, 3, 255, 254, 13, 10, 13, 10])],
+    ['a method node does not know', `BREW /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n`],
   ])('%s: 400 MALFORMED_REQUEST', async (_name, bytes) => {
     const outcome = await sendRaw(port, bytes);
     expect(outcome.kind).toBe('response');
