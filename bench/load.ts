@@ -19,6 +19,8 @@ export interface Measured {
   /** Responses whose status was not the expected 2xx, plus socket errors and timeouts. */
   failures: number;
   total: number;
+  /** Count of responses per HTTP status. */
+  statusCodes: Record<string, number>;
 }
 
 /** Runs autocannon (programmatic API, HTTP/1.1, no pipelining) against one URL. */
@@ -36,5 +38,6 @@ export async function measure(load: Load): Promise<Measured> {
     p99Ms: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
     total: result.requests.total,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0])),
   };
 }

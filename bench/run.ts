@@ -47,7 +47,7 @@ async function compare(targets: Target[], load: (target: Target) => Omit<Load, '
     for (const target of targets) {
       const measured = await measure({ ...load(target), duration: SECONDS });
       rounds[target.name]!.push(measured);
-      log(`  round ${round + 1} ${target.name.padEnd(10)} ${fmt(measured.requestsPerSecond)} req/s  p99 ${measured.p99Ms} ms  failures ${measured.failures}`);
+      log(`  round ${round + 1} ${target.name.padEnd(10)} ${fmt(measured.requestsPerSecond)} req/s  p99 ${measured.p99Ms} ms  failures ${measured.failures}${measured.failures > 0 ? ` ${JSON.stringify(measured.statusCodes)}` : ''}`);
     }
   }
   return Object.fromEntries(Object.entries(rounds).map(([name, list]) => [name, { ...median(list), rounds: list }]));
@@ -60,6 +60,7 @@ function median(list: Measured[]): Measured {
     p99Ms: middle(list.map((m) => m.p99Ms)),
     failures: list.reduce((sum, m) => sum + m.failures, 0),
     total: list.reduce((sum, m) => sum + m.total, 0),
+    statusCodes: {},
   };
 }
 
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
     // 2. Create: auth, body validation, int64-exact parse, store.
     log('\nPOST /v1/pets');
     const fresh = own(await forkTarget('mock', 'mock-server', ['0']));
-    const create = await compare([bare, fresh], (target) => ({ url: `${target.base}/v1/pets`, ...POST }));
+    const create = await compare([bare, fresh], (target) => ({ url: `${target.base}/pets`, ...POST }));
     results['create'] = create;
     targets.push(ratioTarget('create: mock / bare JSON server', create['mock']!.requestsPerSecond / create['bare']!.requestsPerSecond, 0.7));
     groups.push(group('POST /v1/pets', create));
