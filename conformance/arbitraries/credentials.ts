@@ -10,8 +10,8 @@ export interface BadCredentials {
   header: string | undefined;
 }
 
-/** Every kind of bad credentials for a given valid key. */
-export function badCredentials(apiKey: string): fc.Arbitrary<BadCredentials> {
+/** Every fixed kind of bad credentials for a given valid key (run exhaustively before random keys). */
+export function credentialVariants(apiKey: string): BadCredentials[] {
   const variants: BadCredentials[] = [
     { kind: 'no Authorization header', header: undefined },
     { kind: 'empty Authorization header', header: '' },
@@ -25,5 +25,11 @@ export function badCredentials(apiKey: string): fc.Arbitrary<BadCredentials> {
     { kind: 'a prefix of the right key', header: `Bearer ${apiKey.slice(0, -1)}` },
   ];
   if (apiKey.toUpperCase() !== apiKey) variants.push({ kind: 'the right key in upper case', header: `Bearer ${apiKey.toUpperCase()}` });
-  return fc.oneof(fc.constantFrom(...variants), fc.string({ minLength: 1, maxLength: 40 }).filter((key) => key !== apiKey && /^[\x21-\x7e]+$/.test(key)).map((key) => ({ kind: 'a random key', header: `Bearer ${key}` })));
+  if (apiKey.toLowerCase() !== apiKey) variants.push({ kind: 'the right key in lower case', header: `Bearer ${apiKey.toLowerCase()}` });
+  return variants;
+}
+
+/** Bad credentials for a given valid key: the fixed kinds, or a random key. */
+export function badCredentials(apiKey: string): fc.Arbitrary<BadCredentials> {
+  return fc.oneof(fc.constantFrom(...credentialVariants(apiKey)), fc.string({ minLength: 1, maxLength: 40 }).filter((key) => key !== apiKey && /^[\x21-\x7e]+$/.test(key)).map((key) => ({ kind: 'a random key', header: `Bearer ${key}` })));
 }

@@ -22,10 +22,16 @@ export const ordinaryName: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z][A
  * empty, surrounding spaces, up to 5,000 characters. An implementation may refuse these with a 400 `Error`
  * (default profile) but must echo them exactly when it accepts them.
  */
+/** Names where implementations slip (trimming, truncation, normalisation, escaping): each is sent every run. */
+export const CORNER_NAMES: readonly string[] = [
+  '', ' ', ' Rex ', '\tRex\t', 'Rex\u0000', 'e\u0301', 'Ｒｅｘ', '🐕‍🦺', '𝒳', '\u202Eabc', 'a\r\nb', '"quoted"\\', '<script>', '\u2028',
+  'Rex'.padEnd(41, 'x'), 'y'.repeat(255), 'y'.repeat(256), 'x'.repeat(5000),
+];
+
 export const unusualName: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
-  fc.constantFrom('', ' ', ' Rex ', 'Rex\u0000', 'e\u0301', 'Ｒｅｘ', '🐕‍🦺', '\u202Eabc', 'a\r\nb', '"quoted"\\', '<script>', 'x'.repeat(5000)),
+  fc.constantFrom(...CORNER_NAMES),
   fc.tuple(fc.constantFrom(' ', '\t', '\u00a0'), ordinaryName).map(([space, name]) => `${space}${name}${space}`),
 );
 

@@ -15,16 +15,20 @@ export interface Check {
   run(context: CheckContext): Promise<void>;
 }
 
-/** What the suite has learnt about one target during this process: every id it has seen, and its population. */
+/**
+ * What the suite has learnt about one target during this process: every id it has seen, its population, and
+ * how many pets it is known to hold in all and per status (lower bounds; pets are never deleted in the seed).
+ */
 interface TargetMemory {
   knownIds: Set<bigint>;
   population: Promise<void> | undefined;
+  atLeast: Map<PetStatus | 'all', number>;
 }
 const memories = new Map<string, TargetMemory>();
 
 function memory(context: CheckContext): TargetMemory {
   let found = memories.get(context.target.baseUrl);
-  if (found === undefined) memories.set(context.target.baseUrl, (found = { knownIds: new Set(), population: undefined }));
+  if (found === undefined) memories.set(context.target.baseUrl, (found = { knownIds: new Set(), population: undefined, atLeast: new Map() }));
   return found;
 }
 
@@ -36,6 +40,22 @@ export function rememberIds(context: CheckContext, pets: readonly PetRecord[]): 
 /** Whether an id was already seen on this target during this process. */
 export function isKnownId(context: CheckContext, id: bigint): boolean {
   return memory(context).knownIds.has(id);
+}
+
+/** The number of pets (of a status, or in all) the target is known to hold at least. */
+export function knownAtLeast(context: CheckContext, status: PetStatus | undefined): number {
+  return memory(context).atLeast.get(status ?? 'all') ?? 0;
+}
+
+/**
+ * A page shorter than its limit is the whole list (seed, Endpoints §1: a paginated list, `limit` its maximum
+ * size), so it cannot be shorter than the number of matching pets the target is known to hold.
+ */
+export function expectCompletePage(context: CheckContext, pets: readonly PetRecord[], limit: number, status: PetStatus | undefined, exchange: Exchange): void {
+  const held = knownAtLeast(context, status);
+  if (pets.length < limit && pets.length < held) {
+    throw new Violation(`the page holds ${pets.length} pets, fewer than limit ${limit}, yet the target holds at least ${held} pets${status === undefined ? '' : ` of status ${status}`}: the page is incomplete`, exchange);
+  }
 }
 
 /** `GET /pets` with a query, checked against the contract (200 only); returns the pets, int64 exact. */
@@ -106,11 +126,14 @@ export function ensurePopulation(context: CheckContext): Promise<void> {
 
 async function populate(context: CheckContext): Promise<void> {
   const wanted: { status: PetStatus | undefined; count: number }[] = [];
+  const atLeast = memory(context).atLeast;
   for (const status of PET_STATUSES) {
     const { pets } = await listPets(context, `status=${status}&limit=100`);
     wanted.push({ status, count: Math.max(0, 21 - pets.length) });
+    atLeast.set(status, pets.length);
   }
   const { pets: all } = await listPets(context, 'limit=100');
+  atLeast.set('all', all.length);
   const planned = wanted.reduce((sum, w) => sum + w.count, 0);
   wanted.push({ status: undefined, count: Math.max(3, 101 - all.length - planned) });
   if (context.target.readOnly) {
@@ -126,6 +149,8 @@ async function populate(context: CheckContext): Promise<void> {
       await createPet(context, { name: `Population ${serial}`, categoryId: BigInt(serial), ...(status === undefined ? {} : { status }) });
     }
   }
+  for (const status of PET_STATUSES) atLeast.set(status, 21);
+  atLeast.set('all', 101);
 }
 
 /**

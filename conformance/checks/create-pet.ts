@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { INT64_EDGES, int64, isOrdinaryName, newPet, ordinaryName, petStatus } from '../arbitraries/new-pet.js';
-import { invalidValue, missingRequiredField, notAnObject, type InvalidBody } from '../arbitraries/invalid-body.js';
+import { CORNER_NAMES, INT64_EDGES, int64, isOrdinaryName, newPet, ordinaryName, petStatus } from '../arbitraries/new-pet.js';
+import { anyInvalidBody, invalidBodies, missingFieldBodies, missingRequiredField, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
+import { PET_STATUSES } from '../../spec/exact.js';
 import { requests, type CheckContext } from '../context.js';
 import { createPet, expectNothingCreated, type Check } from './check.js';
 
@@ -8,15 +9,31 @@ import { createPet, expectNothingCreated, type Check } from './check.js';
 export const requiredFields: Check = {
   id: 'createPet.required-fields',
   writes: true,
-  run: (context) => context.forAll(missingRequiredField, (body) => expectRefused(context, body), { runs: Math.min(context.target.runs, 30) }),
+  async run(context) {
+    for (const status of [undefined, ...PET_STATUSES]) await everyCase(context, (marker) => missingFieldBodies(marker, status));
+    await context.forAll(missingRequiredField, (body) => expectRefused(context, body), { runs: Math.min(context.target.runs, 30) });
+  },
 };
 
 /** createPet, Errors (seed): invalid values, non-objects, malformed JSON and empty bodies are a 400 `Error`; nothing created. */
 export const invalidBody: Check = {
   id: 'createPet.invalid-body',
   writes: true,
-  run: (context) => context.forAll(fc.oneof(invalidValue, notAnObject), (body) => expectRefused(context, body)),
+  async run(context) {
+    await everyCase(context, invalidBodies);
+    await context.forAll(anyInvalidBody, (body) => expectRefused(context, body));
+  },
 };
+
+/** Sends every case of a finite family once, each with its own marker (so a body created by mistake is named). */
+async function everyCase(context: CheckContext, family: (marker: Marker) => InvalidBody[]): Promise<void> {
+  const count = family({ name: '', categoryId: 0n }).length;
+  const run = Date.now() % 1_000_000;
+  for (let index = 0; index < count; index++) {
+    const marker = { name: `conformance case ${run} ${index}`, categoryId: 10n ** 16n + BigInt(run * 1000 + index) };
+    await expectRefused(context, family(marker)[index]!);
+  }
+}
 
 async function expectRefused(context: CheckContext, body: InvalidBody): Promise<void> {
   const { exchange } = await context.call('createPet', requests.createPet(body.text), [400]);
@@ -31,10 +48,12 @@ async function expectRefused(context: CheckContext, body: InvalidBody): Promise<
 export const echo: Check = {
   id: 'createPet.echo',
   writes: true,
-  run: (context) =>
-    context.forAll(newPet({ names: 'any' }), async (pet) => {
+  async run(context) {
+    for (const name of CORNER_NAMES) await createPet(context, { name, categoryId: 3n, status: 'pending' }, true);
+    await context.forAll(newPet({ names: 'any' }), async (pet) => {
       await createPet(context, pet, !isOrdinaryName(pet.name));
-    }),
+    });
+  },
 };
 
 /**

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { PetRecord } from '../../spec/exact.js';
 import { newPet } from '../arbitraries/new-pet.js';
 import { toPet } from '../contract.js';
 import { requests } from '../context.js';
@@ -22,14 +23,21 @@ export const found: Check = {
       }
       return;
     }
+    const everyCreated: PetRecord[] = [];
     await context.forAll(newPet(), async (pet) => {
       const created = (await createPet(context, pet))!;
+      everyCreated.push(created);
       const { exchange, body } = await context.call('getPet', requests.getPet(String(created.id)), [200]);
       expectSamePet(created, toPet(body), exchange, 'getPet');
       if (exchange.response.headers['deprecation'] === undefined && exchange.response.headers['sunset'] === undefined) {
         context.advise('getPet is deprecated (removal 5 December 2030) but its responses carry no Deprecation or Sunset header');
       }
     }, { runs: Math.min(context.target.runs, 30) });
+    // Persistence: every pet created above, the oldest first, is still there with the same fields.
+    for (const pet of everyCreated) {
+      const { exchange, body } = await context.call('getPet', requests.getPet(String(pet.id)), [200]);
+      expectSamePet(pet, toPet(body), exchange, 'getPet of a pet created earlier in this check');
+    }
   },
 };
 

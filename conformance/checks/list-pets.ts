@@ -6,7 +6,7 @@ import { requests } from '../context.js';
 import type { PetStatus } from '../../spec/exact.js';
 
 type ListQuery = { limit?: number; status?: PetStatus };
-import { ensurePopulation, listPets, type Check } from './check.js';
+import { ensurePopulation, expectCompletePage, listPets, type Check } from './check.js';
 
 /** listPets rule 1 (seed, Endpoints §1): with `status`, every returned animal has that status. */
 export const statusFilter: Check = {
@@ -32,6 +32,7 @@ export const defaultLimit: Check = {
     await context.forAll(fc.option(petStatus, { nil: undefined }), async (status) => {
       const { exchange, pets } = await listPets(context, status === undefined ? '' : `status=${status}`);
       if (pets.length > 20) throw new Violation(`without limit the page holds ${pets.length} pets, more than the default 20`, exchange);
+      expectCompletePage(context, pets, 20, status, exchange);
     }, { runs: 8 });
   },
 };
@@ -51,6 +52,7 @@ export const limit: Check = {
       const ids = new Set(pets.map((pet) => pet.id));
       if (ids.size !== pets.length) throw new Violation('the page lists the same id more than once', exchange);
       if (status !== undefined && pets.some((pet) => pet.status !== status)) throw new Violation(`a pet of another status than ${status} is listed`, exchange);
+      expectCompletePage(context, pets, bound, status, exchange);
     });
   },
 };
@@ -65,6 +67,7 @@ export const invalidQuery: Check = {
   writes: false,
   async run(context) {
     const allowed = context.target.strict ? [400] : [200, 400, 404, 422];
+    await ensurePopulation(context);
     await context.forAll(oddListQuery, async ({ query, status }) => {
       const { exchange, body } = await context.call('listPets', requests.listPets(query), allowed);
       if (exchange.response.status !== 200) return;

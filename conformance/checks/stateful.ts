@@ -81,7 +81,9 @@ const commands = [
   newPet().map((pet) => new CreatePetCommand(pet)),
   fc.nat().map((pick) => new GetPetCommand(pick)),
   fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 1n }).map((id) => new GetAbsentPetCommand(id)),
-  fc.tuple(fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }), fc.option(petStatus, { nil: undefined })).map(([limit, status]) => new ListPetsCommand(limit, status)),
+  fc
+    .tuple(fc.option(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 100 })), { nil: undefined }), fc.option(petStatus, { nil: undefined }))
+    .map(([limit, status]) => new ListPetsCommand(limit, status)),
 ];
 
 /** Stateful, model-based: random sequences of the three operations against a model of what the run created. */
@@ -89,7 +91,7 @@ export const statefulModel: Check = {
   id: 'stateful.model',
   writes: true,
   run: (context) =>
-    context.forAll(fc.commands(commands, { maxCommands: 25 }), (sequence) => fc.asyncModelRun(() => ({ model: { pets: [] }, real: context }), sequence), {
+    context.forAll(fc.commands(commands, { maxCommands: 40, size: '+1' }), (sequence) => fc.asyncModelRun(() => ({ model: { pets: [] }, real: context }), sequence), {
       runs: Math.min(context.target.runs, 25),
     }),
 };
