@@ -183,6 +183,32 @@ export const MUTANTS: Mutant[] = [
     wrap: on('listPets', (r, inner) => inner(editQuery(r, (q) => q.has('limit') || q.set('limit', '50')))),
   },
   {
+    name: 'status-wildcard',
+    fault: 'listPets with `status` also lists the pets that have no status.',
+    seedRule: `${LIST}, rule 1`,
+    caughtBy: ['listPets.status-filter'],
+    wrap: (inner) => {
+      const statusless: string[] = [];
+      return (r) => {
+        const operation = operationOf(r);
+        const response = inner(r);
+        if (operation === 'createPet' && response.status === 201 && !('status' in (JSON.parse(response.body) as JsonObject))) statusless.unshift(response.body);
+        const query = new URLSearchParams(r.url.split('?')[1]);
+        if (operation !== 'listPets' || response.status !== 200 || !query.has('status')) return response;
+        const limit = query.has('limit') ? Number(query.get('limit')) : 20;
+        const pets = [...statusless, ...(JSON.parse(response.body) as unknown[]).map((pet) => stringify(pet))].slice(0, limit);
+        return { ...response, body: `[${pets.join(',')}]` };
+      };
+    },
+  },
+  {
+    name: 'default-limit-100-with-status',
+    fault: 'listPets with `status` and without `limit` returns up to 100 pets (the default 20 applies only without status).',
+    seedRule: `${LIST}, rule 2`,
+    caughtBy: ['listPets.default-limit'],
+    wrap: on('listPets', (r, inner) => inner(editQuery(r, (q) => q.has('status') && !q.has('limit') && q.set('limit', '100')))),
+  },
+  {
     name: 'limit-plus-one',
     fault: 'listPets returns `limit + 1` pets (off by one) for a limit from 1 to 99.',
     seedRule: `${LIST}, rule 3`,
@@ -541,6 +567,17 @@ export const MUTANTS: Mutant[] = [
         if (operation === 'listPets' && response.status === 200) return editJson(response, (pets) => (pets as unknown[]).filter(kept));
         return response;
       };
+    },
+  },
+  {
+    name: 'reads-lose-int64',
+    fault: 'getPet and listPets serialise through JSON.parse/JSON.stringify, so categoryId beyond 2^53 comes back rounded on reads (the 201 is exact).',
+    seedRule: 'Resources › Pet: categoryId is int64; Endpoints §1, §3',
+    caughtBy: ['getPet.found', 'stateful.model'],
+    wrap: (inner) => (r) => {
+      const response = inner(r);
+      const operation = operationOf(r);
+      return (operation === 'getPet' || operation === 'listPets') && response.status === 200 ? { ...response, body: JSON.stringify(JSON.parse(response.body)) } : response;
     },
   },
   {

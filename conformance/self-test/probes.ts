@@ -98,6 +98,15 @@ export const PROBES: Record<string, Probe> = {
     await createMany(send, 25);
     return (await listLength(send, '')) > 20;
   },
+  'status-wildcard': async (send) => {
+    await create(send, { name: 'Nobody', categoryId: 1 });
+    await createMany(send, 1);
+    return ((await send('GET', '/pets?status=available')).json as Pet[]).some((pet) => pet.status !== 'available');
+  },
+  'default-limit-100-with-status': async (send) => {
+    await createMany(send, 75);
+    return (await listLength(send, '?status=sold')) > 20;
+  },
   'limit-plus-one': tooMany,
   'limit-ignored': tooMany,
   'limit-minus-one': async (send) => {
@@ -152,6 +161,11 @@ export const PROBES: Record<string, Probe> = {
     const first = await create(send);
     await createMany(send, 3);
     return (await send('GET', `/pets/${first.id}`)).status === 404;
+  },
+  'reads-lose-int64': async (send) => {
+    const created = await send('POST', '/pets', { body: '{"name":"Rex","categoryId":9007199254740993}' });
+    const id = (created.json as Pet).id;
+    return !(await send('GET', `/pets/${id}`)).text.includes('9007199254740993');
   },
   'absent-200': statusOf('GET', '/pets/999999', (status) => status === 200),
   'absent-500': statusOf('GET', '/pets/999999', (status) => status >= 500),
