@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRaw, type RawOutcome } from '../test/raw-http.js';
+import { asCurl, sendRaw, type RawOutcome } from '../test/raw-http.js';
 import { loadSpecValidator, type SpecValidator } from '../test/spec-validator.js';
 import { DEFAULT_API_KEY, startMock, type StartedMock } from './index.js';
 
@@ -151,7 +151,8 @@ describe('fuzz: raw HTTP requests against the mock', () => {
       fc.asyncProperty(requestArb, async (request) => {
         const bytes = toBytes(request);
         const outcome: RawOutcome = await sendRaw(port, bytes, { head: request.method === 'HEAD', timeoutMs: 3_000 });
-        const shown = JSON.stringify(bytes.toString('latin1'));
+        const curl = asCurl(mock.origin, request.method, request.target, Object.fromEntries(request.headers), request.body?.toString('latin1'));
+        const shown = `${JSON.stringify(bytes.toString('latin1'))}\n  as curl (framing aside): ${curl}`;
         if (outcome.kind !== 'response') throw new Error(`no answer (${outcome.kind}) to ${shown}; got ${JSON.stringify(outcome.received)}`);
         const { response } = outcome;
         if (response.status >= 500) throw new Error(`${response.status} to ${shown}: ${response.body}`);
