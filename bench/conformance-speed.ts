@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMock } from '../mock/index.js';
+
+/**
+ * `npm run bench:conformance` (issue 6: "a default run against the mock in under 30 seconds, with the number
+ * of requests it sent and its requests per second printed at the end"). Starts the mock in this process on a
+ * free port, runs `petstore-conformance` against it exactly as a user would (default runs, a fresh process,
+ * vitest start-up included) several times, and prints the wall time, requests and requests/s of each run and
+ * the median. Writes `bench/conformance-speed.json`; exits 1 when the median is 30 s or more, or a run fails.
+ */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+const TARGET_SECONDS = 30;
+
+interface RunFigures {
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  exitCode: number | null;
+}
+
+const mock = await startMock({ port: 0, apiKeys: ['bench-key'] });
+const figures: RunFigures[] = [];
+for (let run = 0; run < RUNS; run++) figures.push(await runSuite(mock.baseUrl));
+await mock.close();
+
+const median = [...figures].sort((a, b) => a.seconds - b.seconds)[Math.floor(figures.length / 2)]!;
+for (const [index, f] of figures.entries()) {
+  console.log(`run ${index + 1}: ${f.seconds.toFixed(1)} s wall, ${f.requests} requests, ${f.requestsPerSecond} requests/s, exit ${f.exitCode}`);
+}
+const pass = median.seconds < TARGET_SECONDS && figures.every((f) => f.exitCode === 0);
+console.log(`median: ${median.seconds.toFixed(1)} s for a default run against the mock (target < ${TARGET_SECONDS} s): ${pass ? 'PASS' : 'FAIL'}`);
+writeFileSync(join(ROOT, 'bench', 'conformance-speed.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: figures, median, pass }, null, 2)}\n`);
+process.exit(pass ? 0 : 1);
+
+/** One default run of the CLI; its figures come from the suite's own closing line. */
+function runSuite(baseUrl: string): Promise<RunFigures> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'conformance', 'cli.js'), '--base-url', baseUrl, '--api-key', 'bench-key'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => {
+    child.on('close', (exitCode) => {
+      const seconds = (performance.now() - started) / 1000;
+      const match = /conformance: (\d+) requests in [\d.]+ s \((\d+) requests\/s\)/.exec(output);
+      if (match === null || exitCode !== 0) process.stderr.write(output);
+      resolve({ seconds, requests: Number(match?.[1] ?? 0), requestsPerSecond: Number(match?.[2] ?? 0), exitCode });
+    });
+  });
+}
