@@ -117,17 +117,17 @@ const ROUTES: Record<string, Record<string, Action>> = {
 };
 
 /** The store an admin call acts on: the shared one, or with `--isolate-by-key` the one `X-Petstore-Key` names. */
-function targetStore(stores: Stores, request: MockRequest): PetStore | { error: ErrorCode; detail: string } {
+function targetStore(stores: Stores, request: MockRequest): PetStore | { error: ErrorCode; detail?: string } {
   const key = request.headers[ADMIN_KEY_HEADER];
   if (!stores.isolated) return stores.shared;
-  if (typeof key !== 'string') return { error: 'INVALID_QUERY', detail: `With --isolate-by-key, name the API key whose pets to use in the ${ADMIN_KEY_HEADER} header.` };
+  if (typeof key !== 'string') return { error: 'ADMIN_KEY_REQUIRED' };
   return keyStore(stores, key);
 }
 
 function keyStore(stores: Stores, key: string): PetStore | { error: ErrorCode; detail: string } {
   const tenant = stores.tenant(key);
   if (tenant === 'full') return { error: 'TOO_MANY_KEYS', detail: 'The mock holds data for its maximum number of API keys; POST /__admin/reset first.' };
-  if (tenant === undefined) return { error: 'INVALID_QUERY', detail: `The ${ADMIN_KEY_HEADER} header names a key the mock does not accept (--api-key).` };
+  if (tenant === undefined) return { error: 'ADMIN_KEY_REQUIRED', detail: `The ${ADMIN_KEY_HEADER} header names a key the mock does not accept (--api-key).` };
   return tenant.store;
 }
 

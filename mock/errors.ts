@@ -32,6 +32,7 @@ export const ERRORS = {
   ADMIN_DISABLED: { status: 404, message: 'The admin API is turned off (--no-admin).' },
   ADMIN_NOT_FOUND: { status: 404, message: 'No admin endpoint is served at this path.' },
   INVALID_PETS: { status: 400, message: 'The body must be a JSON array of Pet objects with distinct ids.' },
+  ADMIN_KEY_REQUIRED: { status: 400, message: 'With --isolate-by-key, name the API key whose pets to use in the X-Petstore-Key header (one the mock accepts).' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full within the time the mock allows.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to answer this request; this is a bug of the mock.' },
 } as const satisfies Record<string, { status: number; message: string }>;

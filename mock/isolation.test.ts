@@ -65,7 +65,7 @@ describe('admin API with isolation', () => {
     expect(names(mock, 'a')).toEqual(['Seeded']);
     expect(names(mock, 'b')).toEqual(['B1']);
     expect(call(mock.handle, { url: '/__admin/pets', headers: { 'x-petstore-key': 'b' } }).json).toEqual([{ id: 1, name: 'B1', categoryId: 1 }]);
-    expect(call(mock.handle, { url: '/__admin/pets' }).json.code, 'which key must be said').toBe('INVALID_QUERY');
+    expect(call(mock.handle, { url: '/__admin/pets' }).json.code, 'which key must be said').toBe('ADMIN_KEY_REQUIRED');
 
     call(mock.handle, { method: 'POST', url: '/__admin/reset', headers: { 'x-petstore-key': 'a' } });
     expect(names(mock, 'a')).toEqual([]);
@@ -76,6 +76,6 @@ describe('admin API with isolation', () => {
 
   it('a key the mock refuses cannot be named either', async () => {
     const mock = await createMock({ api, isolateByKey: true, apiKeys: ['a'] });
-    expect(call(mock.handle, { url: '/__admin/pets', headers: { 'x-petstore-key': 'z' } }).json.code).toBe('INVALID_QUERY');
+    expect(call(mock.handle, { url: '/__admin/pets', headers: { 'x-petstore-key': 'z' } }).json.code).toBe('ADMIN_KEY_REQUIRED');
   });
 });
