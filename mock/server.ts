@@ -123,10 +123,12 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
   };
 }
 
+/** Writes an answer with one `writeHead(status, [name, value, ...])`: node's fast path, several µs less per request than a `setHeader` per header (bench/RESULTS.md). */
 function write(res: ServerResponse, response: MockResponse): void {
-  res.statusCode = response.status;
-  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  res.setHeader('content-length', Buffer.byteLength(response.body));
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  headers.push('content-length', String(Buffer.byteLength(response.body)));
+  res.writeHead(response.status, headers);
   res.end(response.body);
 }
 
