@@ -16,10 +16,10 @@ export function keyDigest(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** One key's data and the pipeline that serves it. */
+/** One key's data and the pipeline that serves it (built on the key's first request: a state file holds digests, not keys). */
 export interface Tenant {
   store: PetStore;
-  handle: (request: MockRequest) => MockResponse;
+  handle?: (request: MockRequest) => MockResponse;
 }
 
 /** How to build the stores of a mock. */
@@ -48,13 +48,15 @@ export class Stores {
   private readonly sharedHandle: (request: MockRequest) => MockResponse;
   private readonly tenants = new Map<string, Tenant>();
   private readonly accepted: ReadonlySet<string> | undefined;
-  private saved: ReadonlyMap<string, readonly PetRecord[]>;
 
   constructor(private readonly options: StoresOptions) {
     this.shared = new PetStore(options.maxPets, options.saved?.pets ?? options.starting);
     this.sharedHandle = options.pipeline(this.shared, undefined);
     this.accepted = options.acceptedKeys === undefined ? undefined : new Set(options.acceptedKeys.map(keyDigest));
-    this.saved = options.saved?.keys ?? new Map();
+    // Saved keys get their store at once, so that the next write of the state file keeps them even if unused.
+    for (const [digest, pets] of options.saved?.keys ?? []) {
+      if (this.accepted === undefined || this.accepted.has(digest)) this.tenants.set(digest, { store: new PetStore(options.maxPets, pets) });
+    }
   }
 
   /** Whether each API key has its own data. */
@@ -76,7 +78,10 @@ export class Stores {
     if (!this.options.isolate) return this.sharedHandle;
     const key = bearerKey(request.headers.authorization);
     const tenant = key === undefined ? undefined : this.tenant(key);
-    return tenant === 'full' ? tenant : (tenant?.handle ?? this.sharedHandle);
+    if (tenant === 'full') return tenant;
+    if (tenant === undefined) return this.sharedHandle;
+    tenant.handle ??= this.options.pipeline(tenant.store, key);
+    return tenant.handle;
   }
 
   /**
@@ -90,8 +95,7 @@ export class Stores {
     if (tenant === undefined) {
       if (this.accepted !== undefined && !this.accepted.has(digest)) return undefined;
       if (this.tenants.size >= MAX_ISOLATED_KEYS) return 'full';
-      const store = new PetStore(this.options.maxPets, this.saved.get(digest) ?? this.options.starting);
-      tenant = { store, handle: this.options.pipeline(store, key) };
+      tenant = { store: new PetStore(this.options.maxPets, this.options.starting) };
       this.tenants.set(digest, tenant);
     }
     return tenant;
@@ -107,6 +111,5 @@ export class Stores {
   reset(): void {
     this.shared.replace(this.options.starting);
     this.tenants.clear();
-    this.saved = new Map();
   }
 }

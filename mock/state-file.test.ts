@@ -58,6 +58,20 @@ describe('state file', () => {
     expect(call(second.handle, { headers: bearer('someone-else') }).json).toEqual([]);
   });
 
+  it('keeps the pets of a saved key that is not used after a restart when the file is written again', async () => {
+    const path = join(dir, 'unused-key.json');
+    const first = await createMock({ api, stateFile: path, isolateByKey: true, pets: [] });
+    create(first, 'sleeper', 'Dormant');
+    create(first, 'active', 'Busy');
+    first.flush();
+    const second = await createMock({ api, stateFile: path, isolateByKey: true, pets: [] });
+    create(second, 'active', 'Busier');
+    second.flush();
+    const third = await createMock({ api, stateFile: path, isolateByKey: true, pets: [] });
+    expect(call(third.handle, { headers: bearer('sleeper') }).json).toEqual([{ id: 1, name: 'Dormant', categoryId: 1 }]);
+    expect(call(third.handle, { headers: bearer('active') }).json.map((pet: { name: string }) => pet.name)).toEqual(['Busier', 'Busy']);
+  });
+
   it('a bad state file stops the start with a message naming the file and the entry', async () => {
     const cases: [string, RegExp][] = [
       ['{"format":"petstore-mock-state/1","pets":[{"id":1,"name":"A"}],"keys":{}}', /bad\.json › pets: entry 0 is not a Pet: .*categoryId/],
