@@ -87,7 +87,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   });
   const stateFile = options.stateFile === undefined ? undefined : new StateFile(options.stateFile, stores);
   if (stateFile !== undefined && saved === undefined) stateFile.changed();
-  const onChange = stateFile === undefined ? () => {} : () => stateFile.changed();
+  const onChange = (): void => stateFile?.changed();
   const journal = new Journal(options.journalSize ?? 100);
   const admin = createAdmin({ api, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange });
   const cors = createCors({ origins: options.corsOrigins ?? '*' });
