@@ -1,7 +1,7 @@
 import type { MockRequest, MockResponse } from './pipeline.js';
 
-/** Request headers never kept in the journal: credentials (seed, Authentication: keys are secrets). */
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+/** Request headers never kept in the journal: credentials (seed, Authentication: keys are secrets), incl. the admin's `x-petstore-key`. */
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-petstore-key']);
 /** Bytes of a request body kept per entry; the rest is dropped and `bodyTruncated` says so. */
 const BODY_BYTES_KEPT = 4096;
 
@@ -13,7 +13,7 @@ export interface JournalEntry {
   /** Path and query as sent (`/v1/pets?limit=5`). */
   url: string;
   status: number;
-  /** Request headers, without `authorization`, `cookie` and `proxy-authorization`. */
+  /** Request headers, without `authorization`, `cookie`, `proxy-authorization` and `x-petstore-key`. */
   headers: Record<string, string | string[] | undefined>;
   /** The request body as UTF-8 text (first 4 KiB), when one was sent. */
   body?: string;

@@ -78,7 +78,7 @@ describe('keys are never logged, journaled or echoed', () => {
         for (const [method, url, authorization] of sends) {
           const response = await fetch(`${mock.origin}${url}`, {
             method,
-            headers: { authorization, 'content-type': 'application/json', cookie: `session=${DEFAULT_API_KEY}` },
+            headers: { authorization, 'content-type': 'application/json', cookie: `session=${DEFAULT_API_KEY}`, 'x-petstore-key': DEFAULT_API_KEY },
             ...(method === 'POST' ? { body: '{"name":"Rex","categoryId":1}' } : {}),
           });
           const text = await response.text();
