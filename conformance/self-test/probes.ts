@@ -118,6 +118,10 @@ export const PROBES: Record<string, Probe> = {
     await createMany(send, 101);
     return (await listLength(send, '?limit=101')) > 100;
   },
+  'limit-max-1000': async (send) => {
+    await createMany(send, 101);
+    return (await listLength(send, '?limit=1000')) > 100;
+  },
   'invalid-status-500': statusOf('GET', '/pets?status=lost', (status) => status >= 500),
   'list-wrapped': async (send) => !Array.isArray((await send('GET', '/pets')).json),
   'never-listed': async (send) => {

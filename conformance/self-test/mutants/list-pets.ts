@@ -1,5 +1,6 @@
 import { stringify } from 'lossless-json';
-import { ERRORS, LIST, STATUS_SHIFT, editQuery, errorBody, on, operationOf, type JsonObject, type Mutant } from '../mutant-kit.js';
+import type { AsyncHandler } from '../serve-handler.js';
+import { ERRORS, LIST, STATUS_SHIFT, editQuery, errorBody, on, operationOf, type Handler, type JsonObject, type Mutant } from '../mutant-kit.js';
 
 /** Mutants of listPets: status filter, limits, invalid queries, the shape of the page (seed, Endpoints §1). */
 export const LIST_PETS_MUTANTS: Mutant[] = [
@@ -104,25 +105,17 @@ export const LIST_PETS_MUTANTS: Mutant[] = [
   },
   {
     name: 'limit-above-100',
-    fault: 'listPets honours a `limit` above the maximum 100 (limit=150 returns up to 150 pets) instead of refusing or capping it.',
+    fault: 'listPets honours any integer `limit` above the maximum 100 (limit=150 returns up to 150 pets) instead of refusing or capping it.',
     seedRule: `${LIST}, Limits (maximum 100)`,
     caughtBy: ['listPets.invalid-query'],
-    wrap: (inner) => {
-      const created: { status: unknown; json: string }[] = [];
-      return (r) => {
-        const operation = operationOf(r);
-        const query = new URLSearchParams(r.url.split('?')[1]);
-        const limit = Number(query.get('limit'));
-        const status = query.get('status');
-        if (operation === 'listPets' && query.getAll('limit').length === 1 && Number.isInteger(limit) && limit > 100 && limit <= 10_000) {
-          const pets = created.filter((pet) => status === null || pet.status === status).slice(-limit).reverse();
-          return { status: 200, headers: { 'content-type': 'application/json' }, body: `[${pets.map((pet) => pet.json).join(',')}]` };
-        }
-        const response = inner(r);
-        if (operation === 'createPet' && response.status === 201) created.push({ status: (JSON.parse(response.body) as JsonObject)['status'], json: response.body });
-        return response;
-      };
-    },
+    wrap: (inner) => honourLimitsUpTo(inner, Infinity),
+  },
+  {
+    name: 'limit-max-1000',
+    fault: 'listPets takes 1000 as the maximum `limit` instead of 100 (limit=101..1000 returns up to that many pets; above, 400).',
+    seedRule: `${LIST}, Limits (maximum 100)`,
+    caughtBy: ['listPets.invalid-query'],
+    wrap: (inner) => honourLimitsUpTo(inner, 1000),
   },
   {
     name: 'invalid-status-500',
@@ -155,3 +148,21 @@ export const LIST_PETS_MUTANTS: Mutant[] = [
     }),
   },
 ];
+
+/** A server whose maximum `limit` is `max` instead of 100: it keeps every created pet to serve pages above 100. */
+function honourLimitsUpTo(inner: Handler, max: number): AsyncHandler {
+  const created: { status: unknown; json: string }[] = [];
+  return (r) => {
+    const operation = operationOf(r);
+    const query = new URLSearchParams(r.url.split('?')[1]);
+    const limit = Number(query.get('limit'));
+    const status = query.get('status');
+    if (operation === 'listPets' && query.getAll('limit').length === 1 && /^\d+$/.test(query.get('limit')!) && limit > 100 && limit <= max) {
+      const pets = created.filter((pet) => status === null || pet.status === status).slice(-limit).reverse();
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: `[${pets.map((pet) => pet.json).join(',')}]` };
+    }
+    const response = inner(r);
+    if (operation === 'createPet' && response.status === 201) created.push({ status: (JSON.parse(response.body) as JsonObject)['status'], json: response.body });
+    return response;
+  };
+}
