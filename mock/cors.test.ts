@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call } from '../test/in-process.js';
-import { createMock, DEFAULT_API_KEY, loadApi, type Api, type Mock } from './index.js';
+import { createMock, DEFAULT_API_KEY, loadApi, startMock, type Api, type Mock } from './index.js';
 
 /** CORS (README › CORS): preflights for any path without a key, and the CORS headers on every answer, errors too. */
 
@@ -100,5 +100,23 @@ describe('CORS off', () => {
     const response = call(off.handle, { headers: bearer(DEFAULT_API_KEY, { origin: PAGE }) });
     expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
     expect(call(off.handle, preflight(PAGE)).headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('answers of the HTTP adapter itself', () => {
+  it('a 413 for a body over --max-body-bytes carries the CORS headers too, so a page can read it', async () => {
+    const served = await startMock({ api, port: 0, maxBodyBytes: 100 });
+    try {
+      const response = await fetch(`${served.baseUrl}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEFAULT_API_KEY}`, 'content-type': 'application/json', origin: PAGE },
+        body: JSON.stringify({ name: 'x'.repeat(500), categoryId: 1 }),
+      });
+      expect(response.status).toBe(413);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createAdmin } from './admin.js';
-import { createCors, type CorsOptions } from './cors.js';
+import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { DEMO_DATA_PATH, readPetsFile } from './data.js';
 import { createFrontDoor } from './front-door.js';
 import { Stores } from './isolation.js';
@@ -59,6 +59,8 @@ export interface Mock {
   stores: Stores;
   /** The recent requests, newest first (`GET /__admin/requests`). */
   journal: Journal;
+  /** The CORS headers `handle` adds, for answers made outside it (the HTTP adapter's 413). */
+  cors: Cors;
   handle: (request: MockRequest) => MockResponse;
   /** Writes the state file now if it is behind (no-op without `stateFile`). Call it before the process exits. */
   flush(): void;
@@ -92,7 +94,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const admin = createAdmin({ api, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange });
   const cors = createCors({ origins: options.corsOrigins ?? '*' });
   const handle = createFrontDoor({ cors, admin, stores, journal, onCreate: stateFile === undefined ? undefined : onChange });
-  return { api, store: stores.shared, stores, journal, handle, flush: () => stateFile?.flush() };
+  return { api, store: stores.shared, stores, journal, cors, handle, flush: () => stateFile?.flush() };
 }
 
 /** A mock listening on a socket; `baseUrl` ends with the version segment, for example `http://127.0.0.1:4010/v1`. */
@@ -104,7 +106,7 @@ export interface StartedMock extends Mock, RunningServer {
 export async function startMock(options: MockOptions & ServerOptions = {}): Promise<StartedMock> {
   const mock = await createMock(options);
   const onResponse = options.onResponse ?? (options.logger === undefined ? undefined : requestLogger(options.logger));
-  const running = await serve(mock.handle, { ...options, onResponse });
+  const running = await serve(mock.handle, { ...options, onResponse, decorate: mock.cors.decorate });
   // Closing also writes the state file, so that a test or a shutdown never loses the last changes.
   const close = async (): Promise<void> => {
     await running.close();

@@ -17,6 +17,8 @@ export interface ServerOptions {
   onResponse?: (request: IncomingMessage, status: number, milliseconds: number) => void;
   /** Every answer waits a random time in `[min, max]` ms before it is written (`--latency`); `Prefer: delay=MS` overrides it per request. */
   latency?: Latency | undefined;
+  /** Adds to the 413 the adapter answers itself what the handler adds to its own answers (the CORS headers, so a page can read it). */
+  decorate?: ((request: MockRequest, response: MockResponse) => MockResponse) | undefined;
   /** Milliseconds a client has to send the request headers; beyond, a 408 `Error` and the socket closes. Default 10,000. */
   headersTimeout?: number;
   /** Milliseconds a client has to send the whole request (headers and body); beyond, a 408 `Error`. Default 30,000. */
@@ -75,7 +77,8 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
       if (size > maxBodyBytes) {
         refused = true;
         res.setHeader('connection', 'close');
-        send(errorResponse('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`));
+        const tooLarge = errorResponse('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
+        send(options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge));
         return;
       }
       chunks.push(chunk);
