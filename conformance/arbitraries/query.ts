@@ -7,10 +7,16 @@ export const validListQuery = fc.record({ limit: fc.integer({ min: 1, max: 100 }
 /** `limit` values outside 1..100 or not integers (seed, Limits; handling not shown: DECISIONS.md › Invalid query). */
 export const invalidLimit: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('0', '-1', '101', '1000', '99999999999999999999', 'abc', '1.5', '', ' 5', '5 ', '1e1', '0x10', '١٠', 'null', '[]', '%00'),
+  fc.integer({ min: 101, max: 1000 }).map(String),
   fc.integer({ min: 101, max: 2 ** 31 }).map(String),
   fc.integer({ min: -(2 ** 31), max: 0 }).map(String),
-  fc.string({ maxLength: 12 }),
+  fc.string({ maxLength: 12 }).filter((text) => !isValidLimit(text)),
 );
+
+/** Whether a `limit` text is a valid limit, 1..100 in decimal digits (`07` and `+7` included: a server may read them so). */
+export function isValidLimit(text: string): boolean {
+  return /^\+?\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 100;
+}
 
 /** `status` values outside the enum (seed, PetStatus: exactly `available`, `pending`, `sold`). */
 export const invalidStatus: fc.Arbitrary<string> = fc.oneof(
@@ -24,6 +30,18 @@ export interface OddQuery {
   /** The one valid status the query asks for, when it asks for exactly one; the 200 must honour it. */
   status: string | undefined;
 }
+
+/** Odd queries sent every run: every fixed invalid `limit` alone and with a status, limits just above 100, repeats. */
+export const ODD_QUERIES: readonly OddQuery[] = [
+  ...['0', '-1', '101', '150', '1000', '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].flatMap((limit) => [
+    { query: `limit=${encodeURIComponent(limit)}`, status: undefined },
+    { query: `limit=${encodeURIComponent(limit)}&status=available`, status: 'available' },
+  ]),
+  ...['AVAILABLE', 'lost', '', 'sold '].map((status) => ({ query: `status=${encodeURIComponent(status)}`, status: undefined })),
+  { query: 'limit=5&limit=500', status: undefined },
+  { query: 'limit=500&limit=5', status: undefined },
+  { query: 'status=sold&status=pending', status: undefined },
+];
 
 /** Odd `listPets` queries: invalid `limit`, invalid `status`, repeated parameters, unknown parameters. */
 export const oddListQuery: fc.Arbitrary<OddQuery> = fc.oneof(
