@@ -109,6 +109,14 @@ export const PROBES: Record<string, Probe> = {
   },
   'limit-plus-one': tooMany,
   'limit-ignored': tooMany,
+  'filter-after-limit': async (send) => {
+    await createMany(send, 6);
+    return (await listLength(send, '?limit=3&status=sold')) < 2;
+  },
+  'limit-capped-at-20': async (send) => {
+    await createMany(send, 25);
+    return (await listLength(send, '?limit=25')) < 25;
+  },
   'limit-minus-one': async (send) => {
     await createMany(send, 3);
     return (await listLength(send, '?limit=2')) < 2;
@@ -135,6 +143,7 @@ export const PROBES: Record<string, Probe> = {
     return refused.status === 400 && (await listLength(send, '')) > 0;
   },
   'string-category-accepted': statusOf('POST', '/pets', (status) => status === 201, '{"name":"Rex","categoryId":"7"}'),
+  'fractional-category-truncated': statusOf('POST', '/pets', (status) => status === 201, '{"name":"Rex","categoryId":1.5}'),
   'unknown-status-accepted': statusOf('POST', '/pets', (status) => status === 201, '{"name":"Rex","categoryId":1,"status":"lost"}'),
   'malformed-json-500': statusOf('POST', '/pets', (status) => status >= 500, '{"name":'),
   'non-object-crash': statusOf('POST', '/pets', (status) => status >= 500, 'null'),
@@ -161,6 +170,7 @@ export const PROBES: Record<string, Probe> = {
     const second = await create(send, { name: 'Second', categoryId: 2 });
     return ((await send('GET', `/pets/${second.id}`)).json as Pet).name !== 'Second';
   },
+  'create-not-stored': async (send) => (await send('GET', `/pets/${(await create(send)).id}`)).status === 404,
   'forgets-old-pets': async (send) => {
     const first = await create(send);
     await createMany(send, 3);

@@ -48,6 +48,18 @@ export const CREATE_PET_REFUSALS_MUTANTS: Mutant[] = [
     ),
   },
   {
+    name: 'fractional-category-truncated',
+    fault: 'createPet accepts a non-integer categoryId and truncates it (1.5 becomes 1, -0.25 becomes 0).',
+    seedRule: 'Resources › NewPet: categoryId is an integer (int64)',
+    caughtBy: ['createPet.invalid-body'],
+    wrap: on('createPet', (r, inner) =>
+      inner(editBody(r, (b) => {
+        const id = b['categoryId'];
+        if (id instanceof LosslessNumber && /^-?\d+\.\d*[1-9]/.test(id.value)) b['categoryId'] = new LosslessNumber(String(BigInt(id.value.split('.')[0]!)));
+      })),
+    ),
+  },
+  {
     name: 'unknown-status-accepted',
     fault: 'createPet accepts a `status` outside the PetStatus values and drops it (201).',
     seedRule: 'Resources › PetStatus: allowed values, exactly available, pending, sold',

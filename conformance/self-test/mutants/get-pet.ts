@@ -23,6 +23,16 @@ export const GET_PET_MUTANTS: Mutant[] = [
     }),
   },
   {
+    name: 'create-not-stored',
+    fault: 'createPet answers 201 with a fresh id but stores the pet under another id, so it is never found by its id.',
+    seedRule: `${GET}; Endpoints §2 (the animal was added)`,
+    caughtBy: ['getPet.found', 'stateful.model'],
+    wrap: on('createPet', (r, inner) => {
+      const response = inner(r);
+      return response.status === 201 ? editJson(response, (pet) => ({ ...(pet as JsonObject), id: BigInt(String((pet as JsonObject)['id'])) + 1_000_000_000n })) : response;
+    }),
+  },
+  {
     name: 'forgets-old-pets',
     fault: 'Only the 3 most recently created pets are kept: older ones vanish from getPet and listPets.',
     seedRule: `${GET}; ${LIST}; What the service does (persistence)`,

@@ -1,6 +1,6 @@
 import { stringify } from 'lossless-json';
 import type { AsyncHandler } from '../serve-handler.js';
-import { ERRORS, LIST, STATUS_SHIFT, editQuery, errorBody, on, operationOf, type Handler, type JsonObject, type Mutant } from '../mutant-kit.js';
+import { ERRORS, LIST, STATUS_SHIFT, editJson, editQuery, errorBody, on, operationOf, type Handler, type JsonObject, type Mutant } from '../mutant-kit.js';
 
 /** Mutants of listPets: status filter, limits, invalid queries, the shape of the page (seed, Endpoints §1). */
 export const LIST_PETS_MUTANTS: Mutant[] = [
@@ -79,6 +79,25 @@ export const LIST_PETS_MUTANTS: Mutant[] = [
     seedRule: `${LIST}, rule 3`,
     caughtBy: ['listPets.limit'],
     wrap: on('listPets', (r, inner) => inner(editQuery(r, (q) => q.has('limit') && q.set('limit', '100')))),
+  },
+  {
+    name: 'filter-after-limit',
+    fault: 'listPets takes the first `limit` pets of all, then filters them by `status`, so a filtered page is short though more pets match.',
+    seedRule: `${LIST}, rules 1 and 3 (limit bounds the matching animals)`,
+    caughtBy: ['listPets.limit'],
+    wrap: on('listPets', (r, inner) => {
+      const status = new URLSearchParams(r.url.split('?')[1]).get('status');
+      if (status === null || !(status in STATUS_SHIFT)) return inner(r);
+      const response = inner(editQuery(r, (q) => q.delete('status')));
+      return response.status === 200 ? editJson(response, (pets) => (pets as JsonObject[]).filter((pet) => pet['status'] === status)) : response;
+    }),
+  },
+  {
+    name: 'limit-capped-at-20',
+    fault: 'listPets never returns more than 20 pets, whatever the `limit` (a page of 20 for limit=50 though more pets exist).',
+    seedRule: `${LIST}, Limits (maximum 100); rule 3`,
+    caughtBy: ['listPets.limit'],
+    wrap: on('listPets', (r, inner) => inner(editQuery(r, (q) => Number(q.get('limit')) > 20 && q.getAll('limit').length === 1 && q.set('limit', '20')))),
   },
   {
     name: 'limit-minus-one',
