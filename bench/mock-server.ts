@@ -6,7 +6,7 @@ import { DEFAULT_API_KEY, startMock, type PetStatus } from '../mock/index.js';
  * `store.create` before it reports its port, as if a test run had posted them (statuses cycle
  * available → pending → sold, ids 1..n), so a filtered page exists at any size. Starting pets given as
  * `pets:` would also be kept as records for `POST /__admin/reset`, which is not what is measured here.
- * IPC: sends `{ port }` once listening; answers `'rss'` with `{ rss }` in bytes after a forced GC
+ * IPC: sends `{ port }` once listening; answers `'rss'` with `{ rss }` in bytes after two forced GCs
  * (run with `--expose-gc`).
  */
 const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
@@ -17,6 +17,8 @@ for (let i = 0; i < storedPets; i++) mock.store.create({ name: `pet-${i + 1}`, c
 process.send?.({ port: new URL(mock.origin).port, size: mock.store.size });
 process.on('message', (message) => {
   if (message !== 'rss') return;
+  // Two full collections: the second frees what the first only finalised.
+  (globalThis as { gc?: () => void }).gc?.();
   (globalThis as { gc?: () => void }).gc?.();
   process.send?.({ rss: process.memoryUsage.rss() });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,8 @@ import { measure, type Load, type Measured } from './load.js';
  * machine, load generator (autocannon, 50 connections) in this process, each server in its own child.
  * Rounds are interleaved (bare, mock, prism, bare, mock, ...) so the machine's drift cancels; the median
  * round per server is reported. `--quick` (or `BENCH_QUICK=1`) runs one short round for a smoke test.
- * Writes `bench/results.json` and `bench/results.svg`; exits 1 when a target fails.
+ * `--only=list,create,size,startup` runs some scenarios. Writes `bench/results.json` and `bench/results.svg`;
+ * exits 1 when a target fails.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -64,94 +65,112 @@ function median(list: Measured[]): Measured {
   };
 }
 
-/** Median milliseconds from spawning `command` until `GET /v1/pets` with the key first answers 200. */
-async function startup(command: string, args: (port: number) => string[]): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    const port = await freePort();
-    const started = performance.now();
-    const child = spawn(command, args(port), { cwd: ROOT, stdio: 'ignore', detached: true });
-    await firstOk(`http://127.0.0.1:${port}/v1/pets`, AUTH, 30_000);
-    times.push(performance.now() - started);
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
-    await stopChild(child);
-  }
-  return times;
+/** Milliseconds from spawning `command` until `GET /v1/pets` with the key first answers 200; the process group is then stopped. */
+async function startup(command: string, args: (port: number) => string[]): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(command, args(port), { cwd: ROOT, stdio: 'ignore', detached: true });
+  await firstOk(`http://127.0.0.1:${port}/v1/pets`, AUTH, 30_000);
+  const ms = performance.now() - started;
+  if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  await stopChild(child);
+  return ms;
 }
 
 function ratioTarget(name: string, value: number, minimum: number): Goal {
   return { name, value: round(value, 3), unit: 'ratio', goal: `>= ${minimum}`, pass: value >= minimum };
 }
 
+/** What the scenarios add to as they run: targets met or not, chart groups, raw figures, children to stop. */
+interface Run {
+  targets: Goal[];
+  groups: Group[];
+  results: Record<string, unknown>;
+  own<T extends Target>(target: T): T;
+}
+
+/** `GET /v1/pets?limit=20&status=available` (auth, query validation, filter) on bare, mock and Prism. */
+async function listScenario(run: Run): Promise<void> {
+  log(`\nGET /v1${LIST_PATH}`);
+  const bare = run.own(await forkTarget('bare', 'bare-server', [KEY]));
+  const mock = run.own(await forkTarget('mock', 'mock-server', ['1000']));
+  const prism = run.own(await startPrism(LIST_PATH, AUTH));
+  const list = await compare([bare, mock, prism], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
+  run.results['list'] = list;
+  run.targets.push(ratioTarget('list: mock / bare node:http', list['mock']!.requestsPerSecond / list['bare']!.requestsPerSecond, 0.8));
+  run.targets.push(ratioTarget('list: mock / prism', list['mock']!.requestsPerSecond / list['prism']!.requestsPerSecond, 10));
+  run.groups.push(group('GET /v1/pets?limit=20&status=available', list));
+  await Promise.all([bare.stop(), mock.stop(), prism.stop()]);
+}
+
+/** `POST /v1/pets` (auth, body validation, int64-exact parse, store) on a fresh mock and a bare JSON server. */
+async function createScenario(run: Run): Promise<void> {
+  log('\nPOST /v1/pets');
+  const bare = run.own(await forkTarget('bare', 'bare-server', [KEY]));
+  const mock = run.own(await forkTarget('mock', 'mock-server', ['0']));
+  const create = await compare([bare, mock], (target) => ({ url: `${target.base}/pets`, ...POST }));
+  run.results['create'] = create;
+  run.targets.push(ratioTarget('create: mock / bare JSON server', create['mock']!.requestsPerSecond / create['bare']!.requestsPerSecond, 0.7));
+  run.groups.push(group('POST /v1/pets', create));
+  await Promise.all([bare.stop(), mock.stop()]);
+}
+
+/** The list with 1,000 and with 1,000,000 stored pets (O(limit) paging), and the RSS of each after a GC. */
+async function sizeScenario(run: Run): Promise<void> {
+  log('\nGET list with 1,000 vs 1,000,000 stored pets');
+  const small = run.own(await forkTarget('mock-1k', 'mock-server', ['1000']));
+  const big = run.own(await forkTarget('mock-1M', 'mock-server', ['1000000']));
+  const smallRss = await small.rss();
+  const bigRss = await big.rss();
+  log(`  RSS after GC: 1,000 pets ${fmt(smallRss / 2 ** 20)} MiB, 1,000,000 pets ${fmt(bigRss / 2 ** 20)} MiB`);
+  const sizes = await compare([small, big], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
+  run.results['storeSize'] = { ...sizes, rssBytes: { 'mock-1k': smallRss, 'mock-1M': bigRss } };
+  run.targets.push(ratioTarget('list: 1,000,000 pets / 1,000 pets', sizes['mock-1M']!.requestsPerSecond / sizes['mock-1k']!.requestsPerSecond, 0.9));
+  run.targets.push({ name: 'memory: RSS with 1,000,000 pets', value: round(bigRss / 2 ** 20, 1), unit: 'MiB', goal: '<= 300', pass: bigRss / 2 ** 20 <= 300 });
+  run.groups.push(group('GET list by store size', sizes));
+  await Promise.all([small.stop(), big.stop()]);
+}
+
+/** From `npm start` (and from `node dist/mock/cli.js`) to the first 200, interleaved, median of several starts. */
+async function startupScenario(run: Run): Promise<void> {
+  log('\nStart-up to the first 200');
+  const viaNode: number[] = [];
+  const viaNpm: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    viaNode.push(await startup(process.execPath, (port) => ['dist/mock/cli.js', '--port', String(port)]));
+    viaNpm.push(await startup('npm', (port) => ['start', '--silent', '--', '--port', String(port)]));
+  }
+  const mid = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  run.results['startup'] = { nodeMs: viaNode.map((ms) => round(ms, 0)), npmStartMs: viaNpm.map((ms) => round(ms, 0)) };
+  log(`  node dist/mock/cli.js: median ${fmt(mid(viaNode))} ms; npm start: median ${fmt(mid(viaNpm))} ms`);
+  run.targets.push({ name: 'start-up: npm start to first 200', value: round(mid(viaNpm), 0), unit: 'ms', goal: '< 1000', pass: mid(viaNpm) < 1000 });
+}
+
+const SCENARIOS = { list: listScenario, create: createScenario, size: sizeScenario, startup: startupScenario };
+
 async function main(): Promise<void> {
-  const targets: Goal[] = [];
-  const groups: Group[] = [];
-  const results: Record<string, unknown> = {};
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const children: Target[] = [];
-  const own = <T extends Target>(target: T): T => (children.push(target), target);
-
+  const run: Run = { targets: [], groups: [], results: {}, own: (target) => (children.push(target), target) };
+  const loadBefore = loadavg();
+  log(`Benchmark (${QUICK ? 'quick' : 'full'}): ${ROUNDS} round(s) x ${SECONDS} s, 50 connections; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   try {
-    log(`Benchmark (${QUICK ? 'quick' : 'full'}): ${ROUNDS} round(s) x ${SECONDS} s, 50 connections`);
-
-    // 1. List: auth, query validation, filter.
-    log(`\nGET /v1${LIST_PATH}`);
-    const bare = own(await forkTarget('bare', 'bare-server', [KEY]));
-    const mock = own(await forkTarget('mock', 'mock-server', ['1000']));
-    const prism = own(await startPrism(LIST_PATH, AUTH));
-    const list = await compare([bare, mock, prism], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
-    results['list'] = list;
-    targets.push(ratioTarget('list: mock / bare node:http', list['mock']!.requestsPerSecond / list['bare']!.requestsPerSecond, 0.8));
-    targets.push(ratioTarget('list: mock / prism', list['mock']!.requestsPerSecond / list['prism']!.requestsPerSecond, 10));
-    groups.push(group('GET /v1/pets?limit=20&status=available', list));
-    await prism.stop();
-
-    // 2. Create: auth, body validation, int64-exact parse, store.
-    log('\nPOST /v1/pets');
-    const fresh = own(await forkTarget('mock', 'mock-server', ['0']));
-    const create = await compare([bare, fresh], (target) => ({ url: `${target.base}/pets`, ...POST }));
-    results['create'] = create;
-    targets.push(ratioTarget('create: mock / bare JSON server', create['mock']!.requestsPerSecond / create['bare']!.requestsPerSecond, 0.7));
-    groups.push(group('POST /v1/pets', create));
-    await fresh.stop();
-    await bare.stop();
-
-    // 3. Store size: a filtered page is found in O(limit); memory of 1,000,000 pets.
-    log('\nGET list with 1,000 vs 1,000,000 stored pets');
-    const big = own(await forkTarget('mock-1M', 'mock-server', ['1000000']));
-    const bigRss = await big.rss();
-    const smallRss = await mock.rss();
-    mock.name = 'mock-1k';
-    const sizes = await compare([mock, big], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
-    results['storeSize'] = { ...sizes, rssBytes: { 'mock-1k': smallRss, 'mock-1M': bigRss } };
-    targets.push(ratioTarget('list: 1,000,000 pets / 1,000 pets', sizes['mock-1M']!.requestsPerSecond / sizes['mock-1k']!.requestsPerSecond, 0.9));
-    targets.push({ name: 'memory: RSS with 1,000,000 pets', value: round(bigRss / 2 ** 20, 1), unit: 'MiB', goal: '<= 300', pass: bigRss / 2 ** 20 <= 300 });
-    groups.push(group('GET list by store size', sizes));
-    log(`  RSS after GC: 1,000 pets ${fmt(smallRss / 2 ** 20)} MiB, 1,000,000 pets ${fmt(bigRss / 2 ** 20)} MiB`);
-    await big.stop();
-    await mock.stop();
-
-    // 4. Start-up: from `npm start` (and from `node dist/mock/cli.js`) to the first 200.
-    log('\nStart-up to the first 200');
-    const viaNode = await startup(process.execPath, (port) => ['dist/mock/cli.js', '--port', String(port)]);
-    const viaNpm = await startup('npm', (port) => ['start', '--silent', '--', '--port', String(port)]);
-    const mid = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    results['startup'] = { nodeMs: viaNode.map((ms) => round(ms, 0)), npmStartMs: viaNpm.map((ms) => round(ms, 0)) };
-    log(`  node dist/mock/cli.js: median ${fmt(mid(viaNode))} ms; npm start: median ${fmt(mid(viaNpm))} ms`);
-    targets.push({ name: 'start-up: npm start to first 200', value: round(mid(viaNpm), 0), unit: 'ms', goal: '< 1000', pass: mid(viaNpm) < 1000 });
+    for (const [name, scenario] of Object.entries(SCENARIOS)) if (only === undefined || only.includes(name)) await scenario(run);
   } finally {
     for (const child of children) await child.stop();
   }
 
   log('\nTargets');
-  for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(36)} ${String(t.value).padStart(8)} ${t.unit.padEnd(5)} (goal ${t.goal})`);
+  for (const t of run.targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(36)} ${String(t.value).padStart(8)} ${t.unit.padEnd(5)} (goal ${t.goal})`);
 
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 2 ** 30, 1), node: process.version };
-  const report = { date: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, seconds: SECONDS, connections: 50, machine, results, targets };
+  const loadAverage = { before: loadBefore, after: loadavg() };
+  const report = { date: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, seconds: SECONDS, connections: 50, machine, loadAverage, results: run.results, targets: run.targets };
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
   const title = `Pet Store mock vs node:http floor vs Prism 5.14.2 (${machine.cpus} cores, ${machine.node}, ${report.date.slice(0, 10)})`;
-  writeFileSync(join(ROOT, 'bench', 'results.svg'), barChart(title, groups));
+  writeFileSync(join(ROOT, 'bench', 'results.svg'), barChart(title, run.groups));
   log('\nWrote bench/results.json and bench/results.svg');
-  if (targets.some((t) => !t.pass)) process.exitCode = 1;
+  if (run.targets.some((t) => !t.pass)) process.exitCode = 1;
 }
 
 function group(title: string, summaries: Record<string, Summary>): Group {
