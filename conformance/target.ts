@@ -11,6 +11,11 @@ export interface Target {
   readOnly?: boolean;
   /** Hold the target to the schema as written where the seed says "not shown" (see spec/DECISIONS.md). */
   strict?: boolean;
+  /**
+   * Range of generated integers: `int64` (default, the seed's type) or `safe`, within ±(2^53-1), for an
+   * intermediary that reads JSON numbers as doubles, such as Prism's proxy. Never `safe` to judge an implementation.
+   */
+  integers?: 'int64' | 'safe';
   /** fast-check runs per property. Default 50. */
   runs?: number;
   /** fast-check seed; a printed seed replays a failing run. Default: random. */
@@ -33,6 +38,7 @@ export function resolveTarget(target: Target): ResolvedTarget {
     baseUrl: target.baseUrl.replace(/\/+$/, ''),
     readOnly: target.readOnly ?? false,
     strict: target.strict ?? false,
+    integers: target.integers ?? 'int64',
     runs: target.runs ?? 50,
   };
 }

@@ -8,8 +8,16 @@ export const petStatus: fc.Arbitrary<PetStatus> = fc.constantFrom(...PET_STATUSE
 /** int64 values where implementations break: the ends of int64, the edge of exact doubles (2^53), 0, ±1. */
 export const INT64_EDGES: readonly bigint[] = [INT64_MAX, INT64_MIN, INT64_MAX - 1n, INT64_MIN + 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 31n, 0n, 1n, -1n];
 
-/** Any int64 as a `bigint`, edges first (seed, Resources: `categoryId` is int64). */
-export const int64: fc.Arbitrary<bigint> = fc.oneof(fc.constantFrom(...INT64_EDGES), fc.bigInt({ min: INT64_MIN, max: INT64_MAX }));
+/** Which integers to draw: all of int64 (the seed's type), or only those a double holds exactly. */
+export type IntegerRange = 'int64' | 'safe';
+
+const SAFE = 2n ** 53n - 1n;
+
+/** Any int64 as a `bigint`, edges first (seed, Resources: `categoryId` is int64); within ±(2^53-1) when `safe`. */
+export function int64(range: IntegerRange = 'int64'): fc.Arbitrary<bigint> {
+  if (range === 'safe') return fc.oneof(fc.constantFrom(SAFE, -SAFE, 0n, 1n, -1n), fc.bigInt({ min: -SAFE, max: SAFE }));
+  return fc.oneof(fc.constantFrom(...INT64_EDGES), fc.bigInt({ min: INT64_MIN, max: INT64_MAX }));
+}
 
 /**
  * A name every implementation must accept: ASCII letters and digits in words separated by single spaces,
@@ -38,6 +46,7 @@ export const unusualName: fc.Arbitrary<string> = fc.oneof(
 /** Options of {@link newPet}: which names to draw. */
 export interface NewPetOptions {
   names?: 'ordinary' | 'any';
+  integers?: IntegerRange;
 }
 
 /**
@@ -46,7 +55,7 @@ export interface NewPetOptions {
  */
 export function newPet(options: NewPetOptions = {}): fc.Arbitrary<NewPetRecord> {
   const name = options.names === 'any' ? fc.oneof(ordinaryName, unusualName) : ordinaryName;
-  return fc.record({ name, categoryId: int64, status: petStatus }, { requiredKeys: ['name', 'categoryId'] });
+  return fc.record({ name, categoryId: int64(options.integers), status: petStatus }, { requiredKeys: ['name', 'categoryId'] });
 }
 
 /** Whether a name is one every implementation must accept (see {@link ordinaryName}). */
@@ -58,4 +67,6 @@ export function isOrdinaryName(name: string): boolean {
  * An id that names no animal with overwhelming likelihood: uniform in [2^62, 2^63-1], without fast-check's bias
  * toward the bounds (an implementation may well start its ids at 2^62). Callers also skip ids seen in the run.
  */
-export const absentId: fc.Arbitrary<bigint> = fc.noBias(fc.bigInt({ min: 2n ** 62n + 1n, max: INT64_MAX - 1n }));
+export function absentId(range: IntegerRange = 'int64'): fc.Arbitrary<bigint> {
+  return range === 'safe' ? fc.noBias(fc.bigInt({ min: 2n ** 52n, max: SAFE })) : fc.noBias(fc.bigInt({ min: 2n ** 62n + 1n, max: INT64_MAX - 1n }));
+}

@@ -20,7 +20,11 @@ export interface Check {
  * how many pets it is known to hold in all and per status (lower bounds; pets are never deleted in the seed).
  */
 interface TargetMemory {
-  knownIds: Set<bigint>;
+  /** Ids seen in any response, with the tick at which each was first seen. */
+  knownIds: Map<bigint, number>;
+  /** Ids carried by a 201 of this process: no two creates may share one. */
+  createdIds: Set<bigint>;
+  tick: number;
   population: Promise<void> | undefined;
   atLeast: Map<PetStatus | 'all', number>;
 }
@@ -28,18 +32,31 @@ const memories = new Map<string, TargetMemory>();
 
 function memory(context: CheckContext): TargetMemory {
   let found = memories.get(context.target.baseUrl);
-  if (found === undefined) memories.set(context.target.baseUrl, (found = { knownIds: new Set(), population: undefined, atLeast: new Map() }));
+  if (found === undefined) memories.set(context.target.baseUrl, (found = { knownIds: new Map(), createdIds: new Set(), tick: 0, population: undefined, atLeast: new Map() }));
   return found;
 }
 
-/** Records ids seen in responses; a later 201 must carry an id outside this set (seed, createPet rule 2: "a new id"). */
+/** Records ids seen in responses; a create sent later must get an id outside them (seed, createPet rule 2: "a new id"). */
 export function rememberIds(context: CheckContext, pets: readonly PetRecord[]): void {
-  for (const pet of pets) memory(context).knownIds.add(pet.id);
+  const remembered = memory(context);
+  remembered.tick += 1;
+  for (const pet of pets) if (!remembered.knownIds.has(pet.id)) remembered.knownIds.set(pet.id, remembered.tick);
 }
 
 /** Whether an id was already seen on this target during this process. */
 export function isKnownId(context: CheckContext, id: bigint): boolean {
   return memory(context).knownIds.has(id);
+}
+
+/**
+ * Whether the id of a 201 is new (seed, createPet rule 2): no other 201 carried it, and no response seen before
+ * the create was sent (`sentAt`, a tick of {@link rememberIds}) held it. A list answered while the create was in
+ * flight may show the new pet first; that is not a repeat.
+ */
+function isNewId(context: CheckContext, id: bigint, sentAt: number): boolean {
+  const remembered = memory(context);
+  const seen = remembered.knownIds.get(id);
+  return !remembered.createdIds.has(id) && (seen === undefined || seen > sentAt);
 }
 
 /** The number of pets (of a status, or in all) the target is known to hold at least. */
@@ -71,6 +88,7 @@ export async function listPets(context: CheckContext, query = ''): Promise<{ exc
  * When `mayRefuse` (a name at the corners of the seed's gaps), a 400 `Error` is accepted and `undefined` returned.
  */
 export async function createPet(context: CheckContext, pet: Omit<PetRecord, 'id'>, mayRefuse = false): Promise<PetRecord | undefined> {
+  const sentAt = memory(context).tick;
   const { exchange, body } = await context.call('createPet', requests.createPet(exactJson(pet)), mayRefuse && !context.target.strict ? [201, 400] : [201]);
   if (exchange.response.status === 400) {
     context.advise(`createPet refused a name at the corners of the seed's gaps with 400 (allowed: name constraints are not shown), e.g. ${JSON.stringify(pet.name.slice(0, 40))}`);
@@ -78,7 +96,8 @@ export async function createPet(context: CheckContext, pet: Omit<PetRecord, 'id'
   }
   const created = toPet(body);
   expectEcho(pet, created, exchange, context);
-  if (isKnownId(context, created.id)) throw new Violation(`the 201 carries id ${created.id}, which another pet already has (ids must be new)`, exchange);
+  if (!isNewId(context, created.id, sentAt)) throw new Violation(`the 201 carries id ${created.id}, which another pet already has (ids must be new)`, exchange);
+  memory(context).createdIds.add(created.id);
   rememberIds(context, [created]);
   return created;
 }

@@ -50,7 +50,7 @@ export const echo: Check = {
   writes: true,
   async run(context) {
     for (const name of CORNER_NAMES) await createPet(context, { name, categoryId: 3n, status: 'pending' }, true);
-    await context.forAll(newPet({ names: 'any' }), async (pet) => {
+    await context.forAll(newPet({ names: 'any', integers: context.target.integers }), async (pet) => {
       await createPet(context, pet, !isOrdinaryName(pet.name));
     });
   },
@@ -65,7 +65,7 @@ export const int64RoundTrip: Check = {
   writes: true,
   async run(context) {
     for (const categoryId of INT64_EDGES) await createPet(context, { name: 'Edge', categoryId });
-    await context.forAll(fc.record({ name: ordinaryName, categoryId: int64, status: petStatus }), async (pet) => {
+    await context.forAll(fc.record({ name: ordinaryName, categoryId: int64(), status: petStatus }), async (pet) => {
       await createPet(context, pet);
     }, { runs: Math.min(context.target.runs, 30) });
   },

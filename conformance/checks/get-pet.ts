@@ -24,7 +24,7 @@ export const found: Check = {
       return;
     }
     const everyCreated: PetRecord[] = [];
-    await context.forAll(newPet(), async (pet) => {
+    await context.forAll(newPet({ integers: context.target.integers }), async (pet) => {
       const created = (await createPet(context, pet))!;
       everyCreated.push(created);
       const { exchange, body } = await context.call('getPet', requests.getPet(String(created.id)), [200]);
@@ -59,6 +59,6 @@ export const notFound: Check = {
       await context.call('getPet', requests.getPet(petId), expected);
     };
     for (const petId of NOT_AN_ID) await attempt({ petId, valid: false });
-    await context.forAll(fc.oneof(absentId.map((id) => ({ petId: String(id), valid: true })), notAnId.map((petId) => ({ petId, valid: false }))), attempt);
+    await context.forAll(fc.oneof(absentId(context.target.integers).map((id) => ({ petId: String(id), valid: true })), notAnId.map((petId) => ({ petId, valid: false }))), attempt);
   },
 };

@@ -26,13 +26,13 @@ export const responseConformance: Check = {
     const probes: fc.Arbitrary<Probe>[] = [
       validListQuery.map((query) => ({ operationId: 'listPets', request: requests.listPets(new URLSearchParams(query as Record<string, string>).toString()), status: 200 })),
       fc.constant({ operationId: 'listPets', request: { ...requests.listPets(), headers: { authorization: null } }, status: 401 }),
-      absentId.filter((id) => !isKnownId(context, id)).map((id) => ({ operationId: 'getPet', request: requests.getPet(String(id)), status: 404 })),
+      absentId(context.target.integers).filter((id) => !isKnownId(context, id)).map((id) => ({ operationId: 'getPet', request: requests.getPet(String(id)), status: 404 })),
       fc.constant({ operationId: 'getPet', request: { ...requests.getPet('1'), headers: { authorization: null } }, status: 401 }),
     ];
     if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ operationId: 'getPet', request: requests.getPet(id), status: 200 })));
     if (!context.target.readOnly) {
       probes.push(
-        newPet().map((pet) => ({ operationId: 'createPet', request: requests.createPet(exactJson(pet)), status: 201 })),
+        newPet({ integers: context.target.integers }).map((pet) => ({ operationId: 'createPet', request: requests.createPet(exactJson(pet)), status: 201 })),
         fc.constant({ operationId: 'createPet', request: requests.createPet('{"status":"sold"}'), status: 400 }),
         fc.constant({ operationId: 'createPet', request: { ...requests.createPet('{"name":"Probe","categoryId":1}'), headers: { 'content-type': 'application/json', authorization: null } }, status: 401 }),
       );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { NewPetRecord, PetRecord, PetStatus } from '../../spec/exact.js';
-import { absentId, newPet, petStatus } from '../arbitraries/new-pet.js';
+import { absentId, newPet, petStatus, type IntegerRange } from '../arbitraries/new-pet.js';
 import { exactJson, toPet, Violation } from '../contract.js';
 import { requests, type CheckContext } from '../context.js';
 import { createPet, expectSamePet, isKnownId, listPets, show, type Check } from './check.js';
@@ -77,10 +77,10 @@ class ListPetsCommand implements PetCommand {
 }
 
 /** The commands, one per operation (STYLE 6), with their arbitraries. */
-const commands = [
-  newPet().map((pet) => new CreatePetCommand(pet)),
+const commands = (integers: IntegerRange) => [
+  newPet({ integers }).map((pet) => new CreatePetCommand(pet)),
   fc.nat().map((pick) => new GetPetCommand(pick)),
-  absentId.map((id) => new GetAbsentPetCommand(id)),
+  absentId(integers).map((id) => new GetAbsentPetCommand(id)),
   fc
     .tuple(fc.option(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 100 })), { nil: undefined }), fc.option(petStatus, { nil: undefined }))
     .map(([limit, status]) => new ListPetsCommand(limit, status)),
@@ -91,7 +91,7 @@ export const statefulModel: Check = {
   id: 'stateful.model',
   writes: true,
   run: (context) =>
-    context.forAll(fc.commands(commands, { maxCommands: 40, size: '+1' }), (sequence) => fc.asyncModelRun(() => ({ model: { pets: [] }, real: context }), sequence), {
+    context.forAll(fc.commands(commands(context.target.integers), { maxCommands: 40, size: '+1' }), (sequence) => fc.asyncModelRun(() => ({ model: { pets: [] }, real: context }), sequence), {
       runs: Math.min(context.target.runs, 25),
     }),
 };
