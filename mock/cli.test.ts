@@ -105,6 +105,20 @@ describe('--isolate-by-key and the admin flags', () => {
     }
   });
 
+  it('without --admin-token guards /__admin with a generated token it prints; the API key never opens it', async () => {
+    const cli = await startCli(['--log-level', 'silent']);
+    try {
+      const token = /generated token: send "Authorization: Bearer ([\w-]+)"/.exec(cli.stdout())?.[1];
+      expect(token, cli.stdout()).toMatch(/^[\w-]{20,}$/);
+      const reset = `${new URL(cli.baseUrl).origin}/__admin/reset`;
+      expect((await fetch(reset, { method: 'POST' })).status).toBe(401);
+      expect((await fetch(reset, { method: 'POST', headers: AUTH })).status).toBe(401);
+      expect((await fetch(reset, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await cli.stop();
+    }
+  });
+
   it('refuses a malformed --latency with exit code 1 and the reason', async () => {
     const { code, stderr } = await runCli(['--latency', '300-100']);
     expect(code).toBe(1);

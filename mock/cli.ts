@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readPetsFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
@@ -23,7 +24,7 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--latency <ms|min-max>', 'wait before every answer, fixed or random in a range (Prefer: delay=MS overrides)').env('PETSTORE_LATENCY').default(undefined, '0').argParser(latency))
   .addOption(new Option('--isolate-by-key', 'each API key sees its own pets; any bearer key is accepted unless --api-key is given').env('PETSTORE_ISOLATE_BY_KEY'))
   .addOption(new Option('--state-file <file>', 'keep the pets in this JSON file across restarts').env('PETSTORE_STATE_FILE').default(undefined, 'none, in memory only'))
-  .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env('PETSTORE_ADMIN_TOKEN').default(undefined, 'none, admin open'))
+  .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env('PETSTORE_ADMIN_TOKEN').default(undefined, 'a random token, printed at start'))
   .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env('PETSTORE_NO_ADMIN').default(true, 'admin on'))
   .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env('PETSTORE_JOURNAL_SIZE').default(100).argParser(natural))
   .addOption(new Option('--log-level <level>', 'request log and warnings').env('PETSTORE_LOG_LEVEL').default('info').choices(LOG_LEVELS))
@@ -69,6 +70,8 @@ try {
   const api = await loadApi();
   const pets = options.empty === true ? [] : options.data === undefined ? undefined : readPetsFile(api, options.data);
   const logger = createLogger({ level: options.logLevel, format: options.logFormat });
+  // The admin API is never open to an API key alone (issue 5): without --admin-token, a random token guards it.
+  const adminToken = options.admin ? (options.adminToken ?? randomBytes(18).toString('base64url')) : undefined;
   const mock = await startMock({
     api,
     apiKeys: anyKey ? undefined : apiKeys,
@@ -81,7 +84,7 @@ try {
     latency: options.latency,
     isolateByKey: options.isolateByKey === true,
     admin: options.admin,
-    adminToken: options.adminToken,
+    adminToken,
     journalSize: options.journalSize,
     stateFile: options.stateFile,
     logger,
@@ -90,7 +93,9 @@ try {
     keepAliveTimeout: options.keepAliveTimeout,
   });
   const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
-  const adminText = !options.admin ? 'off' : `${mock.origin}/__admin (${options.adminToken === undefined ? 'open: no token set' : 'token required'})`;
+  const adminText = !options.admin
+    ? 'off'
+    : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
   process.stdout.write(
     `Pet Store mock ${api.version} serving ${mock.baseUrl} with ${mock.store.size} pets\n` +
       `API key: ${keyText}\n` +
