@@ -21,6 +21,15 @@ const create = (m: Mock, name: string) => call(m.handle, { method: 'POST', body:
 const names = (m: Mock) => call(m.handle, { url: '/v1/pets?limit=100', headers: KEY }).json.map((pet: { name: string }) => pet.name);
 
 describe('data', () => {
+  it('PUT /__admin/pets refuses more pets than --max-pets with 409 STORE_FULL and keeps the data', async () => {
+    const small = await createMock({ api, maxPets: 2 });
+    const before = names(small);
+    const body = '[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B","categoryId":1},{"id":3,"name":"C","categoryId":1}]';
+    const response = call(small.handle, { method: 'PUT', url: '/__admin/pets', body, headers: JSON_BODY });
+    expect(response.json).toMatchObject({ code: 'STORE_FULL', status: 409 });
+    expect(names(small)).toEqual(before);
+  });
+
   it('POST /__admin/reset restores the starting data', () => {
     const starting = names(mock);
     create(mock, 'Extra');

@@ -98,6 +98,7 @@ const ROUTES: Record<string, Record<string, Action>> = {
       } catch (error) {
         return { error: 'INVALID_PETS', detail: (error as Error).message };
       }
+      if (pets.length > store.maxPets) return { error: 'STORE_FULL', detail: `The body holds ${pets.length} pets; the mock holds at most ${store.maxPets} (--max-pets). Nothing was replaced.` };
       store.replace(pets);
       onChange();
       return json(200, { pets: store.size });
