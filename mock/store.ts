@@ -21,6 +21,9 @@ function flat(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
+/** Most pages {@link PetStore.list} keeps written between two changes (4 status filters x limits 1-100). */
+const MAX_CACHED_PAGES = 400;
+
 /** Why {@link PetStore.create} refused a pet: the store is at `maxPets`, or no int64 id is left. */
 export type CreateRefusal = 'full' | 'ids-exhausted';
 
@@ -36,6 +39,8 @@ export class PetStore {
   private rows: string[] = [];
   private rowById = new Map<number | string, number>();
   private rowsByStatus = new Map<PetStatus, number[]>();
+  /** Pages already written, by `status:limit`; emptied by every change. At most 4 x 100 entries for the API's limits. */
+  private pages = new Map<string, string>();
   private nextId = 1n;
 
   /** @param maxPets most pets held at once; `create` refuses with `'full'` beyond it. */
@@ -54,6 +59,7 @@ export class PetStore {
   /** Drops every pet and loads `pets` (ids kept as given; later ids continue above the largest). */
   replace(pets: readonly PetRecord[]): void {
     this.rows = [];
+    this.pages.clear();
     this.rowById.clear();
     for (const status of PET_STATUSES) this.rowsByStatus.set(status, []);
     this.nextId = 1n;
@@ -76,16 +82,21 @@ export class PetStore {
 
   /**
    * The JSON text of a `Pets` array: at most `limit` pets, newest first, only those of `status` when given
-   * (seed, listPets rules 1-3). O(limit).
+   * (seed, listPets rules 1-3). O(limit); a page asked again before any change is answered from a cache.
    */
   list(limit: number, status?: PetStatus): string {
+    const key = `${status}:${limit}`;
+    const cached = this.pages.get(key);
+    if (cached !== undefined) return cached;
     const index = status === undefined ? undefined : this.rowsByStatus.get(status);
     const count = index === undefined ? this.rows.length : index.length;
     const parts: string[] = [];
     for (let i = count - 1; i >= 0 && parts.length < limit; i--) {
       parts.push(this.rows[index === undefined ? i : index[i]!]!);
     }
-    return `[${parts.join(',')}]`;
+    const page = flat(`[${parts.join(',')}]`);
+    if (this.pages.size < MAX_CACHED_PAGES) this.pages.set(key, page);
+    return page;
   }
 
   /** Every pet's JSON text, oldest first (for snapshots and the admin API). */
@@ -99,6 +110,7 @@ export class PetStore {
     const previous = this.rowById.get(idKey(pet.id));
     if (previous !== undefined) throw new Error(`duplicate pet id ${pet.id}`);
     this.rows.push(json);
+    if (this.pages.size > 0) this.pages.clear();
     this.rowById.set(idKey(pet.id), row);
     if (pet.status !== undefined) this.rowsByStatus.get(pet.status)!.push(row);
     if (pet.id >= this.nextId) this.nextId = pet.id + 1n;
