@@ -32,6 +32,10 @@ export interface AltOptions {
   charset?: boolean;
   /** How ids are assigned (seed, Pet: "unique", nothing more): from 1 up, from 2^62 up, or random over int64. */
   ids?: 'sequential' | 'huge' | 'random';
+  /** Pets held before the first request (a target that already has data, like staging). Default 0. */
+  preload?: number;
+  /** Each answer waits a random 0..latencyMs milliseconds, so concurrent answers come back out of order. Default 0. */
+  latencyMs?: number;
 }
 
 /** A running alternative server: `baseUrl` ends with `/v1`. */
@@ -142,6 +146,12 @@ export async function startAltServer(options: AltOptions): Promise<AltServer> {
     return method === 'GET' ? listPets(new URLSearchParams(search)) : createPet(body);
   }
 
+  for (let i = 0; i < (options.preload ?? 0); i++) {
+    const pet: Pet = { id: newId(), name: `Resident ${i}`, categoryId: BigInt(i % 7), status: i % 4 === 3 ? undefined : (STATUSES[i % 4] as Status), seq: pets.length };
+    pets.push(pet);
+    byId.set(pet.id, pet);
+  }
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -151,8 +161,12 @@ export async function startAltServer(options: AltOptions): Promise<AltServer> {
     });
     req.on('end', () => {
       const reply = size > 1_000_000 ? error(413, 'The body is too large.') : answer(req.method ?? 'GET', req.url ?? '/', req.headers.authorization, Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(reply.status, { ...reply.headers, 'content-type': contentType, 'content-length': Buffer.byteLength(reply.body) });
-      res.end(reply.body);
+      const write = (): void => {
+        res.writeHead(reply.status, { ...reply.headers, 'content-type': contentType, 'content-length': Buffer.byteLength(reply.body) });
+        res.end(reply.body);
+      };
+      if (options.latencyMs === undefined) write();
+      else setTimeout(write, Math.random() * options.latencyMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

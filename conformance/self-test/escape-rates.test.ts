@@ -11,17 +11,20 @@ import { VARIANT_KEY, VARIANTS } from './variants.js';
  * `caughtBy`, whether the whole suite (every check, in run order, on one fresh server, as a user would run it)
  * rejects each mutant, and how often a correct server is rejected. Not part of `npm test` (a minute or more):
  * `SELF_TEST_RATES=10 npx vitest run conformance/self-test/escape-rates.test.ts` (10 fresh servers per pair;
- * `SELF_TEST_RUNS` sets fast-check runs, default 25; `SELF_TEST_ONLY=name,name` limits the mutants).
+ * `SELF_TEST_RUNS` sets fast-check runs, default 25; `SELF_TEST_ONLY=name,name` limits the mutants;
+ * `SELF_TEST_DATA=demo` starts each mutant's mock with the demo pets).
  * Servers stay open until the process ends, so that no base URL is reused.
  */
 const REPEAT = Number(process.env['SELF_TEST_RATES'] ?? 0);
 const RUNS = Number(process.env['SELF_TEST_RUNS'] ?? 25);
 const ONLY = process.env['SELF_TEST_ONLY']?.split(',');
+/** `SELF_TEST_DATA=demo` wraps a mock that starts with its demo pets instead of an empty one. */
+const PETS = process.env['SELF_TEST_DATA'] === 'demo' ? {} : { pets: [] };
 const mutants = MUTANTS.filter((mutant) => ONLY === undefined || ONLY.includes(mutant.name));
 
 async function mutantTarget(name: string): Promise<Target> {
   const mutant = MUTANTS.find((candidate) => candidate.name === name)!;
-  const server = await serveHandler(mutant.wrap((await createMock({ pets: [], apiKeys: [MUTANT_KEY] })).handle));
+  const server = await serveHandler(mutant.wrap((await createMock({ ...PETS, apiKeys: [MUTANT_KEY] })).handle));
   return { baseUrl: server.baseUrl, apiKey: MUTANT_KEY, runs: RUNS };
 }
 
@@ -64,6 +67,7 @@ describe.skipIf(REPEAT <= 0)('escape rates (set SELF_TEST_RATES=<repeats> to run
       ...VARIANTS.map((variant) => ({ name: variant.name, start: () => startAltServer(variant.options), strict: false })),
       { name: 'mock', start: () => startMock({ port: 0, pets: [], apiKeys: [VARIANT_KEY] }), strict: false },
       { name: 'mock --strict', start: () => startMock({ port: 0, pets: [], apiKeys: [VARIANT_KEY] }), strict: true },
+      { name: 'mock with demo pets', start: () => startMock({ port: 0, apiKeys: [VARIANT_KEY] }), strict: false },
     ];
     const lines: string[] = [];
     await Promise.all(

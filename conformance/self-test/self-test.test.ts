@@ -104,8 +104,12 @@ describe('correct servers pass every check', () => {
     expect(failures, `variant ${variant.name} (${variant.gaps}) was rejected:\n${failures.join('\n\n')}`).toEqual([]);
   });
 
-  test.concurrent.each([['default', false] as const, ['strict', true] as const])('the real mock, %s profile', async (_profile, strict) => {
-    const mock = await startMock({ port: 0, pets: [], apiKeys: [MUTANT_KEY] });
+  test.concurrent.each([
+    ['default profile, empty', false, 'empty'],
+    ['strict profile, empty', true, 'empty'],
+    ['default profile, demo pets', false, 'demo'],
+  ] as const)('the real mock, %s', async (_title, strict, data) => {
+    const mock = await startMock({ port: 0, apiKeys: [MUTANT_KEY], ...(data === 'empty' ? { pets: [] } : {}) });
     closers.push(mock.close);
     const name = strict ? 'mock --strict' : 'mock';
     const failures = enforce(await unexpected(CHECK_IDS, { baseUrl: mock.baseUrl, apiKey: MUTANT_KEY, runs: RUNS, strict }, true), KNOWN_FALSE_REJECTIONS[name] ?? {}, `known false rejection of the ${name}`);

@@ -45,4 +45,9 @@ export const VARIANTS: Variant[] = [
     gaps: 'Ids random over the whole int64 range, negative ones included. Ordering: oldest first. Status omitted: `available`.',
     options: { apiKeys: [VARIANT_KEY], ids: 'random', order: 'oldest-first', defaultStatus: 'available' },
   },
+  {
+    name: 'preloaded-slow',
+    gaps: 'Holds 150 pets before the run (some without status), lists oldest first, and answers after a random 0-3 ms, so parallel answers arrive out of order.',
+    options: { apiKeys: [VARIANT_KEY], preload: 150, order: 'oldest-first', latencyMs: 3 },
+  },
 ];
