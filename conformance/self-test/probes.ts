@@ -2,7 +2,7 @@ import type { MockRequest } from '../../mock/index.js';
 import { MUTANT_KEY } from './mutants.js';
 import type { AsyncHandler } from './serve-handler.js';
 
-/** An answer as a probe sees it: status, lower-case headers, body text and the body parsed (or `undefined`). */
+/** An answer as a probe sees it: status, `Content-Type`, body text and the body parsed (or `undefined` when not JSON). */
 export interface Reply {
   status: number;
   contentType: string;

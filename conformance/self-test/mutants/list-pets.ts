@@ -1,6 +1,6 @@
-import { stringify } from 'lossless-json';
+import { parse, stringify } from 'lossless-json';
 import type { AsyncHandler } from '../serve-handler.js';
-import { ERRORS, LIST, STATUS_SHIFT, editJson, editQuery, errorBody, on, operationOf, type Handler, type JsonObject, type Mutant } from '../mutant-kit.js';
+import { ERRORS, LIST, MUTANT_KEY, STATUS_SHIFT, editJson, editQuery, errorBody, on, operationOf, type Handler, type JsonObject, type Mutant } from '../mutant-kit.js';
 
 /** Mutants of listPets: status filter, limits, invalid queries, the shape of the page (seed, Endpoints §1). */
 export const LIST_PETS_MUTANTS: Mutant[] = [
@@ -168,9 +168,17 @@ export const LIST_PETS_MUTANTS: Mutant[] = [
   },
 ];
 
-/** A server whose maximum `limit` is `max` instead of 100: it keeps every created pet to serve pages above 100. */
+/**
+ * A server whose maximum `limit` is `max` instead of 100: it keeps every pet (the up to 100 it starts with, then
+ * each one created) to serve pages above 100.
+ */
 function honourLimitsUpTo(inner: Handler, max: number): AsyncHandler {
   const created: { status: unknown; json: string }[] = [];
+  const keep = (json: string): void => {
+    created.push({ status: (JSON.parse(json) as JsonObject)['status'], json });
+  };
+  const start = inner({ method: 'GET', url: '/v1/pets?limit=100', headers: { authorization: `Bearer ${MUTANT_KEY}` } });
+  for (const pet of (parse(start.body) as unknown[]).reverse()) keep(stringify(pet) ?? '');
   return (r) => {
     const operation = operationOf(r);
     const query = new URLSearchParams(r.url.split('?')[1]);
@@ -181,7 +189,7 @@ function honourLimitsUpTo(inner: Handler, max: number): AsyncHandler {
       return { status: 200, headers: { 'content-type': 'application/json' }, body: `[${pets.map((pet) => pet.json).join(',')}]` };
     }
     const response = inner(r);
-    if (operation === 'createPet' && response.status === 201) created.push({ status: (JSON.parse(response.body) as JsonObject)['status'], json: response.body });
+    if (operation === 'createPet' && response.status === 201) keep(response.body);
     return response;
   };
 }
