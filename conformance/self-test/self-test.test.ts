@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createMock, startMock } from '../../mock/index.js';
 import { CHECKS, type CheckId } from '../catalogue.js';
 import { CHECK_IDS, runCheck, type Target } from '../suite.js';
-import { startAltServer } from './alt-server.js';
+import { parse } from 'lossless-json';
+import { startAltServer, type AltOptions } from './alt-server.js';
 import { MUTANT_KEY, MUTANTS } from './mutants.js';
 import { PROBES, sender } from './probes.js';
 import { serveHandler } from './serve-handler.js';
@@ -13,7 +14,8 @@ import { VARIANT_KEY, VARIANTS } from './variants.js';
  * (a) each mutant shows its fault on a direct request, and the real mock does not;
  * (b) every check id is named by some mutant;
  * (c) each mutant is rejected by every check of its `caughtBy`;
- * (d) each variant (a correct server that chose differently on the seed's gaps) and the real mock pass every check.
+ * (d) each variant (a correct server that chose differently on the seed's gaps) shows on direct requests the choices
+ *     it claims, and every variant and the real mock (empty, strict, with its demo pets) pass every check.
  * Servers run in-process on port 0 and stay open until the end, so that no port (and so no base URL the suite
  * remembers ids for) is reused by another server.
  */
@@ -95,7 +97,63 @@ describe('mutants', () => {
   });
 });
 
+/**
+ * What a fresh alternative server shows of its gap choices on direct requests, in the vocabulary of
+ * {@link AltOptions}, so that a variant is known to differ from the mock where it says it does.
+ */
+async function observedChoices(options: AltOptions): Promise<Partial<Record<keyof AltOptions, unknown>>> {
+  const preloaded = await startAltServer(options);
+  const preload = (parse(await (await fetch(`${preloaded.baseUrl}/pets?limit=100`, { headers: { authorization: `Bearer ${VARIANT_KEY}` } })).text()) as unknown[]).length;
+  await preloaded.close();
+  const server = await startAltServer({ ...options, preload: 0 });
+  const call = async (path: string, body?: string, auth = `Bearer ${VARIANT_KEY}`) => {
+    const response = await fetch(`${server.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) });
+    return { status: response.status, type: response.headers.get('content-type'), json: parse(await response.text()) as Record<string, unknown> & unknown[] };
+  };
+  try {
+    const first = (await call('/pets', '{"name":"Mia","categoryId":1}')).json;
+    await call('/pets', '{"name":"Zed","categoryId":2}');
+    await call('/pets', '{"name":"Abe","categoryId":3,"status":"sold"}');
+    const names = (await call('/pets?limit=100')).json.map((pet) => (pet as { name: string }).name).filter((name) => ['Mia', 'Zed', 'Abe'].includes(name));
+    const orders: Record<string, AltOptions['order']> = { 'Abe,Zed,Mia': 'newest-first', 'Mia,Zed,Abe': 'oldest-first', 'Abe,Mia,Zed': 'by-name' };
+    const badQuery = await call('/pets?limit=0');
+    const unauthorized = await call('/pets', undefined, 'Bearer wrong');
+    const id = BigInt(String(first['id']));
+    return {
+      order: orders[names.join()] ?? names.join(),
+      defaultStatus: first['status'],
+      invalidQuery: badQuery.status === 200 ? (badQuery.json.length === 1 ? 'clamp' : 'ignore') : badQuery.status,
+      badPetId: (await call('/pets/abc')).status,
+      strictNames: (await call('/pets', '{"name":" ","categoryId":1}')).status === 400,
+      unknownFields: (await call('/pets', '{"name":"Rex","categoryId":1,"colour":"red"}')).status === 400 ? 'reject' : 'ignore',
+      codes: unauthorized.json['code'] === 'UNAUTHORIZED' ? 'UPPER_SNAKE' : unauthorized.json['code'] === 'unauthorized' ? 'kebab' : 'numeric',
+      charset: unauthorized.type?.includes('charset=utf-8'),
+      ids: options.ids === 'random' ? 'random' : id >= 2n ** 62n ? 'huge' : 'sequential',
+      preload,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
 describe('correct servers pass every check', () => {
+  test.each(VARIANTS.map((variant) => [variant.name, variant] as const))('variant %s shows the gap choices it claims', async (_name, variant) => {
+    const o = variant.options;
+    const expected = {
+      order: o.order ?? 'newest-first',
+      defaultStatus: o.defaultStatus,
+      invalidQuery: o.invalidQuery ?? 400,
+      badPetId: o.badPetId ?? 404,
+      strictNames: o.strictNames ?? false,
+      unknownFields: o.unknownFields ?? 'ignore',
+      codes: o.codes ?? 'UPPER_SNAKE',
+      charset: o.charset ?? false,
+      ids: o.ids ?? 'sequential',
+      preload: Math.min(o.preload ?? 0, 100),
+    };
+    expect(await observedChoices(o)).toEqual(expected);
+  });
+
   test.concurrent.each(VARIANTS.map((variant) => [variant.name, variant] as const))('variant %s', async (_name, variant) => {
     const server = await startAltServer(variant.options);
     closers.push(server.close);
