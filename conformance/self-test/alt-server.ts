@@ -53,12 +53,28 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const REASONS = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Too Large', 422: 'Unprocessable' } as const;
 
+/** A request and an answer of the alternative implementation, without a socket (the shapes of the mock's pipeline). */
+export interface AltRequest {
+  method: string;
+  /** Path and query, for example `/v1/pets?limit=5`. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: Buffer | undefined;
+}
+
+/** The answer to an {@link AltRequest}: status, headers and JSON text. */
+export interface AltResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /**
- * Starts the alternative implementation on `127.0.0.1`, port 0. Answers: listPets 200 `Pets`; createPet 201
- * `Pet`, 400 `Error`; getPet 200 `Pet`, 404 `Error`; 401 `Error` without a valid key (seed, Endpoints,
- * Authentication, Errors). Unknown paths 404, other methods 405.
+ * Builds the alternative implementation as a function of a request, with its own store. Answers: listPets 200
+ * `Pets`; createPet 201 `Pet`, 400 `Error`; getPet 200 `Pet`, 404 `Error`; 401 `Error` without a valid key (seed,
+ * Endpoints, Authentication, Errors). Unknown paths 404, other methods 405. A body over 1 MB is a 413.
  */
-export async function startAltServer(options: AltOptions): Promise<AltServer> {
+export function createAltHandler(options: AltOptions): (request: AltRequest) => AltResponse {
   const pets: Pet[] = [];
   const byId = new Map<bigint, Pet>();
   let sequential = options.ids === 'huge' ? 2n ** 62n : 1n;
@@ -152,17 +168,31 @@ export async function startAltServer(options: AltOptions): Promise<AltServer> {
     byId.set(pet.id, pet);
   }
 
+  return (request) => {
+    const size = request.body?.length ?? 0;
+    const authorization = request.headers['authorization'];
+    const reply = size > 1_000_000 ? error(413, 'The body is too large.') : answer(request.method, request.url, typeof authorization === 'string' ? authorization : undefined, request.body?.toString('utf8') ?? '');
+    return { status: reply.status, headers: { ...reply.headers, 'content-type': contentType }, body: reply.body };
+  };
+}
+
+/**
+ * Starts the alternative implementation ({@link createAltHandler}) on `127.0.0.1`, port 0, with plain node:http:
+ * the body is read whole, then answered (after a random delay when `latencyMs` is set).
+ */
+export async function startAltServer(options: AltOptions): Promise<AltServer> {
+  const handle = createAltHandler(options);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= 1_000_000) chunks.push(chunk);
+      if (size <= 1_000_001) chunks.push(chunk);
     });
     req.on('end', () => {
-      const reply = size > 1_000_000 ? error(413, 'The body is too large.') : answer(req.method ?? 'GET', req.url ?? '/', req.headers.authorization, Buffer.concat(chunks).toString('utf8'));
+      const reply = handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) });
       const write = (): void => {
-        res.writeHead(reply.status, { ...reply.headers, 'content-type': contentType, 'content-length': Buffer.byteLength(reply.body) });
+        res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) });
         res.end(reply.body);
       };
       if (options.latencyMs === undefined) write();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { createMock, startMock } from '../../mock/index.js';
 import { CHECK_IDS, runCheck, type CheckId, type Target } from '../suite.js';
-import { startAltServer } from './alt-server.js';
-import { MUTANT_KEY, MUTANTS } from './mutants.js';
+import { createAltHandler, startAltServer } from './alt-server.js';
+import { MUTANT_KEY, MUTANTS, type Handler } from './mutants.js';
 import { serveHandler } from './serve-handler.js';
 import { VARIANT_KEY, VARIANTS } from './variants.js';
 
@@ -12,7 +12,9 @@ import { VARIANT_KEY, VARIANTS } from './variants.js';
  * rejects each mutant, and how often a correct server is rejected. Not part of `npm test` (a minute or more):
  * `SELF_TEST_RATES=10 npx vitest run conformance/self-test/escape-rates.test.ts` (10 fresh servers per pair;
  * `SELF_TEST_RUNS` sets fast-check runs, default 25; `SELF_TEST_ONLY=name,name` limits the mutants;
- * `SELF_TEST_DATA=demo` starts each mutant's mock with the demo pets).
+ * `SELF_TEST_DATA=demo` starts each mutant's mock with the demo pets; `SELF_TEST_BASE=<variant name>` injects the
+ * faults into that variant's alternative implementation instead of the mock, where a few mutants that lean on
+ * the mock's choices, such as small sequential ids, may be inert).
  * Servers stay open until the process ends, so that no base URL is reused.
  */
 const REPEAT = Number(process.env['SELF_TEST_RATES'] ?? 0);
@@ -20,11 +22,17 @@ const RUNS = Number(process.env['SELF_TEST_RUNS'] ?? 25);
 const ONLY = process.env['SELF_TEST_ONLY']?.split(',');
 /** `SELF_TEST_DATA=demo` wraps a mock that starts with its demo pets instead of an empty one. */
 const PETS = process.env['SELF_TEST_DATA'] === 'demo' ? {} : { pets: [] };
+/** `SELF_TEST_BASE=<variant>` wraps that variant's alternative implementation instead of the mock. */
+const BASE = VARIANTS.find((variant) => variant.name === process.env['SELF_TEST_BASE']);
+
+async function innerServer(): Promise<Handler> {
+  return BASE === undefined ? (await createMock({ ...PETS, apiKeys: [MUTANT_KEY] })).handle : createAltHandler({ ...BASE.options, apiKeys: [MUTANT_KEY] });
+}
 const mutants = MUTANTS.filter((mutant) => ONLY === undefined || ONLY.includes(mutant.name));
 
 async function mutantTarget(name: string): Promise<Target> {
   const mutant = MUTANTS.find((candidate) => candidate.name === name)!;
-  const server = await serveHandler(mutant.wrap((await createMock({ ...PETS, apiKeys: [MUTANT_KEY] })).handle));
+  const server = await serveHandler(mutant.wrap(await innerServer()));
   return { baseUrl: server.baseUrl, apiKey: MUTANT_KEY, runs: RUNS };
 }
 
