@@ -10,16 +10,16 @@ import { measure, type Load, type Measured } from './load.js';
 /**
  * `npm run bench` (issue 6): the mock against the floor of Node's HTTP stack and against Prism, on this
  * machine, load generator (autocannon, 50 connections) in this process, each server in its own child.
- * Rounds are interleaved (bare, mock, prism, bare, mock, ...) so the machine's drift cancels; the median
- * round per server is reported. `--quick` (or `BENCH_QUICK=1`) runs one short round for a smoke test.
+ * Rounds are interleaved (bare, mock, prism, bare, mock, ...) so the machine's drift cancels: each server's
+ * median round is reported, and each ratio is the median of the per-round ratios. `--quick` (or `BENCH_QUICK=1`) runs one short round for a smoke test.
  * `--only=list,create,size,startup` runs some scenarios. Writes `bench/results.json` and `bench/results.svg`;
  * exits 1 when a target fails.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const QUICK = process.argv.includes('--quick') || process.env['BENCH_QUICK'] === '1';
-const ROUNDS = QUICK ? 1 : 3;
-const SECONDS = QUICK ? 2 : 10;
+const ROUNDS = QUICK ? 1 : 6;
+const SECONDS = QUICK ? 2 : 5;
 const WARMUP_SECONDS = QUICK ? 1 : 3;
 const STARTS = QUICK ? 2 : 5;
 
@@ -38,6 +38,8 @@ interface Goal {
   unit: string;
   goal: string;
   pass: boolean;
+  /** For a ratio: the ratio of each pair of rounds. */
+  rounds?: number[];
 }
 
 /** Runs `rounds` interleaved rounds of the same load against each target; returns the median round of each. */
@@ -77,8 +79,15 @@ async function startup(command: string, args: (port: number) => string[]): Promi
   return ms;
 }
 
-function ratioTarget(name: string, value: number, minimum: number): Goal {
-  return { name, value: round(value, 3), unit: 'ratio', goal: `>= ${minimum}`, pass: value >= minimum };
+/**
+ * A ratio target from paired rounds: round i of `a` over round i of `b` (measured seconds apart), then the
+ * median of those ratios. Other processes on a shared machine change its speed from one minute to the next;
+ * pairing each round with its neighbour cancels that drift better than a ratio of two medians.
+ */
+function ratioTarget(name: string, a: Summary, b: Summary, minimum: number): Goal {
+  const ratios = a.rounds.map((round, i) => round.requestsPerSecond / b.rounds[i]!.requestsPerSecond);
+  const value = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+  return { name, value: round(value, 3), unit: 'ratio', goal: `>= ${minimum}`, pass: value >= minimum, rounds: ratios.map((r) => round(r, 3)) };
 }
 
 /** What the scenarios add to as they run: targets met or not, chart groups, raw figures, children to stop. */
@@ -97,8 +106,8 @@ async function listScenario(run: Run): Promise<void> {
   const prism = run.own(await startPrism(LIST_PATH, AUTH));
   const list = await compare([bare, mock, prism], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
   run.results['list'] = list;
-  run.targets.push(ratioTarget('list: mock / bare node:http', list['mock']!.requestsPerSecond / list['bare']!.requestsPerSecond, 0.8));
-  run.targets.push(ratioTarget('list: mock / prism', list['mock']!.requestsPerSecond / list['prism']!.requestsPerSecond, 10));
+  run.targets.push(ratioTarget('list: mock / bare node:http', list['mock']!, list['bare']!, 0.8));
+  run.targets.push(ratioTarget('list: mock / prism', list['mock']!, list['prism']!, 10));
   run.groups.push(group('GET /v1/pets?limit=20&status=available', list));
   await Promise.all([bare.stop(), mock.stop(), prism.stop()]);
 }
@@ -110,7 +119,7 @@ async function createScenario(run: Run): Promise<void> {
   const mock = run.own(await forkTarget('mock', 'mock-server', ['0']));
   const create = await compare([bare, mock], (target) => ({ url: `${target.base}/pets`, ...POST }));
   run.results['create'] = create;
-  run.targets.push(ratioTarget('create: mock / bare JSON server', create['mock']!.requestsPerSecond / create['bare']!.requestsPerSecond, 0.7));
+  run.targets.push(ratioTarget('create: mock / bare JSON server', create['mock']!, create['bare']!, 0.7));
   run.groups.push(group('POST /v1/pets', create));
   await Promise.all([bare.stop(), mock.stop()]);
 }
@@ -125,7 +134,7 @@ async function sizeScenario(run: Run): Promise<void> {
   log(`  RSS after GC: 1,000 pets ${fmt(smallRss / 2 ** 20)} MiB, 1,000,000 pets ${fmt(bigRss / 2 ** 20)} MiB`);
   const sizes = await compare([small, big], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
   run.results['storeSize'] = { ...sizes, rssBytes: { 'mock-1k': smallRss, 'mock-1M': bigRss } };
-  run.targets.push(ratioTarget('list: 1,000,000 pets / 1,000 pets', sizes['mock-1M']!.requestsPerSecond / sizes['mock-1k']!.requestsPerSecond, 0.9));
+  run.targets.push(ratioTarget('list: 1,000,000 pets / 1,000 pets', sizes['mock-1M']!, sizes['mock-1k']!, 0.9));
   run.targets.push({ name: 'memory: RSS with 1,000,000 pets', value: round(bigRss / 2 ** 20, 1), unit: 'MiB', goal: '<= 300', pass: bigRss / 2 ** 20 <= 300 });
   run.groups.push(group('GET list by store size', sizes));
   await Promise.all([small.stop(), big.stop()]);
@@ -161,7 +170,10 @@ async function main(): Promise<void> {
   }
 
   log('\nTargets');
-  for (const t of run.targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(36)} ${String(t.value).padStart(8)} ${t.unit.padEnd(5)} (goal ${t.goal})`);
+  for (const t of run.targets) {
+    const rounds = t.rounds === undefined ? '' : `  rounds ${t.rounds.join(' ')}`;
+    log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(36)} ${String(t.value).padStart(8)} ${t.unit.padEnd(5)} (goal ${t.goal})${rounds}`);
+  }
 
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 2 ** 30, 1), node: process.version };
   const loadAverage = { before: loadBefore, after: loadavg() };
