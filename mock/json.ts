@@ -76,12 +76,10 @@ function toView(node: unknown, pointer: string, overflows: string[]): unknown {
   if (node !== null && typeof node === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(node)) {
-      Object.defineProperty(out, key, {
-        value: toView(item, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, overflows),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const value = toView(item, `${pointer}/${key.includes('~') || key.includes('/') ? key.replaceAll('~', '~0').replaceAll('/', '~1') : key}`, overflows);
+      // Plain assignment makes the same own data property, except for `__proto__`, which it would treat as the prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
     }
     return out;
   }
