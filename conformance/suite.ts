@@ -14,6 +14,7 @@ import { loadContract, type Contract } from './contract.js';
 import { resolveTarget, type Target } from './target.js';
 
 export type { CheckId } from './catalogue.js';
+export { forgetTarget } from './checks/check.js';
 export type { Target } from './target.js';
 
 /**
