@@ -29,7 +29,7 @@ const closers: (() => Promise<void>)[] = [];
 afterAll(() => Promise.all(closers.map((close) => close())));
 
 /**
- * Holes of the suite as it stands, found by this self-test (measure with escape-rates.test.ts): the check that
+ * Holes of the suite as it stands, found by this self-test (measure with `npm run measure:escapes`): the check that
  * should reject the mutant, and why it does not always. A listed pair that escapes is printed as a
  * warning instead of failing the test; delete the entry once the property is fixed, and the pair is enforced.
  */

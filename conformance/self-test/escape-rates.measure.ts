@@ -10,14 +10,14 @@ import { VARIANT_KEY, VARIANTS } from './variants.js';
  * Opt-in measurement for whoever changes the suite's properties: how often each mutant escapes each check of its
  * `caughtBy`, whether the whole suite (every check, in run order, on one fresh server, as a user would run it)
  * rejects each mutant, and how often a correct server is rejected. Not part of `npm test` (a minute or more):
- * `SELF_TEST_RATES=10 npx vitest run conformance/self-test/escape-rates.test.ts` (10 fresh servers per pair;
+ * `npm run measure:escapes` (`SELF_TEST_RATES=10 npm run measure:escapes` for 10 fresh servers per pair, default 3;
  * `SELF_TEST_RUNS` sets fast-check runs, default 25; `SELF_TEST_ONLY=name,name` limits the mutants;
  * `SELF_TEST_DATA=demo` starts each mutant's mock with the demo pets; `SELF_TEST_BASE=<variant name>` injects the
  * faults into that variant's alternative implementation instead of the mock, where a few mutants that lean on
  * the mock's choices, such as small sequential ids, may be inert).
  * Servers stay open until the process ends, so that no base URL is reused.
  */
-const REPEAT = Number(process.env['SELF_TEST_RATES'] ?? 0);
+const REPEAT = Number(process.env['SELF_TEST_RATES'] ?? 3);
 const RUNS = Number(process.env['SELF_TEST_RUNS'] ?? 25);
 const ONLY = process.env['SELF_TEST_ONLY']?.split(',');
 /** `SELF_TEST_DATA=demo` wraps a mock that starts with its demo pets instead of an empty one. */
@@ -43,7 +43,7 @@ async function passing(ids: readonly CheckId[], target: Target): Promise<CheckId
   return passed;
 }
 
-describe.skipIf(REPEAT <= 0)('escape rates (set SELF_TEST_RATES=<repeats> to run)', () => {
+describe(`escape rates over ${REPEAT} fresh servers per pair`, () => {
   test('each mutant against each check of its caughtBy', async () => {
     const lines: string[] = [];
     await Promise.all(
