@@ -1,4 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +96,17 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** CPU seconds (user + system) a process has used so far, from `/proc/<pid>/stat` (Linux; 0 elsewhere). */
+export function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 async function procRss(pid: number | undefined): Promise<number> {

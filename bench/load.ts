@@ -19,6 +19,8 @@ export interface Measured {
   /** Responses whose status was not the expected 2xx, plus socket errors and timeouts. */
   failures: number;
   total: number;
+  /** CPU time (user + system) the server process spent per request, in microseconds, when measured. */
+  cpuMicrosPerRequest?: number;
   /** Count of responses per HTTP status. */
   statusCodes: Record<string, number>;
 }

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { barChart, type Group } from './chart.js';
-import { firstOk, forkTarget, freePort, startPrism, stopChild, type Target } from './children.js';
+import { cpuSeconds, firstOk, forkTarget, freePort, startPrism, stopChild, type Target } from './children.js';
 import { measure, type Load, type Measured } from './load.js';
 
 /**
@@ -46,11 +46,13 @@ interface Goal {
 async function compare(targets: Target[], load: (target: Target) => Omit<Load, 'duration'>): Promise<Record<string, Summary>> {
   for (const target of targets) await measure({ ...load(target), duration: WARMUP_SECONDS });
   const rounds: Record<string, Measured[]> = Object.fromEntries(targets.map((target) => [target.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let index = 0; index < ROUNDS; index++) {
     for (const target of targets) {
+      const cpuBefore = cpuSeconds(target.child.pid);
       const measured = await measure({ ...load(target), duration: SECONDS });
+      measured.cpuMicrosPerRequest = round((1e6 * (cpuSeconds(target.child.pid) - cpuBefore)) / Math.max(1, measured.total), 1);
       rounds[target.name]!.push(measured);
-      log(`  round ${round + 1} ${target.name.padEnd(10)} ${fmt(measured.requestsPerSecond)} req/s  p99 ${measured.p99Ms} ms  failures ${measured.failures}${measured.failures > 0 ? ` ${JSON.stringify(measured.statusCodes)}` : ''}`);
+      log(`  round ${index + 1} ${target.name.padEnd(10)} ${fmt(measured.requestsPerSecond)} req/s  p99 ${measured.p99Ms} ms  server CPU ${measured.cpuMicrosPerRequest} us/req  failures ${measured.failures}${measured.failures > 0 ? ` ${JSON.stringify(measured.statusCodes)}` : ''}`);
     }
   }
   return Object.fromEntries(Object.entries(rounds).map(([name, list]) => [name, { ...median(list), rounds: list }]));
@@ -61,6 +63,7 @@ function median(list: Measured[]): Measured {
   return {
     requestsPerSecond: middle(list.map((m) => m.requestsPerSecond)),
     p99Ms: middle(list.map((m) => m.p99Ms)),
+    cpuMicrosPerRequest: middle(list.map((m) => m.cpuMicrosPerRequest ?? 0)),
     failures: list.reduce((sum, m) => sum + m.failures, 0),
     total: list.reduce((sum, m) => sum + m.total, 0),
     statusCodes: {},
@@ -85,9 +88,21 @@ async function startup(command: string, args: (port: number) => string[]): Promi
  * pairing each round with its neighbour cancels that drift better than a ratio of two medians.
  */
 function ratioTarget(name: string, a: Summary, b: Summary, minimum: number): Goal {
-  const ratios = a.rounds.map((round, i) => round.requestsPerSecond / b.rounds[i]!.requestsPerSecond);
+  const ratios = a.rounds.map((measured, i) => measured.requestsPerSecond / b.rounds[i]!.requestsPerSecond);
   const value = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
   return { name, value: round(value, 3), unit: 'ratio', goal: `>= ${minimum}`, pass: value >= minimum, rounds: ratios.map((r) => round(r, 3)) };
+}
+
+/**
+ * Not a target of issue 6 but a steadier view of the same thing: the server CPU time per request of `b`
+ * over that of `a`, median of the paired rounds. Throughput on a shared 2-core machine swings with other
+ * processes; the CPU a server spends per request does not.
+ */
+function cpuRatio(name: string, a: Summary, b: Summary): Record<string, unknown> {
+  const ratios = a.rounds.map((measured, i) => (b.rounds[i]!.cpuMicrosPerRequest ?? 0) / Math.max(0.1, measured.cpuMicrosPerRequest ?? 0));
+  const value = round([...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!, 3);
+  log(`  ${name}: ${value} (${ratios.map((r) => round(r, 2)).join(' ')})`);
+  return { name, value, rounds: ratios.map((r) => round(r, 3)) };
 }
 
 /** What the scenarios add to as they run: targets met or not, chart groups, raw figures, children to stop. */
@@ -107,6 +122,7 @@ async function listScenario(run: Run): Promise<void> {
   const list = await compare([bare, mock, prism], (target) => ({ url: `${target.base}${LIST_PATH}`, headers: AUTH }));
   run.results['list'] = list;
   run.targets.push(ratioTarget('list: mock / bare node:http', list['mock']!, list['bare']!, 0.8));
+  run.results['listCpu'] = [cpuRatio('CPU per request, bare / mock', list['mock']!, list['bare']!), cpuRatio('CPU per request, prism / mock', list['mock']!, list['prism']!)];
   run.targets.push(ratioTarget('list: mock / prism', list['mock']!, list['prism']!, 10));
   run.groups.push(group('GET /v1/pets?limit=20&status=available', list));
   await Promise.all([bare.stop(), mock.stop(), prism.stop()]);
@@ -120,6 +136,7 @@ async function createScenario(run: Run): Promise<void> {
   const create = await compare([bare, mock], (target) => ({ url: `${target.base}/pets`, ...POST }));
   run.results['create'] = create;
   run.targets.push(ratioTarget('create: mock / bare JSON server', create['mock']!, create['bare']!, 0.7));
+  run.results['createCpu'] = [cpuRatio('CPU per request, bare / mock', create['mock']!, create['bare']!)];
   run.groups.push(group('POST /v1/pets', create));
   await Promise.all([bare.stop(), mock.stop()]);
 }
