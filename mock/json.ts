@@ -68,6 +68,8 @@ function nestingDepth(text: string): number {
 
 function toView(node: unknown, pointer: string, overflows: string[]): unknown {
   if (node instanceof LosslessNumber) {
+    // At most 18 digits and no fraction or exponent: an integer below 10^18, inside int64 without further work.
+    if (SHORT_INTEGER.test(node.value)) return Number(node.value);
     const exact = exactInteger(node.value);
     if (exact !== undefined && (exact < INT64_MIN || exact > INT64_MAX)) overflows.push(pointer);
     return Number(node.value);
@@ -86,6 +88,7 @@ function toView(node: unknown, pointer: string, overflows: string[]): unknown {
   return node;
 }
 
+const SHORT_INTEGER = /^-?\d{1,18}$/;
 const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
