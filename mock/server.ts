@@ -84,7 +84,8 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!refused) send(answer(handle, { ...request, body: Buffer.concat(chunks, size) }));
+      // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
+      if (!refused) send(answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }));
     });
     req.on('error', () => res.destroy());
   });
