@@ -83,7 +83,7 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     if ('error' in input) return refuse(input);
 
     // 4. Handle: the state logic of the operation.
-    const result = handlers[operation.operationId]!({ store: options.store, ...input });
+    const result = handlers[operation.operationId]!({ store: options.store, query: input.query, path: input.path, body: input.body });
     return respond(operation, result);
   };
 }
@@ -180,7 +180,7 @@ function decodeSegment(segment: string): string {
 
 function respond(operation: Operation, result: OperationResult): MockResponse {
   if ('error' in result) return refuse(result);
-  const headers: Record<string, string> = { ...JSON_HEADERS };
+  const headers: Record<string, string> = { 'content-type': JSON_HEADERS['content-type'] };
   if (operation.deprecated) {
     headers['deprecation'] = 'true';
     if (operation.sunset !== undefined) headers['sunset'] = new Date(`${operation.sunset}T00:00:00Z`).toUTCString();
