@@ -6,9 +6,10 @@ import { PACKAGE_ROOT } from '../mock/operations.js';
 /** The compiled CLI, `npm start`'s `node dist/mock/cli.js`. */
 export const CLI_PATH = join(PACKAGE_ROOT, 'dist', 'mock', 'cli.js');
 
-/** Builds `dist/` (tsc) when it is missing or older than a source file of the mock or the spec, so CLI tests never run stale code. */
+/** Builds `dist/` (tsc) when it is missing or older than a source file of the mock, the suite or the spec, so CLI tests never run stale code. */
 export function ensureBuilt(): void {
-  const newest = Math.max(...['mock', 'spec'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir)).map((name) => statSync(join(PACKAGE_ROOT, dir, name)).mtimeMs)));
+  const sources = ['mock', 'spec', 'conformance'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
+  const newest = Math.max(...sources.map((path) => statSync(path).mtimeMs));
   let built = 0;
   try {
     built = statSync(CLI_PATH).mtimeMs;

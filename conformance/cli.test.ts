@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMock, startMock, type StartedMock } from '../mock/index.js';
+import { PACKAGE_ROOT } from '../mock/operations.js';
+import { ensureBuilt } from '../test/built-cli.js';
+import { MUTANT_KEY } from './self-test/mutant-kit.js';
+import { MUTANTS } from './self-test/mutants.js';
+import { serveHandler, type TestServer } from './self-test/serve-handler.js';
+
+/** `petstore-conformance` as a CI pipeline runs it (issue 3, How it runs): exit codes, the report, JUnit XML. */
+
+const CLI = join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js');
+let mock: StartedMock;
+let broken: TestServer;
+let dir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'petstore-conformance-'));
+  mock = await startMock({ port: 0, apiKeys: ['cli-key'] });
+  const mutant = MUTANTS.find((candidate) => candidate.name === 'no-auth-list')!;
+  broken = await serveHandler(mutant.wrap((await createMock({ pets: [], apiKeys: [MUTANT_KEY] })).handle));
+});
+afterAll(async () => {
+  await mock.close();
+  await broken.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, PETSTORE_BASE_URL: '', PETSTORE_API_KEY: '' }, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+describe('petstore-conformance', () => {
+  it('exits 0 on a conforming target and prints the requests it sent', async () => {
+    const { code, output } = await run(['--base-url', mock.baseUrl, '--api-key', 'cli-key', '--runs', '10', '--check', 'listPets.limit', 'auth.listPets']);
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/conformance: \d+ requests in [\d.]+ s \(\d+ requests\/s\)/);
+  });
+
+  it('exits 1 on a broken target, with the rule, the curl line and a replay command; --reporter junit writes XML', async () => {
+    const junit = join(dir, 'report.xml');
+    const { code, output } = await run(['--base-url', broken.baseUrl, '--api-key', MUTANT_KEY, '--runs', '10', '--check', 'auth.listPets', '--reporter', 'junit', '--output', junit]);
+    expect(code, output).toBe(1);
+    expect(output).toContain('✗ auth.listPets');
+    expect(output).toContain('rule:      Authentication');
+    expect(output).toMatch(/request: {3}curl -sS -i -X GET/);
+    expect(output).toMatch(/replay: {4}npm run conformance -- .* --check auth\.listPets --seed -?\d+/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase [^>]*auth\.listPets[\s\S]*<failure/);
+  });
+
+  it('exits 2 with a message when the target is unreachable, refuses the key, or the usage is wrong', async () => {
+    const unreachable = await run(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k']);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.output).toContain('target unreachable');
+    const refused = await run(['--base-url', mock.baseUrl, '--api-key', 'wrong']);
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain('refused the API key');
+    const noVersion = await run(['--base-url', mock.origin, '--api-key', 'cli-key']);
+    expect(noVersion.code).toBe(2);
+    expect(noVersion.output).toContain('should end with the version segment');
+    const unknown = await run(['--base-url', mock.baseUrl, '--api-key', 'cli-key', '--check', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.output).toContain('unknown check nope');
+  });
+
+  it('--read-only skips the checks that write, and says why', async () => {
+    const { code, output } = await run(['--base-url', mock.baseUrl, '--api-key', 'cli-key', '--runs', '5', '--read-only', '--check', 'createPet.echo', 'listPets.limit']);
+    expect(code, output).toBe(0);
+    expect(output).toContain('createPet.echo (skipped: read-only: this check must create pets)');
+  });
+});
