@@ -83,7 +83,8 @@ const vitest = await startVitest('test', [join(PACKAGE_ROOT, 'conformance', 'con
   pool: 'forks',
   testTimeout: 15 * 60_000,
   hookTimeout: 60_000,
-  reporters: options.reporter === 'junit' ? ['default', 'junit'] : ['default'],
+  // verbose: every check is listed with ✓, × or ↓ (and why it was skipped), not only the failures.
+  reporters: options.reporter === 'junit' ? ['verbose', 'junit'] : ['verbose'],
   ...(options.output === undefined ? {} : { outputFile: { junit: options.output } }),
   ...(checks.length === 0 ? {} : { testNamePattern: `(?:^| )(?:${checks.map((id) => id.replaceAll('.', '\\.')).join('|')}):` }),
 });

@@ -98,8 +98,12 @@ export function formatFailure(id: string, rule: string, failure: unknown, target
     lines.push(
       `  replay:    npm run conformance -- --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id} --seed ${seed} --path "${counterexamplePath ?? ''}"`,
     );
-  } else if (!(failure instanceof Violation) && failure instanceof Error && failure.stack !== undefined) {
-    lines.push(`  at:        ${failure.stack.split('\n').slice(1, 3).join(' ').trim()}`);
+  } else {
+    // A fixed case (a catalogue run before the random ones): the same request is sent again on every run.
+    lines.push(`  replay:    npm run conformance -- --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id}`);
+    if (!(failure instanceof Violation) && failure instanceof Error && failure.stack !== undefined) {
+      lines.push(`  at:        ${failure.stack.split('\n').slice(1, 3).join(' ').trim()}`);
+    }
   }
   return lines.join('\n');
 }

@@ -92,7 +92,7 @@ export function defineConformanceSuite(target: Target, options: SuiteOptions = {
     for (const check of CHECK_LIST) {
       const reason = options.skip?.[check.id] ?? (target.readOnly === true && check.writes ? 'read-only: this check must create pets' : undefined);
       if (reason !== undefined) {
-        it.skip(`${check.id} (skipped: ${reason})`, () => {});
+        it.skip(`${check.id}: skipped (${reason})`, () => {});
         continue;
       }
       it(`${check.id}: ${CHECKS[check.id]}`, async () => {
