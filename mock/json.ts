@@ -89,6 +89,8 @@ function toView(node: unknown, pointer: string, overflows: string[]): unknown {
 }
 
 const SHORT_INTEGER = /^-?\d{1,18}$/;
+/** An integer in plain notation, the usual case: `BigInt` reads it as is. */
+const PLAIN_INTEGER = /^-?(?:0|[1-9]\d*)$/;
 const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
@@ -97,6 +99,7 @@ const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
  * Literals whose magnitude exceeds 10^400 are reported as ±10^400, which is outside every int64.
  */
 export function exactInteger(literal: string): bigint | undefined {
+  if (PLAIN_INTEGER.test(literal)) return BigInt(literal);
   const match = NUMBER_LITERAL.exec(literal);
   if (match === null) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
