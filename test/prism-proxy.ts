@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../bench/children.js';
 import { PACKAGE_ROOT } from '../mock/operations.js';
 
 /** A running `prism proxy --errors` in front of an implementation; `baseUrl` has no version segment (`http://127.0.0.1:PORT`). */
@@ -131,16 +131,4 @@ function parseObject(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-/** A TCP port free on 127.0.0.1 at the time of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
