@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { bearerToken } from './bearer.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 import { PetStore, type PetRecord } from './store.js';
 
@@ -6,10 +7,7 @@ import { PetStore, type PetRecord } from './store.js';
 export const MAX_ISOLATED_KEYS = 1000;
 
 /** The key of `Authorization: Bearer <key>` (the pipeline's syntax, seed › Authentication), or `undefined`. */
-export function bearerKey(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
-  return match === null ? undefined : match[1];
-}
+export const bearerKey = bearerToken;
 
 /** SHA-256 of an API key, hex: how keys are told apart and written to a state file (never the key itself). */
 export function keyDigest(key: string): string {

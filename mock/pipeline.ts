@@ -1,10 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { bearerToken, headerForm, sameKey } from './bearer.js';
 import { apiError, type ErrorCode } from './errors.js';
-import { handlers, type OperationResult } from './handlers.js';
+import { handlers } from './handlers.js';
 import { parseJsonBody } from './json.js';
 import { describe, type Api, type Operation } from './operations.js';
 import { forcedResponse } from './prefer.js';
+import { queryPairs } from './query.js';
 import type { PetStore } from './store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
@@ -36,7 +37,8 @@ export interface PipelineOptions {
 /** Everything that may stop a request before its handler runs: a row of the error table and its detail. */
 type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string> };
 
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+const NO_SEGMENTS: string[] = [];
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -45,8 +47,18 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * with `status` equal to the HTTP status (seed, Errors).
  */
 export function createPipeline(api: Api, options: PipelineOptions): (request: MockRequest) => MockResponse {
-  const acceptedKeys = options.apiKeys.map((key) => Buffer.from(key, 'utf8'));
+  const acceptedKeys = options.apiKeys.map(headerForm);
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
+  // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
+  const literalPaths = new Map<string, Map<string, Operation>>();
+  for (const op of api.operations) {
+    if (op.pathParams.length > 0 || op.path.includes('{')) continue;
+    const path = `${api.basePath}${op.path}`;
+    if (!literalPaths.has(path)) literalPaths.set(path, new Map());
+    literalPaths.get(path)!.set(op.method, op);
+  }
+  // The headers of each operation's success answer, built once and shared (never mutated: frozen).
+  const successHeaders = new Map(api.operations.map((op) => [op, Object.freeze(headersOf(op))] as const));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -55,7 +67,8 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     const method = request.method === 'HEAD' ? 'GET' : request.method;
 
     // 1. Route: the operation whose path template matches, then the method.
-    const routed = route(api, method, pathname);
+    const literal = literalPaths.get(pathname)?.get(method);
+    const routed = literal === undefined ? route(api, method, pathname) : { operation: literal, segments: NO_SEGMENTS };
     if ('error' in routed) {
       return refuse(routed.error === 'ROUTE_NOT_FOUND' ? { ...routed, detail: `No operation is served at ${pathname}. Operations: ${knownPaths}.` } : routed);
     }
@@ -82,7 +95,8 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
 
     // 4. Handle: the state logic of the operation.
     const result = handlers[operation.operationId]!({ store: options.store, query: input.query, path: input.path, body: input.body });
-    return respond(operation, result);
+    if ('error' in result) return refuse(result);
+    return { status: result.status, headers: successHeaders.get(operation)!, body: result.json };
   };
 }
 
@@ -106,19 +120,16 @@ function route(api: Api, method: string, pathname: string): Routed {
 
 /**
  * Whether the header carries an accepted key (seed, Authentication), in constant time with respect to the
- * accepted keys (issue 5): the given key's bytes are compared with every accepted key by `timingSafeEqual`,
- * and a key of another length costs the same comparison (of the accepted key with itself), so the time taken
- * tells nothing of an accepted key's bytes or length. (A SHA-256 per request cost ~17 µs under load: bench/RESULTS.md.)
+ * accepted keys (issue 5): the given key is compared with every accepted key by {@link sameKey} (no early
+ * exit, work set by the accepted key's length only), so the time taken tells nothing of an accepted key's
+ * bytes. `acceptedKeys` are in header form (one character per byte). No regex, `Buffer` or hash per request:
+ * each cost microseconds under load (bench/RESULTS.md).
  */
-function authenticated(header: string | undefined, acceptedKeys: readonly Buffer[]): boolean {
-  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
-  if (match === null) return false;
-  const given = Buffer.from(match[1]!, 'utf8');
+function authenticated(header: string | undefined, acceptedKeys: readonly string[]): boolean {
+  const given = bearerToken(header);
+  if (given === undefined) return false;
   let ok = false;
-  for (const key of acceptedKeys) {
-    const sameLength = given.length === key.length;
-    ok = timingSafeEqual(sameLength ? given : key, key) && sameLength || ok;
-  }
+  for (const key of acceptedKeys) ok = sameKey(given, key) || ok;
   return ok;
 }
 
@@ -135,16 +146,20 @@ function validate(operation: Operation, segments: string[], search: string, requ
   }
 
   const query: Record<string, unknown> = {};
-  const params = new URLSearchParams(search);
+  const pairs = operation.queryParams.length === 0 ? NO_SEGMENTS : queryPairs(search);
   for (const parameter of operation.queryParams) {
-    const values = params.getAll(parameter.name);
-    if (values.length > 1) return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${values.length} values.` };
-    if (values.length === 0) {
+    let count = 0;
+    let value = '';
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (pairs[i] === parameter.name && count++ === 0) value = pairs[i + 1]!;
+    }
+    if (count > 1) return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${count} values.` };
+    if (count === 0) {
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
       if (parameter.schema.default !== undefined) query[parameter.name] = parameter.schema.default;
       continue;
     }
-    const coerced = parameter.coerce(values[0]!);
+    const coerced = parameter.coerce(value);
     if (!coerced.ok) return { error: 'INVALID_QUERY', detail: `${coerced.message}.` };
     query[parameter.name] = coerced.value;
   }
@@ -181,17 +196,17 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function respond(operation: Operation, result: OperationResult): MockResponse {
-  if ('error' in result) return refuse(result);
-  const headers: Record<string, string> = { 'content-type': JSON_HEADERS['content-type'] };
+/** Headers of an operation's success answer: JSON, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
+function headersOf(operation: Operation): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (operation.deprecated) {
     headers['deprecation'] = 'true';
     if (operation.sunset !== undefined) headers['sunset'] = new Date(`${operation.sunset}T00:00:00Z`).toUTCString();
   }
-  return { status: result.status, headers, body: result.json };
+  return headers;
 }
 
 function refuse(refusal: Refusal): MockResponse {
   const error = apiError(refusal.error, refusal.detail);
-  return { status: error.status, headers: { ...JSON_HEADERS, ...refusal.headers }, body: JSON.stringify(error) };
+  return { status: error.status, headers: refusal.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...refusal.headers }, body: JSON.stringify(error) };
 }

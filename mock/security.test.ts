@@ -4,8 +4,9 @@ import type { MockRequest } from './pipeline.js';
 
 /**
  * Issue 5, security: the admin API is never reachable with an API key alone once it has a token; keys never
- * reach the request log, the journal or an answer; the journal is bounded. (The constant-time comparison is
- * in pipeline.ts: SHA-256 digests compared with `timingSafeEqual`, every accepted key compared each time.)
+ * reach the request log, the journal or an answer; the journal is bounded. (The constant-time comparison of
+ * API keys is `sameKey` in bearer.ts, every accepted key compared each time; the admin token's is SHA-256
+ * digests compared with `timingSafeEqual` in admin.ts.)
  */
 
 const ADMIN_TOKEN = 'admin-token-for-tests';

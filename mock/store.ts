@@ -14,8 +14,8 @@ export function petJson(pet: PetRecord): string {
   return ['{"id":', String(pet.id), ',"name":', JSON.stringify(pet.name), ',"categoryId":', String(pet.categoryId), status, '}'].join('');
 }
 
-/** Most pages {@link PetStore.list} keeps written between two changes (4 status filters x limits 1-100). */
-const MAX_CACHED_PAGES = 400;
+/** Largest `limit` whose page {@link PetStore.list} keeps written between two changes (the API's maximum). */
+const MAX_CACHED_LIMIT = 100;
 
 /** Why {@link PetStore.create} refused a pet: the store is at `maxPets`, or no int64 id is left. */
 export type CreateRefusal = 'full' | 'ids-exhausted';
@@ -32,8 +32,9 @@ export class PetStore {
   private rows: string[] = [];
   private rowById = new Map<number | string, number>();
   private rowsByStatus = new Map<PetStatus, number[]>();
-  /** Pages already written, by `status:limit`; emptied by every change. At most 4 x 100 entries for the API's limits. */
-  private pages = new Map<string, string>();
+  /** Pages already written, by status filter (the three statuses, then none) and limit; emptied by every change. */
+  private pages: (string | undefined)[][] = [[], [], [], []];
+  private pagesCached = false;
   private nextId = 1n;
 
   /** @param maxPets most pets held at once; `create` refuses with `'full'` beyond it. */
@@ -52,7 +53,7 @@ export class PetStore {
   /** Drops every pet and loads `pets` (ids kept as given; later ids continue above the largest). */
   replace(pets: readonly PetRecord[]): void {
     this.rows = [];
-    this.pages.clear();
+    this.forgetPages();
     this.rowById.clear();
     for (const status of PET_STATUSES) this.rowsByStatus.set(status, []);
     this.nextId = 1n;
@@ -78,8 +79,8 @@ export class PetStore {
    * (seed, listPets rules 1-3). O(limit); a page asked again before any change is answered from a cache.
    */
   list(limit: number, status?: PetStatus): string {
-    const key = `${status}:${limit}`;
-    const cached = this.pages.get(key);
+    const cache = limit <= MAX_CACHED_LIMIT ? this.pages[status === undefined ? 3 : PET_STATUSES.indexOf(status)] : undefined;
+    const cached = cache?.[limit];
     if (cached !== undefined) return cached;
     const index = status === undefined ? undefined : this.rowsByStatus.get(status);
     const count = index === undefined ? this.rows.length : index.length;
@@ -88,7 +89,10 @@ export class PetStore {
       parts.push(this.rows[index === undefined ? i : index[i]!]!);
     }
     const page = `[${parts.join(',')}]`;
-    if (this.pages.size < MAX_CACHED_PAGES) this.pages.set(key, page);
+    if (cache !== undefined) {
+      cache[limit] = page;
+      this.pagesCached = true;
+    }
     return page;
   }
 
@@ -97,13 +101,18 @@ export class PetStore {
     return this.rows;
   }
 
+  private forgetPages(): void {
+    this.pages = [[], [], [], []];
+    this.pagesCached = false;
+  }
+
   private insert(pet: PetRecord): string {
     const json = petJson(pet);
     const row = this.rows.length;
     const previous = this.rowById.get(idKey(pet.id));
     if (previous !== undefined) throw new Error(`duplicate pet id ${pet.id}`);
     this.rows.push(json);
-    if (this.pages.size > 0) this.pages.clear();
+    if (this.pagesCached) this.forgetPages();
     this.rowById.set(idKey(pet.id), row);
     if (pet.status !== undefined) this.rowsByStatus.get(pet.status)!.push(row);
     if (pet.id >= this.nextId) this.nextId = pet.id + 1n;
