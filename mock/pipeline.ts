@@ -137,7 +137,8 @@ type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown
 
 function validate(operation: Operation, segments: string[], search: string, request: MockRequest): ValidInput | Refusal {
   const path: Record<string, unknown> = {};
-  for (const [index, parameter] of operation.pathParams.entries()) {
+  for (let index = 0; index < operation.pathParams.length; index++) {
+    const parameter = operation.pathParams[index]!;
     const raw = decodeSegment(segments[index]!);
     const coerced = parameter.coerce(raw);
     // A petId that is no int64 names no animal: 404, the status getPet documents (DECISIONS.md › Invalid petId).
