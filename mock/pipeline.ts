@@ -57,8 +57,8 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
     literalPaths.get(path)!.set(op.method, op);
   }
-  // The headers of each operation's success answer, built once and shared (never mutated: frozen).
-  const successHeaders = new Map(api.operations.map((op) => [op, Object.freeze(headersOf(op))] as const));
+  // Each operation's handler and the headers of its success answer, looked up once (headers shared: frozen).
+  const served = new Map(api.operations.map((op) => [op, { handler: handlers[op.operationId], headers: Object.freeze(headersOf(op)) }] as const));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -66,16 +66,17 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
 
-    // 1. Route: the operation whose path template matches, then the method.
-    const literal = literalPaths.get(pathname)?.get(method);
-    const routed = literal === undefined ? route(api, method, pathname) : { operation: literal, segments: NO_SEGMENTS };
-    if ('error' in routed) {
-      return refuse(routed.error === 'ROUTE_NOT_FOUND' ? { ...routed, detail: `No operation is served at ${pathname}. Operations: ${knownPaths}.` } : routed);
+    // 1. Route: a path without a template by one lookup; else the operation whose template matches, then the method.
+    let operation = literalPaths.get(pathname)?.get(method);
+    let segments = NO_SEGMENTS;
+    if (operation === undefined) {
+      const routed = route(api, method, pathname);
+      if ('error' in routed) {
+        return refuse(routed.error === 'ROUTE_NOT_FOUND' ? { ...routed, detail: `No operation is served at ${pathname}. Operations: ${knownPaths}.` } : routed);
+      }
+      if (routed.operation === undefined) return { status: 204, headers: { allow: routed.allow }, body: '' };
+      ({ operation, segments } = routed);
     }
-    if (routed.operation === undefined) {
-      return { status: 204, headers: { allow: routed.allow }, body: '' };
-    }
-    const { operation, segments } = routed;
 
     // 2. Authenticate: `Authorization: Bearer <key>` with an accepted key (seed, Authentication).
     const authorization = request.headers.authorization;
@@ -94,9 +95,10 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     if ('error' in input) return refuse(input);
 
     // 4. Handle: the state logic of the operation.
-    const result = handlers[operation.operationId]!({ store: options.store, query: input.query, path: input.path, body: input.body });
+    const { handler, headers } = served.get(operation)!;
+    const result = handler!({ store: options.store, query: input.query, path: input.path, body: input.body });
     if ('error' in result) return refuse(result);
-    return { status: result.status, headers: successHeaders.get(operation)!, body: result.json };
+    return { status: result.status, headers, body: result.json };
   };
 }
 

@@ -150,9 +150,21 @@ function write(res: ServerResponse, response: MockResponse): void {
     headers.push('content-length', '');
     if (Object.isFrozen(response.headers)) flatHeaders.set(response.headers, headers);
   }
-  headers[headers.length - 1] = String(Buffer.byteLength(response.body));
+  headers[headers.length - 1] = contentLength(response.body);
   res.writeHead(response.status, headers);
   res.end(response.body);
+}
+
+let lastBody = '';
+let lastLength = '0';
+
+/** `Content-Length` of a body, remembered for the last body: a page answered again is the same string (store.ts caches pages). */
+function contentLength(body: string): string {
+  if (body !== lastBody) {
+    lastBody = body;
+    lastLength = String(Buffer.byteLength(body));
+  }
+  return lastLength;
 }
 
 /** Runs the pipeline; should it ever throw (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
