@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerToken } from './bearer.js';
 import { parsePets } from './data.js';
 import { apiError, type ErrorCode } from './errors.js';
 import type { Journal } from './journal.js';
 import type { Api } from './operations.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
-import { bearerKey, type Stores } from './isolation.js';
+import type { Stores } from './isolation.js';
 import type { PetStore } from './store.js';
 
 /** Path prefix of the admin API: outside the contract's base path `/v1`, so it never shadows an operation. */
@@ -42,7 +43,7 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Mo
   return function admin(request) {
     if (!options.enabled) return answer({ error: 'ADMIN_DISABLED' });
     if (tokenDigest !== undefined) {
-      const given = bearerKey(request.headers.authorization);
+      const given = bearerToken(request.headers.authorization);
       if (given === undefined || !timingSafeEqual(digest(given), tokenDigest)) {
         return answer({ error: 'ADMIN_UNAUTHORIZED', headers: { 'www-authenticate': 'Bearer realm="admin"' } });
       }

@@ -6,9 +6,6 @@ import { PetStore, type PetRecord } from './store.js';
 /** Most API keys that get their own data with `--isolate-by-key`; beyond, a 429 `TOO_MANY_KEYS` until a reset. */
 export const MAX_ISOLATED_KEYS = 1000;
 
-/** The key of `Authorization: Bearer <key>` (the pipeline's syntax, seed › Authentication), or `undefined`. */
-export const bearerKey = bearerToken;
-
 /** SHA-256 of an API key, hex: how keys are told apart and written to a state file (never the key itself). */
 export function keyDigest(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -74,7 +71,7 @@ export class Stores {
    */
   handlerFor(request: MockRequest): ((request: MockRequest) => MockResponse) | 'full' {
     if (!this.options.isolate) return this.sharedHandle;
-    const key = bearerKey(request.headers.authorization);
+    const key = bearerToken(request.headers.authorization);
     const tenant = key === undefined ? undefined : this.tenant(key);
     if (tenant === 'full') return tenant;
     if (tenant === undefined) return this.sharedHandle;

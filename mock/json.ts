@@ -144,28 +144,21 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** Set by {@link stringEnd}: whether the token it read holds a `\` escape. */
-let escaped = false;
-
-/** Index just past the string token that starts at `i` (a `"`), or -1 when it has a raw control character or no end. Sets {@link escaped}. */
+/** Index just past the string token that starts at `i` (a `"`), or -1 when it has a raw control character or no end. */
 function stringEnd(text: string, i: number): number {
-  escaped = false;
   for (let j = i + 1; j < text.length; j++) {
     const c = text.charCodeAt(j);
     if (c === 0x22) return j + 1;
-    if (c === 0x5c) {
-      escaped = true;
-      j++;
-    } else if (c < 0x20) {
-      return -1;
-    }
+    if (c === 0x5c) j++;
+    else if (c < 0x20) return -1;
   }
   return -1;
 }
 
 /** The string the token `text[start, end)` denotes: sliced when it holds no escape, else decoded by `JSON.parse`; `undefined` if invalid. */
 function stringValue(text: string, start: number, end: number): string | undefined {
-  if (!escaped) return text.slice(start + 1, end - 1);
+  const inner = text.slice(start + 1, end - 1);
+  if (!inner.includes('\\')) return inner;
   try {
     return JSON.parse(text.slice(start, end)) as string;
   } catch {
@@ -179,22 +172,17 @@ function digitsEnd(text: string, i: number): number {
   return i;
 }
 
-/** Set by {@link numberEnd}: whether the literal it read is an integer in plain notation (no fraction, no exponent). */
-let plainInteger = false;
-
-/** Index just past the JSON number literal at `i` (RFC 8259 §6 grammar), or -1 when there is none. Sets {@link plainInteger}. */
+/** Index just past the JSON number literal at `i` (RFC 8259 §6 grammar), or -1 when there is none. */
 function numberEnd(text: string, i: number): number {
   if (text.charCodeAt(i) === 0x2d /* - */) i++;
   const first = text.charCodeAt(i);
   if (first === 0x30) i++;
   else if (first >= 0x31 && first <= 0x39) i = digitsEnd(text, i + 1);
   else return -1;
-  plainInteger = true;
   if (text.charCodeAt(i) === 0x2e /* . */) {
     const end = digitsEnd(text, i + 1);
     if (end === i + 1) return -1;
     i = end;
-    plainInteger = false;
   }
   const e = text.charCodeAt(i);
   if (e === 0x65 || e === 0x45) {
@@ -204,7 +192,6 @@ function numberEnd(text: string, i: number): number {
     const end = digitsEnd(text, i);
     if (end === i) return -1;
     i = end;
-    plainInteger = false;
   }
   return i;
 }
@@ -251,7 +238,7 @@ function parseFlatObject(text: string): ParsedBody | undefined {
       if (end === -1) return undefined;
       const literal = text.slice(i, end);
       value[key] = new LosslessNumber(literal);
-      if (plainInteger && plainInInt64(literal)) view[key] = Number(literal);
+      if (PLAIN_INTEGER.test(literal) && plainInInt64(literal)) view[key] = Number(literal);
       else view[key] = numberView(literal, `/${pointerToken(key)}`, overflows);
       // Outside int64: the request is refused; the general path lists the pointers in the order it reports them.
       if (overflows.length > 0) return undefined;

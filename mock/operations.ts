@@ -156,14 +156,13 @@ function parameterCoercion(ajv: Ajv2020, name: string, schema: Schema): Paramete
   return (raw) => {
     if (isInteger) {
       if (!INTEGER_TEXT.test(raw)) return { ok: false, message: `${name} must be an integer, got ${JSON.stringify(raw)}` };
-      // At most 15 characters (sign and 14 digits) is exact as a double: no BigInt needed (issue 6).
-      const short = raw.length <= 15;
       if (int64) {
         const exact = BigInt(raw);
         if (exact < INT64_MIN || exact > INT64_MAX) return { ok: false, message: `${name} must be an int64 integer, got ${raw}` };
         return { ok: true, value: exact };
       }
-      const value = short ? Number(raw) + 0 : Number(BigInt(raw));
+      // At most 15 characters (sign and 14 digits) is exact as a double, no BigInt needed (issue 6); `+ 0` turns -0 into 0.
+      const value = raw.length <= 15 ? Number(raw) + 0 : Number(BigInt(raw));
       return validate(value) ? { ok: true, value } : { ok: false, message: `${name} ${describe(validate.errors)}, got ${raw}` };
     }
     return validate(raw) ? { ok: true, value: raw } : { ok: false, message: `${name} ${describe(validate.errors)}, got ${JSON.stringify(raw)}` };

@@ -38,7 +38,8 @@ export interface PipelineOptions {
 type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string> };
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
-const NO_SEGMENTS: string[] = [];
+/** A shared empty list (no path segments, no query pairs); never written to. */
+const NONE: readonly string[] = Object.freeze([]);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -52,7 +53,7 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
   const literalPaths = new Map<string, Map<string, Operation>>();
   for (const op of api.operations) {
-    if (op.pathParams.length > 0 || op.path.includes('{')) continue;
+    if (op.path.includes('{')) continue;
     const path = `${api.basePath}${op.path}`;
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
     literalPaths.get(path)!.set(op.method, op);
@@ -68,7 +69,7 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
 
     // 1. Route: a path without a template by one lookup; else the operation whose template matches, then the method.
     let operation = literalPaths.get(pathname)?.get(method);
-    let segments = NO_SEGMENTS;
+    let segments = NONE;
     if (operation === undefined) {
       const routed = route(api, method, pathname);
       if ('error' in routed) {
@@ -102,7 +103,7 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
   };
 }
 
-type Routed = { operation: Operation; segments: string[] } | { operation: undefined; allow: string } | Refusal;
+type Routed = { operation: Operation; segments: readonly string[] } | { operation: undefined; allow: string } | Refusal;
 
 function route(api: Api, method: string, pathname: string): Routed {
   if (!pathname.startsWith(`${api.basePath}/`)) return { error: 'ROUTE_NOT_FOUND' };
@@ -137,7 +138,7 @@ function authenticated(header: string | undefined, acceptedKeys: readonly string
 
 type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown };
 
-function validate(operation: Operation, segments: string[], search: string, request: MockRequest): ValidInput | Refusal {
+function validate(operation: Operation, segments: readonly string[], search: string, request: MockRequest): ValidInput | Refusal {
   const path: Record<string, unknown> = {};
   for (let index = 0; index < operation.pathParams.length; index++) {
     const parameter = operation.pathParams[index]!;
@@ -149,7 +150,7 @@ function validate(operation: Operation, segments: string[], search: string, requ
   }
 
   const query: Record<string, unknown> = {};
-  const pairs = operation.queryParams.length === 0 ? NO_SEGMENTS : queryPairs(search);
+  const pairs = operation.queryParams.length === 0 ? NONE : queryPairs(search);
   for (const parameter of operation.queryParams) {
     let count = 0;
     let value = '';

@@ -51,27 +51,27 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
   // requireHostHeader: false, so that an HTTP/1.1 request without `Host` gets the pipeline's answer, not node's bare 400.
   const settings = { headersTimeout, requestTimeout, connectionsCheckingInterval, keepAliveTimeout, requireHostHeader: false };
   const plain = onResponse === undefined && latency === undefined;
-  const server = createServer(settings, (req, res) => {
-    const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
-    const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    // The common case (no request log, no --latency, no `Prefer`, no body): answered at once, no closure or timer.
-    if (plain && bodyless && req.headers.prefer === undefined) {
-      write(res, answer(handle, request));
-      req.resume();
-      return;
-    }
+  /** How a request's answer is sent with a request log, `--latency` or `Prefer`: timed, maybe delayed. `undefined`: written at once. */
+  const senderFor = (req: IncomingMessage, res: ServerResponse): ((response: MockResponse) => void) | undefined => {
+    if (plain && req.headers.prefer === undefined) return undefined;
     const started = onResponse === undefined ? 0 : performance.now();
     const finish = (response: MockResponse): void => {
       write(res, response);
       if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
     };
-    const send = latency === undefined && req.headers.prefer === undefined ? finish : (response: MockResponse): void => {
+    if (latency === undefined && req.headers.prefer === undefined) return finish;
+    return (response) => {
       const wait = answerDelay(req.headers.prefer, latency);
       if (wait > 0) setTimeout(finish, wait, response);
       else finish(response);
     };
-    if (bodyless) {
-      send(answer(handle, request));
+  };
+  const server = createServer(settings, (req, res) => {
+    const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+    // The common case (no request log, --latency or `Prefer`) makes no closure or timer per request.
+    const send = senderFor(req, res);
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      deliver(res, send, answer(handle, request));
       req.resume();
       return;
     }
@@ -85,14 +85,14 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
         refused = true;
         res.setHeader('connection', 'close');
         const tooLarge = errorResponse('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
-        send(options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge));
+        deliver(res, send, options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge));
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
       // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
-      if (!refused) send(answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }));
+      if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }));
     });
     req.on('error', () => res.destroy());
   });
@@ -132,6 +132,12 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Writes an answer at once, or hands it to the request's sender (request log, latency). */
+function deliver(res: ServerResponse, send: ((response: MockResponse) => void) | undefined, response: MockResponse): void {
+  if (send === undefined) write(res, response);
+  else send(response);
 }
 
 /** Flat `[name, value, ..., 'content-length', '']` arrays of shared (frozen) header objects, built once each. */
