@@ -103,6 +103,42 @@ export interface components {
         };
     };
     responses: {
+        /** @description A query parameter is invalid (outside its bounds, not in the enum, or repeated). Not shown in the seed: decided in DECISIONS.md (D10). */
+        InvalidQuery: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service cannot store another animal (the mock's `--max-pets`, or no int64 id left). Not shown in the seed: decided in DECISIONS.md. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than the service accepts. Request size limits are not shown in the seed (DECISIONS.md). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not sent as `application/json` (seed, What the service does; DECISIONS.md D14). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is missing required fields or holds invalid values. */
         BadRequest: {
             headers: {
@@ -161,6 +197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -188,6 +225,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getPet: {

@@ -1,0 +1,436 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createErrorShape, type ErrorShape } from './error-shape.js';
+import { compile, createAjv, directionalView, isInt64, isMarked, mainType, objectShape, toJsonSchema, typesOf, type Schema, type Validator } from './schema.js';
+
+/** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
+export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** The OpenAPI document shipped with the package, written from the seed: the default of `--spec`. */
+export const SPEC_PATH = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
+
+function findPackageRoot(dir: string): string {
+  return existsSync(join(dir, 'package.json')) || dirname(dir) === dir ? dir : findPackageRoot(dirname(dir));
+}
+
+/** HTTP methods an OpenAPI path item may hold, as the model names them. */
+export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/** A query or path parameter: its schema (2020-12), and how its raw text becomes a value. */
+export interface ParameterModel {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required: boolean;
+  schema: Schema;
+  /** The schema's main type (`integer`, `string`, `boolean`, `number`, `array`…), `undefined` when unsaid. */
+  type: string | undefined;
+  int64: boolean;
+  validate: Validator;
+}
+
+/** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */
+export interface BodyModel {
+  required: boolean;
+  mediaTypes: string[];
+  /** The JSON media type's schema as a request sees it. */
+  schema: Schema;
+  validate: Validator;
+}
+
+/** One documented response: a status (`200`, `4XX`, `default`), its media type and schema when it has a body. */
+export interface ResponseModel {
+  status: string;
+  mediaType: string | undefined;
+  /** The schema as a response must satisfy it (`writeOnly` forbidden). */
+  schema: Schema | undefined;
+  validate: Validator | undefined;
+  /** The first example the spec gives for this response, if any. */
+  example: unknown;
+}
+
+/**
+ * How a request authenticates (OpenAPI security schemes): a bearer token, an API key in a header or the query,
+ * HTTP basic, or a scheme the model cannot check (OAuth 2, OpenID Connect: then a bearer token is expected).
+ */
+export type AuthScheme =
+  | { kind: 'bearer'; name: string }
+  | { kind: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie'; parameter: string }
+  | { kind: 'basic'; name: string };
+
+/** The part an operation plays for its resource (README › Resources): the convention, or `x-resource`. */
+export type Role = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
+
+/** One operation of the spec, normalised once: everything a request needs, nothing to look up again. */
+export interface OperationModel {
+  operationId: string;
+  method: Method;
+  /** The path template as in the spec, for example `/pets/{petId}`. */
+  path: string;
+  /** Matches a path below the base path; one group per template segment, in `pathParams` order. */
+  pattern: RegExp;
+  pathParams: ParameterModel[];
+  queryParams: ParameterModel[];
+  body: BodyModel | undefined;
+  /** Alternatives the request may satisfy (any one); empty when the spec asks for no credentials. */
+  security: AuthScheme[];
+  deprecated: boolean;
+  /** `x-sunset` of a deprecated operation (an ISO date) when the spec records one. */
+  sunset: string | undefined;
+  responses: ResponseModel[];
+  /** The first documented 2xx status, as a number (`201` for the seed's createPet); 200 when none is. */
+  successStatus: number;
+  /** The resource this operation belongs to and its part, or `undefined` (answered from examples). */
+  resource: ResourceModel | undefined;
+  role: Role | undefined;
+  /** Error bodies in the shape the spec documents for each status of this operation (seed: `Error`). */
+  errors: ErrorShape;
+}
+
+/** A query parameter of a list operation that keeps only records whose `property` equals its value. */
+export interface FilterModel {
+  parameter: ParameterModel;
+  property: string;
+  /** The values the property can take when the schema lists them (`enum`, boolean): such filters are indexed. */
+  values: unknown[] | undefined;
+}
+
+/** The page size parameter of a list operation, with its bounds (seed, Limits: 1, 100, default 20). */
+export interface LimitModel {
+  parameter: string;
+  minimum: number;
+  maximum: number | undefined;
+  /** Records returned when the parameter is omitted (`maximum`, or all, when the spec gives no default). */
+  default: number | undefined;
+}
+
+/** How a list answer holds its records: a bare array (seed, Pets), or an array property of a wrapper object. */
+export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: string; schema: Schema };
+
+/**
+ * A resource: a collection path with list/create, an item path below it with read/replace/update/delete
+ * (README › Resources). Its records have the schema of the item answer; the server assigns `idProperty`.
+ */
+export interface ResourceModel {
+  name: string;
+  collectionPath: string;
+  itemPath: string | undefined;
+  /** The record as responses carry it (`writeOnly` forbidden). */
+  recordSchema: Schema;
+  /** The record's top-level properties, in the schema's order. */
+  properties: Record<string, Schema>;
+  required: string[];
+  /** Whether records keep properties the schema does not name (only when `additionalProperties` says so). */
+  keepsOtherProperties: boolean;
+  idProperty: string;
+  idType: 'integer' | 'string';
+  idSchema: Schema;
+  /** The item path's parameter naming the record, e.g. `petId`. */
+  idParameter: string | undefined;
+  operations: Partial<Record<Role, OperationModel>>;
+  filters: FilterModel[];
+  limit: LimitModel | undefined;
+  listShape: ListShape | undefined;
+  validateRecord: Validator;
+}
+
+/** The whole interface: what both the mock and the conformance suite stand on. */
+export interface ApiModel {
+  title: string;
+  version: string;
+  /** Path prefix of every operation, from the local server entry of `servers` (`/v1` for the seed). */
+  basePath: string;
+  /** Every server URL of the spec, variables filled with their defaults, and its description. */
+  servers: { url: string; description: string }[];
+  operations: OperationModel[];
+  resources: ResourceModel[];
+  /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */
+  notes: string[];
+}
+
+/** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
+interface ResourceExtension {
+  name?: string;
+  role?: Role | 'none';
+  id?: string;
+  limit?: string;
+  filters?: Record<string, string>;
+}
+
+const LIMIT_NAMES = ['limit', 'pageSize', 'page_size', 'perPage', 'per_page', 'size', 'maxResults', 'max_results', 'top'];
+
+/**
+ * Reads a spec (OpenAPI 3.0 or 3.1, YAML or JSON), resolves every `$ref`, compiles every validator, and finds
+ * its resources (STYLE 1, 13). Errors: rejects with swagger-parser's message when the document is invalid, or
+ * with a message naming the method and path of the operation whose schema does not compile.
+ */
+export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel> {
+  const document = (await SwaggerParser.dereference(specPath)) as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
+  const openapi30 = String(document['openapi'] ?? '').startsWith('3.0');
+  const ajv = createAjv();
+  const json = (schema: unknown): Schema => toJsonSchema(schema, openapi30);
+  const info = (document['info'] ?? {}) as { title?: string; version?: string };
+  const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
+  const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
+
+  const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const shared = (item['parameters'] ?? []) as Record<string, unknown>[];
+    for (const method of METHODS) {
+      const op = item[method] as Record<string, unknown> | undefined;
+      if (op === undefined) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      try {
+        operations.push(compileOperation(op, path, method.toUpperCase() as Method, shared));
+      } catch (error) {
+        throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  function compileOperation(op: Record<string, unknown>, path: string, method: Method, shared: Record<string, unknown>[]) {
+    const own = (op['parameters'] ?? []) as Record<string, unknown>[];
+    const parameters = [...shared.filter((p) => !own.some((o) => o['name'] === p['name'] && o['in'] === p['in'])), ...own];
+    const parameter = (p: Record<string, unknown>): ParameterModel => {
+      const schema = json(p['schema'] ?? (p['content'] as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema ?? {});
+      const name = String(p['name']);
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type: mainType(schema), int64: isInt64(schema), validate: compile(ajv, schema, name) };
+    };
+    const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+    const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);
+    // A template segment the operation does not declare is still a path parameter: a string.
+    const pathParams = templateNames.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path' as const, required: true, schema: {}, type: undefined, int64: false, validate: compile(ajv, {}, name) });
+    const queryParams = parameters.filter((p) => p['in'] === 'query').map(parameter);
+    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '([^/]+)')}$`);
+
+    let body: BodyModel | undefined;
+    const requestBody = op['requestBody'] as { required?: boolean; content?: Record<string, { schema?: unknown }> } | undefined;
+    if (requestBody !== undefined) {
+      const mediaTypes = Object.keys(requestBody.content ?? {});
+      const jsonType = mediaTypes.find(isJsonMediaType) ?? mediaTypes[0];
+      const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request');
+      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body') };
+    }
+
+    const responses: ResponseModel[] = Object.entries((op['responses'] ?? {}) as Record<string, Record<string, unknown>>).map(([status, response]) => {
+      const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
+      const mediaType = Object.keys(content).find(isJsonMediaType) ?? Object.keys(content)[0];
+      const media = mediaType === undefined ? undefined : content[mediaType];
+      const schema = media?.schema === undefined ? undefined : directionalView(json(media.schema), 'response');
+      const example = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+      return { status: status.toUpperCase(), mediaType, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), example };
+    });
+    const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
+    const requirements = (op['security'] as Record<string, string[]>[] | undefined) ?? documentSecurity ?? [];
+    const security = requirements.some((r) => Object.keys(r).length === 0) ? [] : requirements.flatMap((r) => Object.keys(r).slice(0, 1).flatMap((name) => authScheme(name, securitySchemes[name])));
+    return {
+      operationId: typeof op['operationId'] === 'string' ? op['operationId'] : `${method} ${path}`,
+      method,
+      path,
+      pattern,
+      pathParams,
+      queryParams,
+      body,
+      security,
+      deprecated: op['deprecated'] === true,
+      sunset: typeof op['x-sunset'] === 'string' ? op['x-sunset'] : undefined,
+      responses,
+      successStatus: success,
+      resource: undefined,
+      role: undefined,
+      errors: createErrorShape(responses),
+      extension: op['x-resource'] as ResourceExtension | undefined,
+    };
+  }
+
+  const resources = findResources(operations, ajv);
+  const notes: string[] = [];
+  for (const op of operations) {
+    if (op.resource === undefined) notes.push(`${op.method} ${op.path} (${op.operationId}) is not part of a resource: it answers from the spec's examples or a schema-valid sample`);
+  }
+  const servers = ((document['servers'] ?? []) as { url: string; description?: string; variables?: Record<string, { default?: string }> }[]).map((server) => ({
+    url: server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? ''),
+    description: server.description ?? '',
+  }));
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes };
+}
+
+function isJsonMediaType(mediaType: string): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(mediaType);
+}
+
+function authScheme(name: string, scheme: Record<string, unknown> | undefined): AuthScheme[] {
+  if (scheme === undefined) return [{ kind: 'bearer', name }];
+  if (scheme['type'] === 'apiKey') return [{ kind: 'apiKey', name, in: (scheme['in'] as 'header' | 'query' | 'cookie') ?? 'header', parameter: String(scheme['name'] ?? 'X-API-Key') }];
+  if (scheme['type'] === 'http' && String(scheme['scheme']).toLowerCase() === 'basic') return [{ kind: 'basic', name }];
+  return [{ kind: 'bearer', name }];
+}
+
+/**
+ * The base path the mock serves at: the path of the local server entry (`http://127.0.0.1…`, `localhost`), else
+ * of the first server whose URL has a path, else none. A relative server URL (`/v2`) is a path already.
+ */
+function basePathOf(servers: { url: string }[]): string {
+  const pathOf = (url: string): string => {
+    try {
+      return new URL(url, 'http://localhost').pathname.replace(/\/+$/, '');
+    } catch {
+      return '';
+    }
+  };
+  const local = servers.find((server) => /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?(?:\/|$)/.test(server.url));
+  return pathOf((local ?? servers[0])?.url ?? '');
+}
+
+/**
+ * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
+ * a path without a trailing template is a collection (GET list, POST create); that path followed by one template
+ * segment is its item (GET read, PUT replace, PATCH update, DELETE delete).
+ */
+function findResources(operations: (OperationModel & { extension: ResourceExtension | undefined })[], ajv: ReturnType<typeof createAjv>): ResourceModel[] {
+  const groups = new Map<string, { collection: string; item: string | undefined; ops: Partial<Record<Role, (typeof operations)[number]>>; extension: ResourceExtension }>();
+  const itemOf = (path: string): string | undefined => /^(.*)\/\{[^}/]+\}$/.exec(path)?.[1];
+  for (const op of operations) {
+    const extension = op.extension ?? {};
+    if (extension.role === 'none') continue;
+    const collection = itemOf(op.path);
+    const isItem = collection !== undefined && !collection.includes('{');
+    const base = isItem ? collection : op.path;
+    if (base.includes('{')) continue;
+    const role: Role | undefined = extension.role ?? conventionalRole(op.method, isItem);
+    if (role === undefined) continue;
+    const key = extension.name ?? base;
+    const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
+    if (isItem) group.item = op.path;
+    if (group.ops[role] === undefined) group.ops[role] = op;
+    Object.assign(group.extension, extension);
+    groups.set(key, group);
+  }
+  const resources: ResourceModel[] = [];
+  for (const [key, group] of groups) {
+    const resource = buildResource(key, group, ajv);
+    if (resource === undefined) continue;
+    for (const [role, op] of Object.entries(group.ops)) {
+      op.resource = resource;
+      op.role = role as Role;
+    }
+    resources.push(resource);
+  }
+  return resources;
+}
+
+function conventionalRole(method: Method, isItem: boolean): Role | undefined {
+  if (isItem) return ({ GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } as const)[method as 'GET'];
+  return ({ GET: 'list', POST: 'create' } as const)[method as 'GET'];
+}
+
+function successSchema(op: OperationModel | undefined): Schema | undefined {
+  return op?.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema;
+}
+
+function buildResource(
+  key: string,
+  group: { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension },
+  ajv: ReturnType<typeof createAjv>,
+): ResourceModel | undefined {
+  const { ops, extension } = group;
+  const listSchema = successSchema(ops.list);
+  const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+  const listItem = listShape === undefined || listSchema === undefined ? undefined : listShape.kind === 'array' ? (listSchema['items'] as Schema | undefined) : (objectShape(listSchema).properties[listShape.itemsProperty]?.['items'] as Schema | undefined);
+  const recordSchema = successSchema(ops.read) ?? successSchema(ops.create) ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update);
+  if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
+  const shape = objectShape(recordSchema);
+  if (Object.keys(shape.properties).length === 0) return undefined;
+  const idParameter = ops.read?.pathParams.at(-1)?.name ?? ops.replace?.pathParams.at(-1)?.name ?? ops.update?.pathParams.at(-1)?.name ?? ops.delete?.pathParams.at(-1)?.name;
+  const createShape = ops.create?.body === undefined ? undefined : objectShape(ops.create.body.schema);
+  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties);
+  if (idProperty === undefined) return undefined;
+  const idSchema = shape.properties[idProperty] ?? {};
+  const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
+
+  const filters: FilterModel[] = [];
+  let limit: LimitModel | undefined;
+  for (const parameter of ops.list?.queryParams ?? []) {
+    const mapped = extension.filters?.[parameter.name];
+    const property = mapped ?? (shape.properties[parameter.name] === undefined ? undefined : parameter.name);
+    const isLimit = extension.limit === parameter.name || (extension.limit === undefined && limit === undefined && LIMIT_NAMES.includes(parameter.name) && parameter.type === 'integer' && property === undefined);
+    if (isLimit) {
+      const schema = parameter.schema;
+      const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
+      limit = {
+        parameter: parameter.name,
+        minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
+        maximum,
+        default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
+      };
+      continue;
+    }
+    if (property === undefined || !isScalar(shape.properties[property] ?? {})) continue;
+    const propertySchema = shape.properties[property]!;
+    const values = Array.isArray(propertySchema['enum']) ? (propertySchema['enum'] as unknown[]).filter((v) => v !== null) : mainType(propertySchema) === 'boolean' ? [true, false] : undefined;
+    filters.push({ parameter, property, values });
+  }
+  const additional = recordSchema['additionalProperties'];
+  return {
+    name: extension.name ?? (key.split('/').filter(Boolean).at(-1) ?? key),
+    collectionPath: group.collection,
+    itemPath: group.item,
+    recordSchema,
+    properties: shape.properties,
+    required: shape.required,
+    keepsOtherProperties: additional === true || (typeof additional === 'object' && additional !== null),
+    idProperty,
+    idType,
+    idSchema,
+    idParameter,
+    operations: ops,
+    filters,
+    limit,
+    listShape,
+    validateRecord: compile(ajv, recordSchema, ''),
+  };
+}
+
+/**
+ * The record property the server assigns: the one named like the item's path parameter (`petId`), else `id`,
+ * else the one the parameter name ends with (`petId` → `Id`-suffixed names), else the first `readOnly` one, else
+ * the first required property the create body does not take.
+ */
+function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined): string | undefined {
+  const names = Object.keys(properties);
+  if (parameter !== undefined && names.includes(parameter)) return parameter;
+  if (names.includes('id')) return 'id';
+  const lower = parameter?.toLowerCase();
+  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
+  if (similar !== undefined) return similar;
+  const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
+  if (readOnly !== undefined) return readOnly;
+  return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+}
+
+function isScalar(schema: Schema): boolean {
+  const type = mainType(schema);
+  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' || (type === undefined && Array.isArray(schema['enum']));
+}
+
+/** A bare array of records, or a wrapper object whose one array property holds them. */
+function shapeOfList(schema: Schema): ListShape | undefined {
+  if (typesOf(schema).includes('array')) return { kind: 'array' };
+  const { properties } = objectShape(schema);
+  const arrays = Object.entries(properties).filter(([, sub]) => mainType(sub) === 'array');
+  if (arrays.length === 0) return undefined;
+  const preferred = arrays.find(([name]) => ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'].includes(name)) ?? arrays[0]!;
+  return { kind: 'object', itemsProperty: preferred[0], schema };
+}
+
+/** The operation answering `method` on a path below the base path, and its raw path segments. */
+export function findOperation(model: ApiModel, method: string, path: string): { operation: OperationModel; segments: string[] } | undefined {
+  for (const operation of model.operations) {
+    if (operation.method !== method) continue;
+    const match = operation.pattern.exec(path);
+    if (match !== null) return { operation, segments: match.slice(1) };
+  }
+  return undefined;
+}
