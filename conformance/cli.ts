@@ -1,24 +1,36 @@
 #!/usr/bin/env node
-import { join } from 'node:path';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { request } from 'undici';
-import { startVitest } from 'vitest/node';
-import { PACKAGE_ROOT, SPEC_PATH } from '../mock/operations.js';
-import { CHECKS, type CheckId } from './catalogue.js';
-import { targetToEnv, type Target } from './target.js';
+import { CHECKS } from './catalogue.js';
+import { authHeaders, send, TargetRefusing } from './client.js';
+import { colours } from './report/colours.js';
+import { toHar } from './report/har.js';
+import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
+import { coverage } from './report/operations.js';
+import { readResults, RESULTS_FILE_ENV } from './report/results.js';
+import { resolveTarget, targetToEnv, type Target, type TargetTls } from './target.js';
 
 /**
  * `npm run conformance -- --base-url URL --api-key KEY` / `petstore-conformance`: runs the conformance suite
- * (conformance/conformance.test.ts, by vitest) against any implementation of the seed.
- * Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage or target unreachable.
+ * (the compiled conformance/conformance.test.js beside this file, by vitest) against any implementation of the seed.
+ * Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target unreachable, a
+ * certificate problem, or the target kept refusing (429/503): no verdict.
  */
 const EXIT_USAGE = 2;
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The package root: `dist/conformance/` → two levels up; the folder that holds `spec/openapi.yaml`. */
+const PACKAGE_ROOT = join(HERE, '..', '..');
+const SPEC_PATH = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
+const colour = colours(process.stderr);
 
 const program = new Command('petstore-conformance')
   .description('Checks an implementation of the Pet Store Animals interface against the seed, by property-based tests.')
-  .addOption(new Option('--base-url <url>', 'base address of the target, ending with /v1').env('PETSTORE_BASE_URL'))
+  .addOption(new Option('--base-url <url>', 'base address of the target, ending with /v1 (a gateway prefix before it is fine)').env('PETSTORE_BASE_URL'))
   .addOption(new Option('--target <name>', 'take the base address from the spec servers instead').choices(['production', 'staging', 'mock']))
   .addOption(new Option('--api-key <key>', 'a key the target accepts as "Authorization: Bearer <key>"').env('PETSTORE_API_KEY'))
   .addOption(new Option('--read-only', 'never create anything (checks that must write are skipped, with the reason)').default(false))
@@ -28,9 +40,19 @@ const program = new Command('petstore-conformance')
   .addOption(new Option('--path <path>', 'fast-check path of a printed counterexample (with --seed and one --check)'))
   .addOption(new Option('--check <id...>', `run only these checks: ${Object.keys(CHECKS).join(', ')}`))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
-  .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target').argParser(positive))
+  .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
+  .addOption(new Option('--concurrency <n>', 'requests in flight at once; same verdicts and seed replay as 1').default(1).argParser(positiveInteger))
+  .addOption(new Option('--consistency-window <ms>', 'how long a written record may stay invisible to reads (0: strict)').default(0).argParser(nonNegative).env('CONFORMANCE_CONSISTENCY_WINDOW'))
+  .addOption(new Option('--ca <file>', 'PEM file of a CA to trust besides the system ones (private staging CA)'))
+  .addOption(new Option('--cert <file>', 'PEM client certificate (mutual TLS), with --key'))
+  .addOption(new Option('--key <file>', 'PEM private key of --cert'))
+  .addOption(new Option('--insecure', 'accept any server certificate (never for production; warns)').default(false))
+  .addOption(new Option('--html <file>', 'write a self-contained HTML report'))
+  .addOption(new Option('--har <file>', 'write the failing exchanges as HAR 1.2'))
+  .addOption(new Option('--junit <file>', 'write JUnit XML'))
   .addOption(new Option('--reporter <name>', 'console, or junit (with --output)').choices(['console', 'junit']).default('console'))
   .addOption(new Option('--output <file>', 'where the junit reporter writes its XML'))
+  .addHelpText('after', '\nHTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. With GITHUB_STEP_SUMMARY set, a markdown summary is appended to it.\nColours only on a terminal; NO_COLOR and FORCE_COLOR are honoured.')
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE))
   .showHelpAfterError();
 
@@ -46,6 +68,15 @@ interface CliOptions {
   check?: string[];
   timeBudget?: number;
   maxRps?: number;
+  concurrency: number;
+  consistencyWindow: number;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  insecure: boolean;
+  html?: string;
+  har?: string;
+  junit?: string;
   reporter: 'console' | 'junit';
   output?: string;
 }
@@ -59,49 +90,108 @@ if (!/^https?:\/\/[^/]/.test(baseUrl)) usage(`--base-url must be an http(s) URL,
 if (options.apiKey === undefined || options.apiKey === '') usage('give --api-key KEY (or PETSTORE_API_KEY): every operation needs a bearer key');
 const unknown = (options.check ?? []).filter((id) => !(id in CHECKS));
 if (unknown.length > 0) usage(`unknown check ${unknown.join(', ')}; known: ${Object.keys(CHECKS).join(', ')}`);
-if (options.reporter === 'junit' && options.output === undefined) usage('--reporter junit needs --output FILE');
+if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
+if ((options.cert === undefined) !== (options.key === undefined)) usage('a client certificate needs both --cert FILE and --key FILE');
+const junitFile = options.junit ?? (options.reporter === 'junit' ? options.output : undefined);
 
+const tls: TargetTls = {
+  ...(options.ca === undefined ? {} : { ca: options.ca }),
+  ...(options.cert === undefined ? {} : { cert: options.cert }),
+  ...(options.key === undefined ? {} : { key: options.key }),
+  ...(options.insecure ? { insecure: true } : {}),
+};
 const target: Target = {
   baseUrl: baseUrl.replace(/\/+$/, ''),
   apiKey: options.apiKey,
   readOnly: options.readOnly,
   strict: options.strict,
   runs: options.runs,
+  concurrency: options.concurrency,
+  consistencyWindowMs: options.consistencyWindow,
   ...(options.seed === undefined ? {} : { seed: options.seed }),
   ...(options.path === undefined ? {} : { path: options.path }),
   ...(options.maxRps === undefined ? {} : { maxRps: options.maxRps }),
   ...(options.timeBudget === undefined ? {} : { timeBudgetMs: options.timeBudget * 1000 }),
+  ...(Object.keys(tls).length === 0 ? {} : { tls }),
 };
+if (options.insecure) {
+  process.stderr.write(colour.bold(colour.red('petstore-conformance: WARNING --insecure: the server certificate is NOT verified; anyone between you and the target can read the key and forge answers.\n')));
+}
 await probe(target);
-Object.assign(process.env, targetToEnv(target));
 
-const checks = (options.check ?? []) as CheckId[];
-const vitest = await startVitest('test', [join(PACKAGE_ROOT, 'conformance', 'conformance.test.ts')], {
-  root: PACKAGE_ROOT,
+// Colours are decided here, before vitest is loaded: only on a terminal, unless FORCE_COLOR asks for them
+// (vitest's own test, like picocolors', would colour any CI log).
+if (!colour.enabled && process.env['FORCE_COLOR'] === undefined) process.env['NO_COLOR'] = '1';
+const workDir = mkdtempSync(join(tmpdir(), 'petstore-conformance-'));
+const resultsFile = join(workDir, 'results.jsonl');
+Object.assign(process.env, targetToEnv(target), { [RESULTS_FILE_ENV]: resultsFile });
+
+const { startVitest } = await import('vitest/node');
+const { progressReporter } = await import('./report/progress.js');
+const checks = options.check ?? [];
+const suiteFile = join(HERE, 'conformance.test.js');
+const vitest = await startVitest('test', [suiteFile], {
+  root: HERE,
+  dir: HERE,
+  include: ['conformance.test.js'],
+  // The suite ships inside dist/ (and node_modules/ once installed), both excluded by vitest's defaults.
+  exclude: [],
   config: false,
   watch: false,
   pool: 'forks',
   testTimeout: 15 * 60_000,
   hookTimeout: 60_000,
+  maxConcurrency: options.concurrency,
   // verbose: every check is listed with ✓, × or ↓ (and why it was skipped), not only the failures.
-  reporters: options.reporter === 'junit' ? ['verbose', 'junit'] : ['verbose'],
-  ...(options.output === undefined ? {} : { outputFile: { junit: options.output } }),
+  reporters: ['verbose', ...(junitFile === undefined ? [] : ['junit']), ...(process.stderr.isTTY ? [progressReporter(process.stderr)] : [])],
+  ...(junitFile === undefined ? {} : { outputFile: { junit: junitFile } }),
   ...(checks.length === 0 ? {} : { testNamePattern: `(?:^| )(?:${checks.map((id) => id.replaceAll('.', '\\.')).join('|')}):` }),
 });
 const failed = vitest.state.getCountOfFailedTests() > 0 || (process.exitCode !== undefined && process.exitCode !== 0);
 await vitest.close();
+
+const results = readResults(resultsFile);
+rmSync(workDir, { recursive: true, force: true });
+const selected = results.checks.filter((check) => checks.length === 0 || checks.includes(check.id));
+await writeReports(selected);
+if (results.summary?.refused !== undefined) {
+  process.stderr.write(colour.red(`petstore-conformance: ${results.summary.refused}\n`));
+  process.exit(EXIT_USAGE);
+}
 process.exit(failed ? 1 : 0);
 
-/** Exits 2 with a message when the target cannot be reached or refuses the key (nothing else can be checked). */
+/** Writes the reports asked for (HTML, HAR, GitHub step summary) from the results the worker sent back. */
+async function writeReports(checksRun: typeof selected): Promise<void> {
+  if (options.html === undefined && options.har === undefined && process.env['GITHUB_STEP_SUMMARY'] === undefined) return;
+  const statuses = results.summary?.statuses ?? [];
+  const { operations, unmatched } = await coverage(SPEC_PATH, statuses);
+  const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks: checksRun, summary: results.summary, operations, unmatched };
+  if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
+  if (options.har !== undefined) {
+    const failing = checksRun.flatMap((check) => (check.exchange === undefined ? [] : [{ exchange: check.exchange, comment: `${check.id}: ${check.rule}` }]));
+    const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    writeFileSync(options.har, `${JSON.stringify(toHar(failing, target.apiKey, version), null, 2)}\n`);
+  }
+  const stepSummary = process.env['GITHUB_STEP_SUMMARY'];
+  if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, renderMarkdown(report));
+}
+
+/**
+ * Exits 2 with a message when the target cannot be reached (naming a certificate problem), refuses the key,
+ * keeps refusing (429/503), or the base URL lacks the version segment: nothing else could be checked. Uses the
+ * checks' own transport (proxy, TLS, retries), so what passes here is what the checks will meet.
+ */
 async function probe(target: Target): Promise<void> {
-  const url = `${target.baseUrl}/pets?limit=1`;
+  const resolved = resolveTarget(target);
+  const url = `${resolved.baseUrl}/pets?limit=1`;
   let status: number;
   try {
-    const response = await request(url, { headers: { authorization: `Bearer ${target.apiKey}` }, headersTimeout: 10_000, bodyTimeout: 10_000 });
-    status = response.statusCode;
-    await response.body.dump();
+    status = (await send(resolved, { method: 'GET', path: '/pets?limit=1', headers: authHeaders(resolved) })).response.status;
   } catch (error) {
-    return usage(`target unreachable: GET ${url} failed (${(error as Error).message}). Is the server running, and the base URL right?`);
+    if (error instanceof TargetRefusing) return usage(error.message);
+    const message = (error as Error).message;
+    if (/certificate problem|TLS problem/.test(message)) return usage(`${message.replace(/^cannot reach /, 'TLS handshake failed: ')}`);
+    return usage(`target unreachable: GET ${url} failed (${message}). Is the server running, and the base URL right?`);
   }
   if (status === 401) usage(`the target refused the API key: GET ${url} answered 401. Check --api-key.`);
   if (status === 404) usage(`GET ${url} answered 404: the base URL should end with the version segment, e.g. http://host/v1.`);
@@ -116,13 +206,25 @@ async function serverUrl(name: 'production' | 'staging' | 'mock'): Promise<strin
 }
 
 function usage(message: string): never {
-  process.stderr.write(`petstore-conformance: ${message}\n`);
+  process.stderr.write(`${colour.red('petstore-conformance:')} ${message}\n`);
   process.exit(EXIT_USAGE);
 }
 
 function positive(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('must be a positive number');
+  return value;
+}
+
+function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return value;
+}
+
+function nonNegative(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError('must be a number of milliseconds, 0 or more');
   return value;
 }
 

@@ -1,5 +1,7 @@
-import { Agent, request as undiciRequest } from 'undici';
+import { request as undiciRequest } from 'undici';
 import type { ResolvedTarget } from './target.js';
+import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode } from './transport/dispatcher.js';
+import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
 
 /** A request the suite sends: method, path below the base URL (with its query), headers, raw body text. */
 export interface OutgoingRequest {
@@ -10,45 +12,123 @@ export interface OutgoingRequest {
   body?: string;
 }
 
-/** One request and what came back; `text` is the body exactly as received. */
+/** One request and what came back; `text` is the body exactly as received (decoded when it was compressed). */
 export interface Exchange {
   request: OutgoingRequest & { url: string };
   response: { status: number; headers: Record<string, string>; text: string };
+  /** When the (last, answered) try was sent, as an ISO date, and how long it took in ms: for HAR files. */
+  timing?: { startedDateTime: string; totalMs: number };
 }
 
-/** Requests sent so far by this process, and since when (for the end-of-run figures). */
-export const traffic = { requests: 0, startedAt: performance.now() };
-
-const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, pipelining: 1 });
+/**
+ * Most tries of one request refused with 429 or 503, and most milliseconds spent waiting between them. A
+ * `Retry-After` longer than what is left of the wait ends the request at once.
+ */
+export const RETRY_LIMITS = { maxTries: 8, maxWaitMs: 60_000 } as const;
 
 /**
- * Sends one request to the target with undici and reads the whole body as text (parsing is the caller's,
- * so that int64 digits survive). Honours `maxRps`. Errors: a network failure rejects with a message naming
- * the URL (the target is down or unreachable), never a silent retry.
+ * What this process sent: requests (tries included), retries after refusals, wall-clock time paused by
+ * refusals (ms), and the final statuses per `METHOD path` (query stripped), for the end-of-run figures.
+ */
+export const traffic = { requests: 0, retries: 0, startedAt: performance.now(), statuses: new Map<string, Map<number, number>>() };
+
+/**
+ * The target kept refusing (429/503) beyond {@link RETRY_LIMITS}: no verdict can be given. Once thrown, every
+ * later {@link send} of the process throws it again at once, so that a run (and fast-check's shrinking) ends fast.
+ */
+export class TargetRefusing extends Error {
+  constructor(
+    readonly status: number,
+    readonly url: string,
+    readonly tries: number,
+    readonly waitedMs: number,
+  ) {
+    super(`the target kept refusing (${status} to ${url} after ${tries} tries and ${(waitedMs / 1000).toFixed(1)} s of waiting): no verdict; retry later or lower --max-rps / --concurrency`);
+    this.name = 'TargetRefusing';
+  }
+}
+
+const throttle = new Throttle();
+let refusing: TargetRefusing | undefined;
+
+/** The refusal that ended this process's run, if the target kept refusing. */
+export function refusedWith(): TargetRefusing | undefined {
+  return refusing;
+}
+
+/** Milliseconds the suite stood still because the target asked it to wait (overlapping waits counted once). */
+export function waitedMs(): number {
+  return throttle.pausedMs;
+}
+
+/**
+ * Sends one request to the target with undici and reads the whole body as text (parsing is the caller's, so
+ * that int64 digits survive). At most `target.concurrency` requests are in flight, spaced by `maxRps`.
+ * A 429 or 503 is retried (Retry-After honoured, else exponential backoff; every sender pauses and the rate
+ * is lowered) within {@link RETRY_LIMITS}. Errors: {@link TargetRefusing} when those limits are exhausted; a
+ * network or TLS failure rejects with a message naming the URL (and the certificate problem), never retried.
  */
 export async function send(target: ResolvedTarget, request: OutgoingRequest): Promise<Exchange> {
-  await pace(target.maxRps);
   const url = `${target.baseUrl}${request.path}`;
-  traffic.requests += 1;
-  let response;
+  let waited = 0;
+  for (let tries = 1; ; tries++) {
+    if (refusing !== undefined) throw refusing;
+    const exchange = await sendOnce(target, request, url);
+    const { status } = exchange.response;
+    if (status !== 429 && status !== 503) {
+      recordStatus(request, status);
+      return exchange;
+    }
+    const wait = retryAfterMs(exchange.response.headers['retry-after']) ?? backoffMs(tries);
+    if (tries >= RETRY_LIMITS.maxTries || waited + wait > RETRY_LIMITS.maxWaitMs) {
+      refusing ??= new TargetRefusing(status, `${request.method} ${url}`, tries, waited);
+      throw refusing;
+    }
+    traffic.retries += 1;
+    waited += wait;
+    throttle.refused(wait);
+  }
+}
+
+async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: string): Promise<Exchange> {
+  await throttle.acquire(target.concurrency, target.maxRps);
+  const started = Date.now();
+  const clock = performance.now();
   try {
-    response = await undiciRequest(url, {
+    traffic.requests += 1;
+    const response = await undiciRequest(url, {
       method: request.method,
-      headers: request.headers,
+      headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
       ...(request.body === undefined ? {} : { body: request.body }),
-      dispatcher: agent,
+      dispatcher: dispatcherFor(target),
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
+    }).catch((error: unknown) => {
+      const certificate = describeCertificateError(error);
+      const code = errorCode(error);
+      throw new Error(`cannot reach ${request.method} ${url}: ${certificate ?? `${(error as Error).message}${code === undefined ? '' : ` (${code})`}`}`, { cause: error });
     });
-  } catch (error) {
-    throw new Error(`cannot reach ${request.method} ${url}: ${(error as Error).message}`);
+    const bytes = Buffer.from(await response.body.arrayBuffer());
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const text = decodeBody(bytes, headers['content-encoding']);
+    return {
+      request: { ...request, url },
+      response: { status: response.statusCode, headers, text },
+      timing: { startedDateTime: new Date(started).toISOString(), totalMs: performance.now() - clock },
+    };
+  } finally {
+    throttle.release();
   }
-  const text = await response.body.text();
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return { request: { ...request, url }, response: { status: response.statusCode, headers, text } };
+}
+
+function recordStatus(request: OutgoingRequest, status: number): void {
+  const key = `${request.method} ${request.path.split('?')[0]}`;
+  let counts = traffic.statuses.get(key);
+  if (counts === undefined) traffic.statuses.set(key, (counts = new Map()));
+  counts.set(status, (counts.get(status) ?? 0) + 1);
 }
 
 /** Headers of an authenticated JSON request with the target's key. */
@@ -69,13 +149,4 @@ export function curl(request: Exchange['request'], apiKey: string): string {
   }
   if (request.body !== undefined) parts.push('--data-binary', quote(request.body));
   return parts.join(' ');
-}
-
-let nextSlot = 0;
-async function pace(maxRps: number | undefined): Promise<void> {
-  if (maxRps === undefined || maxRps <= 0) return;
-  const now = performance.now();
-  const slot = Math.max(now, nextSlot);
-  nextSlot = slot + 1000 / maxRps;
-  if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
 }

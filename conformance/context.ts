@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { authHeaders, curl, send, type Exchange, type OutgoingRequest } from './client.js';
 import { expectResponse, Violation, type Contract, type OperationId } from './contract.js';
+import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
 
 /**
@@ -57,12 +58,7 @@ export function createContext(target: ResolvedTarget, contract: Contract, notes:
       return { exchange, body: expectResponse(contract, exchange, operationId, expected) };
     },
     async forAll(arbitrary, predicate, options = {}) {
-      const details = await fc.check(fc.asyncProperty(arbitrary, predicate), {
-        numRuns: options.runs ?? target.runs,
-        ...(target.seed === undefined ? {} : { seed: target.seed }),
-        ...(target.path === undefined ? {} : { path: target.path }),
-        ...(target.timeBudgetMs === undefined ? {} : { interruptAfterTimeLimit: target.timeBudgetMs, markInterruptAsFailure: false }),
-      });
+      const details = await checkProperty(target, arbitrary, predicate, options.runs ?? target.runs);
       if (!details.failed) return;
       const cause = details.errorInstance;
       const violation = cause instanceof Violation ? cause : cause instanceof PropertyFailure ? cause.violation : undefined;

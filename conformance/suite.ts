@@ -8,9 +8,10 @@ import { found, notFound } from './checks/get-pet.js';
 import { defaultLimit, invalidQuery, limit, statusFilter } from './checks/list-pets.js';
 import { responseConformance } from './checks/responses.js';
 import { statefulModel } from './checks/stateful.js';
-import { traffic } from './client.js';
+import { TargetRefusing, type Exchange } from './client.js';
 import { createContext, formatFailure } from './context.js';
 import { loadContract, type Contract } from './contract.js';
+import { failingExchange, recordCheck, recordSummary } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
 
 export type { CheckId } from './catalogue.js';
@@ -44,14 +45,15 @@ const CHECK_LIST: readonly Check[] = [
 export const CHECK_IDS: CheckId[] = CHECK_LIST.map((check) => check.id);
 
 /** A check's result: passed (with advice on the seed's gaps, or the reason it was skipped), or its report. */
-export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string } | { id: CheckId; ok: false; report: string };
+export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
 
 let contract: Promise<Contract> | undefined;
 
 /**
  * Runs one check against a target. Never throws for a non-conforming target: the failure comes back as a
- * readable report (rule, problem, curl, response, counterexample, replay command). Rejects only when the spec
- * cannot be loaded.
+ * readable report (rule, problem, curl, response, counterexample, replay command) with the failing exchange.
+ * Rejects when the spec cannot be loaded, and with `TargetRefusing` when the target kept refusing (429/503)
+ * beyond the retry limits: that is no verdict.
  */
 export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcome> {
   const check = CHECK_LIST.find((candidate) => candidate.id === id);
@@ -64,7 +66,9 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
     await check.run(createContext(resolved, await contract, advice));
     return { id, ok: true, advice };
   } catch (failure) {
-    return { id, ok: false, report: formatFailure(id, CHECKS[id], failure, resolved) };
+    if (failure instanceof TargetRefusing) throw failure;
+    const exchange = failingExchange(failure);
+    return { id, ok: false, report: formatFailure(id, CHECKS[id], failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
   }
 }
 
@@ -93,17 +97,21 @@ export function defineConformanceSuite(target: Target, options: SuiteOptions = {
       const reason = options.skip?.[check.id] ?? (target.readOnly === true && check.writes ? 'read-only: this check must create pets' : undefined);
       if (reason !== undefined) {
         it.skip(`${check.id}: skipped (${reason})`, () => {});
+        recordCheck({ id: check.id, rule: CHECKS[check.id], state: 'skipped', durationMs: 0, advice: [], skipped: reason });
         continue;
       }
-      it(`${check.id}: ${CHECKS[check.id]}`, async () => {
+      // With --concurrency, checks run side by side (vitest's maxConcurrency); send() caps the requests in flight.
+      (resolveTarget(target).concurrency > 1 ? it.concurrent : it)(`${check.id}: ${CHECKS[check.id]}`, async () => {
+        const started = performance.now();
         const outcome = await runCheck(check.id, target);
+        const durationMs = Math.round(performance.now() - started);
+        recordCheck(outcome.ok ? { id: check.id, rule: CHECKS[check.id], state: outcome.skipped === undefined ? 'passed' : 'skipped', durationMs, advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }) } : { id: check.id, rule: CHECKS[check.id], state: 'failed', durationMs, advice: [], report: outcome.report, ...(outcome.exchange === undefined ? {} : { exchange: outcome.exchange }) });
         if (!outcome.ok) throw new ConformanceFailure(outcome.report);
         for (const note of outcome.advice) console.info(`advice (${check.id}): ${note}`);
       });
     }
     afterAll(() => {
-      const seconds = (performance.now() - traffic.startedAt) / 1000;
-      console.info(`conformance: ${traffic.requests} requests in ${seconds.toFixed(1)} s (${Math.round(traffic.requests / seconds)} requests/s) to ${target.baseUrl}`);
+      console.info(recordSummary(target.baseUrl));
     });
   });
 }

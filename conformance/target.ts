@@ -26,10 +26,36 @@ export interface Target {
   maxRps?: number;
   /** Time budget of one property, in milliseconds: runs stop early once it is spent. Default: none. */
   timeBudgetMs?: number;
+  /**
+   * Most requests in flight at once (checks run side by side, and so do the runs of one property). Default 1.
+   * Verdicts and seed replay are those of a serial run (see conformance/property.ts).
+   */
+  concurrency?: number;
+  /**
+   * How long, in milliseconds, a record written with a 2xx may stay invisible to reads (read replicas) before
+   * that is a violation. Default 0: strict read-after-write. See conformance/consistency.ts.
+   */
+  consistencyWindowMs?: number;
+  /** TLS toward the target (and an HTTPS proxy): extra CA, client certificate, or no verification at all. */
+  tls?: TargetTls;
+  /** The OpenAPI document the target implements (the checks are derived from it). Default `spec/openapi.yaml`. */
+  spec?: string;
+}
+
+/** TLS options of a {@link Target}: paths of PEM files, read by the process that sends the requests. */
+export interface TargetTls {
+  /** PEM file of CA certificates trusted in addition to Node's bundle (a private CA). */
+  ca?: string;
+  /** PEM file of the client certificate (mutual TLS); needs `key`. */
+  cert?: string;
+  /** PEM file of the client certificate's private key. */
+  key?: string;
+  /** Accept any server certificate. Only for a throwaway staging; the CLI warns loudly. */
+  insecure?: boolean;
 }
 
 /** A target with every option decided. */
-export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs'>;
+export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>;
 
 /** Fills the defaults of a {@link Target}; strips a trailing `/` from `baseUrl`. */
 export function resolveTarget(target: Target): ResolvedTarget {
@@ -40,13 +66,17 @@ export function resolveTarget(target: Target): ResolvedTarget {
     strict: target.strict ?? false,
     integers: target.integers ?? 'int64',
     runs: target.runs ?? 50,
+    concurrency: Math.max(1, Math.floor(target.concurrency ?? 1)),
+    consistencyWindowMs: Math.max(0, target.consistencyWindowMs ?? 0),
   };
 }
 
 /**
  * The environment variables through which the CLI hands a target to the vitest workers:
  * `PETSTORE_BASE_URL`, `PETSTORE_API_KEY`, `CONFORMANCE_READ_ONLY`, `CONFORMANCE_STRICT`, `CONFORMANCE_RUNS`,
- * `CONFORMANCE_SEED`, `CONFORMANCE_PATH`, `CONFORMANCE_MAX_RPS`, `CONFORMANCE_TIME_BUDGET` (seconds per property).
+ * `CONFORMANCE_SEED`, `CONFORMANCE_PATH`, `CONFORMANCE_MAX_RPS`, `CONFORMANCE_TIME_BUDGET` (seconds per property),
+ * `CONFORMANCE_CONCURRENCY`, `CONFORMANCE_CONSISTENCY_WINDOW` (milliseconds), `CONFORMANCE_CA`, `CONFORMANCE_CERT`,
+ * `CONFORMANCE_KEY` (PEM file paths) and `CONFORMANCE_INSECURE` (`true`).
  * Returns `undefined` when no base URL is set (then `npm test` points the suite at a fresh mock).
  */
 export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): Target | undefined {
@@ -64,12 +94,26 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): Target | un
     ...optional('maxRps', number('CONFORMANCE_MAX_RPS')),
     ...(env['CONFORMANCE_PATH'] ? { path: env['CONFORMANCE_PATH'] } : {}),
     ...optional('timeBudgetMs', budget === undefined ? undefined : budget * 1000),
+    ...optional('concurrency', number('CONFORMANCE_CONCURRENCY')),
+    ...optional('consistencyWindowMs', number('CONFORMANCE_CONSISTENCY_WINDOW')),
+    ...tlsFromEnv(env),
+    ...(env['PETSTORE_SPEC'] ? { spec: env['PETSTORE_SPEC'] } : {}),
   };
+}
+
+function tlsFromEnv(env: NodeJS.ProcessEnv): Pick<Target, 'tls'> {
+  const tls: TargetTls = {};
+  if (env['CONFORMANCE_CA']) tls.ca = env['CONFORMANCE_CA'];
+  if (env['CONFORMANCE_CERT']) tls.cert = env['CONFORMANCE_CERT'];
+  if (env['CONFORMANCE_KEY']) tls.key = env['CONFORMANCE_KEY'];
+  if (env['CONFORMANCE_INSECURE'] === 'true') tls.insecure = true;
+  return Object.keys(tls).length === 0 ? {} : { tls };
 }
 
 /** Writes a target into environment variables, the inverse of {@link targetFromEnv}. */
 export function targetToEnv(target: Target): Record<string, string> {
   const env: Record<string, string> = { PETSTORE_BASE_URL: target.baseUrl, PETSTORE_API_KEY: target.apiKey };
+  if (target.spec !== undefined) env['PETSTORE_SPEC'] = target.spec;
   if (target.readOnly === true) env['CONFORMANCE_READ_ONLY'] = 'true';
   if (target.strict === true) env['CONFORMANCE_STRICT'] = 'true';
   if (target.runs !== undefined) env['CONFORMANCE_RUNS'] = String(target.runs);
@@ -77,6 +121,12 @@ export function targetToEnv(target: Target): Record<string, string> {
   if (target.path !== undefined) env['CONFORMANCE_PATH'] = target.path;
   if (target.maxRps !== undefined) env['CONFORMANCE_MAX_RPS'] = String(target.maxRps);
   if (target.timeBudgetMs !== undefined) env['CONFORMANCE_TIME_BUDGET'] = String(target.timeBudgetMs / 1000);
+  if (target.concurrency !== undefined) env['CONFORMANCE_CONCURRENCY'] = String(target.concurrency);
+  if (target.consistencyWindowMs !== undefined) env['CONFORMANCE_CONSISTENCY_WINDOW'] = String(target.consistencyWindowMs);
+  if (target.tls?.ca !== undefined) env['CONFORMANCE_CA'] = target.tls.ca;
+  if (target.tls?.cert !== undefined) env['CONFORMANCE_CERT'] = target.tls.cert;
+  if (target.tls?.key !== undefined) env['CONFORMANCE_KEY'] = target.tls.key;
+  if (target.tls?.insecure === true) env['CONFORMANCE_INSECURE'] = 'true';
   return env;
 }
 

@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { TargetRefusing } from './client.js';
+import type { ResolvedTarget } from './target.js';
+
+/** The verdict of {@link checkProperty}: fast-check's details, or a plain pass from the parallel pre-run. */
+export type PropertyVerdict<T> = fc.RunDetails<[T]> | { failed: false };
+
+/**
+ * Runs `predicate` over `arbitrary` with the target's seed, path and time budget, `runs` times.
+ *
+ * With `target.concurrency` 1 (or a `path` to replay) this is exactly `fc.check`. With more, the values that
+ * `fc.check` would generate for the same seed are drawn first (by a run of the same property whose predicate only
+ * records them; generation never depends on a passing predicate), then the predicate runs on them up to
+ * `concurrency` at a time. If every run passes, the verdict is the serial run's. If one fails, `fc.check` runs
+ * again serially with the same seed, so the failing run, the shrinking, the counterexample and the printed
+ * `--seed/--path` replay are those of a serial run.
+ *
+ * Errors: rejects with {@link TargetRefusing} when the target kept refusing (no verdict); a failing predicate
+ * is not an error but a `failed` verdict.
+ */
+export async function checkProperty<T>(target: ResolvedTarget, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number): Promise<PropertyVerdict<T>> {
+  const parameters: fc.Parameters<[T]> = {
+    numRuns: runs,
+    // A seed of our own even when none was given: the pre-run and the serial rerun must see the same values.
+    seed: target.seed ?? (Date.now() ^ (Math.random() * 0x100000000)),
+    ...(target.path === undefined ? {} : { path: target.path }),
+    ...(target.timeBudgetMs === undefined ? {} : { interruptAfterTimeLimit: target.timeBudgetMs, markInterruptAsFailure: false }),
+  };
+  if (target.concurrency > 1 && target.path === undefined) {
+    const values: T[] = [];
+    await fc.check(fc.asyncProperty(arbitrary, async (value) => void values.push(value)), { ...parameters, interruptAfterTimeLimit: undefined });
+    const deadline = target.timeBudgetMs === undefined ? Infinity : performance.now() + target.timeBudgetMs;
+    if (await allPass(values, predicate, target.concurrency, deadline)) return { failed: false };
+  }
+  const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
+  if (details.failed && refusal(details.errorInstance) !== undefined) throw refusal(details.errorInstance);
+  return details;
+}
+
+/**
+ * Runs `predicate` on every value, `concurrency` at a time, in order; stops starting new runs after the first
+ * failure or past `deadline` (`performance.now()` ms). Resolves `true` when no run failed (fast-check's
+ * preconditions, `fc.pre`, skip a run as they would). Errors: a {@link TargetRefusing} rejects at once.
+ */
+async function allPass<T>(values: readonly T[], predicate: (value: T) => Promise<void>, concurrency: number, deadline: number): Promise<boolean> {
+  let next = 0;
+  let failed = false;
+  let refused: TargetRefusing | undefined;
+  const worker = async (): Promise<void> => {
+    while (!failed && refused === undefined && next < values.length && performance.now() < deadline) {
+      const value = values[next++]!;
+      try {
+        await predicate(value);
+      } catch (error) {
+        if (fc.PreconditionFailure.isFailure(error)) continue;
+        refused = refusal(error);
+        failed = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
+  if (refused !== undefined) throw refused;
+  return !failed;
+}
+
+/** The {@link TargetRefusing} behind an error (a check may wrap it as the cause of its own). */
+function refusal(error: unknown): TargetRefusing | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof TargetRefusing) return current;
+  }
+  return undefined;
+}

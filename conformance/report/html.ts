@@ -1,0 +1,119 @@
+import type { OperationCoverage } from './operations.js';
+import type { CheckRecord, SummaryRecord } from './results.js';
+
+/** What a report is made of: the run's checks, its figures and the spec's operations with the statuses seen. */
+export interface RunReport {
+  baseUrl: string;
+  /** ISO date of the end of the run. */
+  finishedAt: string;
+  checks: readonly CheckRecord[];
+  summary: SummaryRecord | undefined;
+  operations: readonly OperationCoverage[];
+  unmatched: ReadonlyMap<string, ReadonlyMap<number, number>>;
+}
+
+const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const CSS = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;background:#fff}
+h1{font-size:1.5rem;margin-bottom:.25rem}h2{margin-top:2rem;font-size:1.15rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f6}code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
+pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
+.passed{color:#137333}.failed{color:#b3261e;font-weight:600}.skipped{color:#7a6300}
+.badge{display:inline-block;border-radius:.6rem;padding:0 .5rem;font-size:12px;margin:0 .15rem .15rem 0;background:#eef}
+.badge.undocumented{background:#fde2e1}.badge.unseen{background:#eee;color:#777}
+.verdict{font-size:1.1rem;padding:.5rem .75rem;border-radius:.3rem;display:inline-block}
+.verdict.ok{background:#e6f4ea}.verdict.ko{background:#fce8e6}.muted{color:#666}
+`;
+
+/**
+ * One self-contained HTML page of a run (inline CSS, no script, no external asset): the verdict and figures,
+ * per operation the statuses the spec documents and those seen, every check with its state, and each failure
+ * with its rule, request, response, curl line and replay command (the failure report), in full.
+ */
+export function renderHtml(report: RunReport): string {
+  const failed = report.checks.filter((check) => check.state === 'failed');
+  const passed = report.checks.filter((check) => check.state === 'passed');
+  const skipped = report.checks.filter((check) => check.state === 'skipped');
+  const summary = report.summary;
+  const lag = summary?.consistency;
+  const figures = summary === undefined
+    ? '<p class="muted">No figures: the run ended before its summary.</p>'
+    : `<p>${summary.requests} requests in ${(summary.elapsedMs / 1000).toFixed(1)} s; ${summary.retries} retries after 429/503, ${(summary.waitedMs / 1000).toFixed(1)} s waiting` +
+      (lag !== undefined && lag.settled > 0 ? `; read-after-write lag p50 ${lag.p50Ms} ms, p95 ${lag.p95Ms} ms, max ${lag.maxMs} ms (${lag.settled} reads, ${lag.invisible} never visible)` : '') +
+      '.</p>';
+
+  const operationRows = report.operations.map((operation) => {
+    const documented = operation.documented.map((status) => {
+      const count = operation.seen.get(Number(status));
+      return `<span class="badge${count === undefined ? ' unseen' : ''}" title="${count === undefined ? 'documented, not seen' : `documented, seen ${count} times`}">${escape(status)}${count === undefined ? '' : ` ×${count}`}</span>`;
+    });
+    const undocumented = [...operation.seen]
+      .filter(([status]) => !operation.documented.includes(String(status)))
+      .map(([status, count]) => `<span class="badge undocumented" title="not documented">${status} ×${count}</span>`);
+    return `<tr><td><code>${escape(operation.operationId)}</code>${operation.deprecated ? ' <span class="muted">(deprecated)</span>' : ''}</td><td><code>${escape(operation.method)} ${escape(operation.path)}</code></td><td>${documented.join('')}</td><td>${undocumented.join('') || '<span class="muted">none</span>'}</td></tr>`;
+  });
+  const unmatchedRows = [...report.unmatched].map(
+    ([key, counts]) => `<tr><td colspan="2"><code>${escape(key)}</code></td><td class="muted">no operation</td><td>${[...counts].map(([status, count]) => `<span class="badge">${status} ×${count}</span>`).join('')}</td></tr>`,
+  );
+
+  const checkRows = report.checks.map(
+    (check) =>
+      `<tr id="check-${escape(check.id)}"><td><code>${escape(check.id)}</code></td><td class="${check.state}">${check.state}${check.state === 'failed' ? ` (<a href="#failure-${escape(check.id)}">report</a>)` : ''}</td><td>${(check.durationMs / 1000).toFixed(1)} s</td><td>${escape(check.rule)}${check.skipped === undefined ? '' : `<br><span class="skipped">skipped: ${escape(check.skipped)}</span>`}${check.advice.map((note) => `<br><span class="muted">advice: ${escape(note)}</span>`).join('')}</td></tr>`,
+  );
+  const failures = failed.map((check) => `<section id="failure-${escape(check.id)}"><h3 class="failed">✗ ${escape(check.id)}</h3><pre>${escape(check.report ?? '')}</pre></section>`);
+
+  const verdict = summary?.refused !== undefined
+    ? `<span class="verdict ko">No verdict: ${escape(summary.refused)}</span>`
+    : failed.length === 0
+      ? `<span class="verdict ok">Conforms: ${passed.length} checks passed${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}</span>`
+      : `<span class="verdict ko">Does not conform: ${failed.length} of ${report.checks.length} checks failed</span>`;
+
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Conformance of ${escape(report.baseUrl)}</title><style>${CSS}</style></head>
+<body>
+<h1>Conformance of <code>${escape(report.baseUrl)}</code></h1>
+<p class="muted">Pet Store Animals, petstore-conformance, ${escape(report.finishedAt)}</p>
+${verdict}
+${figures}
+<h2>Operations</h2>
+<table id="operations"><thead><tr><th>Operation</th><th>Request</th><th>Documented statuses (seen ×count)</th><th>Seen, not documented</th></tr></thead>
+<tbody>${[...operationRows, ...unmatchedRows].join('\n')}</tbody></table>
+<h2>Checks</h2>
+<table id="checks"><thead><tr><th>Check</th><th>Result</th><th>Time</th><th>Rule</th></tr></thead>
+<tbody>${checkRows.join('\n')}</tbody></table>
+<h2>Failures</h2>
+${failures.length === 0 ? '<p class="passed">None.</p>' : failures.join('\n')}
+</body></html>
+`;
+}
+
+/** A short markdown summary of a run (for `GITHUB_STEP_SUMMARY`): the verdict, the figures and a table of checks. */
+export function renderMarkdown(report: RunReport): string {
+  const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  const failed = report.checks.filter((check) => check.state === 'failed').length;
+  const summary = report.summary;
+  const icon = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped' } as const;
+  const lines = [
+    `### Conformance of \`${report.baseUrl}\``,
+    '',
+    summary?.refused !== undefined ? `**No verdict**: ${summary.refused}` : failed === 0 ? `**Conforms**: ${report.checks.length} checks` : `**Does not conform**: ${failed} of ${report.checks.length} checks failed`,
+    '',
+  ];
+  if (summary !== undefined) {
+    const lag = summary.consistency;
+    lines.push(
+      `${summary.requests} requests in ${(summary.elapsedMs / 1000).toFixed(1)} s, ${summary.retries} retries, ${(summary.waitedMs / 1000).toFixed(1)} s waiting` +
+        (lag.settled > 0 ? `, read-after-write lag p50 ${lag.p50Ms} ms / p95 ${lag.p95Ms} ms / max ${lag.maxMs} ms` : ''),
+      '',
+    );
+  }
+  lines.push('| Check | Result | Time | Note |', '|---|---|---|---|');
+  for (const check of report.checks) {
+    const note = check.state === 'failed' ? (check.report?.split('\n').find((line) => line.trim().startsWith('problem:'))?.trim() ?? '') : (check.skipped ?? '');
+    lines.push(`| \`${check.id}\` | ${icon[check.state]} | ${(check.durationMs / 1000).toFixed(1)} s | ${cell(note)} |`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
