@@ -1,16 +1,24 @@
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, test } from 'vitest';
 import { loadModel, PACKAGE_ROOT } from '../../spec/model.js';
 import { CORPUS, corpusSpec } from './corpus.js';
+import { PROBES } from './probes.js';
 
 // Every corpus spec is a valid OpenAPI document (swagger-parser, Spectral's `spectral:oas` without errors) and
 // its model carries the edit: the mock and the suite read nothing else, so a model that missed the edit would
 // make every later test of the case meaningless.
 
 describe('the corpus specs are valid OpenAPI', () => {
+  test('every file of spec/corpus is a listed case with probes, and every case has its file', () => {
+    const files = readdirSync(join(PACKAGE_ROOT, 'spec', 'corpus')).filter((file) => file.endsWith('.yaml')).map((file) => file.slice(0, -'.yaml'.length));
+    expect(files.sort()).toEqual(CORPUS.map((c) => c.name).sort());
+    expect(Object.keys(PROBES).sort()).toEqual(files);
+  });
+
   test.each(CORPUS.map((c) => c.name))('%s passes SwaggerParser.validate', async (name) => {
     await expect(SwaggerParser.validate(corpusSpec(name))).resolves.toBeTruthy();
   });
