@@ -1,0 +1,19 @@
+import { describe, expect, test } from 'vitest';
+import { BROKEN_SERVERS, startBroken } from './broken-servers.js';
+import { corpusTarget, failingChecks } from './harness.js';
+
+// Each broken server breaks one rule of an edited spec; the suite, given that spec, must reject it with the checks
+// it names. The same checks pass against the correct mock of the spec (corpus-*.test.ts), so each failure here
+// is the fault's, not the suite's.
+describe('the suite rejects a broken server for every new kind of check', () => {
+  test.each(BROKEN_SERVERS.map((broken) => [`${broken.spec}: ${broken.name}`, broken] as const))('%s', async (_title, broken) => {
+    const server = await startBroken(broken);
+    try {
+      const failures = await failingChecks(corpusTarget(broken.spec, server.baseUrl, broken.runs === undefined ? {} : { runs: broken.runs }), broken.run ?? broken.mustFail);
+      const failed = failures.map((failure) => failure.id);
+      expect(failed, `${broken.fault}: expected ${broken.mustFail.join(', ')} to fail; the reports were:\n${failures.map((f) => f.report).join('\n\n')}`).toEqual(expect.arrayContaining(broken.mustFail));
+    } finally {
+      await server.close();
+    }
+  });
+});
