@@ -4,8 +4,18 @@ import { corpusTarget, failingChecks } from './harness.js';
 
 // Each broken server breaks one rule of an edited spec; the suite, given that spec, must reject it with the checks
 // it names. The same checks pass against the correct mock of the spec (corpus-*.test.ts), so each failure here
-// is the fault's, not the suite's.
+// is the fault's, not the suite's; the control shows the proxy itself adds none.
 describe('the suite rejects a broken server for every new kind of check', () => {
+  test('control: the proxy without a fault, in front of the mock of the delete spec, passes every check', async () => {
+    const server = await startBroken({ name: 'no fault', spec: 'delete', fault: 'none', mustFail: [], inject: () => (request, forward) => forward(request) });
+    try {
+      const failures = await failingChecks(corpusTarget('delete', server.baseUrl));
+      expect(failures.map((f) => `${f.id}\n${f.report}`).join('\n\n')).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
   test.each(BROKEN_SERVERS.map((broken) => [`${broken.spec}: ${broken.name}`, broken] as const))('%s', async (_title, broken) => {
     const server = await startBroken(broken);
     try {
