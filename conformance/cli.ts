@@ -191,6 +191,11 @@ async function probe(target: Target): Promise<void> {
     if (error instanceof TargetRefusing) return usage(error.message);
     const message = (error as Error).message;
     if (/certificate problem|TLS problem/.test(message)) return usage(`${message.replace(/^cannot reach /, 'TLS handshake failed: ')}`);
+    // A server that wants a client certificate closes the TLS connection after the handshake (TLS 1.3's alert
+    // often arrives as a plain close): say what that usually means.
+    if (resolved.baseUrl.startsWith('https:') && resolved.tls?.cert === undefined && /UND_ERR_SOCKET|ECONNRESET|other side closed/.test(message)) {
+      return usage(`the server closed the TLS connection (${message}): it probably requires a client certificate; give --cert FILE --key FILE`);
+    }
     return usage(`target unreachable: GET ${url} failed (${message}). Is the server running, and the base URL right?`);
   }
   if (status === 401) usage(`the target refused the API key: GET ${url} answered 401. Check --api-key.`);

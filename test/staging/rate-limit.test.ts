@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type StartedMock } from '../../mock/index.js';
+import { send } from '../../conformance/client.js';
+import { resolveTarget } from '../../conformance/target.js';
+import { backoffMs, retryAfterMs } from '../../conformance/transport/throttle.js';
+import { ensureCompiled, runConformance } from './run-cli.js';
+import { frontDoor, type FrontDoor } from './servers.js';
+
+/** A gateway that allows 60 requests a second, then answers 429 with `Retry-After: 1` and an Error body. */
+
+let mock: StartedMock;
+let gateway: FrontDoor;
+let brokenGateway: FrontDoor;
+beforeAll(async () => {
+  ensureCompiled();
+  mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
+  gateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1' } });
+  brokenGateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1' }, skipAuthWithKey: 'k' });
+});
+afterAll(async () => {
+  await gateway.close();
+  await brokenGateway.close();
+  await mock.close();
+});
+
+describe('Retry-After and backoff', () => {
+  it('reads delta-seconds and HTTP dates, and backs off exponentially within 8 s without one', () => {
+    expect(retryAfterMs('1')).toBe(1000);
+    expect(retryAfterMs(' 120 ')).toBe(120_000);
+    const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
+    expect(retryAfterMs('Mon, 23 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+    expect(retryAfterMs('Mon, 23 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+    expect([1, 2, 3, 4, 5, 6, 7].map(backoffMs)).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000]);
+  });
+
+  it('send() waits as long as Retry-After says, then returns the answer, never the 429', async () => {
+    const strict = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 2, retryAfter: '1' } });
+    try {
+      const target = resolveTarget({ baseUrl: strict.baseUrl, apiKey: 'k', concurrency: 4 });
+      const started = performance.now();
+      const answers = await Promise.all(Array.from({ length: 4 }, () => send(target, { method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' } })));
+      expect(answers.map((answer) => answer.response.status)).toEqual([200, 200, 200, 200]);
+      expect(strict.counts.refused).toBeGreaterThan(0);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('the suite behind a rate-limiting gateway', () => {
+  it('passes a correct server: refusals are retried, counted and never reported as violations', async () => {
+    const run = await runConformance(['--base-url', gateway.baseUrl, '--api-key', 'k', '--runs', '10', '--concurrency', '4', '--check', 'auth.listPets', 'createPet.echo', 'getPet.found', 'listPets.limit']);
+    expect(run.code, run.output).toBe(0);
+    expect(gateway.counts.refused, 'the gateway never refused: the test proves nothing').toBeGreaterThan(0);
+    const retries = Number(/(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(run.output)?.[1]);
+    expect(retries).toBeGreaterThan(0);
+    expect(Number(/(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(run.output)?.[2])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('still rejects a broken server (no key check) behind the same gateway', async () => {
+    const run = await runConformance(['--base-url', brokenGateway.baseUrl, '--api-key', 'k', '--runs', '10', '--concurrency', '4', '--check', 'auth.listPets', 'listPets.limit']);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain('✗ auth.listPets');
+  });
+
+  it('ends with exit 2 "the target kept refusing" when Retry-After exceeds the 60 s bound, and after 8 tries', async () => {
+    const closed = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 0, retryAfter: '120' } });
+    const flapping = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 0, retryAfter: '0', status: 503 } });
+    try {
+      const longWait = await runConformance(['--base-url', closed.baseUrl, '--api-key', 'k', '--runs', '5', '--check', 'auth.listPets']);
+      expect(longWait.code, longWait.output).toBe(2);
+      expect(longWait.stderr).toMatch(/the target kept refusing \(429 to GET \S+ after 1 tries/);
+      const exhausted = await runConformance(['--base-url', flapping.baseUrl, '--api-key', 'k', '--runs', '5', '--check', 'auth.listPets']);
+      expect(exhausted.code, exhausted.output).toBe(2);
+      expect(exhausted.stderr).toMatch(/the target kept refusing \(503 to GET \S+ after 8 tries/);
+      expect(flapping.counts.refused).toBe(8);
+    } finally {
+      await closed.close();
+      await flapping.close();
+    }
+  });
+
+  it('a gateway that starts refusing in the middle of a run also ends it with exit 2, not a verdict', async () => {
+    const tiring = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 30, retryAfter: '300' } });
+    try {
+      const run = await runConformance(['--base-url', tiring.baseUrl, '--api-key', 'k', '--runs', '20', '--check', 'createPet.echo', 'getPet.found']);
+      expect(run.code, run.output).toBe(2);
+      expect(run.stderr).toContain('the target kept refusing');
+      expect(run.output).not.toMatch(/✗ /);
+    } finally {
+      await tiring.close();
+    }
+  });
+});

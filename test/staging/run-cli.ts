@@ -1,0 +1,62 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The compiled conformance CLI, as `npx petstore-conformance` runs it. */
+export const CONFORMANCE_CLI = join(ROOT, 'dist', 'conformance', 'cli.js');
+
+/**
+ * Compiles `dist/` when a source of the mock, the suite or the spec is newer than the CLI. A type error
+ * elsewhere does not stop the emit (tsc emits anyway; `npm run typecheck` is where types are judged), so these
+ * tests judge behaviour only. Errors: throws when the CLI is still missing after the build.
+ */
+export function ensureCompiled(): void {
+  const sources = ['mock', 'spec', 'conformance'].flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(ROOT, dir, name)));
+  const newest = Math.max(...sources.map((path) => statSync(path).mtimeMs));
+  let built = 0;
+  try {
+    built = statSync(CONFORMANCE_CLI).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built >= newest) return;
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+  try {
+    statSync(CONFORMANCE_CLI);
+  } catch {
+    throw new Error(`tsc did not produce ${CONFORMANCE_CLI}: ${result.stdout}${result.stderr}`);
+  }
+}
+
+/** What a CLI run left: exit code, and stdout and stderr apart and together. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  output: string;
+}
+
+/**
+ * Runs `petstore-conformance` with `args` to its end (at most `timeoutMs`), in an environment without any
+ * target, proxy or colour setting of the calling shell, plus `env`.
+ */
+export function runConformance(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<CliRun> {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(PETSTORE_|CONFORMANCE_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$|NO_COLOR$|GITHUB_STEP_SUMMARY$|VITEST)/i.test(name)) continue;
+    clean[name] = value;
+  }
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CONFORMANCE_CLI, ...args], { env: { ...clean, ...env }, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+/** The `replay:` and `counterexample:` lines of a failure report, to compare two runs. */
+export function replayLines(output: string): string[] {
+  return output.split('\n').filter((line) => /^\s*(replay|counterexample):/.test(line)).map((line) => line.trim());
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type StartedMock } from '../../mock/index.js';
+import { send } from '../../conformance/client.js';
+import { resolveTarget } from '../../conformance/target.js';
+import { decodeBody } from '../../conformance/transport/dispatcher.js';
+import { ensureCompiled, runConformance } from './run-cli.js';
+import { frontDoor, type FrontDoor } from './servers.js';
+
+/** Compressed answers, `Connection: close` on every answer, and a gateway's path prefix before `/v1`. */
+
+const QUICK = ['--api-key', 'k', '--runs', '5', '--check', 'auth.listPets', 'createPet.echo', 'getPet.found'];
+
+let mock: StartedMock;
+const doors: Record<'gzip' | 'gzipBroken' | 'br' | 'deflate' | 'gateway' | 'gatewayBroken', FrontDoor> = {} as never;
+beforeAll(async () => {
+  ensureCompiled();
+  mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
+  doors.gzip = await frontDoor({ upstream: mock.origin, compress: 'gzip' });
+  doors.gzipBroken = await frontDoor({ upstream: mock.origin, compress: 'gzip', skipAuthWithKey: 'k' });
+  doors.br = await frontDoor({ upstream: mock.origin, compress: 'br' });
+  doors.deflate = await frontDoor({ upstream: mock.origin, compress: 'deflate' });
+  doors.gateway = await frontDoor({ upstream: mock.origin, prefix: '/api/petstore', connectionClose: true });
+  doors.gatewayBroken = await frontDoor({ upstream: mock.origin, prefix: '/api/petstore', connectionClose: true, skipAuthWithKey: 'k' });
+});
+afterAll(async () => {
+  for (const door of Object.values(doors)) await door.close();
+  await mock.close();
+});
+
+describe('compressed answers', () => {
+  it.each(['gzip', 'br', 'deflate'] as const)('%s: send() asks for it and hands the checks the decoded text', async (coding) => {
+    const target = resolveTarget({ baseUrl: doors[coding].baseUrl, apiKey: 'k' });
+    const created = await send(target, { method: 'POST', path: '/pets', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Zip","categoryId":9223372036854775807}' });
+    expect(created.response.headers['content-encoding']).toBe(coding);
+    expect(created.response.status).toBe(201);
+    expect(created.response.text).toMatch(/^\{.*"name":"Zip".*"categoryId":9223372036854775807.*\}$/);
+  });
+
+  it('decodeBody: identity, chained codings, and a corrupt body named by its coding', () => {
+    expect(decodeBody(Buffer.from('{"a":1}'), undefined)).toBe('{"a":1}');
+    expect(decodeBody(Buffer.from('{"a":1}'), 'identity')).toBe('{"a":1}');
+    expect(() => decodeBody(Buffer.from('not gzip'), 'gzip')).toThrow(/cannot decode a gzip body/);
+  });
+
+  it('gzip: the correct server passes, the broken one is rejected', async () => {
+    const run = await runConformance(['--base-url', doors.gzip.baseUrl, ...QUICK]);
+    expect(run.code, run.output).toBe(0);
+    const broken = await runConformance(['--base-url', doors.gzipBroken.baseUrl, ...QUICK]);
+    expect(broken.code, broken.output).toBe(1);
+    expect(broken.output).toContain('✗ auth.listPets');
+  });
+});
+
+describe('a gateway with a path prefix that closes every connection', () => {
+  it('the correct server passes at https?://host/api/petstore/v1, with --concurrency 4; the broken one fails', async () => {
+    expect(doors.gateway.baseUrl).toMatch(/\/api\/petstore\/v1$/);
+    const run = await runConformance(['--base-url', doors.gateway.baseUrl, '--concurrency', '4', ...QUICK]);
+    expect(run.code, run.output).toBe(0);
+    const broken = await runConformance(['--base-url', doors.gatewayBroken.baseUrl, '--concurrency', '4', ...QUICK]);
+    expect(broken.code, broken.output).toBe(1);
+    expect(broken.output).toMatch(/replay: {4}npm run conformance -- --base-url http:\/\/127\.0\.0\.1:\d+\/api\/petstore\/v1 /);
+  });
+});
