@@ -1,18 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { petJson, type PetStatus } from '../mock/store.js';
 
 /**
  * The floor of the benchmark (issue 6): a bare `node:http` server with no spec, run as a child process.
  * - `GET` checks `Authorization: Bearer <key>` by string equality and answers fixed bytes: a `Pets` array of
- *   20 pets written by the mock's own `petJson`, so the body is the same size as the mock's page.
+ *   20 pets in the mock's layout (id, name, categoryId, status), so the body is the same size as the mock's page.
  * - `POST` reads the body, `JSON.parse`s it (inexact above 2^53, unlike the mock) and answers 201 with the
  *   pet and an id, as `JSON.stringify` writes it: "a bare server that parses and answers JSON".
  * Listens on 127.0.0.1, port 0, and sends `{ port }` to its parent over IPC.
  */
 const AUTHORIZATION = `Bearer ${process.argv[2] ?? 'petstore-dev-key'}`;
-const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
-const page = Array.from({ length: 20 }, (_, i) => petJson({ id: BigInt(1000 - i), name: `pet-${1000 - i}`, categoryId: BigInt(i % 50), status: STATUSES[0]! }));
+const STATUSES = ['available', 'pending', 'sold'] as const;
+const page = Array.from({ length: 20 }, (_, i) => `{"id":${1000 - i},"name":"pet-${1000 - i}","categoryId":${i % 50},"status":"${STATUSES[0]}"}`);
 const LIST = Buffer.from(`[${page.join(',')}]`);
 const UNAUTHORIZED = Buffer.from(JSON.stringify({ code: 'UNAUTHORIZED', message: 'Missing or invalid API key.', status: 401 }));
 let nextId = 1;

@@ -1,12 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ApiModel, ResourceModel } from '../spec/model.js';
 import { bearerToken } from './bearer.js';
-import { parsePets } from './data.js';
+import { dataFromValue, parseRecords, typeName } from './data.js';
 import { apiError, type ErrorCode } from './errors.js';
+import { datasetSizes, reloadDataset, type Stores } from './isolation.js';
 import type { Journal } from './journal.js';
-import type { Api } from './operations.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
-import type { Stores } from './isolation.js';
-import type { PetStore } from './store.js';
+import { parseJsonBody } from './json.js';
+import type { Dataset, MockRequest, MockResponse } from './pipeline.js';
+import { singularCode } from './records.js';
+import type { RecordValue } from './store/record-store.js';
 
 /** Path prefix of the admin API: outside the contract's base path `/v1`, so it never shadows an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -16,7 +18,7 @@ export const ADMIN_KEY_HEADER = 'x-petstore-key';
 
 /** What the admin API acts on and how it is guarded. */
 export interface AdminOptions {
-  api: Api;
+  api: ApiModel;
   stores: Stores;
   journal: Journal;
   /** `false` turns the admin API off (`--no-admin`): every `/__admin` path is a 404 `ADMIN_DISABLED`. */
@@ -27,18 +29,22 @@ export interface AdminOptions {
   onChange: () => void;
 }
 
-type Answer = { status: number; body: string } | { error: ErrorCode; detail?: string; headers?: Record<string, string> };
+type Answer = { status: number; body: string } | { error: ErrorCode; detail?: string; headers?: Record<string, string>; code?: string };
 
 /**
  * The admin API (README › Admin API), outside the seed's contract:
  * - `GET /__admin`: this list of endpoints;
  * - `POST /__admin/reset`: the starting data again (all keys' data with `--isolate-by-key`, or one key's with `X-Petstore-Key`);
- * - `GET /__admin/pets`, `PUT /__admin/pets`: every pet, oldest first; replace them with a JSON array of `Pet`;
+ * - `GET /__admin/<resource>`, `PUT /__admin/<resource>` (`/__admin/pets` for the seed): every record, oldest
+ *   first; replace them with a JSON array of records (validated against the resource's schema);
+ * - `GET /__admin/data`, `PUT /__admin/data`: every resource's records as `{"<resource>": [...]}`; replace some;
  * - `GET /__admin/requests?limit=N`, `DELETE /__admin/requests`: the journal of recent requests, newest first; clear it.
- * Errors are rows of the error table (`ADMIN_UNAUTHORIZED`, `ADMIN_DISABLED`, `ADMIN_NOT_FOUND`, `INVALID_PETS`, ...).
+ * Errors are rows of the error table (`ADMIN_UNAUTHORIZED`, `ADMIN_DISABLED`, `ADMIN_NOT_FOUND`,
+ * `INVALID_RECORDS` named after the resource: `INVALID_PETS`, ...).
  */
 export function createAdmin(options: AdminOptions): (request: MockRequest) => MockResponse {
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+  const routes = routesOf(options.api);
 
   return function admin(request) {
     if (!options.enabled) return answer({ error: 'ADMIN_DISABLED' });
@@ -52,7 +58,7 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Mo
     const path = (queryAt === -1 ? request.url : request.url.slice(0, queryAt)).replace(/\/+$/, '');
     const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const route = ROUTES[path.slice(ADMIN_PREFIX.length)];
+    const route = routes[path.slice(ADMIN_PREFIX.length)];
     if (route === undefined) return answer({ error: 'ADMIN_NOT_FOUND', detail: `No admin endpoint is served at ${path}; see GET ${ADMIN_PREFIX}.` });
     const action = route[method];
     if (action === undefined) {
@@ -65,77 +71,110 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Mo
 
 type Action = (options: AdminOptions, request: MockRequest, query: URLSearchParams) => Answer;
 
-const ROUTES: Record<string, Record<string, Action>> = {
-  '': {
-    GET: () => json(200, { endpoints: ['POST /__admin/reset', 'GET /__admin/pets', 'PUT /__admin/pets', 'GET /__admin/requests?limit=N', 'DELETE /__admin/requests'] }),
-  },
-  '/reset': {
-    POST({ stores, onChange }, request) {
-      const key = request.headers[ADMIN_KEY_HEADER];
-      if (typeof key === 'string' && stores.isolated) {
-        const store = keyStore(stores, key);
-        if ('error' in store) return store;
-        store.replace(stores.starting);
+/** The admin routes of a spec: the fixed ones, then `/<resource>` and `/data` for the records. */
+function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
+  const routes: Record<string, Record<string, Action>> = {
+    '': {
+      GET: () =>
+        json(200, {
+          endpoints: ['POST /__admin/reset', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}`, `PUT /__admin/${r.name}`]), 'GET /__admin/data', 'PUT /__admin/data', 'GET /__admin/requests?limit=N', 'DELETE /__admin/requests'],
+        }),
+    },
+    '/reset': {
+      POST({ stores, onChange }, request) {
+        const key = request.headers[ADMIN_KEY_HEADER];
+        if (typeof key === 'string' && stores.isolated) {
+          const data = keyData(stores, key);
+          if ('error' in data) return data;
+          reloadDataset(data, stores.starting);
+          onChange();
+          return json(200, datasetSizes(data));
+        }
+        stores.reset();
         onChange();
-        return json(200, { pets: store.size });
-      }
-      stores.reset();
-      onChange();
-      return json(200, { pets: stores.starting.length });
+        return json(200, datasetSizes(stores.sharedData));
+      },
     },
-  },
-  '/pets': {
-    GET({ stores }, request) {
-      const store = targetStore(stores, request);
-      if ('error' in store) return store;
-      return { status: 200, body: `[${store.all().join(',')}]` };
+    '/data': {
+      GET({ stores }, request) {
+        const data = targetData(stores, request);
+        if ('error' in data) return data;
+        return { status: 200, body: `{${[...data].map(([name, store]) => `${JSON.stringify(name)}:[${store.all().join(',')}]`).join(',')}}` };
+      },
+      PUT: (options, request) => load(options, request, undefined),
     },
-    PUT({ api, stores, onChange }, request) {
-      const store = targetStore(stores, request);
-      if ('error' in store) return store;
-      let pets;
-      try {
-        pets = parsePets(api, request.body === undefined ? '' : request.body.toString('utf8'), 'body');
-      } catch (error) {
-        return { error: 'INVALID_PETS', detail: (error as Error).message };
-      }
-      if (pets.length > store.maxPets) return { error: 'STORE_FULL', detail: `The body holds ${pets.length} pets; the mock holds at most ${store.maxPets} (--max-pets). Nothing was replaced.` };
-      store.replace(pets);
-      onChange();
-      return json(200, { pets: store.size });
+    '/requests': {
+      GET({ journal }, _request, query) {
+        const limit = query.get('limit');
+        if (limit !== null && !/^\d{1,9}$/.test(limit)) return { error: 'INVALID_QUERY', detail: `limit must be a whole number, got ${JSON.stringify(limit)}.` };
+        return json(200, journal.entries(limit === null ? undefined : Number(limit)));
+      },
+      DELETE({ journal }) {
+        journal.clear();
+        return { status: 204, body: '' };
+      },
     },
-  },
-  '/requests': {
-    GET({ journal }, _request, query) {
-      const limit = query.get('limit');
-      if (limit !== null && !/^\d{1,9}$/.test(limit)) return { error: 'INVALID_QUERY', detail: `limit must be a whole number, got ${JSON.stringify(limit)}.` };
-      return json(200, journal.entries(limit === null ? undefined : Number(limit)));
-    },
-    DELETE({ journal }) {
-      journal.clear();
-      return { status: 204, body: '' };
-    },
-  },
-};
-
-/** The store an admin call acts on: the shared one, or with `--isolate-by-key` the one `X-Petstore-Key` names. */
-function targetStore(stores: Stores, request: MockRequest): PetStore | { error: ErrorCode; detail?: string } {
-  const key = request.headers[ADMIN_KEY_HEADER];
-  if (!stores.isolated) return stores.shared;
-  if (typeof key !== 'string') return { error: 'ADMIN_KEY_REQUIRED' };
-  return keyStore(stores, key);
+  };
+  for (const resource of api.resources) {
+    if (routes[`/${resource.name}`] !== undefined) continue;
+    routes[`/${resource.name}`] = {
+      GET({ stores }, request) {
+        const data = targetData(stores, request);
+        if ('error' in data) return data;
+        return { status: 200, body: `[${data.get(resource.name)!.all().join(',')}]` };
+      },
+      PUT: (options, request) => load(options, request, resource),
+    };
+  }
+  return routes;
 }
 
-function keyStore(stores: Stores, key: string): PetStore | { error: ErrorCode; detail: string } {
+/**
+ * Replaces records: one resource's with a JSON array (`PUT /__admin/<resource>`), or several with an object of
+ * arrays by resource name (`PUT /__admin/data`; resources it does not name keep their records). Nothing is
+ * replaced when any record is invalid or a collection exceeds `--max-pets`.
+ */
+function load({ api, stores, onChange }: AdminOptions, request: MockRequest, resource: ResourceModel | undefined): Answer {
+  const data = targetData(stores, request);
+  if ('error' in data) return data;
+  const text = request.body === undefined ? '' : request.body.toString('utf8');
+  const invalid = `INVALID_${resource === undefined ? 'RECORDS' : singularCode(resource.name) + 'S'}`;
+  let loaded: Map<string, RecordValue[]>;
+  try {
+    const parsed = parseJsonBody(text);
+    if (!parsed.ok) throw new Error(`body: ${parsed.message}`);
+    if (resource !== undefined && !Array.isArray(parsed.body.value)) throw new Error(`body: expected a JSON array of ${typeName(resource)} objects`);
+    loaded = resource === undefined ? dataFromValue(api, parsed.body.value, 'body') : new Map([[resource.name, parseRecords(resource, parsed.body.value as unknown[], 'body')]]);
+  } catch (error) {
+    return { error: 'INVALID_RECORDS', code: invalid, detail: (error as Error).message };
+  }
+  for (const [name, records] of loaded) {
+    const store = data.get(name)!;
+    if (records.length > store.maxRecords) return { error: 'STORE_FULL', detail: `The body holds ${records.length} ${name}; the mock holds at most ${store.maxRecords} (--max-pets). Nothing was replaced.` };
+  }
+  for (const [name, records] of loaded) data.get(name)!.load(records);
+  onChange();
+  return json(200, Object.fromEntries([...loaded.keys()].map((name) => [name, data.get(name)!.size])));
+}
+
+/** The data an admin call acts on: the shared one, or with `--isolate-by-key` the one `X-Petstore-Key` names. */
+function targetData(stores: Stores, request: MockRequest): Dataset | { error: ErrorCode; detail?: string } {
+  const key = request.headers[ADMIN_KEY_HEADER];
+  if (!stores.isolated) return stores.sharedData;
+  if (typeof key !== 'string') return { error: 'ADMIN_KEY_REQUIRED' };
+  return keyData(stores, key);
+}
+
+function keyData(stores: Stores, key: string): Dataset | { error: ErrorCode; detail: string } {
   const tenant = stores.tenant(key);
   if (tenant === 'full') return { error: 'TOO_MANY_KEYS', detail: 'The mock holds data for its maximum number of API keys; POST /__admin/reset first.' };
   if (tenant === undefined) return { error: 'ADMIN_KEY_REQUIRED', detail: `The ${ADMIN_KEY_HEADER} header names a key the mock does not accept (--api-key).` };
-  return tenant.store;
+  return tenant.data;
 }
 
 function answer(result: Answer): MockResponse {
   if ('error' in result) {
-    const error = apiError(result.error, result.detail);
+    const error = apiError(result.error, result.detail, result.code);
     return { status: error.status, headers: { 'content-type': 'application/json', ...result.headers }, body: JSON.stringify(error) };
   }
   return { status: result.status, headers: result.status === 204 ? {} : { 'content-type': 'application/json' }, body: result.body };

@@ -1,23 +1,27 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readPetsFile } from './data.js';
-import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
+import { readDataFile } from './data.js';
+import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
+import { datasetSizes } from './isolation.js';
 import { LOG_LEVELS } from './logger.js';
 import { installShutdown } from './shutdown.js';
+import { watchSpec } from './watch.js';
 
 /**
- * `npm start` / `petstore-mock`: serves the stateful mock of spec/openapi.yaml.
+ * `npm start` / `petstore-mock`: serves a stateful mock of an OpenAPI spec (default spec/openapi.yaml).
  * Every flag has an environment variable and a default, listed by `--help`.
  */
 const program = new Command('petstore-mock')
-  .description('Stateful mock of the Pet Store Animals interface (spec/openapi.yaml).')
+  .description('Stateful mock of an OpenAPI interface (default: the Pet Store Animals interface, spec/openapi.yaml).')
+  .addOption(new Option('--spec <file>', 'OpenAPI document (3.0 or 3.1, YAML or JSON) to serve').env('PETSTORE_SPEC').default(SPEC_PATH, 'spec/openapi.yaml'))
+  .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the records still valid').env('PETSTORE_WATCH'))
   .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
   .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
-  .addOption(new Option('--api-key <key...>', 'API key(s) accepted as "Authorization: Bearer <key>"').env('PETSTORE_API_KEY').default([DEFAULT_API_KEY]))
-  .addOption(new Option('--data <file>', 'JSON file of starting pets (an array of Pet)').env('PETSTORE_DATA').default(undefined, 'the embedded demo set'))
-  .addOption(new Option('--empty', 'start with no pets').env('PETSTORE_EMPTY'))
-  .addOption(new Option('--max-pets <number>', 'most pets held; createPet answers 409 STORE_FULL beyond').env('PETSTORE_MAX_PETS').default(1_000_000).argParser(positive))
+  .addOption(new Option('--api-key <key...>', 'API key(s) accepted by the spec\'s security schemes (seed: "Authorization: Bearer <key>")').env('PETSTORE_API_KEY').default([DEFAULT_API_KEY]))
+  .addOption(new Option('--data <file>', 'JSON file of starting records: an array (first resource) or {"<resource>": [...]}').env('PETSTORE_DATA').default(undefined, 'the embedded demo pets, when they fit the spec'))
+  .addOption(new Option('--empty', 'start with no records').env('PETSTORE_EMPTY'))
+  .addOption(new Option('--max-pets <number>', 'most records held per resource; a create answers 409 STORE_FULL beyond').env('PETSTORE_MAX_PETS').default(1_000_000).argParser(positive))
   .addOption(new Option('--max-body-bytes <number>', 'largest request body accepted (413 beyond)').env('PETSTORE_MAX_BODY_BYTES').default(1024 * 1024).argParser(positive))
   .addOption(new Option('--cors-origin <origin...>', 'origins a browser page may call from (CORS)').env('PETSTORE_CORS_ORIGINS').default(['*'], 'any origin (*)'))
   .addOption(new Option('--no-cors', 'send no CORS headers').env('PETSTORE_NO_CORS').default(true, 'CORS on'))
@@ -39,6 +43,8 @@ const program = new Command('petstore-mock')
 program.parse();
 unsetFalseEnvFlags(program);
 const options = program.opts<{
+  spec: string;
+  watch?: boolean;
   port: number;
   host: string;
   apiKey: string[] | string;
@@ -67,15 +73,17 @@ const corsOrigins = list(options.corsOrigin);
 const anyKey = options.isolateByKey === true && program.getOptionValueSource('apiKey') === 'default';
 
 try {
-  const api = await loadApi();
-  const pets = options.empty === true ? [] : options.data === undefined ? undefined : readPetsFile(api, options.data);
+  const api = await loadApi(options.spec).catch((error: unknown) => {
+    throw new Error(`cannot load the spec ${options.spec}: ${(error as Error).message}`);
+  });
+  const data = options.empty === true ? new Map() : options.data === undefined ? undefined : readDataFile(api, options.data);
   const logger = createLogger({ level: options.logLevel, format: options.logFormat });
   // The admin API is never open to an API key alone (issue 5): without --admin-token, a random token guards it.
   const adminToken = options.admin ? (options.adminToken ?? randomBytes(18).toString('base64url')) : undefined;
   const mock = await startMock({
     api,
     apiKeys: anyKey ? undefined : apiKeys,
-    pets,
+    ...(data === undefined ? {} : { data }),
     maxPets: options.maxPets,
     port: options.port,
     host: options.host,
@@ -96,12 +104,21 @@ try {
   const adminText = !options.admin
     ? 'off'
     : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
+  const sizes = Object.entries(datasetSizes(mock.stores.sharedData)).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
+  const first = api.resources[0];
   process.stdout.write(
-    `Pet Store mock ${api.version} serving ${mock.baseUrl} with ${mock.store.size} pets\n` +
+    `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
       `API key: ${keyText}\n` +
       `Admin API: ${adminText}\n` +
-      `Try: curl -H 'Authorization: Bearer ${anyKey ? 'any-key' : apiKeys[0]}' ${mock.baseUrl}/pets\n`,
+      (first === undefined ? '' : `Try: curl -H 'Authorization: Bearer ${anyKey ? 'any-key' : apiKeys[0]}' ${mock.baseUrl}${first.collectionPath}\n`),
   );
+  for (const note of mock.notes) logger.warn(note);
+  if (options.watch === true) {
+    watchSpec(options.spec, mock, (event) => {
+      if (!event.ok) logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
+      else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
+    });
+  }
   // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
   installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush()], log: (message) => logger.info(message) });
 } catch (error) {

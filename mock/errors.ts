@@ -17,9 +17,11 @@ export const ERRORS = {
   BODY_REQUIRED: { status: 400, message: 'A JSON request body is required.' },
   INVALID_QUERY: { status: 400, message: 'A query parameter is invalid.' },
   PET_NOT_FOUND: { status: 404, message: 'No animal has this id.' },
+  // Any resource's 404: the body's code names the resource (`PET_NOT_FOUND` for `pets`, see handlers.ts).
+  RECORD_NOT_FOUND: { status: 404, message: 'No record has this id.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No operation of the Animals interface is served at this path.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
-  STORE_FULL: { status: 409, message: 'The mock holds its maximum number of animals.' },
+  STORE_FULL: { status: 409, message: 'The mock holds its maximum number of records.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the mock accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
   MALFORMED_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },
@@ -32,6 +34,8 @@ export const ERRORS = {
   ADMIN_DISABLED: { status: 404, message: 'The admin API is turned off (--no-admin).' },
   ADMIN_NOT_FOUND: { status: 404, message: 'No admin endpoint is served at this path.' },
   INVALID_PETS: { status: 400, message: 'The body must be a JSON array of Pet objects with distinct ids.' },
+  // Any resource's admin load; the body's code names the resource (`INVALID_PETS` for `pets`, see admin.ts).
+  INVALID_RECORDS: { status: 400, message: 'The body must hold records of the resource schema with distinct ids.' },
   ADMIN_KEY_REQUIRED: { status: 400, message: 'With --isolate-by-key, name the API key whose pets to use in the X-Petstore-Key header (one the mock accepts).' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full within the time the mock allows.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to answer this request; this is a bug of the mock.' },
@@ -43,9 +47,10 @@ export type ErrorCode = keyof typeof ERRORS;
 /**
  * Builds the wire `Error` for a code: `status` always equals the HTTP status of the row (seed, Errors:
  * "The `status` field equals the HTTP status code"). `detail`, when given, replaces the default message and
- * should say what was wrong and where (for example `/categoryId must be integer`).
+ * should say what was wrong and where (for example `body/name must be string`); `name` replaces the row's
+ * name in the body (a resource's `PET_NOT_FOUND` for the row `RECORD_NOT_FOUND`).
  */
-export function apiError(code: ErrorCode, detail?: string): ApiError {
+export function apiError(code: ErrorCode, detail?: string, name: string = code): ApiError {
   const row = ERRORS[code];
-  return { code, message: detail ?? row.message, status: row.status };
+  return { code: name, message: detail ?? row.message, status: row.status };
 }

@@ -12,8 +12,8 @@ export interface FrontDoorParts {
   admin: (request: MockRequest) => MockResponse;
   stores: Stores;
   journal: Journal;
-  /** Called after a `POST` that succeeded (the only state change of the seed: createPet), for the state file. */
-  onCreate?: (() => void) | undefined;
+  /** Called after a request that may have changed records succeeded (POST, PUT, PATCH, DELETE), for the state file. */
+  onChange?: (() => void) | undefined;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface FrontDoorParts {
  * `--isolate-by-key`); the answer gets the CORS headers and is recorded in the journal.
  */
 export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) => MockResponse {
-  const { cors, admin, stores, journal, onCreate } = parts;
+  const { cors, admin, stores, journal, onChange } = parts;
   return function handle(request) {
     const preflight = cors.preflight(request);
     if (preflight !== undefined) return preflight;
@@ -31,7 +31,7 @@ export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) =
     const handler = stores.handlerFor(request);
     const response = cors.decorate(request, handler === 'full' ? tooManyKeys() : handler(request));
     journal.record(request, response);
-    if (onCreate !== undefined && request.method === 'POST' && response.status < 300) onCreate();
+    if (onChange !== undefined && response.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') onChange();
     return response;
   };
 }

@@ -1,43 +1,150 @@
-import { LosslessNumber } from 'lossless-json';
+import { sampleOf } from '../spec/error-shape.js';
+import { canonicalJson, toView } from '../spec/json.js';
+import type { OperationModel, ResourceModel } from '../spec/model.js';
+import { mainType, objectShape, type Schema } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
-import { exactInteger } from './json.js';
-import type { PetStatus, PetStore } from './store.js';
+import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
+import { filterKey, type RecordId, type RecordStore, type RecordValue } from './store/record-store.js';
 
 /**
  * What a handler receives once the request has been routed, authenticated and validated against the spec:
  * parameters already coerced (int64 as `bigint`, other integers as `number`), the body as parsed exactly.
  */
 export interface OperationInput {
-  store: PetStore;
+  /** The store of the operation's resource; `undefined` for an operation no resource holds. */
+  store: RecordStore | undefined;
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
 }
 
-/** A handler's answer: a status with a JSON text body, or a row of the error table. */
-export type OperationResult = { status: number; json: string } | { error: ErrorCode; detail?: string };
+/**
+ * A handler's answer: a status with a JSON text body (empty for none), or a row of the error table; `code`
+ * replaces the row's name in the body (`PET_NOT_FOUND` for the row `RECORD_NOT_FOUND` of `pets`).
+ */
+export type OperationResult = { status: number; json: string } | { error: ErrorCode; detail?: string; code?: string };
 
-/** The state logic of each operation, keyed by operationId. Validation has already happened. */
-export const handlers: Record<string, (input: OperationInput) => OperationResult> = {
-  /** Seed, Endpoints §1: at most `limit` (default 20) pets, only those of `status` when given. */
-  listPets({ store, query }) {
-    return { status: 200, json: store.list(query['limit'] as number, query['status'] as PetStatus | undefined) };
-  },
+/** The state logic of one operation. Validation has already happened. */
+export type Handler = (input: OperationInput) => OperationResult;
 
-  /** Seed, Endpoints §2: stores the submitted fields with a new id; the 201 repeats them. */
-  createPet({ store, body }) {
-    const { name, categoryId, status } = body as { name: string; categoryId: LosslessNumber; status?: PetStatus };
-    const created = store.create({ name, categoryId: exactInteger(categoryId.value)!, ...(status === undefined ? {} : { status }) });
-    if (created.ok) return { status: 201, json: created.json };
-    return created.reason === 'full'
-      ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store.maxPets} animals; restart it or reset its data to add more.` }
-      : { error: 'STORE_FULL', detail: 'Every int64 id above the largest stored id is taken.' };
-  },
+/**
+ * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
+ * read, replace, update, delete; an operation no resource holds answers its documented success with the
+ * spec's example or a schema-valid sample, as Prism does.
+ */
+export function compileHandler(op: OperationModel): Handler {
+  const resource = op.resource;
+  if (resource === undefined || op.role === undefined) return exampleHandler(op);
+  const status = op.successStatus;
+  const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);
+  const idParameter = op.pathParams.at(-1)?.name;
+  const notFound = (id: unknown): OperationResult => ({
+    error: 'RECORD_NOT_FOUND',
+    code: `${singularCode(resource.name)}_NOT_FOUND`,
+    detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
+  });
+  const idOf = (path: Record<string, unknown>): RecordId => path[idParameter!] as RecordId;
+  switch (op.role) {
+    case 'list':
+      return listHandler(op, resource);
+    case 'create':
+      return ({ store, body }) => {
+        const created = store!.create(recordFromBody(resource, body as RecordValue));
+        if (created.ok) return { status, json: withBody ? created.json : '' };
+        return created.reason === 'full'
+          ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
+          : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
+      };
+    case 'read':
+      return ({ store, path }) => {
+        const json = store!.get(idOf(path));
+        return json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' };
+      };
+    case 'replace':
+      return ({ store, path, body }) => {
+        const id = idOf(path);
+        const previous = store!.value(id);
+        if (previous === undefined) return notFound(id);
+        const record = recordFromBody(resource, body as RecordValue, previous);
+        const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
+        if (invalid !== undefined) return invalid;
+        const json = store!.replace(id, record)!;
+        return { status, json: withBody ? json : '' };
+      };
+    case 'update':
+      return ({ store, path, body }) => {
+        const id = idOf(path);
+        const previous = store!.value(id);
+        if (previous === undefined) return notFound(id);
+        const merged = mergePatch(resource, previous, (body ?? {}) as RecordValue);
+        const invalid = recordProblem(resource, merged);
+        if (invalid !== undefined) return invalid;
+        const json = store!.replace(id, merged)!;
+        return { status, json: withBody ? json : '' };
+      };
+    case 'delete':
+      return ({ store, path }) => {
+        const json = store!.delete(idOf(path));
+        return json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' };
+      };
+  }
+}
 
-  /** Seed, Endpoints §3 (deprecated): the pet with this id, or 404. */
-  getPet({ store, path }) {
-    const id = path['petId'] as bigint;
-    const json = store.get(id);
-    return json === undefined ? { error: 'PET_NOT_FOUND', detail: `No animal has the id ${id}.` } : { status: 200, json };
-  },
-};
+/** A 400 when the record a replace or update makes breaks the record schema (a PATCH removing a required property). */
+function recordProblem(resource: ResourceModel, record: RecordValue): OperationResult | undefined {
+  if (resource.validateRecord(toView(record))) return undefined;
+  return { error: 'INVALID_BODY', detail: `The ${singularWord(resource.name)} would be invalid: ${resource.validateRecord.errors() || 'it does not match its schema'}.` };
+}
+
+/**
+ * Lists records (README › Resources › Lists): each filter keeps the records whose property equals the
+ * parameter's value (int64 exactly); the limit parameter's value, else its default, bounds the page (no limit
+ * parameter: every record); newest first. A wrapper list puts the page in its array property, the number of
+ * matching records in an integer `total`/`count`, and a sample in any other required property.
+ */
+function listHandler(op: OperationModel, resource: ResourceModel): Handler {
+  const filters = resource.filters.map((filter) => filter.parameter.name);
+  const limit = resource.limit;
+  const fallback = limit?.default ?? Infinity;
+  const shape = resource.listShape;
+  if (shape === undefined || shape.kind === 'array') {
+    return ({ store, query }) => {
+      const keys = filters.length === 0 ? filters : filters.map((name) => filterKey(query[name]));
+      const size = limit === undefined ? Infinity : ((query[limit.parameter] as number | undefined) ?? fallback);
+      return { status: op.successStatus, json: store!.list({ keys, limit: size }).json };
+    };
+  }
+  const wrapper = wrapperWriter(shape.schema, shape.itemsProperty);
+  return ({ store, query }) => {
+    const keys = filters.map((name) => filterKey(query[name]));
+    const size = limit === undefined ? Infinity : ((query[limit.parameter] as number | undefined) ?? fallback);
+    const page = store!.list({ keys, limit: size, countAll: wrapper.counts });
+    return { status: op.successStatus, json: wrapper.write(page.json, page.total) };
+  };
+}
+
+const COUNT_NAMES = /^(total|count|totalCount|total_count|totalItems|total_items|totalElements|size)$/;
+
+function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean; write: (page: string, total: number) => string } {
+  const { properties, required } = objectShape(schema);
+  const parts: { key: string; value: 'page' | 'total' | string }[] = [];
+  for (const [name, sub] of Object.entries(properties)) {
+    const key = JSON.stringify(name);
+    if (name === itemsProperty) parts.push({ key, value: 'page' });
+    else if (COUNT_NAMES.test(name) && mainType(sub) === 'integer') parts.push({ key, value: 'total' });
+    else if (required.includes(name)) parts.push({ key, value: canonicalJson(sampleOf(sub)) });
+  }
+  return {
+    counts: parts.some((part) => part.value === 'total'),
+    write: (page, total) => `{${parts.map(({ key, value }) => `${key}:${value === 'page' ? page : value === 'total' ? String(total) : value}`).join(',')}}`,
+  };
+}
+
+/** An operation no resource holds: its success status with the spec's example, else a schema-valid sample (Prism's way). */
+function exampleHandler(op: OperationModel): Handler {
+  const response = op.responses.find((r) => r.status === String(op.successStatus));
+  const json = op.successStatus === 204 || response === undefined || (response.schema === undefined && response.example === undefined)
+    ? ''
+    : canonicalJson(response.example !== undefined ? response.example : sampleOf(response.schema!));
+  return () => ({ status: op.successStatus, json });
+}

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { bearerToken } from './bearer.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
-import { PetStore, type PetRecord } from './store.js';
+import type { ApiModel } from '../spec/model.js';
+import type { StartingData } from './data.js';
+import type { Dataset, MockRequest, MockResponse } from './pipeline.js';
+import { MemoryRecordStore } from './store/memory-store.js';
+import type { RecordStore } from './store/record-store.js';
 
 /** Most API keys that get their own data with `--isolate-by-key`; beyond, a 429 `TOO_MANY_KEYS` until a reset. */
 export const MAX_ISOLATED_KEYS = 1000;
@@ -11,25 +14,42 @@ export function keyDigest(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** One store per resource of the spec, each holding its starting records; at most `maxRecords` records per resource. */
+export function createDataset(api: ApiModel, starting: StartingData, maxRecords: number): Map<string, RecordStore> {
+  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(resource, maxRecords, starting.get(resource.name) ?? [])]));
+}
+
+/** Drops every record of a dataset and loads `starting` instead. */
+export function reloadDataset(data: Dataset, starting: StartingData): void {
+  for (const [name, store] of data) store.load(starting.get(name) ?? []);
+}
+
+/** Number of records of a dataset, by resource name (the admin API's answers: `{"pets": 8}`). */
+export function datasetSizes(data: Dataset): Record<string, number> {
+  return Object.fromEntries([...data].map(([name, store]) => [name, store.size]));
+}
+
 /** One key's data and the pipeline that serves it (built on the key's first request: a state file holds digests, not keys). */
 export interface Tenant {
-  store: PetStore;
+  data: Dataset;
   handle?: (request: MockRequest) => MockResponse;
 }
 
 /** How to build the stores of a mock. */
 export interface StoresOptions {
-  /** Starting pets: every store begins with them, and a reset restores them. */
-  starting: readonly PetRecord[];
+  api: ApiModel;
+  /** Starting records by resource: every dataset begins with them, and a reset restores them. */
+  starting: StartingData;
+  /** Most records per resource (`--max-pets`). */
   maxPets: number;
   /** With `isolate`, each accepted API key has its own store (README › Isolation). */
   isolate: boolean;
   /** Keys given explicitly (`--api-key`): with `isolate`, only these get data; `undefined` accepts any bearer key. */
   acceptedKeys: readonly string[] | undefined;
   /** Builds the pipeline of one store; `key` is the only key it accepts, or `undefined` for the shared store. */
-  pipeline: (store: PetStore, key: string | undefined) => (request: MockRequest) => MockResponse;
-  /** Pets read from a state file: the shared store's, and per key digest. */
-  saved?: { pets?: readonly PetRecord[]; keys?: ReadonlyMap<string, readonly PetRecord[]> };
+  pipeline: (data: Dataset, key: string | undefined) => (request: MockRequest) => MockResponse;
+  /** Records read from a state file: the shared dataset's, and per key digest. */
+  saved?: { data?: StartingData; keys?: ReadonlyMap<string, StartingData> };
 }
 
 /**
@@ -38,20 +58,27 @@ export interface StoresOptions {
  * with its own key, never see each other's pets. Keys are held by SHA-256 digest.
  */
 export class Stores {
-  /** The store of the non-isolated mock (and, with `isolate`, unused by requests). */
-  readonly shared: PetStore;
+  /** The data of the non-isolated mock (and, with `isolate`, unused by requests). */
+  readonly sharedData: Dataset;
   private readonly sharedHandle: (request: MockRequest) => MockResponse;
   private readonly tenants = new Map<string, Tenant>();
   private readonly accepted: ReadonlySet<string> | undefined;
 
   constructor(private readonly options: StoresOptions) {
-    this.shared = new PetStore(options.maxPets, options.saved?.pets ?? options.starting);
-    this.sharedHandle = options.pipeline(this.shared, undefined);
+    this.sharedData = createDataset(options.api, options.saved?.data ?? options.starting, options.maxPets);
+    this.sharedHandle = options.pipeline(this.sharedData, undefined);
     this.accepted = options.acceptedKeys === undefined ? undefined : new Set(options.acceptedKeys.map(keyDigest));
     // Saved keys get their store at once, so that the next write of the state file keeps them even if unused.
-    for (const [digest, pets] of options.saved?.keys ?? []) {
-      if (this.accepted === undefined || this.accepted.has(digest)) this.tenants.set(digest, { store: new PetStore(options.maxPets, pets) });
+    for (const [digest, data] of options.saved?.keys ?? []) {
+      if (this.accepted === undefined || this.accepted.has(digest)) this.tenants.set(digest, { data: createDataset(options.api, data, options.maxPets) });
     }
+  }
+
+  /** The shared store of the spec's first resource (the seed's pets). Errors: throws when the spec has no resource. */
+  get shared(): RecordStore {
+    const store = this.sharedData.values().next().value;
+    if (store === undefined) throw new Error('the spec has no resource, so the mock holds no records');
+    return store;
   }
 
   /** Whether each API key has its own data. */
@@ -59,8 +86,8 @@ export class Stores {
     return this.options.isolate;
   }
 
-  /** The starting pets, which a reset restores. */
-  get starting(): readonly PetRecord[] {
+  /** The starting records, which a reset restores. */
+  get starting(): StartingData {
     return this.options.starting;
   }
 
@@ -75,7 +102,7 @@ export class Stores {
     const tenant = key === undefined ? undefined : this.tenant(key);
     if (tenant === 'full') return tenant;
     if (tenant === undefined) return this.sharedHandle;
-    tenant.handle ??= this.options.pipeline(tenant.store, key);
+    tenant.handle ??= this.options.pipeline(tenant.data, key);
     return tenant.handle;
   }
 
@@ -90,21 +117,21 @@ export class Stores {
     if (tenant === undefined) {
       if (this.accepted !== undefined && !this.accepted.has(digest)) return undefined;
       if (this.tenants.size >= MAX_ISOLATED_KEYS) return 'full';
-      tenant = { store: new PetStore(this.options.maxPets, this.options.starting) };
+      tenant = { data: createDataset(this.options.api, this.options.starting, this.options.maxPets) };
       this.tenants.set(digest, tenant);
     }
     return tenant;
   }
 
-  /** Every store with its key digest (`''` for the shared store): what a state file holds. */
-  *all(): Iterable<[string, PetStore]> {
-    yield ['', this.shared];
-    for (const [digest, tenant] of this.tenants) yield [digest, tenant.store];
+  /** Every dataset with its key digest (`''` for the shared one): what a state file holds. */
+  *all(): Iterable<[string, Dataset]> {
+    yield ['', this.sharedData];
+    for (const [digest, tenant] of this.tenants) yield [digest, tenant.data];
   }
 
-  /** Restores the starting pets: in the shared store, and with `isolate` by forgetting every key's data. */
+  /** Restores the starting records: in the shared dataset, and with `isolate` by forgetting every key's data. */
   reset(): void {
-    this.shared.replace(this.options.starting);
+    reloadDataset(this.sharedData, this.options.starting);
     this.tenants.clear();
   }
 }

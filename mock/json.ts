@@ -1,14 +1,14 @@
 import { parse, LosslessNumber } from 'lossless-json';
+import { INT64_MAX, INT64_MIN, numberView as exactView } from '../spec/schema.js';
 
-/** Smallest and largest int64 values (seed, Resources: `categoryId`, `id` and `petId` are int64). */
-export const INT64_MIN = -(2n ** 63n);
-export const INT64_MAX = 2n ** 63n - 1n;
+export { INT64_MAX, INT64_MIN } from '../spec/schema.js';
 
 /**
  * A request body parsed without losing a digit.
  * - `value`: the document as sent, numbers kept as `LosslessNumber` (their literal text).
- * - `view`: the same document with plain JS numbers, for JSON Schema validation (ajv knows no bigint).
- * - `overflows`: JSON pointers of integer literals outside int64, whose `view` number is therefore inexact.
+ * - `view`: the same document with plain JS numbers, for JSON Schema validation (ajv knows no bigint); a literal
+ *   outside int64 is a double the `int64` format refuses (spec/schema.ts › numberView), so the schema decides.
+ * - `overflows`: JSON pointers of integer literals outside int64 (for reports; the mock judges by the schema).
  */
 export interface ParsedBody {
   value: unknown;
@@ -82,7 +82,7 @@ function numberView(literal: string, pointer: string, overflows: string[]): numb
   if (SHORT_INTEGER.test(literal)) return Number(literal);
   const exact = exactInteger(literal);
   if (exact !== undefined && (exact < INT64_MIN || exact > INT64_MAX)) overflows.push(pointer);
-  return Number(literal);
+  return exactView(literal, exact);
 }
 
 /** A member name as a JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */

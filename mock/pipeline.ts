@@ -1,12 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { bearerToken, headerForm, sameKey } from './bearer.js';
-import { apiError, type ErrorCode } from './errors.js';
-import { handlers } from './handlers.js';
+import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
+import type { ApiModel, OperationModel } from '../spec/model.js';
+import { compileAuth, type Authenticator } from './auth.js';
+import { ERRORS, type ErrorCode } from './errors.js';
+import { compileHandler, type Handler } from './handlers.js';
 import { parseJsonBody } from './json.js';
-import { describe, type Api, type Operation } from './operations.js';
+import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse } from './prefer.js';
 import { queryPairs } from './query.js';
-import type { PetStore } from './store.js';
+import { singularCode } from './records.js';
+import type { RecordStore } from './store/record-store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
 export interface MockRequest {
@@ -25,41 +28,56 @@ export interface MockResponse {
   body: string;
 }
 
-/** What the pipeline needs besides the spec: the accepted API keys and the store. */
+/** The records a pipeline serves: one store per resource, by resource name. */
+export type Dataset = ReadonlyMap<string, RecordStore>;
+
+/** What the pipeline needs besides the spec: the accepted API keys and the data. */
 export interface PipelineOptions {
-  /** Keys accepted in `Authorization: Bearer <key>` (seed, Authentication). At least one. */
+  /** Keys accepted by the operations' security schemes (README › Authentication). */
   apiKeys: readonly string[];
-  store: PetStore;
+  data: Dataset;
   /** Called for each authenticated call of a deprecated operation (seed, Endpoints §3), for the log's warning. */
-  onDeprecated?: ((operation: Operation) => void) | undefined;
+  onDeprecated?: ((operation: OperationModel) => void) | undefined;
 }
 
-/** Everything that may stop a request before its handler runs: a row of the error table and its detail. */
-type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string> };
+/** Everything that may stop a request before its handler runs: a row of the error table, its detail, and the body's code. */
+export type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string>; code?: string | undefined };
 
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+/** An operation compiled once: its checks, its handler and the headers of its success answer (frozen, shared). */
+interface Served {
+  op: OperationModel;
+  auth: Authenticator;
+  unauthorized: string;
+  path: Coercion[];
+  query: Coercion[];
+  handler: Handler;
+  headers: Readonly<Record<string, string>>;
+}
+
+const JSON_TYPE = 'application/json';
 /** A shared empty list (no path segments, no query pairs); never written to. */
 const NONE: readonly string[] = Object.freeze([]);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const SEED_ERRORS = createErrorShape([]);
 
 /**
- * Builds the mock's request pipeline from the spec (STYLE 2): route → authenticate → validate → handle.
- * The result answers every request; it never throws for any input, and every error is the seed's `Error`
- * with `status` equal to the HTTP status (seed, Errors).
+ * Builds the mock's request pipeline from the model (STYLE 2): route → authenticate → validate → handle.
+ * The result answers every request; it never throws for any input, and every error body has the shape the
+ * operation documents for its status (README › Error bodies; the seed's `Error` when it documents none).
  */
-export function createPipeline(api: Api, options: PipelineOptions): (request: MockRequest) => MockResponse {
-  const acceptedKeys = options.apiKeys.map(headerForm);
+export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => MockResponse {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
+  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys)]));
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
-  const literalPaths = new Map<string, Map<string, Operation>>();
+  const literalPaths = new Map<string, Map<string, Served>>();
   for (const op of api.operations) {
     if (op.path.includes('{')) continue;
     const path = `${api.basePath}${op.path}`;
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
-    literalPaths.get(path)!.set(op.method, op);
+    if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
-  // Each operation's handler and the headers of its success answer, looked up once (headers shared: frozen).
-  const served = new Map(api.operations.map((op) => [op, { handler: handlers[op.operationId], headers: Object.freeze(headersOf(op)) }] as const));
+  const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
+  const unrouted = unroutedShapes(api);
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -68,44 +86,66 @@ export function createPipeline(api: Api, options: PipelineOptions): (request: Mo
     const method = request.method === 'HEAD' ? 'GET' : request.method;
 
     // 1. Route: a path without a template by one lookup; else the operation whose template matches, then the method.
-    let operation = literalPaths.get(pathname)?.get(method);
+    let entry = literalPaths.get(pathname)?.get(method);
     let segments = NONE;
-    if (operation === undefined) {
+    if (entry === undefined) {
       const routed = route(api, method, pathname);
       if ('error' in routed) {
-        return refuse(routed.error === 'ROUTE_NOT_FOUND' ? { ...routed, detail: `No operation is served at ${pathname}. Operations: ${knownPaths}.` } : routed);
+        const refusal = routed.error === 'ROUTE_NOT_FOUND' ? { ...routed, detail: `No operation is served at ${pathname}. Operations: ${knownPaths}.` } : routed;
+        return refuse(unrouted(ERRORS[refusal.error].status), refusal);
       }
       if (routed.operation === undefined) return { status: 204, headers: { allow: routed.allow }, body: '' };
-      ({ operation, segments } = routed);
+      entry = served.get(routed.operation)!;
+      segments = routed.segments;
     }
+    const op = entry.op;
 
-    // 2. Authenticate: `Authorization: Bearer <key>` with an accepted key (seed, Authentication).
-    const authorization = request.headers.authorization;
-    if (operation.secured && !authenticated(authorization, acceptedKeys)) {
-      return refuse({ error: 'UNAUTHORIZED', headers: { 'www-authenticate': 'Bearer' } });
+    // 2. Authenticate by the operation's security schemes (seed, Authentication: a bearer key).
+    if (entry.auth.check !== undefined && !entry.auth.check(request, search)) {
+      return refuse(op.errors, { error: 'UNAUTHORIZED', detail: entry.unauthorized, ...(entry.auth.challenge === undefined ? {} : { headers: entry.auth.challenge }) });
     }
-    if (operation.deprecated) options.onDeprecated?.(operation);
+    if (op.deprecated) options.onDeprecated?.(op);
     // 2b. `Prefer: code=<status>` (Prism's convention, README › Forcing responses): a documented error of the operation.
     if (request.headers.prefer !== undefined) {
-      const forced = forcedResponse(operation, request.headers.prefer);
-      if (forced !== undefined) return refuse(forced);
+      const forced = forcedResponse(op, request.headers.prefer);
+      if (forced !== undefined) return refuse(op.errors, forced.error === 'RECORD_NOT_FOUND' ? { ...forced, code: notFoundCode(op) } : forced);
     }
 
     // 3. Validate parameters and body against the spec.
-    const input = validate(operation, segments, search, request);
-    if ('error' in input) return refuse(input);
+    const input = validate(entry, segments, search, request);
+    if ('error' in input) return refuse(op.errors, input);
 
     // 4. Handle: the state logic of the operation.
-    const { handler, headers } = served.get(operation)!;
-    const result = handler!({ store: options.store, query: input.query, path: input.path, body: input.body });
-    if ('error' in result) return refuse(result);
-    return { status: result.status, headers, body: result.json };
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body });
+    if ('error' in result) return refuse(op.errors, result);
+    return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
   };
 }
 
-type Routed = { operation: Operation; segments: readonly string[] } | { operation: undefined; allow: string } | Refusal;
+const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
 
-function route(api: Api, method: string, pathname: string): Routed {
+function serve(op: OperationModel, apiKeys: readonly string[]): Served {
+  const scheme = op.security[0];
+  const unauthorized =
+    scheme === undefined || scheme.kind === 'bearer'
+      ? ERRORS.UNAUTHORIZED.message
+      : scheme.kind === 'basic'
+        ? 'Missing or invalid API key: send "Authorization: Basic <base64 of user:API_KEY>".'
+        : `Missing or invalid API key: send it in the ${scheme.in} ${JSON.stringify(scheme.parameter)}.`;
+  return {
+    op,
+    auth: compileAuth(op.security, apiKeys),
+    unauthorized,
+    path: op.pathParams.map(compileCoercion),
+    query: op.queryParams.map(compileCoercion),
+    handler: compileHandler(op),
+    headers: Object.freeze(headersOf(op)),
+  };
+}
+
+type Routed = { operation: OperationModel; segments: readonly string[] } | { operation: undefined; allow: string } | Refusal;
+
+function route(api: ApiModel, method: string, pathname: string): Routed {
   if (!pathname.startsWith(`${api.basePath}/`)) return { error: 'ROUTE_NOT_FOUND' };
   const path = pathname.slice(api.basePath.length);
   // The common case first: an operation of this method matches. `Allow` is only worked out when none does.
@@ -121,61 +161,64 @@ function route(api: Api, method: string, pathname: string): Routed {
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
 }
 
-/**
- * Whether the header carries an accepted key (seed, Authentication), in constant time with respect to the
- * accepted keys (issue 5): the given key is compared with every accepted key by {@link sameKey} (no early
- * exit, work set by the accepted key's length only), so the time taken tells nothing of an accepted key's
- * bytes. `acceptedKeys` are in header form (one character per byte). No regex, `Buffer` or hash per request:
- * each cost microseconds under load (bench/RESULTS.md).
- */
-function authenticated(header: string | undefined, acceptedKeys: readonly string[]): boolean {
-  const given = bearerToken(header);
-  if (given === undefined) return false;
-  let ok = false;
-  for (const key of acceptedKeys) ok = sameKey(given, key) || ok;
-  return ok;
+/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else the seed's. */
+function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
+  const cache = new Map<number, ErrorShape>();
+  return (status) => {
+    let shape = cache.get(status);
+    if (shape === undefined) {
+      const explicit = api.operations.find((op) => op.responses.some((r) => r.status === String(status) && r.schema !== undefined));
+      shape = explicit?.errors ?? SEED_ERRORS;
+      cache.set(status, shape);
+    }
+    return shape;
+  };
 }
 
 type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown };
 
-function validate(operation: Operation, segments: readonly string[], search: string, request: MockRequest): ValidInput | Refusal {
+function validate(entry: Served, segments: readonly string[], search: string, request: MockRequest): ValidInput | Refusal {
+  const op = entry.op;
   const path: Record<string, unknown> = {};
-  for (let index = 0; index < operation.pathParams.length; index++) {
-    const parameter = operation.pathParams[index]!;
+  for (let index = 0; index < op.pathParams.length; index++) {
+    const parameter = op.pathParams[index]!;
     const raw = decodeSegment(segments[index]!);
-    const coerced = parameter.coerce(raw);
-    // A petId that is no int64 names no animal: 404, the status getPet documents (DECISIONS.md › Invalid petId).
-    if (!coerced.ok) return { error: 'PET_NOT_FOUND', detail: `No animal has the id ${JSON.stringify(raw)}: ${coerced.message}.` };
+    const coerced = entry.path[index]!(raw);
+    // A path value that is no valid id names no record: 404, the status a read documents (spec/DECISIONS.md › D11).
+    if (!coerced.ok) return { error: 'RECORD_NOT_FOUND', code: notFoundCode(op), detail: `Nothing has the ${parameter.name} ${JSON.stringify(raw)}: ${coerced.message}.` };
     path[parameter.name] = coerced.value;
   }
 
   const query: Record<string, unknown> = {};
-  const pairs = operation.queryParams.length === 0 ? NONE : queryPairs(search);
-  for (const parameter of operation.queryParams) {
+  const pairs = op.queryParams.length === 0 ? NONE : queryPairs(search);
+  for (let index = 0; index < op.queryParams.length; index++) {
+    const parameter = op.queryParams[index]!;
     let count = 0;
     let value = '';
     for (let i = 0; i < pairs.length; i += 2) {
       if (pairs[i] === parameter.name && count++ === 0) value = pairs[i + 1]!;
     }
-    if (count > 1) return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${count} values.` };
+    if (count > 1 && parameter.type !== 'array') return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${count} values.` };
     if (count === 0) {
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
-      if (parameter.schema.default !== undefined) query[parameter.name] = parameter.schema.default;
+      if (parameter.schema['default'] !== undefined) query[parameter.name] = parameter.schema['default'];
       continue;
     }
-    const coerced = parameter.coerce(value);
+    const raw = parameter.type === 'array' ? pairs.filter((_, i) => i % 2 === 1 && pairs[i - 1] === parameter.name) : value;
+    const coerced = entry.query[index]!(raw);
     if (!coerced.ok) return { error: 'INVALID_QUERY', detail: `${coerced.message}.` };
     query[parameter.name] = coerced.value;
   }
 
-  if (operation.body === undefined) return { query, path, body: undefined };
+  const body = op.body;
+  if (body === undefined) return { query, path, body: undefined };
   const bytes = request.body;
   if (bytes === undefined || bytes.length === 0) {
-    return operation.body.required ? { error: 'BODY_REQUIRED' } : { query, path, body: undefined };
+    return body.required ? { error: 'BODY_REQUIRED' } : { query, path, body: undefined };
   }
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!operation.body.mediaTypes.includes(mediaType)) {
-    return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${operation.body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
+  if (!body.mediaTypes.includes(mediaType)) {
+    return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }
   let text: string;
   try {
@@ -185,11 +228,13 @@ function validate(operation: Operation, segments: readonly string[], search: str
   }
   const parsed = parseJsonBody(text);
   if (!parsed.ok) return { error: 'MALFORMED_JSON', detail: parsed.message };
-  const { value, view, overflows } = parsed.body;
-  const problems: string[] = overflows.map((pointer) => `body${pointer} must be an int64 integer (from -9223372036854775808 to 9223372036854775807)`);
-  if (!operation.body.validate(view)) problems.push(describe(operation.body.validate.errors, 'body'));
-  if (problems.length > 0) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${problems.join('; ')}.` };
-  return { query, path, body: value };
+  // Unknown properties are judged by the schema alone (`additionalProperties`); int64 by the schema's format.
+  if (!body.validate(parsed.body.view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+  return { query, path, body: parsed.body.value };
+}
+
+function notFoundCode(op: OperationModel): string | undefined {
+  return op.resource === undefined ? undefined : `${singularCode(op.resource.name)}_NOT_FOUND`;
 }
 
 function decodeSegment(segment: string): string {
@@ -200,17 +245,23 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Headers of an operation's success answer: JSON, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
-function headersOf(operation: Operation): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (operation.deprecated) {
+/** Headers of an operation's success answer: its media type, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
+function headersOf(op: OperationModel): Record<string, string> {
+  const success = op.responses.find((r) => r.status === String(op.successStatus));
+  const headers: Record<string, string> = { 'content-type': success?.mediaType ?? JSON_TYPE };
+  if (op.deprecated) {
     headers['deprecation'] = 'true';
-    if (operation.sunset !== undefined) headers['sunset'] = new Date(`${operation.sunset}T00:00:00Z`).toUTCString();
+    if (op.sunset !== undefined) headers['sunset'] = new Date(`${op.sunset}T00:00:00Z`).toUTCString();
   }
   return headers;
 }
 
-function refuse(refusal: Refusal): MockResponse {
-  const error = apiError(refusal.error, refusal.detail);
-  return { status: error.status, headers: refusal.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...refusal.headers }, body: JSON.stringify(error) };
+/** The error answer of a refusal, its body in the shape `shape` documents for the row's status. */
+function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
+  const row = ERRORS[refusal.error];
+  const { value, mediaType } = shape.body({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status: row.status });
+  const headers = mediaType === JSON_TYPE && refusal.headers === undefined ? JSON_HEADERS : { 'content-type': mediaType, ...refusal.headers };
+  return { status: row.status, headers, body: JSON.stringify(value) };
 }
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });

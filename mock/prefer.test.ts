@@ -37,7 +37,7 @@ describe('Prefer: code=<status>', () => {
     const response = call(mock.handle, { url: '/v1/pets', headers: { ...KEY, prefer: 'code=404' } });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({ code: 'PREFER_CODE_UNDOCUMENTED', status: 400 });
-    expect(response.json.message).toContain('documented: 200, 401');
+    expect(response.json.message).toContain('documented: 200, 400, 401');
     expect(call(mock.handle, { url: '/v1/pets/1', headers: { ...KEY, prefer: 'code=500' } }).json.code).toBe('PREFER_CODE_UNDOCUMENTED');
     expect(call(mock.handle, { url: '/v1/pets/1', headers: { ...KEY, prefer: 'code=201' } }).json.code).toBe('PREFER_CODE_UNDOCUMENTED');
   });

@@ -1,5 +1,5 @@
 import type { ErrorCode } from './errors.js';
-import type { Operation } from './operations.js';
+import type { OperationModel } from '../spec/model.js';
 
 /**
  * The `Prefer` request header, as Prism reads it (README › Forcing responses): `code=<status>` forces a
@@ -40,8 +40,8 @@ export function parsePrefer(header: string | string[]): { ok: true; value: Prefe
   return { ok: true, value };
 }
 
-/** The error row that answers a forced status: the seed's documented errors (seed, Errors). */
-const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORIZED', 404: 'PET_NOT_FOUND' };
+/** The error row that answers a forced status: the seed's documented errors (seed, Errors), and the other 4xx the mock answers. */
+const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORIZED', 404: 'RECORD_NOT_FOUND', 409: 'STORE_FULL', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 
 /**
  * What the pipeline answers for a `Prefer` header on a routed, authenticated request:
@@ -50,16 +50,17 @@ const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORI
  * - a 400 `PREFER_CODE_UNDOCUMENTED` naming the documented statuses when the operation does not document it;
  * - a 400 `INVALID_PREFER` when the header cannot be read.
  */
-export function forcedResponse(operation: Operation, header: string | string[]): PreferRefusal | undefined {
+export function forcedResponse(operation: OperationModel, header: string | string[]): PreferRefusal | undefined {
   const parsed = parsePrefer(header);
   if (!parsed.ok) return { error: 'INVALID_PREFER', detail: parsed.message };
   const code = parsed.value.code;
-  if (code === undefined || (code < 300 && operation.responses.includes(code))) return undefined;
+  const documented = operation.responses.map((response) => Number(response.status)).filter(Number.isInteger);
+  if (code === undefined || (code < 300 && documented.includes(code))) return undefined;
   const error = FORCED[code];
-  if (error === undefined || !operation.responses.includes(code)) {
+  if (error === undefined || !documented.includes(code)) {
     return {
       error: 'PREFER_CODE_UNDOCUMENTED',
-      detail: `Prefer: code=${code} is not documented for ${operation.operationId} (${operation.method} ${operation.path}); documented: ${operation.responses.join(', ')}.`,
+      detail: `Prefer: code=${code} is not documented for ${operation.operationId} (${operation.method} ${operation.path}); documented: ${documented.join(', ')}.`,
     };
   }
   const detail = `Answer forced by "Prefer: code=${code}" for ${operation.operationId}.`;

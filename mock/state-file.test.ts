@@ -41,7 +41,7 @@ describe('state file', () => {
     expect(readFileSync(path, 'utf8')).toContain('"Soon"');
     call(mock.handle, { method: 'PUT', url: '/__admin/pets', body: '[{"id":5,"name":"Replaced","categoryId":2}]' });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(JSON.parse(readFileSync(path, 'utf8')).pets).toEqual([{ id: 5, name: 'Replaced', categoryId: 2 }]);
+    expect(JSON.parse(readFileSync(path, 'utf8')).data.pets).toEqual([{ id: 5, name: 'Replaced', categoryId: 2 }]);
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -52,7 +52,7 @@ describe('state file', () => {
     first.flush();
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('worker-secret-1');
-    expect(JSON.parse(text).keys).toEqual({ [keyDigest('worker-secret-1')]: [{ id: 1, name: 'Mine', categoryId: 1 }] });
+    expect(JSON.parse(text).keys).toEqual({ [keyDigest('worker-secret-1')]: { pets: [{ id: 1, name: 'Mine', categoryId: 1 }] } });
     const second = await createMock({ api, stateFile: path, isolateByKey: true, pets: [] });
     expect(call(second.handle, { headers: bearer('worker-secret-1') }).json).toEqual([{ id: 1, name: 'Mine', categoryId: 1 }]);
     expect(call(second.handle, { headers: bearer('someone-else') }).json).toEqual([]);
@@ -75,6 +75,8 @@ describe('state file', () => {
   it('a bad state file stops the start with a message naming the file and the entry', async () => {
     const cases: [string, RegExp][] = [
       ['{"format":"petstore-mock-state/1","pets":[{"id":1,"name":"A"}],"keys":{}}', /bad\.json › pets: entry 0 is not a Pet: .*categoryId/],
+      ['{"format":"petstore-mock-state/2","data":{"pets":[{"id":1,"name":"A"}]},"keys":{}}', /bad\.json › pets: entry 0 is not a Pet: .*categoryId/],
+      ['{"format":"petstore-mock-state/2","data":{"owners":[]},"keys":{}}', /bad\.json: no resource is named "owners"/],
       ['[1,2]', /bad\.json: not a state file of this mock/],
       ['{"format":', /bad\.json: the state file is not valid JSON/],
     ];
@@ -89,6 +91,13 @@ describe('state file', () => {
     const mock = await createMock({ api, stateFile: path });
     expect(mock.store.size).toBe(8);
     mock.flush();
-    expect(JSON.parse(readFileSync(path, 'utf8')).pets).toHaveLength(8);
+    expect(JSON.parse(readFileSync(path, 'utf8')).data.pets).toHaveLength(8);
+  });
+
+  it('reads the earlier format (/1), whose pets are the first resource\'s records', async () => {
+    const path = join(dir, 'format-1.json');
+    writeFileSync(path, '{"format":"petstore-mock-state/1","pets":[{"id":9223372036854775807,"name":"Old","categoryId":1}],"keys":{}}');
+    const mock = await createMock({ api, stateFile: path });
+    expect(mock.store.all()).toEqual(['{"id":9223372036854775807,"name":"Old","categoryId":1}']);
   });
 });

@@ -1,25 +1,28 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { parse, stringify } from 'lossless-json';
-import { parsePets } from './data.js';
+import { parse } from 'lossless-json';
+import type { ApiModel } from '../spec/model.js';
+import { dataFromValue, type StartingData } from './data.js';
 import type { Stores } from './isolation.js';
-import type { Api } from './operations.js';
-import type { PetRecord } from './store.js';
 
 /** Marks the file as this mock's state, so that another JSON file given by mistake is refused. */
-const FORMAT = 'petstore-mock-state/1';
+const FORMAT = 'petstore-mock-state/2';
+/** The format written before one collection per resource: `pets` is the first resource's records. */
+const FORMAT_1 = 'petstore-mock-state/1';
 
-/** What a state file holds: the shared store's pets, and with `--isolate-by-key` each key's pets by SHA-256 digest. */
+/** What a state file holds: the shared data, and with `--isolate-by-key` each key's data by SHA-256 digest. */
 export interface SavedState {
-  pets: PetRecord[];
-  keys: Map<string, PetRecord[]>;
+  data: StartingData;
+  keys: Map<string, StartingData>;
 }
 
 /**
- * Reads a state file (README › State file): `{"format":"petstore-mock-state/1","pets":[Pet...],"keys":{"<sha256 of key>":[Pet...]}}`,
- * every pet validated against the spec's `Pet` as `--data` is. `undefined` when the file does not exist yet.
+ * Reads a state file (README › State file):
+ * `{"format":"petstore-mock-state/2","data":{"<resource>":[record…]},"keys":{"<sha256 of key>":{"<resource>":[record…]}}}`
+ * (or the older `/1`, whose `pets` and per-key arrays are the first resource's), every record validated
+ * against its resource's schema as `--data` is. `undefined` when the file does not exist yet.
  * Errors: throws an `Error` naming the file and the bad entry (`state.json › pets: entry 2 is not a Pet: ...`).
  */
-export function readStateFile(api: Api, path: string): SavedState | undefined {
+export function readStateFile(api: ApiModel, path: string): SavedState | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -27,19 +30,20 @@ export function readStateFile(api: Api, path: string): SavedState | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`${path}: cannot read the state file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  let document: { format?: unknown; pets?: unknown; keys?: unknown };
+  let document: { format?: unknown; data?: unknown; pets?: unknown; keys?: unknown };
   try {
     document = parse(text) as typeof document;
   } catch (error) {
     throw new Error(`${path}: the state file is not valid JSON (${(error as Error).message})`);
   }
-  if (document === null || typeof document !== 'object' || document.format !== FORMAT) {
+  if (document === null || typeof document !== 'object' || (document.format !== FORMAT && document.format !== FORMAT_1)) {
     throw new Error(`${path}: not a state file of this mock (expected "format": "${FORMAT}")`);
   }
-  const keys = new Map<string, PetRecord[]>();
+  const keys = new Map<string, StartingData>();
   const entries = document.keys === undefined ? [] : Object.entries(document.keys as object);
-  for (const [digest, pets] of entries) keys.set(digest, parsePets(api, stringify(pets) ?? '', `${path} › keys › ${digest.slice(0, 12)}`));
-  return { pets: parsePets(api, stringify(document.pets ?? []) ?? '', `${path} › pets`), keys };
+  for (const [digest, data] of entries) keys.set(digest, dataFromValue(api, data, `${path} › keys › ${digest.slice(0, 12)}`));
+  const data = document.format === FORMAT_1 ? dataFromValue(api, document.pets ?? [], `${path} › pets`) : dataFromValue(api, document.data ?? {}, path);
+  return { data, keys };
 }
 
 /**
@@ -54,7 +58,8 @@ export class StateFile {
 
   constructor(
     readonly path: string,
-    private readonly stores: Stores,
+    /** The stores to write: a function, so that a spec reload (`--watch`) that rebuilds them is followed. */
+    private readonly stores: () => Stores,
     private readonly debounceMs = 200,
     private readonly onError: (error: Error) => void = (error) => process.stderr.write(`petstore-mock: ${error.message}\n`),
   ) {}
@@ -85,13 +90,13 @@ export class StateFile {
   /** Writes the whole state atomically (temporary file, fsync, rename). */
   write(): void {
     const keys: string[] = [];
-    let pets = '[]';
-    for (const [digest, store] of this.stores.all()) {
-      const json = `[${store.all().join(',')}]`;
-      if (digest === '') pets = json;
+    let shared = '{}';
+    for (const [digest, data] of this.stores().all()) {
+      const json = `{${[...data].map(([name, store]) => `${JSON.stringify(name)}:[${store.all().join(',')}]`).join(',')}}`;
+      if (digest === '') shared = json;
       else keys.push(`${JSON.stringify(digest)}:${json}`);
     }
-    const text = `{"format":"${FORMAT}","pets":${pets},"keys":{${keys.join(',')}}}\n`;
+    const text = `{"format":"${FORMAT}","data":${shared},"keys":{${keys.join(',')}}}\n`;
     const temporary = `${this.path}.${process.pid}.tmp`;
     try {
       const fd = openSync(temporary, 'w');

@@ -1,0 +1,76 @@
+import type { ParameterModel } from '../spec/model.js';
+import { INT64_MAX, INT64_MIN, type Schema } from '../spec/schema.js';
+
+/** A parameter's raw text turned into its schema's type and validated: the value, or why it is refused. */
+export type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Turns one raw text (or, for an array parameter, every occurrence) into a validated value. */
+export type Coercion = (raw: string | readonly string[]) => Coerced;
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The coercion of a query or path parameter (README › Resources): integers written in decimal digits only
+ * (`1e1` and `1.0` are refused in a URL), int64 integers as exact `bigint` within [-2^63, 2^63-1], other
+ * integers and numbers as `number`, booleans as `true`/`false`, strings as they are; an array parameter takes
+ * every occurrence (`?tag=a&tag=b`) with its items coerced alike. The value is then checked against the
+ * parameter's schema (enum, bounds, pattern…). Messages name the parameter: `limit must be <= 100, got 500`.
+ */
+export function compileCoercion(parameter: ParameterModel): Coercion {
+  const name = parameter.name;
+  if (parameter.type === 'array') {
+    const items = (parameter.schema['items'] ?? {}) as Schema;
+    const item = scalar(name, typeOf(items), items['format'] === 'int64');
+    return (raw) => {
+      const values: unknown[] = [];
+      for (const text of typeof raw === 'string' ? [raw] : raw) {
+        const coerced = item(text);
+        if (!coerced.ok) return coerced;
+        values.push(coerced.value);
+      }
+      return checked(parameter, values, JSON.stringify(raw));
+    };
+  }
+  const one = scalar(name, parameter.type, parameter.int64);
+  return (raw) => {
+    const text = typeof raw === 'string' ? raw : (raw[0] ?? '');
+    const coerced = one(text);
+    if (!coerced.ok) return coerced;
+    // int64 bounds are already exact on the bigint; the schema's other keywords see the double.
+    return checked(parameter, coerced.value, typeof coerced.value === 'string' ? JSON.stringify(text) : text);
+  };
+}
+
+function typeOf(schema: Schema): string | undefined {
+  const type = schema['type'];
+  return typeof type === 'string' ? type : Array.isArray(type) ? (type.find((t) => t !== 'null') as string | undefined) : undefined;
+}
+
+function scalar(name: string, type: string | undefined, int64: boolean): (text: string) => Coerced {
+  if (type === 'integer') {
+    return (text) => {
+      if (!INTEGER_TEXT.test(text)) return { ok: false, message: `${name} must be an integer, got ${JSON.stringify(text)}` };
+      if (int64) {
+        const exact = BigInt(text);
+        if (exact < INT64_MIN || exact > INT64_MAX) return { ok: false, message: `${name} must be an int64 integer, got ${text}` };
+        return { ok: true, value: exact };
+      }
+      // At most 15 characters (sign and 14 digits) is exact as a double, no BigInt needed; `+ 0` turns -0 into 0.
+      return { ok: true, value: text.length <= 15 ? Number(text) + 0 : Number(BigInt(text)) };
+    };
+  }
+  if (type === 'number') {
+    return (text) => (NUMBER_TEXT.test(text) ? { ok: true, value: Number(text) + 0 } : { ok: false, message: `${name} must be a number, got ${JSON.stringify(text)}` });
+  }
+  if (type === 'boolean') {
+    return (text) => (text === 'true' ? { ok: true, value: true } : text === 'false' ? { ok: true, value: false } : { ok: false, message: `${name} must be true or false, got ${JSON.stringify(text)}` });
+  }
+  return (text) => ({ ok: true, value: text });
+}
+
+function checked(parameter: ParameterModel, value: unknown, shown: string): Coerced {
+  const view = typeof value === 'bigint' ? Number(value) : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'bigint' ? Number(item) : item)) : value;
+  if (parameter.validate(view)) return { ok: true, value };
+  return { ok: false, message: `${parameter.validate.errors()}, got ${shown}` };
+}

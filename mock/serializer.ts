@@ -1,0 +1,89 @@
+import { isLosslessNumber } from 'lossless-json';
+import { canonicalJson, exactInteger } from '../spec/json.js';
+import { isMarked, objectShape, typesOf, type Schema } from '../spec/schema.js';
+
+/** Writes one exact JSON value (numbers as `bigint`, `LosslessNumber` or `number`) as JSON text. */
+export type Writer = (value: unknown) => string;
+
+const PLAIN_INTEGER = /^-?(?:0|[1-9]\d*)$/;
+
+/**
+ * Compiles the JSON writer of a record schema (README › Resources): properties in the schema's order with
+ * `first` (the id) before them, integers as canonical integer text (int64 exact: `1.0` → `1`), strings by
+ * `JSON.stringify`, nested objects and arrays compiled the same way, other values losslessly; a property whose
+ * response schema is `false` (`writeOnly`) or marked `writeOnly` is never written. Properties the schema does
+ * not name are written after the named ones only when `additionalProperties` allows them.
+ *
+ * The output is one flat string (`Array.prototype.join`): a template literal would keep a rope of its pieces,
+ * about three times the memory of a record, and 1,000,000 records must fit in 300 MB (bench/RESULTS.md).
+ */
+export function compileRecordWriter(schema: Schema, first?: string): Writer {
+  return objectWriter(schema, first, 0);
+}
+
+const MAX_DEPTH = 32;
+
+function writerFor(schema: Schema | boolean, depth: number): Writer {
+  if (typeof schema === 'boolean' || depth > MAX_DEPTH) return canonicalJson;
+  const types = typesOf(schema).filter((type) => type !== 'null');
+  const shape = objectShape(schema);
+  if (types.length === 1 && types[0] === 'string') return (value) => (typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value));
+  if (types.length === 1 && types[0] === 'integer') return integerText;
+  if (types.length === 1 && types[0] === 'boolean') return (value) => (value === true ? 'true' : value === false ? 'false' : canonicalJson(value));
+  if ((types.length === 1 && types[0] === 'object') || (types.length === 0 && Object.keys(shape.properties).length > 0)) return objectWriter(schema, undefined, depth);
+  if (types.length === 1 && types[0] === 'array') {
+    const items = schema['items'];
+    const item = typeof items === 'object' && items !== null && !Array.isArray(items) ? writerFor(items as Schema, depth + 1) : canonicalJson;
+    return (value) => (Array.isArray(value) ? `[${value.map(item).join(',')}]` : canonicalJson(value));
+  }
+  return canonicalJson;
+}
+
+/** An integer's canonical text: the literal itself when it is plain digits (the usual case), else its exact value. */
+function integerText(value: unknown): string {
+  if (typeof value === 'bigint') return String(value);
+  if (isLosslessNumber(value)) {
+    const literal = value.value;
+    if (PLAIN_INTEGER.test(literal)) return literal === '-0' ? '0' : literal;
+    const exact = exactInteger(literal);
+    return exact === undefined ? literal : String(exact);
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) return Object.is(value, -0) ? '0' : String(value);
+  return canonicalJson(value);
+}
+
+function objectWriter(schema: Schema, first: string | undefined, depth: number): Writer {
+  const { properties, additional } = objectShape(schema);
+  const names = Object.keys(properties);
+  if (first !== undefined && names.includes(first)) names.splice(names.indexOf(first), 1), names.unshift(first);
+  const written = names.filter((name) => {
+    const sub = properties[name] as Schema | boolean;
+    return sub !== false && !(typeof sub === 'object' && (isMarked(sub, 'writeOnly') || sub['not'] !== undefined && Object.keys(sub['not'] as object).length === 0));
+  });
+  const known = new Set(names);
+  const writers = written.map((name) => writerFor(properties[name]!, depth + 1));
+  const keys = written.map((name) => `${JSON.stringify(name)}:`);
+  const keysAfter = keys.map((key) => `,${key}`);
+  const others = additional !== false;
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return canonicalJson(value);
+    const record = value as Record<string, unknown>;
+    const parts: string[] = ['{'];
+    let empty = true;
+    for (let i = 0; i < written.length; i++) {
+      const item = record[written[i]!];
+      if (item === undefined) continue;
+      parts.push(empty ? keys[i]! : keysAfter[i]!, writers[i]!(item));
+      empty = false;
+    }
+    if (others) {
+      for (const name of Object.keys(record)) {
+        if (known.has(name) || record[name] === undefined) continue;
+        parts.push(empty ? '' : ',', JSON.stringify(name), ':', canonicalJson(record[name]));
+        empty = false;
+      }
+    }
+    parts.push('}');
+    return parts.join('');
+  };
+}

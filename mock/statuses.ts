@@ -1,0 +1,33 @@
+import type { ApiModel, OperationModel } from '../spec/model.js';
+
+/**
+ * The statuses the mock may answer for an operation besides its success (README › Error bodies): 400 for an
+ * invalid query, path or body; 401 when it asks for a key; 404 for an item operation (no such record); 409
+ * for a create (the store is full); 413 and 415 for a body (too large, wrong media type).
+ */
+export function answerableStatuses(op: OperationModel): number[] {
+  const statuses = new Set<number>();
+  if (op.queryParams.length > 0 || op.body !== undefined) statuses.add(400);
+  if (op.security.length > 0) statuses.add(401);
+  if (op.pathParams.length > 0) statuses.add(404);
+  if (op.role === 'create') statuses.add(409);
+  if (op.body !== undefined) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/**
+ * What the start-up log says about a spec: the model's notes (operations no resource holds), and for each
+ * operation the statuses the mock may answer that the spec does not document (exactly, by range or by
+ * `default`), so that a user knows which answers a strict client would not expect.
+ */
+export function startupNotes(api: ApiModel): string[] {
+  const notes = [...api.notes];
+  for (const op of api.operations) {
+    const missing = answerableStatuses(op).filter((status) => !op.errors.documents(status));
+    if (missing.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not document ${missing.join(', ')}, which the mock may answer`);
+  }
+  return notes;
+}

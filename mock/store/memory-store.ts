@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { parseExact } from '../../spec/json.js';
+import type { ResourceModel } from '../../spec/model.js';
+import { INT64_MAX } from '../../spec/schema.js';
+import { compileRecordWriter, type Writer } from '../serializer.js';
+import { filterKey, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordStore, type RecordValue } from './record-store.js';
+
+/** Largest `limit` whose pages are kept written between two changes (the seed's maximum page). */
+const MAX_CACHED_LIMIT = 100;
+
+/**
+ * The in-memory {@link RecordStore}: each record kept as its JSON text in a row, rows in creation order.
+ * - ids map to rows (int64 ids as exact keys, see {@link idKey});
+ * - a filter whose property has an `enum` or is boolean has an index: per value, the sorted live rows, so a
+ *   filtered page is O(limit) at any size; every filter also has a column of per-row keys, so any combination
+ *   of filters is answered exactly (by a scan for filters without an index);
+ * - `delete` leaves a tombstone (`undefined`) in the row and takes the row out of the indexes;
+ * - pages already written are cached by query until the next change (a list asked again costs a lookup).
+ */
+export class MemoryRecordStore implements RecordStore {
+  private rows: (string | undefined)[] = [];
+  private rowById = new Map<number | string, number>();
+  private live = 0;
+  private readonly columns: unknown[][];
+  private readonly indexes: (Map<unknown, number[]> | undefined)[];
+  private pages = new Map<string, ListPage>();
+  private unfiltered: (ListPage | undefined)[] = [];
+  private nextId = 1n;
+  private readonly write: Writer;
+  private readonly idProperty: string;
+  private readonly uuid: boolean;
+
+  /** @param maxRecords most records held at once; `create` refuses with `'full'` beyond it. */
+  constructor(
+    readonly resource: ResourceModel,
+    readonly maxRecords = 1_000_000,
+    initial: readonly RecordValue[] = [],
+  ) {
+    this.write = compileRecordWriter(resource.recordSchema, resource.idProperty);
+    this.idProperty = resource.idProperty;
+    this.uuid = resource.idType === 'string' && resource.idSchema['format'] === 'uuid';
+    this.columns = resource.filters.map(() => []);
+    this.indexes = resource.filters.map(() => undefined);
+    this.load(initial);
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  load(records: readonly RecordValue[]): void {
+    this.rows = [];
+    this.rowById.clear();
+    this.live = 0;
+    for (let i = 0; i < this.columns.length; i++) this.columns[i] = [];
+    this.resetIndexes();
+    this.forgetPages();
+    this.nextId = 1n;
+    for (const record of records) {
+      const id = record[this.idProperty];
+      const exact = this.resource.idType === 'integer' ? filterKey(id) : id;
+      if (exact === undefined || (this.resource.idType === 'integer' ? typeof exact !== 'bigint' : typeof exact !== 'string')) {
+        throw new Error(`a record has no valid ${this.idProperty}`);
+      }
+      this.insert(exact as RecordId, record);
+    }
+  }
+
+  create(fields: RecordValue): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal } {
+    if (this.live >= this.maxRecords) return { ok: false, reason: 'full' };
+    let id: RecordId;
+    if (this.resource.idType === 'integer') {
+      if (this.nextId > INT64_MAX) return { ok: false, reason: 'ids-exhausted' };
+      id = this.nextId;
+    } else {
+      id = this.uuid ? randomUUID() : String(this.nextId);
+      while (this.uuid ? this.rowById.has(id) : this.rowById.has(id as string)) id = this.uuid ? randomUUID() : String(++this.nextId);
+    }
+    const record: RecordValue = { ...fields, [this.idProperty]: id };
+    return { ok: true, id, json: this.insert(id, record) };
+  }
+
+  get(id: RecordId): string | undefined {
+    const row = this.rowById.get(idKey(id));
+    return row === undefined ? undefined : this.rows[row];
+  }
+
+  value(id: RecordId): RecordValue | undefined {
+    const json = this.get(id);
+    if (json === undefined) return undefined;
+    const parsed = parseExact(json);
+    return parsed.ok ? (parsed.document.value as RecordValue) : undefined;
+  }
+
+  replace(id: RecordId, record: RecordValue): string | undefined {
+    const row = this.rowById.get(idKey(id));
+    if (row === undefined) return undefined;
+    const json = this.write({ ...record, [this.idProperty]: id });
+    this.rows[row] = json;
+    this.unindex(row);
+    this.index(row, record);
+    this.forgetPages();
+    return json;
+  }
+
+  delete(id: RecordId): string | undefined {
+    const key = idKey(id);
+    const row = this.rowById.get(key);
+    if (row === undefined) return undefined;
+    const json = this.rows[row];
+    this.rows[row] = undefined;
+    this.rowById.delete(key);
+    this.unindex(row);
+    for (const column of this.columns) column[row] = undefined;
+    this.live--;
+    this.forgetPages();
+    return json;
+  }
+
+  list(query: ListQuery): ListPage {
+    const { keys, limit } = query;
+    const countAll = query.countAll === true;
+    let given = -1;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== undefined) given = i;
+    const cacheable = limit <= MAX_CACHED_LIMIT;
+    if (given === -1) {
+      const cached = cacheable ? this.unfiltered[limit] : undefined;
+      if (cached !== undefined) return cached;
+      const page = this.page(undefined, keys, limit, this.live, false);
+      if (cacheable) this.unfiltered[limit] = page;
+      return page;
+    }
+    const cacheKey = cacheable ? `${limit}|${countAll ? 'n' : ''}|${keys.map((key) => (key === undefined ? '' : `${typeof key}:${String(key)}`)).join('|')}` : undefined;
+    const cached = cacheKey === undefined ? undefined : this.pages.get(cacheKey);
+    if (cached !== undefined) return cached;
+    // The smallest index among the given filters drives the walk; the other filters are checked row by row.
+    let driver: number[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === undefined || this.indexes[i] === undefined) continue;
+      const rows = this.indexes[i]!.get(keys[i]) ?? [];
+      if (driver === undefined || rows.length < driver.length) driver = rows;
+    }
+    const page = this.page(driver, keys, limit, undefined, countAll);
+    if (cacheKey !== undefined) this.pages.set(cacheKey, page);
+    return page;
+  }
+
+  all(): readonly string[] {
+    return this.live === this.rows.length ? (this.rows as string[]) : this.rows.filter((row): row is string => row !== undefined);
+  }
+
+  /**
+   * Walks `driver` (or every row) newest first, keeping rows every given key matches. With `countAll` and no
+   * known `total`, the walk goes on past the page to count every match; otherwise it stops at the page's end.
+   */
+  private page(driver: readonly number[] | undefined, keys: readonly unknown[], limit: number, total: number | undefined, countAll: boolean): ListPage {
+    const parts: string[] = [];
+    let matched = 0;
+    const count = driver === undefined ? this.rows.length : driver.length;
+    for (let i = count - 1; i >= 0; i--) {
+      const row = driver === undefined ? i : driver[i]!;
+      const json = this.rows[row];
+      if (json === undefined || !this.matches(row, keys)) continue;
+      matched++;
+      if (parts.length < limit) parts.push(json);
+      else if (!countAll || total !== undefined || (driver !== undefined && this.onlyIndexed(keys))) break;
+    }
+    if (total === undefined) total = driver !== undefined && this.onlyIndexed(keys) ? driver.length : matched;
+    return { json: `[${parts.join(',')}]`, total };
+  }
+
+  /** Whether the given keys are exactly one indexed filter (then the driving index's length is the total). */
+  private onlyIndexed(keys: readonly unknown[]): boolean {
+    let given = 0;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === undefined) continue;
+      if (this.indexes[i] === undefined) return false;
+      given++;
+    }
+    return given === 1;
+  }
+
+  private matches(row: number, keys: readonly unknown[]): boolean {
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== undefined && this.columns[i]![row] !== keys[i]) return false;
+    }
+    return true;
+  }
+
+  private insert(id: RecordId, record: RecordValue): string {
+    const key = idKey(id);
+    if (this.rowById.has(key)) throw new Error(`the ${this.idProperty} ${String(id)} is repeated`);
+    const json = this.write(record);
+    const row = this.rows.length;
+    this.rows.push(json);
+    this.rowById.set(key, row);
+    this.live++;
+    this.index(row, record);
+    this.forgetPages();
+    if (typeof id === 'bigint' && id >= this.nextId) this.nextId = id + 1n;
+    else if (typeof id === 'string' && /^\d{1,15}$/.test(id) && BigInt(id) >= this.nextId) this.nextId = BigInt(id) + 1n;
+    return json;
+  }
+
+  private index(row: number, record: RecordValue): void {
+    const filters = this.resource.filters;
+    for (let i = 0; i < filters.length; i++) {
+      const key = filterKey(record[filters[i]!.property]);
+      this.columns[i]![row] = key;
+      const index = this.indexes[i];
+      if (index === undefined || key === undefined) continue;
+      let rows = index.get(key);
+      if (rows === undefined) index.set(key, (rows = []));
+      // Rows are appended in creation order, so the array stays sorted; a replaced row goes back to its place.
+      if (rows.length === 0 || rows[rows.length - 1]! < row) rows.push(row);
+      else rows.splice(lowerBound(rows, row), 0, row);
+    }
+  }
+
+  private unindex(row: number): void {
+    for (let i = 0; i < this.indexes.length; i++) {
+      const rows = this.indexes[i]?.get(this.columns[i]![row]);
+      if (rows === undefined) continue;
+      const at = lowerBound(rows, row);
+      if (rows[at] === row) rows.splice(at, 1);
+    }
+  }
+
+  private resetIndexes(): void {
+    this.resource.filters.forEach((filter, i) => {
+      this.indexes[i] = filter.values === undefined ? undefined : new Map(filter.values.map((value) => [filterKey(value), []]));
+    });
+  }
+
+  private forgetPages(): void {
+    if (this.pages.size > 0) this.pages = new Map();
+    if (this.unfiltered.length > 0) this.unfiltered = [];
+  }
+}
+
+/** First index of a sorted array whose value is at least `row`. */
+function lowerBound(rows: readonly number[], row: number): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (rows[middle]! < row) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Map key of an id: a plain number when exact (no allocation for small ids), its decimal text otherwise; strings as they are. */
+export function idKey(id: RecordId): number | string {
+  if (typeof id === 'string') return id;
+  return id >= -9007199254740991n && id <= 9007199254740991n ? Number(id) : id.toString();
+}
