@@ -167,8 +167,9 @@ function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
   return (status) => {
     let shape = cache.get(status);
     if (shape === undefined) {
-      const explicit = api.operations.find((op) => op.responses.some((r) => r.status === String(status) && r.schema !== undefined));
-      shape = explicit?.errors ?? SEED_ERRORS;
+      const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && r.schema !== undefined));
+      // A schema documented for this very status first, then for its range, then for `default`.
+      shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']))?.errors ?? SEED_ERRORS;
       cache.set(status, shape);
     }
     return shape;
