@@ -151,9 +151,13 @@ const secondResource: Record<string, Probe> = {
     const pets = items((await context.call('GET', '/pets?limit=100')).json);
     expect(pets.map((pet) => String(pet['id']))).not.toContain(first);
   },
-  'an owner id that names nobody is 404; an id sent by the client is refused (readOnly)': async (context) => {
-    expect((await context.call('GET', '/owners/00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    expect((await context.call('POST', '/owners', { body: '{"id":"00000000-0000-4000-8000-000000000000","name":"Eve"}' })).status).toBe(400);
+  'an owner id that names nobody is 404; an id sent by the client is ignored, the server assigns its own (D5, D31)': async (context) => {
+    const sent = '00000000-0000-4000-8000-000000000000';
+    expect((await context.call('GET', `/owners/${sent}`)).status).toBe(404);
+    const created = await create(context, `{"id":"${sent}","name":"Eve"}`, 201, '/owners');
+    expect(member(created.json, 'id')).toMatch(UUID);
+    expect(member(created.json, 'id')).not.toBe(sent);
+    expect((await context.call('GET', `/owners/${sent}`)).status).toBe(404);
   },
 };
 
