@@ -1,3 +1,6 @@
+/** The slowest spacing a refusal imposes: 4 requests a second (a `Retry-After` pause comes on top). */
+const MAX_GAP_MS = 250;
+
 /**
  * How fast the suite may send: a cap on requests in flight, a steady spacing between sends (`--max-rps`, and a
  * slower one chosen after a refusal), and a pause that every sender honours after a `Retry-After`. One per
@@ -8,7 +11,7 @@ export class Throttle {
   readonly #queue: (() => void)[] = [];
   #nextSlot = 0;
   #pausedUntil = 0;
-  /** Spacing (ms) imposed after refusals; 0 until the first refusal. Halved rate on each refusal, +25 % after calm. */
+  /** Spacing (ms) imposed after refusals; 0 until the first refusal. Halved rate on each refusal, +25 % each calm second. */
   #adaptiveGapMs = 0;
   #lastRefusal = 0;
   readonly #recentSends: number[] = [];
@@ -60,14 +63,14 @@ export class Throttle {
     }
     const lastSecond = this.#recentSends.filter((at) => at > now - 1000).length;
     const halved = 2000 / Math.max(1, lastSecond);
-    this.#adaptiveGapMs = Math.min(1000, Math.max(this.#adaptiveGapMs * 2, halved));
+    this.#adaptiveGapMs = Math.min(MAX_GAP_MS, Math.max(this.#adaptiveGapMs * 2, halved));
     this.#lastRefusal = now;
   }
 
-  /** After 2 s without a refusal, the spacing shrinks by a fifth (rate +25 %), then again every 2 s. */
+  /** After 1 s without a refusal, the spacing shrinks by a fifth (rate +25 %), then again every second. */
   #recover(now: number): void {
     if (this.#recentSends.length > 512) this.#recentSends.splice(0, this.#recentSends.length - 256);
-    if (this.#adaptiveGapMs === 0 || now - this.#lastRefusal < 2000) return;
+    if (this.#adaptiveGapMs === 0 || now - this.#lastRefusal < 1000) return;
     this.#adaptiveGapMs = this.#adaptiveGapMs < 1 ? 0 : this.#adaptiveGapMs * 0.8;
     this.#lastRefusal = now;
   }
