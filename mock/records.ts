@@ -11,18 +11,45 @@ import type { RecordValue } from './store/record-store.js';
  * schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
+  const { idProperty, known, fills } = plan(resource);
+  const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
-  for (const name of Object.keys(body)) {
-    if (name === resource.idProperty) continue;
-    if (Object.hasOwn(resource.properties, name) || resource.keepsOtherProperties) record[name] = body[name];
+  for (const name in body) {
+    if (name !== idProperty && (others || known.has(name)) && Object.hasOwn(body, name)) record[name] = body[name];
   }
-  for (const [name, schema] of Object.entries(resource.properties)) {
-    if (name === resource.idProperty || record[name] !== undefined) continue;
-    if (previous !== undefined && previous[name] !== undefined && isMarked(schema, 'readOnly')) record[name] = previous[name];
-    else if (schema['default'] !== undefined) record[name] = schema['default'];
-    else if (resource.required.includes(name)) record[name] = generated(schema);
+  for (let i = 0; i < fills.length; i++) {
+    const { name, readOnly, fill } = fills[i]!;
+    if (record[name] !== undefined) continue;
+    if (previous !== undefined && readOnly && previous[name] !== undefined) record[name] = previous[name];
+    else if (fill !== undefined) record[name] = fill();
   }
   return record;
+}
+
+/** What {@link recordFromBody} needs of a resource, worked out once per resource (it runs on every create). */
+interface Plan {
+  idProperty: string;
+  known: ReadonlySet<string>;
+  /** The record's properties other than the id that may need a value: readOnly ones, those with a default, required ones. */
+  fills: { name: string; readOnly: boolean; fill: (() => unknown) | undefined }[];
+}
+
+const plans = new WeakMap<ResourceModel, Plan>();
+
+function plan(resource: ResourceModel): Plan {
+  let found = plans.get(resource);
+  if (found !== undefined) return found;
+  const fills: Plan['fills'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    if (name === resource.idProperty) continue;
+    const readOnly = isMarked(schema, 'readOnly');
+    const fallback = schema['default'];
+    const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) ? () => generated(schema) : undefined;
+    if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills };
+  plans.set(resource, found);
+  return found;
 }
 
 /**

@@ -24,6 +24,8 @@ export class MemoryRecordStore implements RecordStore {
   private readonly columns: unknown[][];
   private readonly indexes: (Map<unknown, number[]> | undefined)[];
   private pages = new Map<string, ListPage>();
+  /** Pages of a list with one filter given (the common filtered case), by filter, key and `2 * limit + countAll`: no key text to build. */
+  private single: (Map<unknown, (ListPage | undefined)[]> | undefined)[] = [];
   private unfiltered: (ListPage | undefined)[] = [];
   private nextId = 1n;
   private readonly write: Writer;
@@ -76,8 +78,9 @@ export class MemoryRecordStore implements RecordStore {
       id = this.uuid ? randomUUID() : String(this.nextId);
       while (this.uuid ? this.rowById.has(id) : this.rowById.has(id as string)) id = this.uuid ? randomUUID() : String(++this.nextId);
     }
-    const record: RecordValue = { ...fields, [this.idProperty]: id };
-    return { ok: true, id, json: this.insert(id, record) };
+    // `fields` is the caller's fresh record (records.ts): the id is set on it rather than on a copy.
+    fields[this.idProperty] = id;
+    return { ok: true, id, json: this.insert(id, fields) };
   }
 
   get(id: RecordId): string | undefined {
@@ -121,8 +124,27 @@ export class MemoryRecordStore implements RecordStore {
     const { keys, limit } = query;
     const countAll = query.countAll === true;
     let given = -1;
-    for (let i = 0; i < keys.length; i++) if (keys[i] !== undefined) given = i;
+    let count = 0;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== undefined) {
+        given = i;
+        count++;
+      }
+    }
     const cacheable = limit <= MAX_CACHED_LIMIT;
+    if (count === 1 && cacheable) {
+      const slot = 2 * limit + (countAll ? 1 : 0);
+      let byKey = this.single[given];
+      if (byKey === undefined) this.single[given] = byKey = new Map();
+      let pages = byKey.get(keys[given]);
+      if (pages === undefined) byKey.set(keys[given], (pages = []));
+      const cached = pages[slot];
+      if (cached !== undefined) return cached;
+      const index = this.indexes[given];
+      const page = this.page(index === undefined ? undefined : (index.get(keys[given]) ?? []), keys, limit, undefined, countAll);
+      pages[slot] = page;
+      return page;
+    }
     if (given === -1) {
       const cached = cacheable ? this.unfiltered[limit] : undefined;
       if (cached !== undefined) return cached;
@@ -234,6 +256,7 @@ export class MemoryRecordStore implements RecordStore {
 
   private forgetPages(): void {
     if (this.pages.size > 0) this.pages = new Map();
+    if (this.single.length > 0) this.single = [];
     if (this.unfiltered.length > 0) this.unfiltered = [];
   }
 }
