@@ -61,7 +61,7 @@ describe('reports of a run against a broken server', () => {
       await page.goto(pathToFileURL(files.html).href);
       expect(await page.title()).toBe(`Conformance of ${broken.baseUrl}`);
       expect(requested.every((url) => url.startsWith('file:'))).toBe(true);
-      const operations = await page.$$eval('#operations tbody tr', (rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
+      const operations = await page.$$eval('#operations tbody tr', (rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell: { textContent: string | null }) => cell.textContent ?? '')));
       const listPets = operations.find((cells) => cells[0]?.startsWith('listPets'));
       expect(listPets?.[1]).toBe('GET /pets');
       expect(listPets?.[2]).toMatch(/200 ×\d+/);
