@@ -39,7 +39,7 @@ export async function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Pro
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 10 s: ${out}${err}`)), 10_000);
     const look = (): void => {
-      const match = /serving (http:\/\/\S+\/v1)/.exec(out);
+      const match = /serving (http:\/\/\S+)/.exec(out);
       if (match !== null) {
         clearTimeout(timer);
         resolve(match[1]!);
