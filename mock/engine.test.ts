@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadModel } from '../spec/model.js';
 import { call } from '../test/in-process.js';
+import { parseData } from './data.js';
 import { createMock, type Mock } from './index.js';
 
 /**
@@ -161,6 +162,17 @@ describe('a 3.1 spec with two resources (shop)', () => {
     expect(loaded.json).toEqual({ toys: 1 });
     expect(call(seeded.handle, { method: 'POST', url: '/v2/toys', headers: { 'content-type': 'application/json' }, body: '{"label":"next"}' }).json.id).toBe(8);
     expect(call(seeded.handle, { url: '/__admin/owners' }).json.map((o: { name: string }) => o.name)).toEqual(['Seeded']);
+  });
+});
+
+describe('a --data file of several resources', () => {
+  it('is an object with one array per resource name; a bare array is the first resource; errors name the collection and entry', () => {
+    const data = parseData(shopModel, '{"toys":[{"id":9223372036854775807,"label":"big"}],"owners":[]}', 'data.json');
+    expect([...data.keys()]).toEqual(['toys', 'owners']);
+    expect(parseData(shopModel, '[]', 'data.json').get('owners')).toEqual([]);
+    expect(() => parseData(shopModel, '{"toys":[{"id":1}]}', 'data.json')).toThrow(/^data\.json › toys: entry 0 is not a Toy: must have the property "label"$/);
+    expect(() => parseData(shopModel, '{"cats":[]}', 'data.json')).toThrow(/no resource is named "cats"; the spec's resources: owners, toys/);
+    expect(() => parseData(shopModel, '{"toys":[{"id":1,"label":"a"},{"id":1.0,"label":"b"}]}', 'data.json')).toThrow(/entry 1 repeats the id 1/);
   });
 });
 
