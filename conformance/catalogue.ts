@@ -1,9 +1,20 @@
+import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
+import { bodyForm } from './arbitraries/body.js';
+import { authCheck } from './checks/auth.js';
+import type { Check } from './checks/check.js';
+import { concurrencyCheck } from './checks/concurrency.js';
+import { echoCheck, int64Check, int64Properties, invalidBodyCheck, requiredFieldsCheck } from './checks/create.js';
+import { defaultLimitCheck, filterCheck, invalidQueryCheck, limitCheck } from './checks/list.js';
+import { foundCheck, notFoundCheck } from './checks/read.js';
+import { responsesCheck, unmappedCheck } from './checks/responses.js';
+import { statefulCheck } from './checks/stateful.js';
+import { goneCheck, persistedCheck } from './checks/write.js';
+
 /**
- * The catalogue of conformance checks: one stable id per rule or family of rules the suite verifies, with the
- * seed section each comes from. Ids are used by `--check`, by the report, and by the self-test, where every
- * mutant (a deliberately broken server) names the checks that must reject it.
+ * The seed's rules in the seed's words, for the seed's spec (spec/openapi.yaml as written from the seed): the
+ * ids the self-test's mutants name. On any other spec the rule text is generated from the model.
  */
-export const CHECKS = {
+const SEED_RULES: Record<string, string> = {
   'listPets.status-filter': 'Endpoints §1 listPets, rule 1: when `status` is given, every returned animal has that status.',
   'listPets.default-limit': 'Endpoints §1 listPets, rule 2: when `limit` is omitted, at most 20 animals are returned.',
   'listPets.limit': 'Endpoints §1 listPets, rule 3: the response never holds more than `limit` animals (limit 1..100).',
@@ -20,7 +31,100 @@ export const CHECKS = {
   'responses.conformance': 'Errors; Resources: every response has a documented status, `Content-Type: application/json`, a body valid against its schema, and `Error.status` equal to the HTTP status.',
   'stateful.model': 'Endpoints §1-3: random sequences of createPet, getPet and listPets agree with a model of what the run created (persistence, unique ids, complete short pages).',
   'concurrency.create': 'Endpoints §2 rule 2: creates in parallel each get a new, distinct id; lists during creates stay valid.',
-} as const;
+};
 
-/** A stable check id of {@link CHECKS}, for example `listPets.status-filter`. */
-export type CheckId = keyof typeof CHECKS;
+/** The shape of the seed's spec: its operations, record, required create fields, filter and limits. */
+const SEED_SHAPE = '["GET /pets listPets","POST /pets createPet","GET /pets/{petId} getPet"]|pets:categoryId,id,name,status|categoryId,name|status=available,pending,sold|limit 1..100 (20)';
+
+/** Whether a model has the seed's shape, so that the seed's own rule texts apply to its checks. */
+export function isSeedShaped(model: ApiModel): boolean {
+  const ops = JSON.stringify(model.operations.map((op) => `${op.method} ${op.path} ${op.operationId}`));
+  const resource = model.resources.length === 1 ? model.resources[0]! : undefined;
+  if (resource === undefined) return false;
+  const create = resource.operations.create;
+  const form = create === undefined ? undefined : bodyForm(create);
+  const required = form?.kind === 'object' ? [...form.required].sort().join(',') : '';
+  const filters = resource.filters.map((f) => `${f.parameter.name}=${(f.values ?? []).join(',')}`).join(';');
+  const limit = resource.limit === undefined ? '' : `limit ${resource.limit.minimum}..${resource.limit.maximum} (${resource.limit.default})`;
+  return `${ops}|${resource.name}:${Object.keys(resource.properties).sort().join(',')}|${required}|${filters}|${limit}` === SEED_SHAPE;
+}
+
+const where = (op: OperationModel): string => `${op.operationId} (${op.method} ${op.path})`;
+
+/** The checks of one resource, by phase: refusals, reads of absent records, list rules, writes. */
+function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: Check[]; lists: Check[]; writes: Check[] } {
+  const { list, create, read, replace, update, delete: remove } = resource.operations;
+  const refusals: Check[] = [];
+  const absent: Check[] = [];
+  const lists: Check[] = [];
+  const writes: Check[] = [];
+  const form = create === undefined ? undefined : bodyForm(create);
+  if (create !== undefined && form?.kind === 'object' && form.required.length > 0) {
+    refusals.push(requiredFieldsCheck(resource, `${create.operationId}.required-fields`, `${where(create)}: when ${form.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and nothing is created.`));
+  }
+  if (create?.body !== undefined) {
+    refusals.push(invalidBodyCheck(resource, `${create.operationId}.invalid-body`, `${where(create)}: a body with invalid values (wrong types, null, outside the enum, bounds, lengths, patterns, formats or int64, forbidden properties, not an object, not JSON, empty) is a 400 in the documented error shape, and nothing is created.`));
+  }
+  if (read !== undefined) absent.push(notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape; a malformed one a 4xx, never a 5xx.`));
+  if (list !== undefined) {
+    const limit = resource.limit;
+    if (limit !== undefined || resource.filters.length > 0) {
+      const params = [limit?.parameter, ...resource.filters.map((f) => f.parameter.name)].filter(Boolean).map((n) => `\`${n}\``).join('/');
+      lists.push(invalidQueryCheck(resource, `${list.operationId}.invalid-query`, `${where(list)}: an invalid or repeated ${params} is never a 5xx; a 4xx is in the documented error shape; a 200 still obeys the page and filter rules.`));
+    }
+    for (const filter of resource.filters) {
+      lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));
+    }
+    if (limit !== undefined) {
+      const max = limit.maximum ?? limit.default;
+      if (limit.default !== undefined) lists.push(defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${limit.default} records are returned; a shorter page is complete.`));
+      lists.push(limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${limit.minimum}..${max ?? 'unbounded'}), no id twice; a shorter page is complete.`));
+    }
+  }
+  if (create !== undefined) {
+    writes.push(echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`));
+    const int64 = form === undefined ? [] : int64Properties(form);
+    if (int64.length > 0) writes.push(int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`));
+  }
+  if (read !== undefined && (create !== undefined || list !== undefined)) {
+    writes.push(foundCheck(resource, `${read.operationId}.found`, `${where(read)}: a created record is returned by its \`${resource.idParameter}\` with every field as created${read.deprecated ? '; the deprecated operation keeps working' : ''}.`));
+  }
+  if (create !== undefined) {
+    for (const [role, op] of [['replace', replace], ['update', update]] as const) {
+      if (op !== undefined) writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}.`));
+    }
+    if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record.`));
+  }
+  return { refusals, absent, lists, writes };
+}
+
+/**
+ * The checks of a spec (its model), in the order they run: authentication and refusals first, while the target
+ * holds few records and "nothing was created" can be seen; then absent records and every response; then the
+ * list rules on a populated target; then writes, operations no resource holds, the stateful model and
+ * concurrency. Ids derive from operationIds (`listPets.status-filter`, `deletePet.gone`, `auth.getPet`), so on
+ * the seed's spec they are the seed suite's sixteen; the rule text is the seed's there, generated elsewhere.
+ */
+export function checksFor(model: ApiModel): Check[] {
+  const auth = model.operations
+    .filter((op) => op.security.length > 0)
+    .map((op) => authCheck(op, `auth.${op.operationId}`, `Authentication: ${op.operationId} with missing or invalid credentials (${op.security[0]!.kind}) is a 401 in the documented error shape${['GET', 'HEAD', 'OPTIONS'].includes(op.method) ? '' : ', and nothing is written'}.`));
+  const groups = model.resources.map(resourceChecks);
+  const withCreate = model.resources.filter((r) => r.operations.create !== undefined);
+  const ops = model.resources.flatMap((r) => Object.values(r.operations).map((op) => op!.operationId)).join(', ');
+  const checks: Check[] = [
+    ...auth,
+    ...groups.flatMap((g) => g.refusals),
+    ...groups.flatMap((g) => g.absent),
+    responsesCheck(model, 'responses.conformance', 'Every operation and documented status: the documented media type, a body valid against its schema, an error status field equal to the HTTP status, never a 5xx.'),
+    ...groups.flatMap((g) => g.lists),
+    ...groups.flatMap((g) => g.writes),
+    ...model.operations.filter((op) => op.resource === undefined).map((op) => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`)),
+  ];
+  if (withCreate.length > 0) {
+    checks.push(statefulCheck(model, 'stateful.model', `Random sequences of ${ops} agree with a model of what the run wrote (persistence, unique ids, complete short pages).`));
+    checks.push(concurrencyCheck(model, 'concurrency.create', `${withCreate.map((r) => r.operations.create!.operationId).join(', ')}: creates in parallel each get a new, distinct id; lists during creates stay valid.`));
+  }
+  if (!isSeedShaped(model)) return checks;
+  return checks.map((check) => (SEED_RULES[check.id] === undefined ? check : { ...check, rule: SEED_RULES[check.id]! }));
+}

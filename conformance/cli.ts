@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { CHECKS } from './catalogue.js';
-import { authHeaders, send, TargetRefusing } from './client.js';
+import { validCredentials } from './arbitraries/credentials.js';
+import { checksFor } from './catalogue.js';
+import { send, TargetRefusing } from './client.js';
+import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
 import { toHar } from './report/har.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
@@ -38,7 +40,8 @@ const program = new Command('petstore-conformance')
   .addOption(new Option('--runs <n>', 'fast-check runs per property').default(50).argParser(positive))
   .addOption(new Option('--seed <n>', 'fast-check seed, to replay a printed failure').argParser(integer))
   .addOption(new Option('--path <path>', 'fast-check path of a printed counterexample (with --seed and one --check)'))
-  .addOption(new Option('--check <id...>', `run only these checks: ${Object.keys(CHECKS).join(', ')}`))
+  .addOption(new Option('--spec <file>', 'the OpenAPI document the target implements (the checks are derived from it)').default(SPEC_PATH).env('PETSTORE_SPEC'))
+  .addOption(new Option('--check <id...>', 'run only these checks (ids derive from the spec\'s operationIds, e.g. listPets.status-filter, auth.getPet; an unknown id lists them all)'))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
   .addOption(new Option('--concurrency <n>', 'requests in flight at once; same verdicts and seed replay as 1').default(1).argParser(positiveInteger))
@@ -66,6 +69,7 @@ interface CliOptions {
   seed?: number;
   path?: string;
   check?: string[];
+  spec: string;
   timeBudget?: number;
   maxRps?: number;
   concurrency: number;
@@ -87,9 +91,12 @@ const options = program.opts<CliOptions>();
 const baseUrl = options.baseUrl ?? (options.target === undefined ? undefined : await serverUrl(options.target));
 if (baseUrl === undefined) usage('give --base-url URL (or PETSTORE_BASE_URL), or --target staging');
 if (!/^https?:\/\/[^/]/.test(baseUrl)) usage(`--base-url must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
-if (options.apiKey === undefined || options.apiKey === '') usage('give --api-key KEY (or PETSTORE_API_KEY): every operation needs a bearer key');
-const unknown = (options.check ?? []).filter((id) => !(id in CHECKS));
-if (unknown.length > 0) usage(`unknown check ${unknown.join(', ')}; known: ${Object.keys(CHECKS).join(', ')}`);
+const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
+const secured = model.operations.some((op) => op.security.length > 0);
+if (secured && (options.apiKey === undefined || options.apiKey === '')) usage('give --api-key KEY (or PETSTORE_API_KEY): the spec asks for credentials');
+const checkIds = checksFor(model).map((check) => check.id);
+const unknown = (options.check ?? []).filter((id) => !checkIds.includes(id));
+if (unknown.length > 0) usage(`unknown check ${unknown.join(', ')}; known: ${checkIds.join(', ')}`);
 if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
 if ((options.cert === undefined) !== (options.key === undefined)) usage('a client certificate needs both --cert FILE and --key FILE');
 const junitFile = options.junit ?? (options.reporter === 'junit' ? options.output : undefined);
@@ -102,7 +109,8 @@ const tls: TargetTls = {
 };
 const target: Target = {
   baseUrl: baseUrl.replace(/\/+$/, ''),
-  apiKey: options.apiKey,
+  apiKey: options.apiKey ?? '',
+  spec: options.spec,
   readOnly: options.readOnly,
   strict: options.strict,
   runs: options.runs,
@@ -164,7 +172,7 @@ process.exit(failed ? 1 : 0);
 async function writeReports(checksRun: typeof selected): Promise<void> {
   if (options.html === undefined && options.har === undefined && process.env['GITHUB_STEP_SUMMARY'] === undefined) return;
   const statuses = results.summary?.statuses ?? [];
-  const { operations, unmatched } = await coverage(SPEC_PATH, statuses);
+  const { operations, unmatched } = await coverage(options.spec, statuses);
   const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks: checksRun, summary: results.summary, operations, unmatched };
   if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
   if (options.har !== undefined) {
@@ -183,10 +191,17 @@ async function writeReports(checksRun: typeof selected): Promise<void> {
  */
 async function probe(target: Target): Promise<void> {
   const resolved = resolveTarget(target);
-  const url = `${resolved.baseUrl}/pets?limit=1`;
+  // The first list operation (smallest page), else any GET without path parameters, with the spec's credentials.
+  const list = model.resources.find((resource) => resource.operations.list !== undefined);
+  const op = list?.operations.list ?? model.operations.find((candidate) => candidate.method === 'GET' && candidate.pathParams.length === 0);
+  if (op === undefined) return;
+  const limit = list?.limit === undefined ? '' : `?${encodeURIComponent(list.limit.parameter)}=${Math.max(1, list.limit.minimum)}`;
+  const credentials = validCredentials(op.security[0], resolved.apiKey);
+  const path = `${op.path}${limit}${credentials.query === undefined ? '' : `${limit === '' ? '?' : '&'}${credentials.query}`}`;
+  const url = `${resolved.baseUrl}${op.path}${limit}`;
   let status: number;
   try {
-    status = (await send(resolved, { method: 'GET', path: '/pets?limit=1', headers: authHeaders(resolved) })).response.status;
+    status = (await send(resolved, { method: 'GET', path, headers: { accept: 'application/json', ...credentials.headers } })).response.status;
   } catch (error) {
     if (error instanceof TargetRefusing) return usage(error.message);
     const message = (error as Error).message;
@@ -199,14 +214,14 @@ async function probe(target: Target): Promise<void> {
     return usage(`target unreachable: GET ${url} failed (${message}). Is the server running, and the base URL right?`);
   }
   if (status === 401) usage(`the target refused the API key: GET ${url} answered 401. Check --api-key.`);
-  if (status === 404) usage(`GET ${url} answered 404: the base URL should end with the version segment, e.g. http://host/v1.`);
+  if (status === 404) usage(`GET ${url} answered 404: the base URL should end with the spec's base path (${model.basePath || 'none'}), e.g. http://host${model.basePath}.`);
 }
 
 /** The URL of a server entry of the spec, its variables filled with their defaults (seed, Versioning). */
 async function serverUrl(name: 'production' | 'staging' | 'mock'): Promise<string> {
-  const document = (await SwaggerParser.parse(SPEC_PATH)) as OpenAPIV3_1.Document;
+  const document = (await SwaggerParser.parse(options.spec)) as OpenAPIV3_1.Document;
   const server = document.servers?.find((entry) => (entry.description ?? '').toLowerCase().includes(name === 'mock' ? 'local' : name));
-  if (server === undefined) return usage(`spec/openapi.yaml has no ${name} server`);
+  if (server === undefined) return usage(`${options.spec} has no ${name} server`);
   return server.url.replace(/\{(\w+)\}/g, (_match, variable: string) => process.env[variable.toUpperCase()] ?? server.variables?.[variable]?.default ?? '');
 }
 

@@ -1,32 +1,61 @@
 import fc from 'fast-check';
-import { authHeaders, curl, send, type Exchange, type OutgoingRequest } from './client.js';
-import { expectResponse, Violation, type Contract, type OperationId } from './contract.js';
+import type { ApiModel, OperationModel } from '../spec/model.js';
+import type { BadCredentials } from './arbitraries/credentials.js';
+import { validCredentials } from './arbitraries/credentials.js';
+import { curl, send, type Exchange, type OutgoingRequest } from './client.js';
+import { expectResponse, Violation } from './contract.js';
 import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
 
 /**
- * What a check works with: the target, the contract read from the spec, a way to send a request and check
- * its response in one step, a property runner, and a place for advice (notes on the seed's gaps, never failures).
+ * What a check works with: the target, the model of the spec it implements, a way to send a request of an
+ * operation and check its response in one step, a property runner, and a place for advice (notes on the
+ * spec's gaps, never failures).
  */
 export interface CheckContext {
   target: ResolvedTarget;
-  contract: Contract;
+  model: ApiModel;
   advise(note: string): void;
-  /** Sends `request` (with the target's key unless `request.headers.authorization` says otherwise) and checks the response; see {@link expectResponse}. */
-  call(operationId: OperationId, request: RequestSpec, expected: readonly number[]): Promise<{ exchange: Exchange; body: unknown }>;
+  /**
+   * Sends `request` for `op` with the target's credentials for the operation's security scheme (or the bad
+   * `request.credentials` instead) and checks the response against the contract; see {@link expectResponse}.
+   */
+  call(op: OperationModel, request: RequestSpec, expected: readonly number[]): Promise<{ exchange: Exchange; body: unknown }>;
   /** Runs a property over `arbitrary` with the target's runs, seed and time budget. Errors: {@link PropertyFailure}. */
   forAll<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { runs?: number }): Promise<void>;
 }
 
-/** A request before the key is added: `authorization: null` sends no `Authorization` header at all. */
-export type RequestSpec = Omit<OutgoingRequest, 'headers'> & { headers?: Record<string, string | null> };
+/**
+ * A request before credentials are added: path below the base URL with its query, extra headers, raw body.
+ * `credentials`: send these (bad) credentials instead of the target's key.
+ */
+export interface RequestSpec {
+  method: OutgoingRequest['method'];
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  credentials?: BadCredentials;
+}
 
-/** The three operations of the seed as requests (seed, Endpoints §1-3). */
-export const requests = {
-  listPets: (query = ''): RequestSpec => ({ method: 'GET', path: query === '' ? '/pets' : `/pets?${query}` }),
-  createPet: (body: string): RequestSpec => ({ method: 'POST', path: '/pets', body, headers: { 'content-type': 'application/json' } }),
-  getPet: (petId: string): RequestSpec => ({ method: 'GET', path: `/pets/${encodeURIComponent(petId)}` }),
-};
+/** The path of `op` with its path parameters filled (each value encoded as one path segment). */
+export function pathOf(op: OperationModel, values: Record<string, string>): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
+}
+
+/** The JSON media type a request body of `op` is sent as (seed, What the service does: `application/json`). */
+export function bodyMediaType(op: OperationModel): string {
+  return op.body?.mediaTypes.find((type) => /json/i.test(type)) ?? 'application/json';
+}
+
+/** A request of `op`: path parameters, a query string (without `?`) and a raw JSON body text. */
+export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string } = {}): RequestSpec {
+  const path = pathOf(op, parts.path ?? {});
+  return {
+    method: op.method,
+    path: parts.query === undefined || parts.query === '' ? path : `${path}?${parts.query}`,
+    ...(parts.body === undefined ? {} : { body: parts.body, headers: { 'content-type': bodyMediaType(op) } }),
+  };
+}
 
 /**
  * A property that does not hold: fast-check's seed, path and shrunk counterexample, and the violation with
@@ -43,19 +72,22 @@ export class PropertyFailure extends Error {
   }
 }
 
-/** Builds the context of one check run against `target`. `notes` collects the advice. */
-export function createContext(target: ResolvedTarget, contract: Contract, notes: string[]): CheckContext {
+/** Builds the context of one check run against `target` for `model`. `notes` collects the advice. */
+export function createContext(target: ResolvedTarget, model: ApiModel, notes: string[]): CheckContext {
   const context: CheckContext = {
     target,
-    contract,
+    model,
     advise(note) {
       if (!notes.includes(note)) notes.push(note);
     },
-    async call(operationId, request, expected) {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries({ ...authHeaders(target), ...request.headers })) if (value !== null) headers[name] = value;
-      const exchange = await send(target, { ...request, headers });
-      return { exchange, body: expectResponse(contract, exchange, operationId, expected) };
+    async call(op, request, expected) {
+      const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);
+      const headers: Record<string, string> = { accept: 'application/json' };
+      for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
+      const query = credentials.query;
+      const path = query === undefined ? request.path : `${request.path}${request.path.includes('?') ? '&' : '?'}${query}`;
+      const exchange = await send(target, { method: request.method, path, headers, ...(request.body === undefined ? {} : { body: request.body }) });
+      return { exchange, body: expectResponse(op, exchange, expected) };
     },
     async forAll(arbitrary, predicate, options = {}) {
       const details = await checkProperty(target, arbitrary, predicate, options.runs ?? target.runs);
@@ -74,13 +106,14 @@ function excerpt(text: string, max = 600): string {
 }
 
 /**
- * The report of a failed check: the rule and its seed section, the problem, the failing request as `curl`,
+ * The report of a failed check: the rule (and its seed section on the seed's spec), the problem, the failing request as `curl`,
  * the response, the shrunk counterexample and the command that replays it.
  */
 export function formatFailure(id: string, rule: string, failure: unknown, target: ResolvedTarget): string {
   const lines = [`✗ ${id}`, `  rule:      ${rule}`];
   const violation = failure instanceof PropertyFailure ? failure.violation : failure instanceof Violation ? failure : undefined;
   lines.push(`  problem:   ${violation?.problem ?? (failure as Error).message}`);
+  const spec = target.spec === undefined ? '' : ` --spec ${target.spec}`;
   const exchange = violation?.exchange;
   if (exchange !== undefined) {
     const { status, headers, text } = exchange.response;
@@ -92,11 +125,11 @@ export function formatFailure(id: string, rule: string, failure: unknown, target
     const { seed, counterexamplePath, counterexample, numShrinks } = failure.details;
     lines.push(`  counterexample: ${excerpt(fc.stringify(counterexample), 800)} (shrunk ${numShrinks} times)`);
     lines.push(
-      `  replay:    npm run conformance -- --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id} --seed ${seed} --path "${counterexamplePath ?? ''}"`,
+      `  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id} --seed ${seed} --path "${counterexamplePath ?? ''}"`,
     );
   } else {
     // A fixed case (a catalogue run before the random ones): the same request is sent again on every run.
-    lines.push(`  replay:    npm run conformance -- --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id}`);
+    lines.push(`  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id}`);
     if (!(failure instanceof Violation) && failure instanceof Error && failure.stack !== undefined) {
       lines.push(`  at:        ${failure.stack.split('\n').slice(1, 3).join(' ').trim()}`);
     }

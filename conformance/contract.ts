@@ -1,24 +1,8 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { stringify, type LosslessNumber } from 'lossless-json';
-import type { OpenAPIV3_1 } from 'openapi-types';
-import type { PetRecord } from '../spec/exact.js';
-import { exactInteger, parseJsonBody } from '../mock/json.js';
-import { describe, SPEC_PATH } from '../mock/operations.js';
+import { STATUS_NAMES } from '../spec/error-shape.js';
+import { parseExact } from '../spec/json.js';
+import { loadModel, SPEC_PATH, type ApiModel, type OperationModel, type ResponseModel } from '../spec/model.js';
+import { mainType, objectShape } from '../spec/schema.js';
 import type { Exchange } from './client.js';
-
-/** The operations of the seed, by operationId. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet';
-
-/**
- * The response side of the spec, as the suite reads it: documented statuses per operation and a compiled
- * validator per (operation, status), plus the `Error` schema for statuses the seed leaves open.
- */
-export interface Contract {
-  documented: Record<OperationId, number[]>;
-  validators: Map<string, ValidateFunction>;
-  errorValidator: ValidateFunction;
-}
 
 /** A broken rule, with the exchange that shows it. Thrown by properties; formatted by the report. */
 export class Violation extends Error {
@@ -31,74 +15,77 @@ export class Violation extends Error {
   }
 }
 
-/** Loads the spec once and compiles every response schema. Errors: rejects when the spec is invalid. */
-export async function loadContract(specPath: string = SPEC_PATH): Promise<Contract> {
-  const document = (await SwaggerParser.dereference(specPath)) as OpenAPIV3_1.Document;
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  ajv.addFormat('int64', true);
-  const documented = {} as Record<OperationId, number[]>;
-  const validators = new Map<string, ValidateFunction>();
-  for (const item of Object.values(document.paths ?? {})) {
-    for (const op of [item?.get, item?.post]) {
-      if (op?.operationId === undefined) continue;
-      const id = op.operationId as OperationId;
-      documented[id] = [];
-      for (const [status, response] of Object.entries(op.responses ?? {})) {
-        documented[id].push(Number(status));
-        const schema = (response as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema;
-        if (schema !== undefined) validators.set(`${id} ${status}`, ajv.compile(schema));
-      }
-    }
-  }
-  const errorSchema = document.components?.schemas?.['Error'];
-  if (errorSchema === undefined) throw new Error('spec: components.schemas.Error is missing');
-  return { documented, validators, errorValidator: ajv.compile(errorSchema) };
+const models = new Map<string, Promise<ApiModel>>();
+
+/**
+ * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), loaded once per
+ * process and path (STYLE 13: the suite reads the same model as the mock, never the mock's code).
+ * Errors: rejects with the loader's message when the spec is invalid.
+ */
+export function modelOf(specPath: string | undefined): Promise<ApiModel> {
+  const path = specPath ?? SPEC_PATH;
+  let model = models.get(path);
+  if (model === undefined) models.set(path, (model = loadModel(path)));
+  return model;
 }
 
 /**
- * Checks one response against the contract and returns its body parsed exactly (int64 as `LosslessNumber`).
+ * The response the spec documents for `status` on `op`: exactly, by its range (`4XX`), or `default`; for an
+ * error status the spec does not document (a gap such as 422 for a malformed id), the first documented error
+ * response with a body, so that the body is still held to the spec's error shape.
+ */
+export function documentedResponse(op: OperationModel, status: number): { response: ResponseModel | undefined; documented: boolean } {
+  const exact = op.responses.find((r) => r.status === String(status)) ?? op.responses.find((r) => r.status === `${String(status)[0]}XX`) ?? op.responses.find((r) => r.status === 'DEFAULT');
+  if (exact !== undefined) return { response: exact, documented: true };
+  const error = status >= 400 ? op.responses.find((r) => /^[45]/.test(r.status) && r.schema !== undefined) : undefined;
+  return { response: error, documented: false };
+}
+
+/** The integer field of an error schema that must equal the HTTP status (seed, Errors: `Error.status`), if it has one. */
+export function statusFieldOf(response: ResponseModel | undefined): string | undefined {
+  if (response?.schema === undefined) return undefined;
+  const { properties } = objectShape(response.schema);
+  return Object.keys(properties).find((name) => STATUS_NAMES.includes(name) && (mainType(properties[name]!) === 'integer' || mainType(properties[name]!) === 'number'));
+}
+
+/** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
+function essence(mediaType: string | undefined): string {
+  return (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * Checks one response of `op` against the contract and returns its body parsed exactly (numbers as
+ * `LosslessNumber`, so int64 digits survive), or `undefined` when the response has no body.
  * - The status must be one of `expected` (the statuses the rule allows here); a 5xx is always a violation.
- * - `Content-Type` must be `application/json` (parameters such as `charset` allowed) (seed, What the service does).
- * - The body must be JSON, valid against the schema of its status when documented for the operation, and an
- *   `Error` otherwise; integers declared int64 must lie in int64; `Error.status` must equal the HTTP status.
+ * - The `Content-Type` must be the one the spec documents for that status (parameters such as `charset`
+ *   allowed), `application/json` when it documents none (seed, What the service does; DECISIONS D15).
+ * - The body must be JSON (lossless-json), valid against the documented schema (int64 formats exact), and an
+ *   error schema's status field must equal the HTTP status (seed, Errors).
  * Errors: throws a {@link Violation} naming the first broken rule, carrying the exchange.
  */
-export function expectResponse(contract: Contract, exchange: Exchange, operationId: OperationId, expected: readonly number[]): unknown {
+export function expectResponse(op: OperationModel, exchange: Exchange, expected: readonly number[]): unknown {
   const { status, headers, text } = exchange.response;
   if (status >= 500) throw new Violation(`server error ${status} (never acceptable for a valid or invalid request)`, exchange);
   if (!expected.includes(status)) throw new Violation(`expected status ${expected.join(' or ')}, got ${status}`, exchange);
-  const mediaType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (mediaType !== 'application/json') {
-    throw new Violation(`expected Content-Type application/json, got ${JSON.stringify(headers['content-type'] ?? '(none)')}`, exchange);
+  const { response, documented } = documentedResponse(op, status);
+  const bodyless = response !== undefined && response.mediaType === undefined;
+  if (bodyless || (status === 204 && text === '')) return undefined;
+  const wanted = essence(response?.mediaType ?? 'application/json');
+  if (essence(headers['content-type']) !== wanted) {
+    throw new Violation(`expected Content-Type ${wanted}, got ${JSON.stringify(headers['content-type'] ?? '(none)')}`, exchange);
   }
-  const parsed = parseJsonBody(text);
+  const parsed = parseExact(text);
   if (!parsed.ok) throw new Violation(`the body is not JSON: ${parsed.message}`, exchange);
-  const { value, view, overflows } = parsed.body;
-  const isDocumented = contract.documented[operationId].includes(status);
-  const validate = isDocumented ? contract.validators.get(`${operationId} ${status}`) : contract.errorValidator;
+  const { value, view } = parsed.document;
+  const validate = response?.validate;
   if (validate !== undefined && !validate(view)) {
-    throw new Violation(`the ${status} body does not match the spec's ${isDocumented ? 'schema for this status' : 'Error schema'}: ${describe(validate.errors, 'body')}`, exchange);
+    const which = documented ? `schema for ${status}` : `error schema (${status} is not documented for ${op.operationId})`;
+    throw new Violation(`the ${status} body does not match the spec's ${which}: ${validate.errors()}`, exchange);
   }
-  if (overflows.length > 0) throw new Violation(`${overflows.map((p) => `body${p}`).join(', ')} is outside the int64 range`, exchange);
-  if (status >= 400) {
-    const errorStatus = (view as { status: unknown }).status;
-    if (errorStatus !== status) throw new Violation(`Error.status is ${JSON.stringify(errorStatus)} but the HTTP status is ${status}`, exchange);
+  const statusField = status >= 400 ? statusFieldOf(response) : undefined;
+  if (statusField !== undefined) {
+    const said = (view as Record<string, unknown> | null)?.[statusField];
+    if (said !== status) throw new Violation(`the error body's ${statusField} is ${JSON.stringify(said)} but the HTTP status is ${status}`, exchange);
   }
   return value;
-}
-
-/** A `Pet` of a validated response body, with int64 fields exact. */
-export function toPet(value: unknown): PetRecord {
-  const raw = value as { id: LosslessNumber; name: string; categoryId: LosslessNumber; status?: PetRecord['status'] };
-  return {
-    id: exactInteger(raw.id.value)!,
-    name: raw.name,
-    categoryId: exactInteger(raw.categoryId.value)!,
-    ...(raw.status === undefined ? {} : { status: raw.status }),
-  };
-}
-
-/** Exact JSON text of a value whose integers may be `bigint` (request bodies with int64 fields). */
-export function exactJson(value: unknown): string {
-  return stringify(value) ?? 'null';
 }

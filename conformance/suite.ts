@@ -1,74 +1,64 @@
 import { afterAll, describe, it } from 'vitest';
-import { CHECKS, type CheckId } from './catalogue.js';
-import { authCreatePet, authGetPet, authListPets } from './checks/auth.js';
+import type { ApiModel } from '../spec/model.js';
+import { checksFor } from './catalogue.js';
 import type { Check } from './checks/check.js';
-import { concurrentCreates } from './checks/concurrency.js';
-import { echo, int64RoundTrip, invalidBody, requiredFields } from './checks/create-pet.js';
-import { found, notFound } from './checks/get-pet.js';
-import { defaultLimit, invalidQuery, limit, statusFilter } from './checks/list-pets.js';
-import { responseConformance } from './checks/responses.js';
-import { statefulModel } from './checks/stateful.js';
 import { TargetRefusing, type Exchange } from './client.js';
 import { createContext, formatFailure } from './context.js';
-import { loadContract, type Contract } from './contract.js';
+import { modelOf } from './contract.js';
 import { failingExchange, recordCheck, recordSummary } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
 
-export type { CheckId } from './catalogue.js';
+export { checksFor } from './catalogue.js';
 export { forgetTarget } from './checks/check.js';
 export type { Target } from './target.js';
 
+/** A check id as the catalogue derives it from the spec (`listPets.status-filter`, `deletePet.gone`, `auth.getPet`). */
+export type CheckId = string;
+
+const catalogues = new WeakMap<ApiModel, Check[]>();
+
+/** The checks of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), built once per model. */
+async function checksOf(target: Target): Promise<Check[]> {
+  const model = await modelOf(target.spec);
+  let checks = catalogues.get(model);
+  if (checks === undefined) catalogues.set(model, (checks = checksFor(model)));
+  return checks;
+}
+
 /**
- * Every check, in the order they run: refusals first (auth, invalid bodies), while the target holds few pets
- * and "nothing was created" can be seen; then the rules that need a populated target; state and concurrency last.
+ * The ids of every check for the spec `target` implements, in run order (on the seed's spec, the sixteen the
+ * self-test's mutants name). Rejects when the spec cannot be loaded.
  */
-const CHECK_LIST: readonly Check[] = [
-  authListPets,
-  authCreatePet,
-  authGetPet,
-  requiredFields,
-  invalidBody,
-  notFound,
-  responseConformance,
-  invalidQuery,
-  statusFilter,
-  defaultLimit,
-  limit,
-  echo,
-  int64RoundTrip,
-  found,
-  statefulModel,
-  concurrentCreates,
-];
+export async function listCheckIds(target: Target): Promise<string[]> {
+  return (await checksOf(target)).map((check) => check.id);
+}
 
-/** The ids of every check, in run order. */
-export const CHECK_IDS: CheckId[] = CHECK_LIST.map((check) => check.id);
-
-/** A check's result: passed (with advice on the seed's gaps, or the reason it was skipped), or its report. */
+/** A check's result: passed (with advice on the spec's gaps, or the reason it was skipped), or its report. */
 export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
 
-let contract: Promise<Contract> | undefined;
+/** Why a check is skipped in a read-only run. */
+const READ_ONLY_REASON = 'read-only: this check must write';
 
 /**
  * Runs one check against a target. Never throws for a non-conforming target: the failure comes back as a
  * readable report (rule, problem, curl, response, counterexample, replay command) with the failing exchange.
- * Rejects when the spec cannot be loaded, and with `TargetRefusing` when the target kept refusing (429/503)
- * beyond the retry limits: that is no verdict.
+ * Rejects when the spec cannot be loaded or names no such check, and with `TargetRefusing` when the target kept
+ * refusing (429/503) beyond the retry limits: that is no verdict.
  */
 export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcome> {
-  const check = CHECK_LIST.find((candidate) => candidate.id === id);
-  if (check === undefined) throw new Error(`unknown check ${id}; known: ${CHECK_IDS.join(', ')}`);
+  const checks = await checksOf(target);
+  const check = checks.find((candidate) => candidate.id === id);
+  if (check === undefined) throw new Error(`unknown check ${id}; known: ${checks.map((c) => c.id).join(', ')}`);
   const resolved = resolveTarget(target);
-  if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: 'read-only: this check must create pets' };
-  contract ??= loadContract();
+  if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: READ_ONLY_REASON };
   const advice: string[] = [];
   try {
-    await check.run(createContext(resolved, await contract, advice));
+    await check.run(createContext(resolved, await modelOf(target.spec), advice));
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
     const exchange = failingExchange(failure);
-    return { id, ok: false, report: formatFailure(id, CHECKS[id], failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
+    return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
   }
 }
 
@@ -92,20 +82,20 @@ class ConformanceFailure extends Error {
  * prints the number of requests sent and their rate.
  */
 export function defineConformanceSuite(target: Target, options: SuiteOptions = {}): void {
-  describe(`conformance of ${target.baseUrl}`, () => {
-    for (const check of CHECK_LIST) {
-      const reason = options.skip?.[check.id] ?? (target.readOnly === true && check.writes ? 'read-only: this check must create pets' : undefined);
+  describe(`conformance of ${target.baseUrl}`, async () => {
+    for (const check of await checksOf(target)) {
+      const reason = options.skip?.[check.id] ?? (target.readOnly === true && check.writes ? READ_ONLY_REASON : undefined);
       if (reason !== undefined) {
         it.skip(`${check.id}: skipped (${reason})`, () => {});
-        recordCheck({ id: check.id, rule: CHECKS[check.id], state: 'skipped', durationMs: 0, advice: [], skipped: reason });
+        recordCheck({ id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason });
         continue;
       }
       // With --concurrency, checks run side by side (vitest's maxConcurrency); send() caps the requests in flight.
-      (resolveTarget(target).concurrency > 1 ? it.concurrent : it)(`${check.id}: ${CHECKS[check.id]}`, async () => {
+      (resolveTarget(target).concurrency > 1 ? it.concurrent : it)(`${check.id}: ${check.rule}`, async () => {
         const started = performance.now();
         const outcome = await runCheck(check.id, target);
         const durationMs = Math.round(performance.now() - started);
-        recordCheck(outcome.ok ? { id: check.id, rule: CHECKS[check.id], state: outcome.skipped === undefined ? 'passed' : 'skipped', durationMs, advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }) } : { id: check.id, rule: CHECKS[check.id], state: 'failed', durationMs, advice: [], report: outcome.report, ...(outcome.exchange === undefined ? {} : { exchange: outcome.exchange }) });
+        recordCheck(outcome.ok ? { id: check.id, rule: check.rule, state: outcome.skipped === undefined ? 'passed' : 'skipped', durationMs, advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }) } : { id: check.id, rule: check.rule, state: 'failed', durationMs, advice: [], report: outcome.report, ...(outcome.exchange === undefined ? {} : { exchange: outcome.exchange }) });
         if (!outcome.ok) throw new ConformanceFailure(outcome.report);
         for (const note of outcome.advice) console.info(`advice (${check.id}): ${note}`);
       });

@@ -23,7 +23,8 @@ export interface ErrorShape {
   documents(status: number): boolean;
 }
 
-const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus', 'http_status', 'httpStatusCode', 'httpCode'];
+/** Names an error schema gives the integer field that repeats the HTTP status (seed, Errors: `Error.status`). */
+export const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus', 'http_status', 'httpStatusCode', 'httpCode'];
 const MESSAGE_NAMES = ['message', 'detail', 'details', 'error_description', 'errorMessage', 'error_message', 'description', 'msg', 'reason'];
 const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
 

@@ -1,91 +1,107 @@
-import fc from 'fast-check';
-import type { PetStatus } from '../../spec/exact.js';
-import { exactJson } from '../contract.js';
-import { ordinaryName, petStatus } from './new-pet.js';
+import { parseExact, exactJson } from '../../spec/json.js';
+import type { BodyModel } from '../../spec/model.js';
+import type { Canonical } from './canonical.js';
+import { invalidValuesOf, type ForbiddenValue } from './invalid.js';
+import { isUnconstrainedString } from './canonical.js';
 
 /**
- * A request body `createPet` must refuse with 400 (seed, createPet rule 1; Errors: "missing required fields or
- * holds invalid values"). `text` is the raw body; `marker` is a name or categoryId unique to this body, so the
- * suite can look for a pet created by mistake; `kind` says what is wrong, for the report.
+ * A request body the operation must refuse with 400 (seed, createPet rule 1; Errors: "missing required fields
+ * or holds invalid values"). `text` is the raw body; `marker` a property value unique to this body, so the
+ * suite can look for a record created by mistake; `kind` says what is wrong, for the report.
  */
 export interface InvalidBody {
   kind: string;
   text: string;
-  marker: { name: string } | { categoryId: bigint } | undefined;
+  marker: Marker | undefined;
 }
 
-/** A name and a categoryId that no other request of the run uses. */
+/** A top-level property and a value no other request of the run sends in it. */
 export interface Marker {
-  name: string;
-  categoryId: bigint;
+  property: string;
+  value: unknown;
 }
-
-/** Fresh markers, random: a readable name and a categoryId between 10^15 and 10^17. */
-export const markers: fc.Arbitrary<Marker> = fc
-  .tuple(ordinaryName, fc.bigInt({ min: 10n ** 15n, max: 10n ** 17n }))
-  .map(([name, categoryId]) => ({ name: `conformance ${name} ${categoryId}`, categoryId }));
-
-/** Bodies missing `name`, `categoryId` or both (seed, createPet rule 1), with or without a status. */
-export function missingFieldBodies(marker: Marker, status: PetStatus | undefined): InvalidBody[] {
-  const extra = status === undefined ? {} : { status };
-  return [
-    { kind: 'without name', text: exactJson({ categoryId: marker.categoryId, ...extra }), marker: { categoryId: marker.categoryId } },
-    { kind: 'without categoryId', text: exactJson({ name: marker.name, ...extra }), marker: { name: marker.name } },
-    { kind: 'without name and categoryId', text: exactJson({ ...extra }), marker: undefined },
-  ];
-}
-
-/** Values of the wrong type or outside the allowed set, per field (seed, Resources › NewPet, PetStatus). */
-const WRONG_VALUES: Record<'name' | 'categoryId' | 'status', readonly unknown[]> = {
-  name: [42, null, true, ['Rex'], { first: 'Rex' }],
-  categoryId: ['12', '', 1.5, -0.25, null, true, [1], { id: 1 }, 'NaN'],
-  status: ['lost', 'AVAILABLE', 'Available', '', null, 1, ['sold'], { value: 'sold' }],
-};
-
-/** Integers just outside int64 and beyond, written as literals. */
-const OUT_OF_INT64 = ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '1e400', '-1e400', '99999999999999999999999999'];
 
 /**
- * Every kind of invalid body for one marker: one field of the wrong type or outside the enum, `categoryId`
- * outside int64, JSON that is not an object, text that is not JSON, and empty bodies.
+ * The properties of a create body that can carry a marker, best first: unconstrained strings, then strings that
+ * hold 24 letters and digits, then integers with room for 10^6 values; required ones before optional ones.
  */
-export function invalidBodies(marker: Marker): InvalidBody[] {
-  const named = JSON.stringify(marker.name);
-  const valid = `{"name":${named},"categoryId":${marker.categoryId}}`;
-  const bodies: InvalidBody[] = [];
-  for (const [field, values] of Object.entries(WRONG_VALUES)) {
-    for (const wrong of values) {
-      bodies.push({
-        kind: `${field} = ${JSON.stringify(wrong)}`,
-        text: exactJson({ name: marker.name, categoryId: marker.categoryId, [field]: wrong }),
-        marker: field === 'name' ? { categoryId: marker.categoryId } : { name: marker.name },
-      });
-    }
-  }
-  for (const literal of OUT_OF_INT64) {
-    bodies.push({ kind: `categoryId = ${literal} (outside int64)`, text: `{"name":${named},"categoryId":${literal}}`, marker: { name: marker.name } });
-  }
-  for (const text of ['[]', `[${valid}]`, named, '42', 'null', 'true']) bodies.push({ kind: `JSON that is no object: ${text}`, text, marker: undefined });
-  const malformed = [
-    valid.slice(0, -1),
-    valid.slice(0, valid.length >> 1),
-    `${valid}}`,
-    `${valid} x`,
-    valid.replaceAll('"', "'"),
-    `{name:${named},categoryId:${marker.categoryId}}`,
-    `{"name":${named},"categoryId":NaN}`,
-    `{"name":${named},"categoryId":0x10}`,
-    `{"name":${named},,"categoryId":1}`,
-  ];
-  for (const text of malformed) bodies.push({ kind: `malformed JSON ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text, marker: { name: marker.name } });
-  for (const text of ['', ' ', '\n']) bodies.push({ kind: `empty body ${JSON.stringify(text)}`, text, marker: undefined });
-  return bodies;
+export function markerProperties(form: Canonical): string[] {
+  if (form.kind !== 'object') return [];
+  const score = (name: string): number => {
+    const sub = form.properties[name]!;
+    const required = form.required.includes(name) ? 0 : 10;
+    if (isUnconstrainedString(sub)) return required;
+    if (sub.kind === 'string' && sub.pattern === undefined && sub.format === undefined && sub.minLength <= 24 && (sub.maxLength ?? 24) >= 24) return required + 1;
+    if (sub.kind === 'integer' && sub.multipleOf === undefined && (sub.max ?? 10n ** 18n) - (sub.min ?? -(10n ** 18n)) >= 10n ** 6n) return required + 2;
+    return -1;
+  };
+  return Object.keys(form.properties).filter((name) => score(name) >= 0).sort((a, b) => score(a) - score(b));
 }
 
-/** A random body missing a required field. */
-export const missingRequiredField: fc.Arbitrary<InvalidBody> = fc
-  .tuple(markers, fc.option(petStatus, { nil: undefined }))
-  .chain(([marker, status]) => fc.constantFrom(...missingFieldBodies(marker, status)));
+/**
+ * A marker value for `property` of `form`, unique to (`run`, `index`): a readable string, or an integer inside
+ * the property's bounds (10^16 + n when the bounds allow it, as the seed's suite did).
+ */
+export function markerValue(form: Canonical, property: string, run: number, index: number): unknown {
+  const sub = form.kind === 'object' ? form.properties[property] : undefined;
+  if (sub?.kind === 'integer') {
+    const offset = BigInt(run) * 1000n + BigInt(index);
+    const min = sub.min ?? -(10n ** 18n);
+    const max = sub.max ?? 10n ** 18n;
+    const start = min <= 10n ** 16n && max >= 10n ** 16n + 10n ** 12n ? 10n ** 16n : min + (max - min) / 2n;
+    return start + (offset % (max - start + 1n));
+  }
+  return isUnconstrainedString(sub ?? { kind: 'any' }) ? `conformance case ${run} ${index}` : `c${run}x${index}`.slice(0, 24);
+}
 
-/** A random invalid body of any kind. */
-export const anyInvalidBody: fc.Arbitrary<InvalidBody> = markers.chain((marker) => fc.constantFrom(...invalidBodies(marker)));
+/** Whether the spec's validator refuses a body text (invalid cases that turn out valid are dropped). */
+export function refusedBySpec(body: BodyModel, text: string): boolean {
+  const parsed = parseExact(text);
+  return !parsed.ok || !body.validate(parsed.document.view);
+}
+
+/**
+ * Bodies missing required properties (seed, createPet rule 1): each required property dropped in turn, then all
+ * of them, from a valid `base`. `mark(avoid)` gives the marker for a case, on a property other than `avoid`.
+ */
+export function missingRequiredBodies(form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined): InvalidBody[] {
+  if (form.kind !== 'object') return [];
+  const cases: InvalidBody[] = [];
+  for (const name of form.required) {
+    const marker = mark([name]);
+    const { [name]: _, ...rest } = { ...base, ...(marker === undefined ? {} : { [marker.property]: marker.value }) };
+    cases.push({ kind: `without ${name}`, text: exactJson(rest), marker });
+  }
+  if (form.required.length > 1) {
+    const marker = mark(form.required);
+    const rest = Object.fromEntries(Object.entries({ ...base, ...(marker === undefined ? {} : { [marker.property]: marker.value }) }).filter(([name]) => !form.required.includes(name)));
+    cases.push({ kind: `without ${form.required.join(' and ')}`, text: exactJson(rest), marker: marker !== undefined && Object.hasOwn(rest, marker.property) ? marker : undefined });
+  }
+  return cases;
+}
+
+/**
+ * Every kind of invalid body built from a valid `base` (STYLE 14): each property made invalid in turn (see
+ * {@link invalidValuesOf}), an extra or read-only property where the schema forbids it, JSON that is not an
+ * object, text that is not JSON, and empty bodies. Only bodies the spec's own validator refuses are kept.
+ */
+export function invalidBodies(body: BodyModel, form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined, forbiddenValue: ForbiddenValue): InvalidBody[] {
+  const cases: InvalidBody[] = [];
+  const top = form.kind === 'object' ? invalidValuesOf(form, base, forbiddenValue) : [];
+  for (const wrong of top) {
+    if (wrong.value === null || typeof wrong.value !== 'object' || Array.isArray(wrong.value)) continue;
+    const value = wrong.value as Record<string, unknown>;
+    const touched = Object.keys(value).filter((name) => !Object.hasOwn(base, name) || value[name] !== base[name]);
+    const marker = mark(touched);
+    const text = exactJson(marker === undefined ? value : { ...value, [marker.property]: marker.value });
+    cases.push({ kind: wrong.kind, text, marker });
+  }
+  const marker = mark([]);
+  const valid = exactJson(marker === undefined ? base : { ...base, [marker.property]: marker.value });
+  const inner = valid.slice(1, -1);
+  for (const text of ['[]', `[${valid}]`, JSON.stringify('text'), '42', 'null', 'true']) cases.push({ kind: `JSON that is no object: ${text}`, text, marker: undefined });
+  const malformed = [valid.slice(0, -1), valid.slice(0, valid.length >> 1), `${valid}}`, `${valid} x`, valid.replaceAll('"', "'"), `{${inner.replace(/"([^"]+)":/g, '$1:')}}`, `{${inner},"conformance":NaN}`, `{${inner},"conformance":0x10}`, `{${inner},,"conformance":1}`];
+  for (const text of malformed) cases.push({ kind: `malformed JSON ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text, marker });
+  for (const text of ['', ' ', '\n']) cases.push({ kind: `empty body ${JSON.stringify(text)}`, text, marker: undefined });
+  return cases.filter((candidate) => refusedBySpec(body, candidate.text));
+}

@@ -1,58 +1,71 @@
 import fc from 'fast-check';
-import { petStatus } from './new-pet.js';
+import type { FilterModel, LimitModel } from '../../spec/model.js';
 
-/** Query of a valid `listPets` call: `limit` 1..100 or absent, `status` or absent (seed, Endpoints §1). */
-export const validListQuery = fc.record({ limit: fc.integer({ min: 1, max: 100 }), status: petStatus }, { requiredKeys: [] });
-
-/** `limit` values outside 1..100 or not integers (seed, Limits; handling not shown: DECISIONS.md › Invalid query). */
-export const invalidLimit: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('0', '-1', '101', '1000', '99999999999999999999', 'abc', '1.5', '', ' 5', '5 ', '1e1', '0x10', '١٠', 'null', '[]', '%00'),
-  fc.integer({ min: 101, max: 1000 }).map(String),
-  fc.integer({ min: 101, max: 2 ** 31 }).map(String),
-  fc.integer({ min: -(2 ** 31), max: 0 }).map(String),
-  fc.string({ maxLength: 12 }).filter((text) => !isValidLimit(text)),
-);
-
-/** Whether a `limit` text is a valid limit, 1..100 in decimal digits (`07` and `+7` included: a server may read them so). */
-export function isValidLimit(text: string): boolean {
-  return /^\+?\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 100;
+/**
+ * A list query the suite sends: the page size (absent: the default applies) and at most one filter value.
+ * `filter.value` is the exact JSON value the listed records' property must equal.
+ */
+export interface ListQuery {
+  limit: number | undefined;
+  filter: { model: FilterModel; value: unknown } | undefined;
 }
 
-/** `status` values outside the enum (seed, PetStatus: exactly `available`, `pending`, `sold`). */
-export const invalidStatus: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('AVAILABLE', 'Available', 'lost', '', 'sold ', ' available', 'pending,sold', 'null', '*'),
-  fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => !['available', 'pending', 'sold'].includes(s)),
-);
-
-/** A raw query string for `listPets` with at least one invalid or repeated parameter; `status` says which single valid status (if any) it filters on. */
-export interface OddQuery {
-  query: string;
-  /** The one valid status the query asks for, when it asks for exactly one; the 200 must honour it. */
-  status: string | undefined;
+/** The query string of a {@link ListQuery} (no leading `?`; empty when it asks for nothing). */
+export function queryText(limit: LimitModel | undefined, query: ListQuery): string {
+  const parts: string[] = [];
+  if (query.limit !== undefined && limit !== undefined) parts.push(`${encodeURIComponent(limit.parameter)}=${query.limit}`);
+  if (query.filter !== undefined) parts.push(`${encodeURIComponent(query.filter.model.parameter.name)}=${encodeURIComponent(filterText(query.filter.value))}`);
+  return parts.join('&');
 }
 
-/** Odd queries sent every run: every fixed invalid `limit` alone and with a status, limits just above 100, repeats. */
-export const ODD_QUERIES: readonly OddQuery[] = [
-  ...['0', '-1', '101', '150', '1000', '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].flatMap((limit) => [
-    { query: `limit=${encodeURIComponent(limit)}`, status: undefined },
-    { query: `limit=${encodeURIComponent(limit)}&status=available`, status: 'available' },
-  ]),
-  ...['AVAILABLE', 'lost', '', 'sold '].map((status) => ({ query: `status=${encodeURIComponent(status)}`, status: undefined })),
-  { query: 'limit=5&limit=500', status: undefined },
-  { query: 'limit=500&limit=5', status: undefined },
-  { query: 'status=sold&status=pending', status: undefined },
-];
+/** A filter value as query text: strings as they are, numbers and booleans in their JSON spelling. */
+export function filterText(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
 
-/** Odd `listPets` queries: invalid `limit`, invalid `status`, repeated parameters, unknown parameters. */
-export const oddListQuery: fc.Arbitrary<OddQuery> = fc.oneof(
-  fc.tuple(invalidLimit, fc.option(petStatus, { nil: undefined })).map(([limit, status]) => ({
-    query: `limit=${encodeURIComponent(limit)}${status === undefined ? '' : `&status=${status}`}`,
-    status,
-  })),
-  fc.tuple(invalidStatus, fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined })).map(([status, limit]) => ({
-    query: `status=${encodeURIComponent(status)}${limit === undefined ? '' : `&limit=${limit}`}`,
-    status: undefined,
-  })),
-  fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 100 })).map(([a, b]) => ({ query: `limit=${a}&limit=${b}`, status: undefined })),
-  fc.tuple(petStatus, petStatus).map(([a, b]) => ({ query: `status=${a}&status=${b}`, status: a === b ? a : undefined })),
-);
+/** The bounds of valid page sizes: `[minimum (at least 1), maximum]`; the maximum is 100 when the spec gives none. */
+export function limitRange(limit: LimitModel): [number, number] {
+  return [Math.max(1, limit.minimum), limit.maximum ?? Math.max(100, limit.default ?? 0)];
+}
+
+/** Valid page sizes, the edges (1, 2, maximum-1, maximum) as likely as the rest (seed, Limits: 1..100). */
+export function validLimit(limit: LimitModel): fc.Arbitrary<number> {
+  const [min, max] = limitRange(limit);
+  return fc.oneof(fc.constantFrom(...new Set([min, Math.min(max, min + 1), Math.max(min, max - 1), max])), fc.integer({ min, max }));
+}
+
+/** Values of a filter: its enum (or booleans) when the schema lists them, else values seen in records (`seen`). */
+export function filterValue(filter: FilterModel, seen: readonly unknown[]): fc.Arbitrary<unknown> | undefined {
+  const values = filter.values ?? seen;
+  return values.length === 0 ? undefined : fc.constantFrom(...values);
+}
+
+/**
+ * Page-size texts outside the bounds or not integers (seed, Limits; handling not shown: DECISIONS D10), the
+ * fixed ones first. `isValid` says whether a text is a valid page size (`07` and `+7` included: a server may
+ * read them so), so random texts exclude valid ones.
+ */
+export function invalidLimits(limit: LimitModel): { fixed: string[]; random: fc.Arbitrary<string>; isValid: (text: string) => boolean } {
+  const [min, max] = limitRange(limit);
+  const isValid = (text: string): boolean => /^\+?\d+$/.test(text) && Number(text) >= min && Number(text) <= max;
+  const fixed = [String(min - 1), '-1', String(max + 1), String(Math.round(max * 1.5)), String(max * 10), '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].filter((text, i, all) => !isValid(text) && all.indexOf(text) === i);
+  const random = fc.oneof(
+    fc.constantFrom(...fixed, ' 5', '5 ', '١٠', '[]', '%00'),
+    fc.integer({ min: max + 1, max: max * 10 }).map(String),
+    fc.integer({ min: max + 1, max: 2 ** 31 }).map(String),
+    fc.integer({ min: -(2 ** 31), max: min - 1 }).map(String),
+    fc.string({ maxLength: 12 }),
+  ).filter((text) => !isValid(text));
+  return { fixed, random, isValid };
+}
+
+/** Filter texts outside a filter's enum (or not of its type): the fixed ones, then random ones. */
+export function invalidFilterValues(filter: FilterModel): { fixed: string[]; random: fc.Arbitrary<string> } | undefined {
+  const type = filter.parameter.type;
+  const allowed = (text: string): boolean => (filter.values !== undefined ? filter.values.some((v) => filterText(v) === text) : type === 'integer' ? /^-?\d+$/.test(text) : type === 'number' ? Number.isFinite(Number(text)) && text.trim() !== '' : type === 'boolean' ? text === 'true' || text === 'false' : true);
+  const first = filter.values?.find((v) => typeof v === 'string') as string | undefined;
+  const candidates = [first?.toUpperCase(), first === undefined ? undefined : first.charAt(0).toUpperCase() + first.slice(1), 'lost', '', first === undefined ? undefined : `${first} `, '1.5', 'abc', 'null', '*'].filter((text): text is string => text !== undefined && !allowed(text));
+  if (candidates.length === 0) return undefined;
+  const fixed = [...new Set(candidates)];
+  return { fixed, random: fc.oneof(fc.constantFrom(...fixed), fc.string({ unit: 'binary', maxLength: 12 })).filter((text) => !allowed(text)) };
+}

@@ -1,8 +1,11 @@
+import type { ApiModel } from '../../spec/model.js';
+import { ordinaryBody } from '../arbitraries/body.js';
 import { Violation } from '../contract.js';
-import { createPet, listPets, type Check } from './check.js';
-import { requests } from '../context.js';
-import { toPet } from '../contract.js';
-import { expectSamePet } from './check.js';
+import { createContext, type CheckContext } from '../context.js';
+import { idOf, type Check } from './check.js';
+import { largestPageQuery } from './population.js';
+import { expectReadBack } from './read.js';
+import { createRecord, listRecords } from './records.js';
 
 /** Creates sent at once per round, and lists sent beside them. */
 const PARALLEL_CREATES = 16;
@@ -10,23 +13,41 @@ const PARALLEL_LISTS = 4;
 const ROUNDS = 4;
 
 /**
- * Concurrency (seed, Endpoints §2 rule 2: each 201 carries a new id): creates sent in parallel each get a
- * distinct id and are all found afterwards; lists sent during the creates are valid pages.
+ * Concurrency (seed, Endpoints §2 rule 2: each create carries a new id), for every resource with a create:
+ * creates sent in parallel each get a distinct id and are all found afterwards; lists sent during the creates
+ * are valid pages.
  */
-export const concurrentCreates: Check = {
-  id: 'concurrency.create',
-  writes: true,
-  async run(context) {
-    for (let round = 0; round < ROUNDS; round++) {
-      const creates = Array.from({ length: PARALLEL_CREATES }, (_, i) => createPet(context, { name: `Parallel ${round} ${i}`, categoryId: BigInt(1000 + i) }));
-      const lists = Array.from({ length: PARALLEL_LISTS }, () => listPets(context, 'limit=100'));
-      const [created] = await Promise.all([Promise.all(creates), Promise.all(lists)]);
-      const ids = new Set(created.map((pet) => pet!.id));
-      if (ids.size !== created.length) throw new Violation(`${created.length} parallel creates returned only ${ids.size} distinct ids`);
-      for (const pet of created) {
-        const { exchange, body } = await context.call('getPet', requests.getPet(String(pet!.id)), [200]);
-        expectSamePet(pet!, toPet(body), exchange, 'getPet after parallel creates');
+export function concurrencyCheck(model: ApiModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(serial) {
+      // This check alone sends its requests side by side whatever `--concurrency` says (which caps every other
+      // check): a race between creates only shows when they are in flight together. `--max-rps` still applies.
+      const notes: string[] = [];
+      const parallel = createContext({ ...serial.target, concurrency: Math.max(serial.target.concurrency, PARALLEL_CREATES + PARALLEL_LISTS) }, serial.model, notes);
+      try {
+        await parallelRounds(model, parallel);
+      } finally {
+        for (const note of notes) serial.advise(note);
       }
+    },
+  };
+}
+
+async function parallelRounds(model: ApiModel, context: CheckContext): Promise<void> {
+  for (const resource of model.resources) {
+    const create = resource.operations.create;
+    if (create === undefined) continue;
+    for (let round = 0; round < ROUNDS; round++) {
+      const creates = Array.from({ length: PARALLEL_CREATES }, (_, i) => createRecord(context, resource, ordinaryBody(create, context.target.integers, 1000 + round * PARALLEL_CREATES + i)));
+      const lists = resource.operations.list === undefined ? [] : Array.from({ length: PARALLEL_LISTS }, () => listRecords(context, resource, largestPageQuery(resource)));
+      const [created] = await Promise.all([Promise.all(creates), Promise.all(lists)]);
+      const ids = new Set(created.map((record) => idOf(resource, record!)));
+      if (ids.size !== created.length) throw new Violation(`${created.length} parallel creates of ${resource.name} returned only ${ids.size} distinct ids`);
+      if (resource.operations.read === undefined) continue;
+      for (const record of created) await expectReadBack(context, resource, record!, 'a read after parallel creates');
     }
-  },
-};
+  }
+}

@@ -1,45 +1,103 @@
 import fc from 'fast-check';
-import { absentId, newPet } from '../arbitraries/new-pet.js';
-import { validListQuery } from '../arbitraries/query.js';
-import { exactJson, toPet, type OperationId } from '../contract.js';
-import { requests, type RequestSpec } from '../context.js';
-import { createPet, isKnownId, listPets, rememberIds, type Check } from './check.js';
+import { exactJson } from '../../spec/json.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../../spec/model.js';
+import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
+import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
+import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
+import { idOf, isKnownId, rememberRecords, type Check, type ExactRecord } from './check.js';
+import { absentIds } from './read.js';
+import { createRecord, listRecords, successStatuses } from './records.js';
+import { sampleRequests, writes } from './requests.js';
 
-/** One request of any operation with the one status the seed gives it, for `responses.conformance`. */
+/** One request of an operation with the statuses the spec gives it here, for `responses.conformance`. */
 interface Probe {
-  operationId: OperationId;
-  request: RequestSpec;
-  status: number;
+  op: OperationModel;
+  request: RequestSpec | (() => Promise<RequestSpec>);
+  status: number[];
+}
+
+/** No credentials at all: the 401 every secured operation documents (seed, Authentication). */
+const NO_CREDENTIALS = { kind: 'no credentials', headers: { authorization: null } };
+
+/** The statuses an operation documents, as numbers below 500 (ranges and `default` cannot be sent as such). */
+export function documentedStatuses(op: OperationModel): number[] {
+  return op.responses.map((r) => Number(r.status)).filter((status) => Number.isInteger(status) && status < 500);
+}
+
+/** The probes of one resource: each of its operations with each status a valid or plainly invalid request gets. */
+async function resourceProbes(context: CheckContext, resource: ResourceModel): Promise<fc.Arbitrary<Probe>[]> {
+  const probes: fc.Arbitrary<Probe>[] = [];
+  const { list, create, read, replace, update, delete: remove } = resource.operations;
+  const fresh = async (): Promise<ExactRecord> => (await createRecord(context, resource, ordinaryBody(create!, context.target.integers, 6)))!;
+  let existing: string[] = [];
+  if (list !== undefined) {
+    const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=10`);
+    existing = records.map((record) => idOf(resource, record));
+    if (existing.length === 0 && !context.target.readOnly && create !== undefined) existing = [idOf(resource, await fresh())];
+  }
+  for (const op of [list, create, read, replace, update, remove]) {
+    if (op === undefined || (context.target.readOnly && writes(op))) continue;
+    if (op.security.length === 0) continue;
+    const [sample] = fc.sample(await sampleRequests(context, op, 0), { numRuns: 1, seed: 1 });
+    const request: RequestSpec = { ...sample!.request, credentials: NO_CREDENTIALS };
+    probes.push(fc.constant<Probe>({ op, request, status: [401] }));
+  }
+  if (list !== undefined) probes.push((await sampleRequests(context, list, 0)).map(({ request }) => ({ op: list, request, status: successStatuses(list) })));
+  if (read !== undefined) {
+    const path = (id: string) => ({ [resource.idParameter ?? '']: id });
+    probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: requestOf(read, { path: path(id) }), status: [404] })));
+    if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: requestOf(read, { path: path(id) }), status: successStatuses(read) })));
+  }
+  if (context.target.readOnly || create === undefined) return probes;
+  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: requestOf(create, { body: exactJson(value) }), status: successStatuses(create) })));
+  const missing = missingRequiredBodies(bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
+  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text }), status: [400] }));
+  for (const op of [replace, update]) {
+    if (op === undefined || resource.idParameter === undefined) continue;
+    probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => requestOf(op, { path: { [resource.idParameter!]: idOf(resource, await fresh()) }, body: exactJson(value) }), status: successStatuses(op) })));
+  }
+  if (remove !== undefined && resource.idParameter !== undefined) {
+    probes.push(fc.constant({ op: remove, request: async () => requestOf(remove, { path: { [resource.idParameter!]: idOf(resource, await fresh()) } }), status: successStatuses(remove) }));
+  }
+  return probes;
 }
 
 /**
- * Every operation, every documented status (seed, Endpoints; Errors; What the service does): listPets 200 and
- * 401, createPet 201, 400 and 401, getPet 200, 401 and 404. Each response must have exactly the status the seed
- * gives, `Content-Type: application/json`, a body valid against the spec, and `Error.status` equal to the status.
+ * Every operation of every resource, every status a plain request gets (seed, Endpoints; Errors; What the service
+ * does): each response must have exactly that status, the documented media type, a body valid against the
+ * spec, and an error's status field equal to the HTTP status.
  */
-export const responseConformance: Check = {
-  id: 'responses.conformance',
-  writes: false,
-  async run(context) {
-    const { pets } = await listPets(context, 'limit=10');
-    const existing = pets.length > 0 ? pets.map((pet) => String(pet.id)) : context.target.readOnly ? [] : [String((await createPet(context, { name: 'Probe', categoryId: 1n }))!.id)];
-    const probes: fc.Arbitrary<Probe>[] = [
-      validListQuery.map((query) => ({ operationId: 'listPets', request: requests.listPets(new URLSearchParams(query as Record<string, string>).toString()), status: 200 })),
-      fc.constant({ operationId: 'listPets', request: { ...requests.listPets(), headers: { authorization: null } }, status: 401 }),
-      absentId(context.target.integers).filter((id) => !isKnownId(context, id)).map((id) => ({ operationId: 'getPet', request: requests.getPet(String(id)), status: 404 })),
-      fc.constant({ operationId: 'getPet', request: { ...requests.getPet('1'), headers: { authorization: null } }, status: 401 }),
-    ];
-    if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ operationId: 'getPet', request: requests.getPet(id), status: 200 })));
-    if (!context.target.readOnly) {
-      probes.push(
-        newPet({ integers: context.target.integers }).map((pet) => ({ operationId: 'createPet', request: requests.createPet(exactJson(pet)), status: 201 })),
-        fc.constant({ operationId: 'createPet', request: requests.createPet('{"status":"sold"}'), status: 400 }),
-        fc.constant({ operationId: 'createPet', request: { ...requests.createPet('{"name":"Probe","categoryId":1}'), headers: { 'content-type': 'application/json', authorization: null } }, status: 401 }),
-      );
-    }
-    await context.forAll(fc.oneof(...probes), async ({ operationId, request, status }) => {
-      const { exchange, body } = await context.call(operationId, request, [status]);
-      if (exchange.response.status === 201) rememberIds(context, [toPet(body)]);
-    });
-  },
-};
+export function responsesCheck(model: ApiModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      const probes: fc.Arbitrary<Probe>[] = [];
+      for (const resource of model.resources) probes.push(...(await resourceProbes(context, resource)));
+      if (probes.length === 0) return;
+      await context.forAll(fc.oneof(...probes), async ({ op, request, status }) => {
+        const sent = typeof request === 'function' ? await request() : request;
+        const { exchange, body } = await context.call(op, sent, status);
+        if (op.resource !== undefined && op.role === 'create' && exchange.response.status < 300) rememberRecords(context, op.resource, [body as ExactRecord]);
+      });
+    },
+  };
+}
+
+/**
+ * An operation no resource holds (answered from the spec's examples by the mock): valid requests get a
+ * documented status, the documented media type and a schema-valid body; never a 5xx.
+ */
+export function unmappedCheck(op: OperationModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: writes(op),
+    async run(context) {
+      const requests = await sampleRequests(context, op, 0);
+      const statuses = documentedStatuses(op);
+      await context.forAll(requests, async ({ request }) => void (await context.call(op, request, statuses.length === 0 ? [op.successStatus] : statuses)), { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}

@@ -1,97 +1,153 @@
 import fc from 'fast-check';
-import type { NewPetRecord, PetRecord, PetStatus } from '../../spec/exact.js';
-import { absentId, newPet, petStatus, type IntegerRange } from '../arbitraries/new-pet.js';
-import { exactJson, toPet, Violation } from '../contract.js';
-import { requests, type CheckContext } from '../context.js';
-import { createPet, expectSamePet, isKnownId, listPets, show, type Check } from './check.js';
+import { exactJson, sameJson } from '../../spec/json.js';
+import type { ApiModel, FilterModel, ResourceModel } from '../../spec/model.js';
+import { bodyValues } from '../arbitraries/body.js';
+import { limitRange, validLimit } from '../arbitraries/query.js';
+import { Violation } from '../contract.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
+import { settleRead } from './read-after-write.js';
+import { absentIds } from './read.js';
+import { createRecord, expectSameRecord, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
 /**
- * The model of a run: only the pets this run created, as the target acknowledged them, so the suite works on
- * a target that already holds data. A pet created without status keeps the status its 201 gave, or none.
+ * The model of a run: per resource, only the records this run created, as the target last acknowledged them, so
+ * the suite works on a target that already holds data. A property absent at creation may be filled later.
  */
-interface Model {
-  pets: PetRecord[];
-}
+type Model = Map<string, ExactRecord[]>;
+type RecordCommand = fc.AsyncCommand<Model, CheckContext>;
 
-type PetCommand = fc.AsyncCommand<Model, CheckContext>;
+const recordsIn = (model: Readonly<Model>, resource: ResourceModel): ExactRecord[] => model.get(resource.name) ?? [];
 
-/** createPet: a 201 with the submitted fields and a new id (seed, Endpoints §2). */
-class CreatePetCommand implements PetCommand {
-  constructor(readonly pet: NewPetRecord) {}
+/** create: a success with the submitted fields and a new id (seed, Endpoints §2). */
+class CreateCommand implements RecordCommand {
+  constructor(readonly resource: ResourceModel, readonly value: ExactRecord) {}
   check = (): boolean => true;
   async run(model: Model, context: CheckContext): Promise<void> {
-    model.pets.push((await createPet(context, this.pet))!);
+    const created = (await createRecord(context, this.resource, this.value))!;
+    model.set(this.resource.name, [...recordsIn(model, this.resource), created]);
   }
-  toString = (): string => `createPet(${exactJson(this.pet)})`;
+  toString = (): string => `${operation(this.resource, 'create').operationId}(${exactJson(this.value)})`;
 }
 
-/** getPet of a pet this run created: 200 with the same fields (seed, Endpoints §3). */
-class GetPetCommand implements PetCommand {
-  constructor(readonly pick: number) {}
-  check = (model: Readonly<Model>): boolean => model.pets.length > 0;
+/** read of a record this run created: the same fields (seed, Endpoints §3). */
+class ReadCommand implements RecordCommand {
+  constructor(readonly resource: ResourceModel, readonly pick: number) {}
+  check = (model: Readonly<Model>): boolean => recordsIn(model, this.resource).length > 0;
   async run(model: Model, context: CheckContext): Promise<void> {
-    const pet = model.pets[this.pick % model.pets.length]!;
-    const { exchange, body } = await context.call('getPet', requests.getPet(String(pet.id)), [200]);
-    expectSamePet(pet, toPet(body), exchange, 'getPet');
+    const records = recordsIn(model, this.resource);
+    const expected = records[this.pick % records.length]!;
+    const { exchange, record } = await settleRead(context, () => readRecord(context, this.resource, idOf(this.resource, expected)), (r) => r.record !== undefined);
+    expectSameRecord(this.resource, expected, record!, exchange, operation(this.resource, 'read').operationId);
   }
-  toString = (): string => `getPet(created #${this.pick})`;
+  toString = (): string => `${operation(this.resource, 'read').operationId}(created #${this.pick})`;
 }
 
-/** getPet of an id no pet has: 404 (seed, Endpoints §3). */
-class GetAbsentPetCommand implements PetCommand {
-  constructor(readonly id: bigint) {}
+/** read of an id no record has: 404 (seed, Endpoints §3). */
+class ReadAbsentCommand implements RecordCommand {
+  constructor(readonly resource: ResourceModel, readonly id: string) {}
   check = (): boolean => true;
   async run(_model: Model, context: CheckContext): Promise<void> {
-    if (isKnownId(context, this.id)) return;
-    await context.call('getPet', requests.getPet(String(this.id)), [404]);
+    if (isKnownId(context, this.resource, this.id)) return;
+    await readRecord(context, this.resource, this.id, [404]);
   }
-  toString = (): string => `getPet(${this.id}, absent)`;
+  toString = (): string => `${operation(this.resource, 'read').operationId}(${this.id}, absent)`;
 }
 
 /**
- * listPets: rules 1-3 (seed, Endpoints §1), each listed pet this run created has its fields, and a page shorter
- * than its limit is complete: it holds every pet of the run that matches the filter.
+ * list: rules 1-3 (seed, Endpoints §1), each listed record this run created has its fields, and a page shorter
+ * than its limit is complete: it holds every record of the run that matches the filter.
  */
-class ListPetsCommand implements PetCommand {
-  constructor(
-    readonly limit: number | undefined,
-    readonly status: PetStatus | undefined,
-  ) {}
+class ListCommand implements RecordCommand {
+  constructor(readonly resource: ResourceModel, readonly limit: number | undefined, readonly filter: { model: FilterModel; value: unknown } | undefined) {}
   check = (): boolean => true;
   async run(model: Model, context: CheckContext): Promise<void> {
-    const query = [this.limit === undefined ? '' : `limit=${this.limit}`, this.status === undefined ? '' : `status=${this.status}`].filter(Boolean).join('&');
-    const { exchange, pets } = await listPets(context, query);
-    const bound = this.limit ?? 20;
-    if (pets.length > bound) throw new Violation(`the page holds ${pets.length} pets, more than limit ${bound}`, exchange);
-    if (this.status !== undefined && pets.some((pet) => pet.status !== this.status)) throw new Violation(`a pet of another status than ${this.status} is listed`, exchange);
-    const listed = new Map(pets.map((pet) => [pet.id, pet]));
-    for (const pet of model.pets) {
-      const seen = listed.get(pet.id);
-      if (seen !== undefined) expectSamePet(pet, seen, exchange, 'listPets');
-      else if (pets.length < bound && (this.status === undefined || pet.status === this.status)) {
-        throw new Violation(`the page holds ${pets.length} pets, fewer than limit ${bound}, so it is the whole list, yet it lacks pet ${show(pet)} created earlier in this run`, exchange);
+    const { exchange, records } = await listRecords(context, this.resource, { limit: this.limit, filter: this.filter });
+    const bound = this.limit ?? this.resource.limit?.default ?? (this.resource.limit === undefined ? undefined : limitRange(this.resource.limit)[1]);
+    if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
+    const matches = (record: ExactRecord): boolean => this.filter === undefined || sameJson(record[this.filter.model.property], this.filter.value);
+    if (records.some((record) => !matches(record))) throw new Violation(`a record with another ${this.filter!.model.property} than ${show(this.filter!.value)} is listed`, exchange);
+    const listed = new Map(records.map((record) => [idOf(this.resource, record), record]));
+    for (const record of recordsIn(model, this.resource)) {
+      const seen = listed.get(idOf(this.resource, record));
+      if (seen !== undefined) expectSameRecord(this.resource, record, seen, exchange, operation(this.resource, 'list').operationId);
+      else if (bound !== undefined && records.length < bound && matches(record)) {
+        throw new Violation(`the page holds ${records.length} records, fewer than limit ${bound}, so it is the whole list, yet it lacks ${show(record)} created earlier in this run`, exchange);
       }
     }
   }
-  toString = (): string => `listPets(limit=${this.limit ?? '-'}, status=${this.status ?? '-'})`;
+  toString = (): string => `${operation(this.resource, 'list').operationId}(limit=${this.limit ?? '-'}, ${this.filter === undefined ? 'no filter' : `${this.filter.model.parameter.name}=${show(this.filter.value)}`})`;
 }
 
-/** The commands, one per operation (STYLE 6), with their arbitraries. */
-const commands = (integers: IntegerRange) => [
-  newPet({ integers }).map((pet) => new CreatePetCommand(pet)),
-  fc.nat().map((pick) => new GetPetCommand(pick)),
-  absentId(integers).map((id) => new GetAbsentPetCommand(id)),
-  fc
-    .tuple(fc.option(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 100 })), { nil: undefined }), fc.option(petStatus, { nil: undefined }))
-    .map(([limit, status]) => new ListPetsCommand(limit, status)),
-];
+/** replace or update of a record this run created: a documented 2xx; the model takes the new values. */
+class WriteCommand implements RecordCommand {
+  constructor(readonly resource: ResourceModel, readonly role: 'replace' | 'update', readonly pick: number, readonly value: ExactRecord) {}
+  check = (model: Readonly<Model>): boolean => recordsIn(model, this.resource).length > 0;
+  async run(model: Model, context: CheckContext): Promise<void> {
+    const records = recordsIn(model, this.resource);
+    const index = this.pick % records.length;
+    const old = records[index]!;
+    const op = operation(this.resource, this.role);
+    await context.call(op, requestOf(op, { path: { [this.resource.idParameter ?? '']: idOf(this.resource, old) }, body: exactJson(this.value) }), successStatuses(op));
+    const merged = this.role === 'update' ? { ...old, ...this.value } : { ...this.value, [this.resource.idProperty]: old[this.resource.idProperty] };
+    // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
+    const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
+    model.set(this.resource.name, records.map((record, i) => (i === index ? next : record)));
+  }
+  toString = (): string => `${operation(this.resource, this.role).operationId}(created #${this.pick}, ${exactJson(this.value)})`;
+}
 
-/** Stateful, model-based: random sequences of the three operations against a model of what the run created. */
-export const statefulModel: Check = {
-  id: 'stateful.model',
-  writes: true,
-  run: (context) =>
-    context.forAll(fc.commands(commands(context.target.integers), { maxCommands: 40, size: '+1' }), (sequence) => fc.asyncModelRun(() => ({ model: { pets: [] }, real: context }), sequence), {
-      runs: Math.min(context.target.runs, 25),
-    }),
-};
+/** delete of a record this run created: a documented 2xx, then a read is a 404; the model forgets it. */
+class DeleteCommand implements RecordCommand {
+  constructor(readonly resource: ResourceModel, readonly pick: number) {}
+  check = (model: Readonly<Model>): boolean => recordsIn(model, this.resource).length > 0;
+  async run(model: Model, context: CheckContext): Promise<void> {
+    const records = recordsIn(model, this.resource);
+    const index = this.pick % records.length;
+    const id = idOf(this.resource, records[index]!);
+    const op = operation(this.resource, 'delete');
+    await context.call(op, requestOf(op, { path: { [this.resource.idParameter ?? '']: id } }), successStatuses(op));
+    model.set(this.resource.name, records.filter((_, i) => i !== index));
+    if (this.resource.operations.read !== undefined) {
+      const read = await settleRead(context, () => readRecord(context, this.resource, id, [...successStatuses(this.resource.operations.read!), 404]), (r) => r.record === undefined);
+      if (read.record !== undefined) throw new Violation(`${this.resource.name} ${id} was deleted, yet a read still returns it`, read.exchange);
+    }
+  }
+  toString = (): string => `${operation(this.resource, 'delete').operationId}(created #${this.pick})`;
+}
+
+/** The commands of one resource, one class per operation (STYLE 6), with their arbitraries. */
+function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrary<RecordCommand>[] {
+  const options = { integers: context.target.integers, strings: 'ordinary' } as const;
+  const { create, read, list, replace, update } = resource.operations;
+  if (create === undefined) return [];
+  const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(create, options).map((value) => new CreateCommand(resource, value))];
+  if (read !== undefined) commands.push(fc.nat().map((pick) => new ReadCommand(resource, pick)), absentIds(context, resource).map((id) => new ReadAbsentCommand(resource, id)));
+  if (list !== undefined) {
+    const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(fc.oneof(fc.integer({ min: limitRange(resource.limit)[0], max: Math.max(limitRange(resource.limit)[0], 6) }), validLimit(resource.limit)), { nil: undefined });
+    const filters = resource.filters.filter((f) => f.values !== undefined && f.values.length > 0).map((model) => fc.constantFrom(...model.values!).map((value) => ({ model, value })));
+    const filter = filters.length === 0 ? fc.constant(undefined) : fc.option(fc.oneof(...filters), { nil: undefined });
+    commands.push(fc.tuple(limit, filter).map(([size, which]) => new ListCommand(resource, size, which)));
+  }
+  for (const [role, op] of [['replace', replace], ['update', update]] as const) {
+    if (op !== undefined) commands.push(fc.tuple(fc.nat(), bodyValues(op, options)).map(([pick, value]) => new WriteCommand(resource, role, pick, value)));
+  }
+  if (resource.operations.delete !== undefined) commands.push(fc.nat().map((pick) => new DeleteCommand(resource, pick)));
+  return commands;
+}
+
+/** Stateful, model-based: random sequences of every operation of every resource against a model of what the run wrote. */
+export function statefulCheck(api: ApiModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const commands = api.resources.flatMap((resource) => commandsOf(context, resource));
+      if (commands.length === 0) return;
+      await context.forAll(fc.commands(commands, { maxCommands: 40, size: '+1' }), (sequence) => fc.asyncModelRun(() => ({ model: new Map(), real: context }), sequence), {
+        runs: Math.min(context.target.runs, 25),
+      });
+    },
+  };
+}

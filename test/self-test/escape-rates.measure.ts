@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { createMock, startMock } from '../../mock/index.js';
-import { CHECK_IDS, runCheck, type CheckId, type Target } from '../suite.js';
+import { listCheckIds, runCheck, type CheckId, type Target } from '../../conformance/suite.js';
+
+/** The ids of the seed spec's checks, in run order. */
+const CHECK_IDS = await listCheckIds({ baseUrl: 'http://127.0.0.1', apiKey: '' });
 import { createAltHandler, startAltServer } from './alt-server.js';
 import { MUTANT_KEY, MUTANTS, type Handler } from './mutants.js';
 import { serveHandler } from './serve-handler.js';

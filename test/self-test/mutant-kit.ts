@@ -1,6 +1,6 @@
 import { LosslessNumber, parse, stringify } from 'lossless-json';
 import type { MockRequest, MockResponse } from '../../mock/index.js';
-import type { CheckId } from '../catalogue.js';
+import type { CheckId } from '../../conformance/suite.js';
 import type { AsyncHandler } from './serve-handler.js';
 
 // The pieces mutants are made of: the Mutant shape, and small rewrites of a request before the mock or of a
@@ -14,7 +14,7 @@ export type Handler = (request: MockRequest) => MockResponse;
 
 /**
  * A deliberately broken server: the real mock with exactly one fault injected by rewriting the request before
- * it or the response after it. `caughtBy` names the checks of `conformance/catalogue.ts` that must reject it;
+ * it or the response after it. `caughtBy` names the checks the catalogue (`conformance/catalogue.ts`) derives from the seed's spec that must reject it;
  * `seedRule` is the seed section the fault breaks. `wrap` is called once per server, so state kept in its
  * closure (counters, id maps) belongs to that server alone.
  */

@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { toView } from '../../spec/json.js';
+import type { OperationModel } from '../../spec/model.js';
+import { sampleOf } from '../../spec/error-shape.js';
+import type { Schema } from '../../spec/schema.js';
+import { canonicalise, type Canonical } from './canonical.js';
+import { validValues, type ValueOptions } from './schema.js';
+
+const forms = new WeakMap<Schema, Canonical>();
+
+/** The canonical form of an operation's request body (an object for a create of this style), computed once. */
+export function bodyForm(op: OperationModel): Canonical {
+  const schema = op.body?.schema ?? {};
+  let form = forms.get(schema);
+  if (form === undefined) forms.set(schema, (form = canonicalise(schema)));
+  return form;
+}
+
+/** Valid request bodies of `op` (objects), by the spec's own validator (seed, Resources › NewPet for createPet). */
+export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
+  if (op.body === undefined) return fc.constant({});
+  return validValues(op.body.schema, op.body.validate, options) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/**
+ * One valid body of `op` with ordinary values, the same for a given `seed` (bases of fixed cases: population,
+ * markers, probes). Only the required properties when `requiredOnly`.
+ */
+export function ordinaryBody(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly = false): Record<string, unknown> {
+  const [value] = fc.sample(bodyValues(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
+  const body = value ?? {};
+  if (!requiredOnly) return body;
+  const form = bodyForm(op);
+  const required = form.kind === 'object' ? form.required : [];
+  return Object.fromEntries(Object.entries(body).filter(([name]) => required.includes(name)));
+}
+
+/** `body` with `property` set to `value`, when the spec's validator still accepts it; otherwise `undefined`. */
+export function withProperty(op: OperationModel, body: Record<string, unknown>, property: string, value: unknown): Record<string, unknown> | undefined {
+  const changed = { ...body, [property]: value };
+  return op.body === undefined || op.body.validate(toView(changed)) ? changed : undefined;
+}
+
+/** A value for a property the request must not send (`readOnly`), from the record's schema. */
+export function sampleFor(schema: Schema | undefined): unknown {
+  return schema === undefined ? 1 : sampleOf(schema);
+}

@@ -1,0 +1,210 @@
+import fc from 'fast-check';
+import { sameJson } from '../../spec/json.js';
+import type { FilterModel, ResourceModel } from '../../spec/model.js';
+import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query.js';
+import type { Exchange } from '../client.js';
+import { Violation } from '../contract.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idOf, seenValues, type Check, type ExactRecord } from './check.js';
+import { ensurePopulation, expectCompletePage, largestPage } from './population.js';
+import { listRecords, operation, recordsOf, show, successStatuses } from './records.js';
+
+/** A filter value as the population and messages key it. */
+function keyOf(query: ListQuery): { parameter: string; value: unknown } | undefined {
+  return query.filter === undefined ? undefined : { parameter: query.filter.model.parameter.name, value: query.filter.value };
+}
+
+/** The first listed record whose filtered property is not the value asked for, as a violation message. */
+function stranger(records: readonly ExactRecord[], filter: ListQuery['filter']): string | undefined {
+  if (filter === undefined) return undefined;
+  const index = records.findIndex((record) => !sameJson(record[filter.model.property], filter.value));
+  if (index === -1) return undefined;
+  return `item ${index} has ${filter.model.property} ${show(records[index]![filter.model.property] ?? null)}, but the query asks for ${show(filter.value)}`;
+}
+
+/**
+ * Pages checked against each other without writing (read-only runs): a page shorter than its limit is the whole
+ * (filtered) list, so it must hold every matching record a page answered before it showed. A target that quietly
+ * caps large limits shows it: its short page lacks records another page listed. Not used when the resource can
+ * be deleted from (a record seen earlier may rightly be gone).
+ */
+export class PageLedger {
+  private readonly seen = new Map<string, ExactRecord>();
+  constructor(private readonly resource: ResourceModel) {}
+
+  check(records: readonly ExactRecord[], limit: number, query: ListQuery, exchange: Exchange, before: ReadonlyMap<string, ExactRecord>): void {
+    if (records.length < limit && this.resource.operations.delete === undefined) {
+      const listed = new Set(records.map((record) => idOf(this.resource, record)));
+      for (const [id, record] of before) {
+        if (listed.has(id) || (query.filter !== undefined && !sameJson(record[query.filter.model.property], query.filter.value))) continue;
+        throw new Violation(`the page holds ${records.length} records, fewer than limit ${limit}, so it is the whole list, yet it lacks ${show(record)}, which another page listed`, exchange);
+      }
+    }
+    for (const record of records) this.seen.set(idOf(this.resource, record), record);
+  }
+
+  snapshot(): ReadonlyMap<string, ExactRecord> {
+    return new Map(this.seen);
+  }
+}
+
+/** Lists with a query and holds the page to the rules every valid list answer obeys; returns the records. */
+async function listChecked(context: CheckContext, resource: ResourceModel, query: ListQuery, ledger: PageLedger | undefined): Promise<ExactRecord[]> {
+  const before = ledger?.snapshot();
+  const { exchange, records } = await listRecords(context, resource, query);
+  const bound = query.limit ?? resource.limit?.default ?? largestPage(resource);
+  if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
+  const problem = stranger(records, query.filter);
+  if (problem !== undefined) throw new Violation(problem, exchange);
+  const ids = new Set(records.map((record) => idOf(resource, record)));
+  if (ids.size !== records.length) throw new Violation('the page lists the same id more than once', exchange);
+  if (bound !== undefined) {
+    expectCompletePage(context, resource, records, bound, keyOf(query), exchange);
+    ledger?.check(records, bound, query, exchange, before!);
+  }
+  return records;
+}
+
+/** Filter values to draw for a filter: its enum, or values seen in the records the target holds. */
+function valuesOf(context: CheckContext, resource: ResourceModel, filter: FilterModel): fc.Arbitrary<unknown> | undefined {
+  return filterValue(filter, seenValues(context, resource, filter.property));
+}
+
+/** Any valid list query: page size absent or valid, at most one filter. */
+function validQuery(context: CheckContext, resource: ResourceModel): fc.Arbitrary<ListQuery> {
+  const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(validLimit(resource.limit), { nil: undefined });
+  const filters = resource.filters.flatMap((model) => {
+    const values = valuesOf(context, resource, model);
+    return values === undefined ? [] : [values.map((value) => ({ model, value }))];
+  });
+  const filter = filters.length === 0 ? fc.constant(undefined) : fc.option(fc.oneof(...filters), { nil: undefined });
+  return fc.record({ limit, filter });
+}
+
+/** List rule 1 (seed, Endpoints §1) for one filter: every returned record has the asked value. */
+export function filterCheck(resource: ResourceModel, filter: FilterModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      await ensurePopulation(context, resource);
+      const values = valuesOf(context, resource, filter);
+      if (values === undefined) return context.advise(`${id}: the target lists no ${resource.name} with a ${filter.property}, so the filter could not be exercised`);
+      const ledger = context.target.readOnly ? new PageLedger(resource) : undefined;
+      const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(validLimit(resource.limit), { nil: undefined });
+      await context.forAll(fc.record({ value: values, limit }), async ({ value, limit: size }) => {
+        const records = await listChecked(context, resource, { limit: size, filter: { model: filter, value } }, ledger);
+        if (records.length === 0) context.advise(`${operation(resource, 'list').operationId}?${filter.parameter.name}=${show(value)} returned no records, so the filter was not exercised for that value`);
+      });
+    },
+  };
+}
+
+/** List rule 2 (seed, Endpoints §1; Limits: default 20): without the page size, at most the default. */
+export function defaultLimitCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      await ensurePopulation(context, resource);
+      const ledger = context.target.readOnly ? new PageLedger(resource) : undefined;
+      const query = validQuery(context, resource).map((q): ListQuery => ({ ...q, limit: undefined }));
+      await context.forAll(query, async (q) => void (await listChecked(context, resource, q, ledger)), { runs: 8 });
+    },
+  };
+}
+
+/**
+ * List rule 3 (seed, Endpoints §1; Limits 1..100): never more than the page size, no id twice, a short page
+ * complete. Read-only: the largest page, then pages of every size, checked against each other ({@link PageLedger}).
+ */
+export function limitCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      await ensurePopulation(context, resource);
+      const limit = resource.limit!;
+      const [min, max] = limitRange(limit);
+      const ledger = context.target.readOnly ? new PageLedger(resource) : undefined;
+      if (ledger !== undefined) {
+        await listChecked(context, resource, { limit: max, filter: undefined }, ledger);
+        for (const model of resource.filters) for (const value of model.values ?? []) await listChecked(context, resource, { limit: max, filter: { model, value } }, ledger);
+      }
+      const edges = fc.constantFrom(...new Set([min, min + 1, max - 1, max])).map((size): ListQuery => ({ limit: size, filter: undefined }));
+      await context.forAll(fc.oneof(validQuery(context, resource), edges), async (q) => void (await listChecked(context, resource, q, ledger)));
+    },
+  };
+}
+
+/** An invalid list query as sent, and the one valid filter value it asks for (a 200 must honour it). */
+interface OddQuery {
+  query: string;
+  filter: ListQuery['filter'];
+}
+
+/** The fixed odd queries: each invalid page size alone and with a filter value, each invalid filter value, repeats. */
+function oddQueries(resource: ResourceModel): { fixed: OddQuery[]; random: fc.Arbitrary<OddQuery> } {
+  const limit = resource.limit;
+  const firstFilter = resource.filters.find((f) => f.values !== undefined && f.values.length > 0);
+  const aFilter = firstFilter === undefined ? undefined : { model: firstFilter, value: firstFilter.values![0] };
+  const withFilter = (text: string): string => (aFilter === undefined ? text : `${text}&${queryText(undefined, { limit: undefined, filter: aFilter })}`);
+  const fixed: OddQuery[] = [];
+  const random: fc.Arbitrary<OddQuery>[] = [];
+  if (limit !== undefined) {
+    const name = encodeURIComponent(limit.parameter);
+    const [min, max] = limitRange(limit);
+    const invalid = invalidLimits(limit);
+    for (const text of invalid.fixed) fixed.push({ query: `${name}=${encodeURIComponent(text)}`, filter: undefined }, ...(aFilter === undefined ? [] : [{ query: withFilter(`${name}=${encodeURIComponent(text)}`), filter: aFilter }]));
+    fixed.push({ query: `${name}=${min + 4}&${name}=${max * 5}`, filter: undefined }, { query: `${name}=${max * 5}&${name}=${min + 4}`, filter: undefined });
+    random.push(invalid.random.map((text) => ({ query: `${name}=${encodeURIComponent(text)}`, filter: undefined })));
+    random.push(fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => ({ query: `${name}=${a}&${name}=${b}`, filter: undefined })));
+  }
+  for (const model of resource.filters) {
+    const name = encodeURIComponent(model.parameter.name);
+    const invalid = invalidFilterValues(model);
+    if (invalid !== undefined) {
+      for (const text of invalid.fixed) fixed.push({ query: `${name}=${encodeURIComponent(text)}`, filter: undefined });
+      random.push(invalid.random.map((text) => ({ query: `${name}=${encodeURIComponent(text)}`, filter: undefined })));
+    }
+    if (model.values !== undefined && model.values.length > 1) {
+      const [a, b] = model.values;
+      fixed.push({ query: `${name}=${encodeURIComponent(String(a))}&${name}=${encodeURIComponent(String(b))}`, filter: undefined });
+    }
+  }
+  return { fixed, random: random.length === 0 ? fc.constantFrom(...(fixed.length === 0 ? [{ query: '', filter: undefined }] : fixed)) : fc.oneof(...random) };
+}
+
+/**
+ * Invalid or repeated page size and filter values (the seed shows no status for them; DECISIONS D10): never a
+ * 5xx; a 4xx must be the spec's error shape; a 200 must still obey the largest page and honour a single valid
+ * filter value. With `--strict` only a 400 is accepted.
+ */
+export function invalidQueryCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      const op = operation(resource, 'list');
+      const allowed = context.target.strict ? [400] : [...successStatuses(op), 400, 404, 422];
+      await ensurePopulation(context, resource);
+      const max = largestPage(resource);
+      const attempt = async ({ query, filter }: OddQuery): Promise<void> => {
+        const { exchange, body } = await context.call(op, requestOf(op, { query }), allowed);
+        if (exchange.response.status >= 300) return;
+        context.advise(`${op.operationId} answered ${exchange.response.status} to an invalid query (allowed: handling of invalid query parameters is not shown), e.g. ?${query}`);
+        const records = recordsOf(resource, body);
+        if (max !== undefined && records.length > max) throw new Violation(`an invalid query was answered with ${records.length} records, more than the largest page ${max}`, exchange);
+        const problem = stranger(records, filter);
+        if (problem !== undefined) throw new Violation(`?${query} was answered with a record of another value: ${problem}`, exchange);
+      };
+      const { fixed, random } = oddQueries(resource);
+      for (const odd of fixed) await attempt(odd);
+      await context.forAll(random, attempt);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import type { ResourceModel } from '../../spec/model.js';
+import { bodyValues } from '../arbitraries/body.js';
+import { canonicalise } from '../arbitraries/canonical.js';
+import { absentInteger, integerBounds } from '../arbitraries/integers.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
+import { settleRead } from './read-after-write.js';
+import { createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
+
+/** Reads a record the target acknowledged and holds it to what was acknowledged (every field, byte for byte). */
+export async function expectReadBack(context: CheckContext, resource: ResourceModel, expected: ExactRecord, where: string): Promise<void> {
+  const id = idOf(resource, expected);
+  const { exchange, record } = await settleRead(context, () => readRecord(context, resource, id), (read) => read.record !== undefined);
+  expectSameRecord(resource, expected, record!, exchange, where);
+}
+
+/**
+ * Read (seed, Endpoints §3; getPet deprecated but working until 5 December 2030): a created record comes back by
+ * its id with the same fields, and still does at the end of the check. Read-only: every record of the first page
+ * comes back as listed. A deprecated operation without `Deprecation`/`Sunset` headers is advice only.
+ */
+export function foundCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      const op = operation(resource, 'read');
+      if (context.target.readOnly || resource.operations.create === undefined) {
+        const { records } = resource.operations.list === undefined ? { records: [] } : await listRecords(context, resource, '');
+        if (records.length === 0) context.advise(`${context.target.readOnly ? 'read-only: ' : ''}the target lists no ${resource.name}, so ${op.operationId} could not be checked on an existing record`);
+        for (const record of records.slice(0, context.target.runs)) await expectReadBack(context, resource, record, op.operationId);
+        return;
+      }
+      const create = operation(resource, 'create');
+      const everyCreated: ExactRecord[] = [];
+      await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (value) => {
+        const created = (await createRecord(context, resource, value))!;
+        everyCreated.push(created);
+        const { exchange, record } = await settleRead(context, () => readRecord(context, resource, idOf(resource, created)), (read) => read.record !== undefined);
+        expectSameRecord(resource, created, record!, exchange, op.operationId);
+        if (op.deprecated && exchange.response.headers['deprecation'] === undefined && exchange.response.headers['sunset'] === undefined) {
+          context.advise(`${op.operationId} is deprecated${op.sunset === undefined ? '' : ` (removal ${op.sunset})`} but its responses carry no Deprecation or Sunset header`);
+        }
+      }, { runs: Math.min(context.target.runs, 30) });
+      // Persistence: every record created above, the oldest first, is still there with the same fields.
+      for (const record of everyCreated) await expectReadBack(context, resource, record, `${op.operationId} of a record created earlier in this check`);
+    },
+  };
+}
+
+/** Path segments that are no integer id at all (DECISIONS D11: any 4xx error); each is sent every run. */
+const NOT_AN_INTEGER = ['abc', '1.5', '-', '1e3', '0x10', '9223372036854775808', '-9223372036854775809', '18446744073709551616', ' 1', '１', 'null', '%', '1;2', ''.padEnd(400, '9')];
+
+/** Ids that name no record: integers high in the id's range, or strings no implementation would assign. */
+export function absentIds(context: CheckContext, resource: ResourceModel): fc.Arbitrary<string> {
+  if (resource.idType === 'integer') {
+    const form = canonicalise(resource.idSchema);
+    const [min, max] = form.kind === 'integer' ? integerBounds(form.min, form.max, context.target.integers, form.int64) : integerBounds(undefined, undefined, context.target.integers, true);
+    return absentInteger(min, max).map(String);
+  }
+  return fc.stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
+}
+
+/**
+ * Read, Errors (seed): an id that names no record is a 404 in the error shape; for integer ids, a segment that is
+ * no integer is a 4xx (400, 404 or 422; only 400 or 404 with `--strict`), never a 5xx.
+ */
+export function notFoundCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: false,
+    async run(context) {
+      const op = operation(resource, 'read');
+      const attempt = async ({ value, valid }: { value: string; valid: boolean }): Promise<void> => {
+        if (valid && isKnownId(context, resource, value)) return;
+        const expected = valid ? [404] : context.target.strict ? [400, 404] : [400, 404, 422];
+        await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: value } }), expected);
+      };
+      const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : [];
+      for (const value of malformed) await attempt({ value, valid: false });
+      const absent = absentIds(context, resource).map((value) => ({ value, valid: true }));
+      await context.forAll(malformed.length === 0 ? absent : fc.oneof(absent, fc.constantFrom(...malformed).map((value) => ({ value, valid: false }))), attempt);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { canonicalJson, exactInteger, exactJson, sameJson } from '../../spec/json.js';
+import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { queryText, type ListQuery } from '../arbitraries/query.js';
+import type { Exchange } from '../client.js';
+import { Violation } from '../contract.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idOf, memory, rememberRecords, type ExactRecord } from './check.js';
+
+/** A record as exact JSON, for messages. */
+export function show(record: unknown): string {
+  return canonicalJson(record);
+}
+
+/** The operation playing `role` for a resource. Errors: throws when the resource has none (a bug of the catalogue). */
+export function operation(resource: ResourceModel, role: keyof ResourceModel['operations']): OperationModel {
+  const op = resource.operations[role];
+  if (op === undefined) throw new Error(`resource ${resource.name} has no ${role} operation`);
+  return op;
+}
+
+/** The statuses a successful call of `op` may answer: every documented 2xx (seed: listPets 200, createPet 201). */
+export function successStatuses(op: OperationModel): number[] {
+  const documented = op.responses.map((r) => Number(r.status)).filter((status) => status >= 200 && status < 300);
+  return documented.length === 0 ? [op.successStatus] : documented;
+}
+
+/** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
+export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[] {
+  const list = resource.listShape?.kind === 'object' ? (body as Record<string, unknown> | null)?.[resource.listShape.itemsProperty] : body;
+  return Array.isArray(list) ? (list as ExactRecord[]) : [];
+}
+
+/** The list operation with a query (a {@link ListQuery} or raw query text), checked against the contract (2xx only). */
+export async function listRecords(context: CheckContext, resource: ResourceModel, query: ListQuery | string = ''): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
+  const op = operation(resource, 'list');
+  const text = typeof query === 'string' ? query : queryText(resource.limit, query);
+  const { exchange, body } = await context.call(op, requestOf(op, { query: text }), successStatuses(op));
+  const records = recordsOf(resource, body);
+  rememberRecords(context, resource, records);
+  return { exchange, records };
+}
+
+/** The read operation for one id, checked against the contract; `expected` the statuses allowed (default: success). */
+export async function readRecord(context: CheckContext, resource: ResourceModel, id: string, expected?: number[]): Promise<{ exchange: Exchange; record: ExactRecord | undefined }> {
+  const op = operation(resource, 'read');
+  const { exchange, body } = await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id } }), expected ?? successStatuses(op));
+  const found = exchange.response.status < 300 ? (body as ExactRecord) : undefined;
+  if (found !== undefined) rememberRecords(context, resource, [found]);
+  return { exchange, record: found };
+}
+
+/**
+ * Whether the id of a create is new (seed, createPet rule 2): no other create carried it, and no response seen
+ * before the create was sent (`sentAt`, a tick of the memory) held it. A list answered while the create was in
+ * flight may show the new record first; that is not a repeat.
+ */
+function isNewId(context: CheckContext, resource: ResourceModel, id: string, sentAt: number): boolean {
+  const remembered = memory(context, resource);
+  const seen = remembered.knownIds.get(id);
+  return !remembered.createdIds.has(id) && (seen === undefined || seen > sentAt);
+}
+
+/**
+ * The create operation with a valid body; checks the answer (seed, createPet rule 2: it repeats the submitted
+ * fields and carries a new id) and returns the created record. When `mayRefuse` (a string at the corners of an
+ * unconstrained property, DECISIONS D2), a 400 is accepted unless `--strict`, with advice, and `undefined` returned.
+ */
+export async function createRecord(context: CheckContext, resource: ResourceModel, value: ExactRecord, mayRefuse = false): Promise<ExactRecord | undefined> {
+  const op = operation(resource, 'create');
+  const sentAt = memory(context, resource).tick;
+  const allowed = mayRefuse && !context.target.strict ? [...successStatuses(op), 400] : successStatuses(op);
+  const { exchange, body } = await context.call(op, requestOf(op, { body: exactJson(value) }), allowed);
+  if (exchange.response.status === 400) {
+    context.advise(`${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`);
+    return undefined;
+  }
+  const created = body as ExactRecord;
+  expectEcho(context, resource, op, value, created, exchange);
+  const id = idOf(resource, created);
+  if (!isNewId(context, resource, id, sentAt)) throw new Violation(`the ${exchange.response.status} carries ${resource.idProperty} ${id}, which another record already has (ids must be new)`, exchange);
+  const remembered = memory(context, resource);
+  remembered.createdIds.add(id);
+  if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
+  rememberRecords(context, resource, [created]);
+  return created;
+}
+
+/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
+export function isReturned(resource: ResourceModel, name: string): boolean {
+  const schema = resource.properties[name] as unknown;
+  if (schema === undefined) return resource.keepsOtherProperties;
+  return typeof schema === 'object' && schema !== null;
+}
+
+/**
+ * The answer repeats every submitted field exactly (seed, createPet rule 2; "byte for byte": int64 digit for
+ * digit, strings code unit for code unit). A property left out of the request may come back filled (a server
+ * default, seed Gaps: the default status is not shown): advice, never a failure.
+ */
+export function expectEcho(context: CheckContext, resource: ResourceModel, op: OperationModel, sent: ExactRecord, got: ExactRecord, exchange: Exchange): void {
+  for (const [name, value] of Object.entries(sent)) {
+    if (!isReturned(resource, name)) continue;
+    if (!Object.hasOwn(got, name)) throw new Violation(`${name} was sent as ${show(value)} but the answer leaves it out`, exchange);
+    if (!sameJson(got[name], value)) throw new Violation(`${name} was sent as ${show(value)} but came back as ${show(got[name])}`, exchange);
+  }
+  for (const [name, value] of Object.entries(got)) {
+    if (name === resource.idProperty || Object.hasOwn(sent, name) || resource.properties[name] === undefined) continue;
+    context.advise(`${op.operationId} without ${name} answered ${name} ${show(value)} (allowed: a default the spec does not show)`);
+  }
+}
+
+/**
+ * Same fields as a record seen before (persistence: every field read back, byte for byte). A property absent
+ * from `expected` may be present (a server default); one present must be equal.
+ */
+export function expectSameRecord(resource: ResourceModel, expected: ExactRecord, got: ExactRecord, exchange: Exchange, where: string): void {
+  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && (!Object.hasOwn(got, name) || !sameJson(got[name], value)));
+  if (differs) throw new Violation(`${where}: ${resource.name} ${idOf(resource, expected)} is ${show(got)} but was ${show(expected)}`, exchange);
+}

@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { exactJson } from '../../spec/json.js';
+import type { OperationModel, ParameterModel, ResourceModel } from '../../spec/model.js';
+import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
+import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
+import { bodyForm } from '../arbitraries/body.js';
+import { validValues } from '../arbitraries/schema.js';
+import { filterText, queryText, validLimit } from '../arbitraries/query.js';
+import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
+import { idOf } from './check.js';
+import { listRecords } from './records.js';
+
+/** A valid request of an operation, and the marker its body carries when it would create a record. */
+export interface SampleRequest {
+  request: RequestSpec;
+  marker?: Marker;
+}
+
+/** A parameter value as text: a schema-valid value drawn with ordinary strings and safe integers. */
+function parameterValue(parameter: ParameterModel, seed: number): string {
+  const [value] = fc.sample(validValues(parameter.schema, parameter.validate, { integers: 'safe', strings: 'ordinary' }), { numRuns: 1, seed });
+  return filterText(value ?? '1');
+}
+
+/** Ids of records the target holds (from the first page of the list), or `['1']` when it lists none. */
+async function existingIds(context: CheckContext, resource: ResourceModel): Promise<string[]> {
+  if (resource.operations.list === undefined || !isGettable(resource.operations.list)) return ['1'];
+  const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=5`);
+  return records.length === 0 ? ['1'] : records.map((record) => idOf(resource, record));
+}
+
+function isGettable(op: OperationModel): boolean {
+  return op.method === 'GET';
+}
+
+/**
+ * Valid requests of `op` (STYLE 5: the checks of any operation of any spec): for a resource's list, queries with
+ * a page size or a filter; for its create, a valid body with a marker (so a record created by a refused request
+ * can be found); for its item operations, ids the target holds; for any other operation, schema-valid path and
+ * required query parameters and body. `markerRun` keeps markers apart between checks.
+ */
+export async function sampleRequests(context: CheckContext, op: OperationModel, markerRun: number): Promise<fc.Arbitrary<SampleRequest>> {
+  const resource = op.resource;
+  if (resource !== undefined && op.role === 'list') {
+    const queries: fc.Arbitrary<string>[] = [fc.constant('')];
+    if (resource.limit !== undefined) queries.push(validLimit(resource.limit).map((limit) => queryText(resource.limit, { limit, filter: undefined })));
+    for (const model of resource.filters) if (model.values !== undefined && model.values.length > 0) queries.push(fc.constantFrom(...model.values).map((value) => queryText(undefined, { limit: undefined, filter: { model, value } })));
+    return fc.oneof(...queries).map((query) => ({ request: requestOf(op, { query }) }));
+  }
+  const body = op.body === undefined ? fc.constant(undefined) : bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
+  if (resource !== undefined && op.role === 'create') {
+    const form = bodyForm(op);
+    const property = markerProperties(form)[0];
+    return fc.tuple(body, fc.nat()).map(([value, n]) => {
+      const marker = property === undefined ? undefined : { property, value: markerValue(form, property, markerRun, n % 1_000_000) };
+      const sent = marker === undefined ? value : { ...value, [marker.property]: marker.value };
+      return { request: requestOf(op, { body: exactJson(sent) }), ...(marker === undefined ? {} : { marker }) };
+    });
+  }
+  const ids = resource !== undefined && resource.idParameter !== undefined ? await existingIds(context, resource) : [];
+  const fixed: Record<string, string> = Object.fromEntries(op.pathParams.map((p, i) => [p.name, p.name === resource?.idParameter && ids.length > 0 ? ids[0]! : parameterValue(p, i + 1)]));
+  const query = op.queryParams.filter((p) => p.required).map((p, i) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p, 100 + i))}`).join('&');
+  const id = ids.length === 0 ? fc.constant(undefined) : fc.constantFrom(...ids);
+  return fc.tuple(id, body).map(([value, sent]) => ({
+    request: requestOf(op, { path: value === undefined ? fixed : { ...fixed, [resource!.idParameter!]: value }, query, ...(sent === undefined ? {} : { body: exactJson(sent) }) }),
+  }));
+}
+
+/** Whether calling `op` can change what the target holds (anything but GET, HEAD and OPTIONS). */
+export function writes(op: OperationModel): boolean {
+  return !['GET', 'HEAD', 'OPTIONS'].includes(op.method);
+}
+
+/** One ordinary valid body of a create, with a marker on its best marker property (for fixed probes). */
+export function markedBody(context: CheckContext, op: OperationModel, run: number, index: number): { body: Record<string, unknown>; marker: Marker | undefined } {
+  const form = bodyForm(op);
+  const base = ordinaryBody(op, context.target.integers, 7, true);
+  const property = markerProperties(form)[0];
+  const marker = property === undefined ? undefined : { property, value: markerValue(form, property, run, index) };
+  return { body: marker === undefined ? base : { ...base, [marker.property]: marker.value }, marker };
+}

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { exactJson, sameJson } from '../../spec/json.js';
+import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { bodyValues } from '../arbitraries/body.js';
+import type { Exchange } from '../client.js';
+import { Violation } from '../contract.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idOf, memory, type Check, type ExactRecord } from './check.js';
+import { largestPageQuery } from './population.js';
+import { settleRead } from './read-after-write.js';
+import { createRecord, isReturned, listRecords, operation, readRecord, show, successStatuses } from './records.js';
+
+/** What a record must hold after a write: these properties with these values (others are not judged). */
+type Expected = Record<string, unknown>;
+
+/** The first property of `expected` that `got` does not hold with the same value, as a message; or `undefined`. */
+function mismatch(resource: ResourceModel, expected: Expected, got: ExactRecord): string | undefined {
+  for (const [name, value] of Object.entries(expected)) {
+    if (!isReturned(resource, name)) continue;
+    if (!Object.hasOwn(got, name) || !sameJson(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
+  }
+  return undefined;
+}
+
+/**
+ * After a write acknowledged with a 2xx: the write's own answer (when it carries the record), a read (within the
+ * consistency window) and the list (when the record is on its largest page, or the page is short) show `expected`.
+ */
+async function expectPersisted(context: CheckContext, resource: ResourceModel, id: string, expected: Expected, answer: { exchange: Exchange; body: unknown }, what: string): Promise<void> {
+  if (answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body)) {
+    const problem = mismatch(resource, expected, answer.body as ExactRecord);
+    if (problem !== undefined) throw new Violation(`${what} answered a record where ${problem}`, answer.exchange);
+  }
+  if (resource.operations.read !== undefined) {
+    const read = await settleRead(context, () => readRecord(context, resource, id), (r) => r.record !== undefined && mismatch(resource, expected, r.record) === undefined);
+    const problem = mismatch(resource, expected, read.record!);
+    if (problem !== undefined) throw new Violation(`after ${what}, a read of ${resource.name} ${id} shows ${problem}`, read.exchange);
+  }
+  if (resource.operations.list !== undefined) {
+    const { exchange, records } = await listRecords(context, resource, largestPageQuery(resource));
+    const listed = records.find((record) => idOf(resource, record) === id);
+    const problem = listed === undefined ? undefined : mismatch(resource, expected, listed);
+    if (problem !== undefined) throw new Violation(`after ${what}, the list shows ${resource.name} ${id} where ${problem}`, exchange);
+  }
+}
+
+/** Sends a write to the item `id` and checks its answer against the contract (a documented 2xx). */
+async function writeItem(context: CheckContext, op: OperationModel, resource: ResourceModel, id: string, body: unknown): Promise<{ exchange: Exchange; body: unknown }> {
+  return context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id }, ...(body === undefined ? {} : { body: exactJson(body) }) }), successStatuses(op));
+}
+
+/**
+ * Replace (`PUT`) and update (`PATCH`) persist (DECISIONS D34): after a create and a write of valid values, the
+ * write's answer, a read and the list show the new values; an update leaves the properties it does not name as
+ * they were (JSON Merge Patch: a `null` removes a member and is not judged).
+ */
+export function persistedCheck(resource: ResourceModel, role: 'replace' | 'update', id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const create = operation(resource, 'create');
+      const op = operation(resource, role);
+      const options = { integers: context.target.integers, strings: 'ordinary' } as const;
+      await context.forAll(fc.tuple(bodyValues(create, options), bodyValues(op, options)), async ([initial, change]) => {
+        const created = (await createRecord(context, resource, initial))!;
+        const recordId = idOf(resource, created);
+        const answer = await writeItem(context, op, resource, recordId, change);
+        const kept = role === 'update' ? Object.fromEntries(Object.entries(created).filter(([name]) => !Object.hasOwn(change, name))) : {};
+        const expected = { ...kept, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
+        await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
+      }, { runs: Math.min(context.target.runs, 20) });
+    },
+  };
+}
+
+/**
+ * Delete (DECISIONS D34): after a create and a delete answered with a documented 2xx, a read is a 404 and no list
+ * shows the record again.
+ */
+export function goneCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const create = operation(resource, 'create');
+      const op = operation(resource, 'delete');
+      await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (initial) => {
+        const created = (await createRecord(context, resource, initial))!;
+        const recordId = idOf(resource, created);
+        await writeItem(context, op, resource, recordId, undefined);
+        memory(context, resource).deletedIds.add(recordId);
+        await expectGone(context, resource, recordId, op.operationId);
+      }, { runs: Math.min(context.target.runs, 20) });
+    },
+  };
+}
+
+/** A deleted record: a read is a 404 (within the consistency window), and the largest list page does not show it. */
+export async function expectGone(context: CheckContext, resource: ResourceModel, recordId: string, deletedBy: string): Promise<void> {
+  const readOp = resource.operations.read;
+  if (readOp !== undefined) {
+    const read = await settleRead(context, () => readRecord(context, resource, recordId, [...successStatuses(readOp), 404]), (r) => r.record === undefined);
+    if (read.record !== undefined) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet a read still returns it`, read.exchange);
+  }
+  if (resource.operations.list !== undefined) {
+    const { exchange, records } = await settleRead(context, () => listRecords(context, resource, largestPageQuery(resource)), (l) => !l.records.some((record) => idOf(resource, record) === recordId));
+    if (records.some((record) => idOf(resource, record) === recordId)) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet the list still shows it`, exchange);
+  }
+}
