@@ -5,6 +5,13 @@ import { corpusTarget, failingChecks } from './harness.js';
 // Each broken server breaks one rule of an edited spec; the suite, given that spec, must reject it with the checks
 // it names. The same checks pass against the correct mock of the spec (corpus-*.test.ts), so each failure here
 // is the fault's, not the suite's; the control shows the proxy itself adds none.
+/**
+ * fast-check runs per property against a broken server. A property stops at its first counterexample, so runs
+ * cost time only where the fault is not met; many runs keep faults that need a rare input (an optional field
+ * present, a nullable one null, a large nested integer) from slipping through by chance.
+ */
+const BROKEN_RUNS = 50;
+
 describe('the suite rejects a broken server for every new kind of check', () => {
   test('control: the proxy without a fault, in front of the mock of the delete spec, passes every check', async () => {
     const server = await startBroken({ name: 'no fault', spec: 'delete', fault: 'none', mustFail: [], inject: () => (request, forward) => forward(request) });
@@ -19,7 +26,7 @@ describe('the suite rejects a broken server for every new kind of check', () => 
   test.each(BROKEN_SERVERS.map((broken) => [`${broken.spec}: ${broken.name}`, broken] as const))('%s', async (_title, broken) => {
     const server = await startBroken(broken);
     try {
-      const failures = await failingChecks(corpusTarget(broken.spec, server.baseUrl, broken.runs === undefined ? {} : { runs: broken.runs }), broken.run ?? broken.mustFail);
+      const failures = await failingChecks(corpusTarget(broken.spec, server.baseUrl, { runs: broken.runs ?? BROKEN_RUNS }), broken.run ?? broken.mustFail);
       const failed = failures.map((failure) => failure.id);
       expect(failed, `${broken.fault}: expected ${broken.mustFail.join(', ')} to fail; the reports were:\n${failures.map((f) => f.report).join('\n\n')}`).toEqual(expect.arrayContaining(broken.mustFail));
     } finally {
