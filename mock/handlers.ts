@@ -43,7 +43,14 @@ export function compileHandler(op: OperationModel): Handler {
     code: `${singularCode(resource.name)}_NOT_FOUND`,
     detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
   });
-  const idOf = (path: Record<string, unknown>): RecordId => path[idParameter!] as RecordId;
+  // The path value as the store's id: a path parameter declared as a string still names an integer id by its digits.
+  const idOf = (path: Record<string, unknown>): RecordId => {
+    const raw = path[idParameter!];
+    if (resource.idType === 'string') return String(raw);
+    if (typeof raw === 'bigint') return raw;
+    if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
+    return typeof raw === 'string' && /^-?\d{1,19}$/.test(raw) ? BigInt(raw) : String(raw);
+  };
   switch (op.role) {
     case 'list':
       return listHandler(op, resource);
@@ -104,20 +111,28 @@ function recordProblem(resource: ResourceModel, record: RecordValue): OperationR
  */
 function listHandler(op: OperationModel, resource: ResourceModel): Handler {
   const filters = resource.filters.map((filter) => filter.parameter.name);
+  // A parameter declared as text for a numeric or boolean property (`?rank=2` with `type: string`) compares by value.
+  const converts = resource.filters.map((filter) => filter.parameter.type === 'string' && ['integer', 'number', 'boolean'].includes(mainType(resource.properties[filter.property] ?? {}) ?? ''));
+  const keyOf = (query: Record<string, unknown>, i: number): unknown => {
+    const value = query[filters[i]!];
+    if (!converts[i] || typeof value !== 'string') return filterKey(value);
+    if (value === 'true' || value === 'false') return value === 'true';
+    return /^-?\d+$/.test(value) ? BigInt(value) : Number.isNaN(Number(value)) ? value : filterKey(Number(value));
+  };
   const limit = resource.limit;
   const fallback = limit?.default ?? Infinity;
   const shape = resource.listShape;
   if (shape === undefined || shape.kind === 'array') {
     return ({ store, query }) => {
-      const keys = filters.length === 0 ? filters : filters.map((name) => filterKey(query[name]));
-      const size = limit === undefined ? Infinity : ((query[limit.parameter] as number | undefined) ?? fallback);
+      const keys = filters.length === 0 ? filters : filters.map((_, i) => keyOf(query, i));
+      const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
       return { status: op.successStatus, json: store!.list({ keys, limit: size }).json };
     };
   }
   const wrapper = wrapperWriter(shape.schema, shape.itemsProperty);
   return ({ store, query }) => {
-    const keys = filters.map((name) => filterKey(query[name]));
-    const size = limit === undefined ? Infinity : ((query[limit.parameter] as number | undefined) ?? fallback);
+    const keys = filters.map((_, i) => keyOf(query, i));
+    const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
     const page = store!.list({ keys, limit: size, countAll: wrapper.counts });
     return { status: op.successStatus, json: wrapper.write(page.json, page.total) };
   };
