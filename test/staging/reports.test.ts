@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import { colours } from '../../conformance/report/colours.js';
 import { progressReporter } from '../../conformance/report/progress.js';
-import { ensureCompiled, runConformance, type CliRun } from './run-cli.js';
+import { CONFORMANCE_CLI, ensureCompiled, runConformance, type CliRun } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
 /** The artefacts of a run people open: HTML in a browser, HAR in devtools, JUnit in CI, the step summary; colours. */
@@ -126,6 +127,23 @@ describe('colours and progress', () => {
     expect(colours({ isTTY: true }, { TERM: 'dumb' }).enabled).toBe(false);
     expect(colours({ isTTY: false }, {}).red('x')).toBe('x');
   });
+
+  it('on a terminal (a pseudo-TTY from script(1)): colours, and a progress line once a run lasts over 5 s', async () => {
+    const slow = await frontDoor({ upstream: mock.origin, latencyMs: [40, 60] });
+    try {
+      const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+      const command = [process.execPath, CONFORMANCE_CLI, '--base-url', slow.baseUrl, '--api-key', KEY, '--runs', '40', '--check', 'createPet.echo', 'getPet.not-found'].map(quote).join(' ');
+      const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm' };
+      for (const name of ['NO_COLOR', 'FORCE_COLOR', 'CI', 'PETSTORE_BASE_URL', 'PETSTORE_API_KEY']) delete env[name];
+      const output = await new Promise<string>((resolve) => {
+        execFile('script', ['-qec', command, '/dev/null'], { env, timeout: 60_000 }, (_error, stdout) => resolve(stdout));
+      });
+      expect(output).toContain('\u001b[');
+      expect(output).toMatch(/… \d+\/2 checks done, \d+ s/);
+    } finally {
+      await slow.close();
+    }
+  }, 70_000);
 
   it('the progress reporter prints checks done and time elapsed while a run lasts', async () => {
     let written = '';
