@@ -11,11 +11,12 @@ import type { RecordValue } from './store/record-store.js';
  * schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
-    if (name !== idProperty && (others || known.has(name)) && Object.hasOwn(body, name)) record[name] = body[name];
+    // A readOnly member the body schema does not name (Pet's `createdAt`, absent from NewPet) is the server's to set.
+    if (name !== idProperty && (others || known.has(name)) && !readOnlyNames.has(name) && Object.hasOwn(body, name)) record[name] = body[name];
   }
   for (let i = 0; i < fills.length; i++) {
     const { name, readOnly, fill } = fills[i]!;
@@ -32,6 +33,8 @@ interface Plan {
   known: ReadonlySet<string>;
   /** The record's properties other than the id that may need a value: readOnly ones, those with a default, required ones. */
   fills: { name: string; readOnly: boolean; fill: (() => unknown) | undefined }[];
+  /** The record's `readOnly` properties: never taken from a request body. */
+  readOnlyNames: ReadonlySet<string>;
 }
 
 const plans = new WeakMap<ResourceModel, Plan>();
@@ -47,19 +50,20 @@ function plan(resource: ResourceModel): Plan {
     const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills };
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)) };
   plans.set(resource, found);
   return found;
 }
 
 /**
  * JSON Merge Patch (RFC 7396) at the top level, as PATCH updates a record: each body property replaces the
- * record's, `null` removes it; the id is never changed.
+ * record's, `null` removes it; the id and `readOnly` properties are never changed.
  */
 export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue): RecordValue {
   const merged: RecordValue = { ...record };
+  const { readOnlyNames } = plan(resource);
   for (const [name, value] of Object.entries(patch)) {
-    if (name === resource.idProperty) continue;
+    if (name === resource.idProperty || readOnlyNames.has(name)) continue;
     if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
     if (value === null) delete merged[name];
     else merged[name] = value;
