@@ -30,6 +30,14 @@ export const CORPUS: readonly CorpusCase[] = [
   { name: 'allof-pet', edit: 'Pet = allOf [NewPet, {id}]' },
   { name: 'nested-record', edit: 'a nested `microchip` object and a `tagIds` array, int64 inside both' },
   { name: 'unmapped-operation', edit: 'GET /store/inventory (getInventory), answered from its example' },
+  { name: 'string-constraints', edit: '`name` with minLength 1, maxLength 40 and a pattern' },
+  { name: 'server-assigned-field', edit: 'a required readOnly `createdAt` date-time on Pet' },
+  { name: 'write-only-field', edit: 'a writeOnly `microchipPin`: accepted, never returned' },
+  { name: 'closed-schema', edit: 'NewPet with `additionalProperties: false`' },
+  { name: 'wrapper-list', edit: 'listPets answers `{items, total}`' },
+  { name: 'api-key-header', edit: 'an apiKey scheme: `X-API-Key: <key>`' },
+  { name: 'path-param-id', edit: 'the item path /pets/{id}' },
+  { name: 'delete-200', edit: 'DELETE /pets/{petId} answering 200 with the removed Pet' },
 ];
 
 /** The absolute path of a corpus spec, `spec/corpus/<name>.yaml`. */

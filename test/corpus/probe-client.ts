@@ -17,10 +17,10 @@ export interface ProbeAnswer {
 export interface ProbeContext {
   baseUrl: string;
   /**
-   * Sends `method path` (relative to the base URL) with the corpus key unless `key` is `null`, and a JSON body
-   * given as text (so int64 literals go out exactly).
+   * Sends `method path` (relative to the base URL) with the corpus key as a bearer token unless `key` is `null`,
+   * a JSON body given as text (so int64 literals go out exactly), and any other `headers`.
    */
-  call(method: string, path: string, options?: { body?: string; key?: string | null; baseUrl?: string }): Promise<ProbeAnswer>;
+  call(method: string, path: string, options?: { body?: string; key?: string | null; baseUrl?: string; headers?: Record<string, string> }): Promise<ProbeAnswer>;
 }
 
 /** A direct probe that the edit of a corpus case is carried by the server (README of spec/corpus). */
@@ -35,6 +35,7 @@ export function probeContext(baseUrl: string): ProbeContext {
       const key = options.key === undefined ? CORPUS_KEY : options.key;
       if (key !== null) headers['authorization'] = `Bearer ${key}`;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
+      Object.assign(headers, options.headers);
       const response = await fetch(`${options.baseUrl ?? baseUrl}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: options.body }) });
       const text = await response.text();
       const parsed = text === '' ? undefined : parseExact(text);

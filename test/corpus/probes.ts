@@ -241,6 +241,86 @@ const unmappedOperation: Record<string, Probe> = {
   },
 };
 
+const stringConstraints: Record<string, Probe> = {
+  'names outside the bounds or the pattern are a 400; one inside is a 201': async (context) => {
+    for (const name of ['', 'A'.repeat(41), '1abc', ' Rex']) {
+      expect((await context.call('POST', '/pets', { body: JSON.stringify({ name, categoryId: 1 }) })).status, name).toBe(400);
+    }
+    expect(member((await create(context, `{"name":"${'B'.repeat(40)}","categoryId":1}`)).json, 'name')).toBe('B'.repeat(40));
+  },
+};
+
+const serverAssignedField: Record<string, Probe> = {
+  'createdAt is assigned as a date-time and kept on reads; one sent by the client is ignored (NewPet does not name it)': async (context) => {
+    const created = await create(context, '{"name":"Stamped","categoryId":1}');
+    const createdAt = member(created.json, 'createdAt')!;
+    expect(Math.abs(Date.parse(createdAt) - Date.now())).toBeLessThan(60_000);
+    expect(member((await context.call('GET', `/pets/${member(created.json, 'id')}`)).json, 'createdAt')).toBe(createdAt);
+    const sent = await create(context, '{"name":"X","categoryId":1,"createdAt":"2020-01-01T00:00:00Z"}');
+    expect(member(sent.json, 'createdAt')).not.toBe('2020-01-01T00:00:00Z');
+  },
+};
+
+const writeOnlyField: Record<string, Probe> = {
+  'microchipPin is accepted on creation and never returned': async (context) => {
+    const created = await create(context, '{"name":"Secret","categoryId":1,"microchipPin":"0000"}');
+    expect(created.text).not.toContain('microchipPin');
+    expect((await context.call('GET', `/pets/${member(created.json, 'id')}`)).text).not.toContain('microchipPin');
+    expect((await context.call('GET', '/pets?limit=100')).text).not.toContain('microchipPin');
+  },
+};
+
+const closedSchema: Record<string, Probe> = {
+  'an unknown member is a 400 naming it; the same body without it is a 201': async (context) => {
+    const refused = await context.call('POST', '/pets', { body: '{"name":"Rex","categoryId":1,"colour":"red"}' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('colour');
+    await create(context, '{"name":"Rex","categoryId":1}');
+  },
+};
+
+const wrapperList: Record<string, Probe> = {
+  'the page is in items, total counts every match, and the default limit holds': async (context) => {
+    for (let i = 0; i < 3; i++) await create(context, `{"name":"W${i}","categoryId":${i},"status":"sold"}`);
+    const page = (await context.call('GET', '/pets')).json as Record<string, unknown>;
+    expect(Array.isArray(page['items'])).toBe(true);
+    expect((page['items'] as unknown[]).length).toBeLessThanOrEqual(20);
+    expect(Number(String(page['total']))).toBeGreaterThanOrEqual((page['items'] as unknown[]).length);
+    const sold = (await context.call('GET', '/pets?status=sold&limit=1')).json as Record<string, unknown>;
+    expect((sold['items'] as unknown[]).length).toBe(1);
+    expect(Number(String(sold['total']))).toBeGreaterThanOrEqual(3);
+  },
+};
+
+const apiKeyHeader: Record<string, Probe> = {
+  'X-API-Key opens every operation; a bearer token does not': async (context) => {
+    const headers = { 'x-api-key': 'corpus-key' };
+    const created = await context.call('POST', '/pets', { body: '{"name":"Keyed","categoryId":1}', key: null, headers });
+    expect(created.status).toBe(201);
+    expect((await context.call('GET', `/pets/${member(created.json, 'id')}`, { key: null, headers })).status).toBe(200);
+    expect((await context.call('GET', '/pets', { key: null, headers })).status).toBe(200);
+    expect((await context.call('GET', '/pets')).status).toBe(401);
+    expect((await context.call('GET', '/pets', { key: null, headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+  },
+};
+
+const pathParamId: Record<string, Probe> = {
+  'GET /pets/{id} reads a created pet, and 404 for an absent one': async (context) => {
+    const created = await create(context, `{"name":"Ided","categoryId":${INT64_MAX}}`);
+    expect(member((await context.call('GET', `/pets/${member(created.json, 'id')}`)).json, 'categoryId')).toBe(INT64_MAX);
+    expect((await context.call('GET', '/pets/987654321987')).status).toBe(404);
+  },
+};
+
+const delete200: Record<string, Probe> = {
+  'DELETE answers 200 with the removed Pet, then getPet is 404': async (context) => {
+    const id = member((await create(context, '{"name":"Last","categoryId":5}')).json, 'id')!;
+    const deleted = await context.call('DELETE', `/pets/${id}`);
+    expect([deleted.status, member(deleted.json, 'id'), member(deleted.json, 'name')]).toEqual([200, id, 'Last']);
+    expect((await context.call('GET', `/pets/${id}`)).status).toBe(404);
+  },
+};
+
 /** The direct probes of every corpus case, by case name. */
 export const PROBES: Record<string, Record<string, Probe>> = {
   'optional-field': optionalField,
@@ -261,4 +341,12 @@ export const PROBES: Record<string, Record<string, Probe>> = {
   'allof-pet': allofPet,
   'nested-record': nestedRecord,
   'unmapped-operation': unmappedOperation,
+  'string-constraints': stringConstraints,
+  'server-assigned-field': serverAssignedField,
+  'write-only-field': writeOnlyField,
+  'closed-schema': closedSchema,
+  'wrapper-list': wrapperList,
+  'api-key-header': apiKeyHeader,
+  'path-param-id': pathParamId,
+  'delete-200': delete200,
 };
