@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadModel, PACKAGE_ROOT, type ApiModel } from '../spec/model.js';
+import { checksFor, isSeedShaped } from './catalogue.js';
+
+/** The model of one evolved spec of spec/corpus/. */
+const corpus = (name: string): Promise<ApiModel> => loadModel(join(PACKAGE_ROOT, 'spec', 'corpus', `${name}.yaml`));
+
+describe('checksFor', () => {
+  test("the seed's spec: exactly the seed suite's sixteen ids, in run order, with the seed's rule texts", async () => {
+    const model = await loadModel();
+    expect(isSeedShaped(model)).toBe(true);
+    const checks = checksFor(model);
+    expect(checks.map((check) => check.id)).toEqual([
+      'auth.listPets',
+      'auth.createPet',
+      'auth.getPet',
+      'createPet.required-fields',
+      'createPet.invalid-body',
+      'getPet.not-found',
+      'responses.conformance',
+      'listPets.invalid-query',
+      'listPets.status-filter',
+      'listPets.default-limit',
+      'listPets.limit',
+      'createPet.echo',
+      'createPet.int64',
+      'getPet.found',
+      'stateful.model',
+      'concurrency.create',
+    ]);
+    expect(checks.find((check) => check.id === 'listPets.default-limit')!.rule).toBe('Endpoints §1 listPets, rule 2: when `limit` is omitted, at most 20 animals are returned.');
+    expect(checks.filter((check) => check.writes).map((check) => check.id)).toEqual(['auth.createPet', 'createPet.required-fields', 'createPet.invalid-body', 'createPet.echo', 'createPet.int64', 'stateful.model', 'concurrency.create']);
+  });
+
+  test('an evolved spec: new kinds of checks, generated rule texts citing the operation', async () => {
+    const model = await corpus('delete');
+    expect(isSeedShaped(model)).toBe(false);
+    const checks = checksFor(model);
+    const ids = checks.map((check) => check.id);
+    expect(ids).toEqual(expect.arrayContaining(['auth.deletePet', 'deletePet.gone', 'listPets.status-filter', 'createPet.echo']));
+    expect(checks.find((check) => check.id === 'deletePet.gone')!.rule).toContain('deletePet (DELETE /pets/{petId})');
+    expect(checks.find((check) => check.id === 'listPets.default-limit')!.rule).toContain('listPets (GET /pets)');
+  });
+
+  test('replace, update, filters, limits, a second resource and an unmapped operation each get their checks', async () => {
+    expect(checksFor(await corpus('put-update')).map((c) => c.id)).toContain('replacePet.persisted');
+    expect(checksFor(await corpus('patch-update')).map((c) => c.id)).toContain('updatePet.persisted');
+    expect(checksFor(await corpus('boolean-filter')).map((c) => c.id)).toContain('listPets.vaccinated-filter');
+    const bounds = checksFor(await corpus('limit-bounds'));
+    expect(bounds.find((c) => c.id === 'listPets.default-limit')!.rule).toContain('at most 10 records');
+    const second = checksFor(await corpus('second-resource')).map((c) => c.id);
+    expect(second).toEqual(expect.arrayContaining(['createOwner.echo', 'getOwner.found', 'getOwner.not-found', 'auth.listOwners']));
+    const unmapped = checksFor(await corpus('unmapped-operation')).map((c) => c.id);
+    expect(unmapped).toEqual(expect.arrayContaining(['getInventory.documented', 'auth.getInventory']));
+    const open = checksFor(await corpus('no-security')).map((c) => c.id);
+    expect(open.filter((id) => id.startsWith('auth.'))).toEqual([]);
+  });
+});
