@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * The floor of the benchmark (issue 6): a bare `node:http` server with no spec, run as a child process.
+ * The floor of the benchmark: a bare `node:http` server with no spec, run as a child process.
  * - `GET` checks `Authorization: Bearer <key>` by string equality and answers fixed bytes: a `Pets` array of
  *   20 pets in the mock's layout (id, name, categoryId, status), so the body is the same size as the mock's page.
  * - `POST` reads the body, `JSON.parse`s it (inexact above 2^53, unlike the mock) and answers 201 with the

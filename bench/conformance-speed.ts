@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startMock } from '../mock/index.js';
 
 /**
- * `npm run bench:conformance` (issue 6: "a default run against the mock in under 30 seconds, with the number
+ * `npm run bench:conformance` (target: "a default run against the mock in under 30 seconds, with the number
  * of requests it sent and its requests per second printed at the end"). Starts the mock in this process on a
  * free port, runs `petstore-conformance` against it exactly as a user would (default runs, a fresh process,
  * vitest start-up included) several times, and prints the wall time, requests and requests/s of each run and

@@ -8,7 +8,7 @@ import { cpuSeconds, firstOk, forkTarget, freePort, startPrism, stopChild, type 
 import { measure, type Load, type Measured } from './load.js';
 
 /**
- * `npm run bench` (issue 6): the mock against the floor of Node's HTTP stack and against Prism, on this
+ * `npm run bench`: the mock against the floor of Node's HTTP stack and against Prism, on this
  * machine, load generator (autocannon, 50 connections) in this process, each server in its own child.
  * Rounds are interleaved (bare, mock, prism, bare, mock, ...) so the machine's drift cancels: each server's
  * median round is reported, and each ratio is the median of the per-round ratios. `--quick` (or `BENCH_QUICK=1`) runs one short round for a smoke test.
@@ -31,7 +31,7 @@ const NEW_PET = '{"name":"Rex","categoryId":9223372036854775807,"status":"availa
 const POST = { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: NEW_PET } as const;
 
 type Summary = Measured & { rounds: Measured[] };
-/** One target of issue 6 and whether this run met it. */
+/** One target of the benchmark (README › Benchmarks) and whether this run met it. */
 interface Goal {
   name: string;
   value: number;
@@ -100,7 +100,7 @@ function ratioTarget(name: string, a: Summary, b: Summary, minimum: number): Goa
 }
 
 /**
- * Not a target of issue 6 but a steadier view of the same thing: the server CPU time per request of `b`
+ * Not a target but a steadier view of the same thing: the server CPU time per request of `b`
  * over that of `a`, median of the paired rounds. Throughput on a shared 2-core machine swings with other
  * processes; the CPU a server spends per request does not.
  */

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 /**
- * `npm run bench:soak` (issue 5): mixed listPets / createPet / getPet load against the mock CLI in a child
+ * `npm run bench:soak`: mixed listPets / createPet / getPet load against the mock CLI in a child
  * process, sampling the child's resident memory every second. Prints requests, socket errors and timeouts,
  * the count per status class, and RSS after warm-up against RSS at the end. Exits 1 when any request failed
  * at the socket, any answer was a 5xx, or the child did not exit 0 on SIGTERM. Loopback only.

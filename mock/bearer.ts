@@ -1,6 +1,6 @@
 /**
  * The bearer credential of a request (seed, Authentication: `Authorization: Bearer <key>`), read and checked
- * without a regular expression, a `Buffer` or a native call: this runs on every request (issue 6).
+ * without a regular expression, a `Buffer` or a native call: this runs on every request.
  */
 
 /** Whether a character code ends a token: the characters JavaScript's `\s` matches among one-byte codes. */
@@ -46,7 +46,7 @@ export function headerForm(key: string): string {
 }
 
 /**
- * Whether `given` equals `accepted`, in time that depends on the length of `accepted` only (issue 5): every
+ * Whether `given` equals `accepted`, in time that depends on the length of `accepted` only: every
  * character of the accepted key is compared, differences are accumulated with `|` and `^` without an early
  * exit, and a `given` of another length does the same work (its missing characters read as 0). So the time
  * taken tells an attacker nothing of the accepted key's bytes, nor whether a guess shares a prefix with it.

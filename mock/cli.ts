@@ -26,8 +26,8 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--cors-origin <origin...>', 'origins a browser page may call from (CORS)').env('PETSTORE_CORS_ORIGINS').default(['*'], 'any origin (*)'))
   .addOption(new Option('--no-cors', 'send no CORS headers').env('PETSTORE_NO_CORS').default(true, 'CORS on'))
   .addOption(new Option('--latency <ms|min-max>', 'wait before every answer, fixed or random in a range (Prefer: delay=MS overrides)').env('PETSTORE_LATENCY').default(undefined, '0').argParser(latency))
-  .addOption(new Option('--isolate-by-key', 'each API key sees its own pets; any bearer key is accepted unless --api-key is given').env('PETSTORE_ISOLATE_BY_KEY'))
-  .addOption(new Option('--state-file <file>', 'keep the pets in this JSON file across restarts').env('PETSTORE_STATE_FILE').default(undefined, 'none, in memory only'))
+  .addOption(new Option('--isolate-by-key', 'each API key sees its own records; any key is accepted unless --api-key is given').env('PETSTORE_ISOLATE_BY_KEY'))
+  .addOption(new Option('--state-file <file>', 'keep the records in this JSON file across restarts').env('PETSTORE_STATE_FILE').default(undefined, 'none, in memory only'))
   .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env('PETSTORE_ADMIN_TOKEN').default(undefined, 'a random token, printed at start'))
   .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env('PETSTORE_NO_ADMIN').default(true, 'admin on'))
   .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env('PETSTORE_JOURNAL_SIZE').default(100).argParser(natural))
@@ -78,7 +78,7 @@ try {
   });
   const data = options.empty === true ? new Map() : options.data === undefined ? undefined : readDataFile(api, options.data);
   const logger = createLogger({ level: options.logLevel, format: options.logFormat });
-  // The admin API is never open to an API key alone (issue 5): without --admin-token, a random token guards it.
+  // The admin API is never open to an API key alone (a client's key must not reset its data): without --admin-token, a random token guards it.
   const adminToken = options.admin ? (options.adminToken ?? randomBytes(18).toString('base64url')) : undefined;
   const mock = await startMock({
     api,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonBody, parseJsonGeneral } from './json.js';
 
 /**
- * The fast path of `parseJsonBody` (flat objects, read by hand for issue 6) must give exactly what the general
+ * The fast path of `parseJsonBody` (flat objects, read by hand) must give exactly what the general
  * path (lossless-json) gives: the same value with the same literals, the same view, the same overflows, and a
  * failure wherever the general path fails (then with its message).
  */

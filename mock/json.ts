@@ -205,7 +205,7 @@ function plainInInt64(literal: string): boolean {
 }
 
 /**
- * The fast path of {@link parseJsonBody} (issue 6): a flat JSON object, as every `NewPet` is, whose member
+ * The fast path of {@link parseJsonBody} (create is on the hot path): a flat JSON object, as every `NewPet` is, whose member
  * values are strings, numbers, `true`, `false` or `null`, read in one pass with the same result as the general
  * path (mock/json.test.ts compares them on generated texts). `undefined` for any other text (nesting, arrays,
  * duplicate or `__proto__` names, a number outside int64, anything malformed): the general path then decides.

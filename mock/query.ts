@@ -2,7 +2,7 @@
  * The name/value pairs of a query string, as `new URLSearchParams(search)` gives them
  * (application/x-www-form-urlencoded parsing), flat: `[name0, value0, name1, value1, ...]`, in order.
  * A string that needs no decoding (no `%`, `+`, UTF-16 surrogate or leading `?`) is split by hand: the common
- * case, several times cheaper (issue 6). Any other goes through `URLSearchParams`, so decoding is the platform's.
+ * case, several times cheaper. Any other goes through `URLSearchParams`, so decoding is the platform's.
  * `search` is the part of the URL after its first `?`.
  */
 export function queryPairs(search: string): string[] {

@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH } from './json.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 
 /**
- * Issue 5, bad-input matrix: every odd request gets a documented answer or a 4xx `Error` (seed, Errors), never
+ * The bad-input matrix: every odd request gets a documented answer or a 4xx `Error` (seed, Errors), never
  * a 5xx nor a crash, and the store holds the same pets afterwards. Body, query and path cases run here
  * in-process (STYLE 3); HTTP-level cases (framing, header size, timeouts, HEAD, OPTIONS) over a real socket in
  * robustness-socket.test.ts. Every response is also checked against spec/openapi.yaml by test/spec-validator.ts.

@@ -25,7 +25,7 @@ export interface Shutdown {
 }
 
 /**
- * Graceful shutdown for the mock's server (issue 5; the seed says nothing of operations): on SIGTERM or SIGINT
+ * Graceful shutdown for the mock's server (the seed says nothing of operations): on SIGTERM or SIGINT
  * it stops accepting connections, lets requests in flight finish within `graceMs` (idle keep-alive
  * connections are closed at once and as soon as their answer is sent), then runs the flush hooks and exits 0.
  * A second signal during the drain cuts the remaining connections at once; the hooks still run.
