@@ -4,7 +4,7 @@ import { sendRaw } from '../test/raw-http.js';
 import { DEFAULT_API_KEY } from './index.js';
 
 /**
- * Issue 5, limits set from the command line: `--headers-timeout`, `--request-timeout`, `--max-body-bytes` and
+ * Limits set from the command line: `--headers-timeout`, `--request-timeout`, `--max-body-bytes` and
  * `--max-pets` reach the server of the built CLI, and each answers with its `Error` row (408, 413, 409).
  */
 

@@ -5,7 +5,7 @@ import { loadSpecValidator, type SpecValidator } from '../test/spec-validator.js
 import { DEFAULT_API_KEY, startMock, type StartedMock } from './index.js';
 
 /**
- * Issue 5, property-based fuzz: fast-check builds raw HTTP/1.1 requests (odd methods, paths around /v1/pets
+ * Property-based fuzz: fast-check builds raw HTTP/1.1 requests (odd methods, paths around /v1/pets
  * with encodings and traversal, auth and content-type variants, JSON-ish and random bodies, broken framing)
  * and sends them over a real socket. Every answer must be a documented response of its operation or a 4xx
  * `Error` whose `status` is the HTTP status (seed, Errors), checked by test/spec-validator.ts; afterwards the

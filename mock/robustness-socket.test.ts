@@ -4,7 +4,7 @@ import { loadSpecValidator, type SpecValidator } from '../test/spec-validator.js
 import { DEFAULT_API_KEY, startMock, type StartedMock } from './index.js';
 
 /**
- * Issue 5, bad-input matrix at the HTTP level, over a raw `node:net` socket (no client library to tidy the
+ * The bad-input matrix at the HTTP level, over a raw `node:net` socket (no client library to tidy the
  * bytes up): framing, header and URL size, timeouts, HEAD, OPTIONS, CONNECT. Each answer is a JSON `Error`
  * with `status` equal to the HTTP status (seed, Errors) or a documented response, checked by
  * test/spec-validator.ts, and the store holds the same pets afterwards. Body, query and path cases are in

@@ -3,7 +3,7 @@ import { createLogger, createMock, DEFAULT_API_KEY, startMock } from './index.js
 import type { MockRequest } from './pipeline.js';
 
 /**
- * Issue 5, security: the admin API is never reachable with an API key alone once it has a token; keys never
+ * Security: the admin API is never reachable with an API key alone once it has a token; keys never
  * reach the request log, the journal or an answer; the journal is bounded. (The constant-time comparison of
  * API keys is `sameKey` in bearer.ts, every accepted key compared each time; the admin token's is SHA-256
  * digests compared with `timingSafeEqual` in admin.ts.)

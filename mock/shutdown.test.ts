@@ -9,7 +9,7 @@ import { DEFAULT_API_KEY } from './index.js';
 import { PACKAGE_ROOT } from './operations.js';
 
 /**
- * Issue 5, graceful shutdown: SIGTERM or SIGINT to `node dist/mock/cli.js` while a request is in flight lets it
+ * Graceful shutdown: SIGTERM or SIGINT to `node dist/mock/cli.js` while a request is in flight lets it
  * finish, writes the state file, and exits 0; a request slower than `--shutdown-grace` is cut and the process
  * still exits in time. The CLI is built first when dist/ is stale (test/built-cli.ts `ensureBuilt`).
  */
