@@ -62,6 +62,27 @@ function schemeCheck(scheme: AuthScheme, accepted: readonly string[], plain: rea
   return (request) => anyKey(cookie(request.headers.cookie, name), accepted);
 }
 
+/**
+ * The key a request presents in the spec's main security scheme (the first an operation declares), in header
+ * form: how `--isolate-by-key` tells callers apart whatever the scheme. `undefined` when none is presented.
+ */
+export function presentedKey(schemes: readonly AuthScheme[], request: MockRequest, search: string): string | undefined {
+  for (const scheme of schemes) {
+    let key: string | undefined;
+    if (scheme.kind === 'bearer') key = bearerToken(request.headers.authorization);
+    else if (scheme.kind === 'basic') key = basicKey(request.headers.authorization, ['any']);
+    else if (scheme.in === 'header') {
+      const value = request.headers[scheme.parameter.toLowerCase()];
+      key = typeof value === 'string' ? value : undefined;
+    } else if (scheme.in === 'query') {
+      const pairs = queryPairs(search);
+      for (let i = 0; i < pairs.length && key === undefined; i += 2) if (pairs[i] === scheme.parameter) key = headerForm(pairs[i + 1]!);
+    } else key = cookie(request.headers.cookie, scheme.parameter);
+    if (key !== undefined && key !== '') return key;
+  }
+  return undefined;
+}
+
 /** The key of a Basic credential in header form: the password, or the user name when the password is empty. */
 function basicKey(header: string | undefined, keys: readonly string[]): string | undefined {
   if (header === undefined || !/^basic +/i.test(header)) return undefined;

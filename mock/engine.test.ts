@@ -201,3 +201,16 @@ describe('a 3.0 spec (legacy): nullable, HTTP basic, its own error schema', () =
     expect(refused.json.error).toBe('INVALID_BODY');
   });
 });
+
+describe('--isolate-by-key with an apiKey scheme', () => {
+  it('tells callers apart by the key in the scheme\'s header', async () => {
+    const isolated = await createMock({ model: shopModel, isolateByKey: true });
+    const post = (key: string, name: string) => call(isolated.handle, { method: 'POST', url: '/v2/owners', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    expect(post('worker-1', 'One').status).toBe(200);
+    expect(post('worker-2', 'Two').status).toBe(200);
+    const names = (key: string) => call(isolated.handle, { url: '/v2/owners', headers: { 'x-api-key': key } }).json.items.map((o: { name: string }) => o.name);
+    expect(names('worker-1')).toEqual(['One']);
+    expect(names('worker-2')).toEqual(['Two']);
+    expect(call(isolated.handle, { url: '/v2/owners' }).status).toBe(401);
+  });
+});

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { bearerToken } from './bearer.js';
-import type { ApiModel } from '../spec/model.js';
+import { presentedKey } from './auth.js';
+import type { ApiModel, AuthScheme } from '../spec/model.js';
 import type { StartingData } from './data.js';
 import type { Dataset, MockRequest, MockResponse } from './pipeline.js';
 import { MemoryRecordStore } from './store/memory-store.js';
@@ -63,11 +63,14 @@ export class Stores {
   private readonly sharedHandle: (request: MockRequest) => MockResponse;
   private readonly tenants = new Map<string, Tenant>();
   private readonly accepted: ReadonlySet<string> | undefined;
+  /** The security schemes the spec's operations use, first-declared first: where a request's key is read. */
+  private readonly schemes: AuthScheme[];
 
   constructor(private readonly options: StoresOptions) {
     this.sharedData = createDataset(options.api, options.saved?.data ?? options.starting, options.maxPets);
     this.sharedHandle = options.pipeline(this.sharedData, undefined);
     this.accepted = options.acceptedKeys === undefined ? undefined : new Set(options.acceptedKeys.map(keyDigest));
+    this.schemes = [...new Map(options.api.operations.flatMap((op) => op.security).map((scheme) => [scheme.name, scheme])).values()];
     // Saved keys get their store at once, so that the next write of the state file keeps them even if unused.
     for (const [digest, data] of options.saved?.keys ?? []) {
       if (this.accepted === undefined || this.accepted.has(digest)) this.tenants.set(digest, { data: createDataset(options.api, data, options.maxPets) });
@@ -98,7 +101,10 @@ export class Stores {
    */
   handlerFor(request: MockRequest): ((request: MockRequest) => MockResponse) | 'full' {
     if (!this.options.isolate) return this.sharedHandle;
-    const key = bearerToken(request.headers.authorization);
+    const queryAt = request.url.indexOf('?');
+    const presented = presentedKey(this.schemes, request, queryAt === -1 ? '' : request.url.slice(queryAt + 1));
+    // Keys arrive in header form (one character per byte); the tenant is found by the key as configured.
+    const key = presented === undefined ? undefined : Buffer.from(presented, 'latin1').toString('utf8');
     const tenant = key === undefined ? undefined : this.tenant(key);
     if (tenant === 'full') return tenant;
     if (tenant === undefined) return this.sharedHandle;
