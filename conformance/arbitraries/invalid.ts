@@ -72,7 +72,9 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       if (form.maxLength !== undefined) add(`longer than maxLength ${form.maxLength}`, 'y'.repeat(form.maxLength + 1));
       if (form.pattern !== undefined) {
         const pattern = new RegExp(form.pattern, 'u');
-        const breaker = PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate));
+        // Prefer a breaker within the length bounds, so that it breaks the pattern alone (`''` also breaks minLength).
+        const fitsLength = (candidate: string): boolean => candidate.length >= form.minLength && (form.maxLength === undefined || candidate.length <= form.maxLength);
+        const breaker = PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate) && fitsLength(candidate)) ?? PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate));
         if (breaker !== undefined) add(`not matching the pattern ${form.pattern}`, breaker);
       }
       if (form.format !== undefined && FORMAT_BREAKERS[form.format] !== undefined) add(`not a ${form.format}`, FORMAT_BREAKERS[form.format]);
