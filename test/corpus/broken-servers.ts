@@ -72,6 +72,12 @@ function replaceOnce(text: string, from: string, to: string): string {
   return parts.join(to);
 }
 
+/** Replaces every occurrence of a text in a spec, insisting that there is at least one. */
+function replaceEvery(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`expected ${JSON.stringify(from)} in the spec`);
+  return text.split(from).join(to);
+}
+
 const isCollection = (path: string, collection: string): boolean => path === collection;
 const itemId = (path: string, collection: string): string | undefined => (path.startsWith(`${collection}/`) && !path.slice(collection.length + 1).includes('/') ? path.slice(collection.length + 1) : undefined);
 
@@ -389,6 +395,71 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     inject: () => async (request, forward) => {
       const answer = await forward(request);
       return request.method === 'POST' && isCollection(request.path, '/pets') ? editRecords(answer, (record) => ({ id: record['id'] })) : answer;
+    },
+  },
+  {
+    name: 'maxLength not enforced',
+    spec: 'string-constraints',
+    fault: 'names longer than 40 characters are accepted (the old unbounded name)',
+    mustFail: ['createPet.invalid-body'],
+    innerSpec: (text) => replaceEvery(text, '          maxLength: 40\n', ''),
+    inject: () => (request, forward) => forward(request),
+  },
+  {
+    name: 'pattern not enforced',
+    spec: 'string-constraints',
+    fault: 'names not starting with a letter are accepted',
+    mustFail: ['createPet.invalid-body'],
+    innerSpec: (text) => replaceEvery(text, "          pattern: '^[A-Za-z]'\n", ''),
+    inject: () => (request, forward) => forward(request),
+  },
+  {
+    name: 'closed schema left open',
+    spec: 'closed-schema',
+    fault: 'unknown members are accepted (and ignored) though NewPet says additionalProperties: false',
+    mustFail: ['createPet.invalid-body'],
+    innerSpec: (text) => replaceOnce(text, '      additionalProperties: false\n', ''),
+    inject: () => (request, forward) => forward(request),
+  },
+  {
+    name: 'writeOnly member returned',
+    spec: 'write-only-field',
+    fault: 'the 201 repeats the microchipPin that was sent',
+    mustFail: ['responses.conformance'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      const pin = request.method === 'POST' ? readObject(request.body)?.['microchipPin'] : undefined;
+      return pin === undefined ? answer : editRecords(answer, (record) => ({ ...record, microchipPin: pin }));
+    },
+  },
+  {
+    name: 'apiKey scheme also opened by a bearer token',
+    spec: 'api-key-header',
+    fault: "`Authorization: Bearer <key>` is accepted as if it were `X-API-Key: <key>`",
+    mustFail: ['auth.listPets', 'auth.createPet', 'auth.getPet'],
+    inject: () => (request, forward) => {
+      const bearer = /^Bearer (.*)$/.exec(request.headers['authorization'] ?? '')?.[1];
+      return forward(bearer === undefined ? request : { ...request, headers: { ...request.headers, 'x-api-key': bearer } });
+    },
+  },
+  {
+    name: 'server-assigned member changing on every read',
+    spec: 'server-assigned-field',
+    fault: 'getPet and listPets show createdAt as the time of the read, not of the creation',
+    mustFail: ['getPet.found'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      return request.method === 'GET' ? editRecords(answer, (record) => ({ ...record, createdAt: new Date(Date.now() + 1000).toISOString() })) : answer;
+    },
+  },
+  {
+    name: 'DELETE answering 204 where the spec documents 200 with the record',
+    spec: 'delete-200',
+    fault: 'deletePet deletes but answers 204 without the removed Pet',
+    mustFail: ['deletePet.gone'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      return request.method === 'DELETE' && answer.status === 200 ? { status: 204, headers: {}, body: '' } : answer;
     },
   },
 ];
