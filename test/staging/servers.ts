@@ -28,6 +28,8 @@ export interface FrontDoorOptions {
   readLagMs?: number;
   /** Broken: the key is not checked (a missing or wrong key is replaced by the valid one before forwarding). */
   skipAuthWithKey?: string;
+  /** Broken: requests for which this holds (method, URL below the front door) are answered 500 in plain text. */
+  crashWhen?: (method: string, url: string) => boolean;
   /** Answer every request with `Connection: close`. */
   connectionClose?: boolean;
   /** Serve HTTPS with this key and certificate (PEM); `clientCa` asks for and verifies a client certificate. */
@@ -66,6 +68,10 @@ export async function frontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
           res.writeHead(status, headers).end(JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests.', status }));
           return;
         }
+      }
+      if (options.crashWhen?.(req.method ?? 'GET', req.url ?? '/') === true) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+        return;
       }
       let url = req.url ?? '/';
       if (prefix !== '') {
