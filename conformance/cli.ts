@@ -129,7 +129,12 @@ await probe(target);
 
 // Colours are decided here, before vitest is loaded: only on a terminal, unless FORCE_COLOR asks for them
 // (vitest's own test, like picocolors', would colour any CI log).
-if (!colour.enabled && process.env['FORCE_COLOR'] === undefined) process.env['NO_COLOR'] = '1';
+// Decided for stdout, where vitest writes; its colours (tinyrainbow) read only the environment then.
+if (colours(process.stdout).enabled) delete process.env['NO_COLOR'];
+else {
+  process.env['NO_COLOR'] = '1';
+  delete process.env['FORCE_COLOR'];
+}
 const workDir = mkdtempSync(join(tmpdir(), 'petstore-conformance-'));
 const resultsFile = join(workDir, 'results.jsonl');
 Object.assign(process.env, targetToEnv(target), { [RESULTS_FILE_ENV]: resultsFile });

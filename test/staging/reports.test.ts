@@ -74,7 +74,7 @@ describe('reports of a run against a broken server', () => {
       expect(failure).toContain('rule:      Authentication');
       expect(failure).toMatch(/request: {3}curl -sS -i -X GET/);
       expect(failure).toMatch(/response: {2}200/);
-      expect(failure).toMatch(/replay: {4}npm run conformance -- --base-url \S+ --api-key "\$PETSTORE_API_KEY" --check auth\.listPets/);
+      expect(failure).toMatch(/replay: {4}npm run conformance -- .*--base-url \S+ --api-key "\$PETSTORE_API_KEY" --check auth\.listPets/);
       expect(await page.isVisible('#failure-auth\\.listPets')).toBe(true);
       await page.click('a[href="#failure-auth.listPets"]');
     } finally {
@@ -120,6 +120,9 @@ describe('colours and progress', () => {
     const forced = await runConformance(['--base-url', mock.baseUrl, '--api-key', KEY, '--runs', '5', '--check', 'auth.listPets'], { FORCE_COLOR: '1' });
     expect(forced.code, forced.output).toBe(0);
     expect(forced.output).toContain('\u001b[');
+    const zero = await runConformance(['--base-url', mock.baseUrl, '--api-key', KEY, '--runs', '5', '--check', 'auth.listPets'], { FORCE_COLOR: '0', CI: 'true' });
+    expect(zero.code, zero.output).toBe(0);
+    expect(zero.output).not.toContain('\u001b[');
     expect(colours({ isTTY: true }, { TERM: 'xterm' }).enabled).toBe(true);
     expect(colours({ isTTY: true }, { TERM: 'xterm', NO_COLOR: '1' }).enabled).toBe(false);
     expect(colours({ isTTY: false }, { CI: 'true' }).enabled).toBe(false);
