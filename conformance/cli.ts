@@ -127,9 +127,8 @@ if (options.insecure) {
 }
 await probe(target);
 
-// Colours are decided here, before vitest is loaded: only on a terminal, unless FORCE_COLOR asks for them
-// (vitest's own test, like picocolors', would colour any CI log).
-// Decided for stdout, where vitest writes; its colours (tinyrainbow) read only the environment then.
+// Colours are decided here, before vitest is loaded, for stdout where it writes: only on a terminal, unless
+// FORCE_COLOR asks for them (vitest's own test, like picocolors', would colour any CI log).
 if (colours(process.stdout).enabled) delete process.env['NO_COLOR'];
 else {
   process.env['NO_COLOR'] = '1';
