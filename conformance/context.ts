@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import fc from 'fast-check';
-import type { ApiModel, OperationModel } from '../spec/model.js';
+import { SPEC_PATH, type ApiModel, type OperationModel } from '../spec/model.js';
 import type { BadCredentials } from './arbitraries/credentials.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { curl, send, type Exchange, type OutgoingRequest } from './client.js';
@@ -113,7 +114,7 @@ export function formatFailure(id: string, rule: string, failure: unknown, target
   const lines = [`✗ ${id}`, `  rule:      ${rule}`];
   const violation = failure instanceof PropertyFailure ? failure.violation : failure instanceof Violation ? failure : undefined;
   lines.push(`  problem:   ${violation?.problem ?? (failure as Error).message}`);
-  const spec = target.spec === undefined ? '' : ` --spec ${target.spec}`;
+  const spec = target.spec === undefined || resolve(target.spec) === SPEC_PATH ? '' : ` --spec ${target.spec}`;
   const exchange = violation?.exchange;
   if (exchange !== undefined) {
     const { status, headers, text } = exchange.response;
