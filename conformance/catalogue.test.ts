@@ -31,6 +31,7 @@ describe('checksFor', () => {
     ]);
     expect(checks.find((check) => check.id === 'listPets.default-limit')!.rule).toBe('Endpoints §1 listPets, rule 2: when `limit` is omitted, at most 20 animals are returned.');
     expect(checks.filter((check) => check.writes).map((check) => check.id)).toEqual(['auth.createPet', 'createPet.required-fields', 'createPet.invalid-body', 'createPet.echo', 'createPet.int64', 'stateful.model', 'concurrency.create']);
+    expect(new Set(checks.filter((check) => check.writes).map((check) => check.readOnlySkip))).toEqual(new Set(['read-only: this check must create pets']));
   });
 
   test('an evolved spec: new kinds of checks, generated rule texts citing the operation', async () => {

@@ -125,6 +125,18 @@ export function checksFor(model: ApiModel): Check[] {
     checks.push(statefulCheck(model, 'stateful.model', `Random sequences of ${ops} agree with a model of what the run wrote (persistence, unique ids, complete short pages).`));
     checks.push(concurrencyCheck(model, 'concurrency.create', `${withCreate.map((r) => r.operations.create!.operationId).join(', ')}: creates in parallel each get a new, distinct id; lists during creates stay valid.`));
   }
-  if (!isSeedShaped(model)) return checks;
-  return checks.map((check) => (SEED_RULES[check.id] === undefined ? check : { ...check, rule: SEED_RULES[check.id]! }));
+  const seed = isSeedShaped(model);
+  return checks.map((check) => ({
+    ...check,
+    ...(seed && SEED_RULES[check.id] !== undefined ? { rule: SEED_RULES[check.id]! } : {}),
+    ...(check.writes ? { readOnlySkip: readOnlySkip(model, check.id) } : {}),
+  }));
+}
+
+/** Why `--read-only` skips a check that writes: the records it must create, or the requests it must send. */
+function readOnlySkip(model: ApiModel, id: string): string {
+  const op = model.operations.find((candidate) => id === `auth.${candidate.operationId}` || id.startsWith(`${candidate.operationId}.`));
+  if (op !== undefined && id.startsWith('auth.') && op.role !== 'create') return `read-only: this check must send ${op.method} requests`;
+  const names = op?.resource !== undefined ? [op.resource.name] : model.resources.filter((r) => r.operations.create !== undefined).map((r) => r.name);
+  return `read-only: this check must create ${names.join(' and ') || 'records'}`;
 }

@@ -218,7 +218,7 @@ async function probe(target: Target): Promise<void> {
     return usage(`target unreachable: GET ${url} failed (${message}). Is the server running, and the base URL right?`);
   }
   if (status === 401) usage(`the target refused the API key: GET ${url} answered 401. Check --api-key.`);
-  if (status === 404) usage(`GET ${url} answered 404: the base URL should end with the spec's base path (${model.basePath || 'none'}), e.g. http://host${model.basePath}.`);
+  if (status === 404) usage(`GET ${url} answered 404: the base URL should end with the version segment, the spec's base path (${model.basePath || 'none'}), e.g. http://host${model.basePath}.`);
 }
 
 /** The URL of a server entry of the spec, its variables filled with their defaults (seed, Versioning). */

@@ -11,6 +11,8 @@ export interface Check {
   id: string;
   rule: string;
   writes: boolean;
+  /** Why `--read-only` skips it, when it writes: `read-only: this check must create pets` on the seed's spec. */
+  readOnlySkip?: string;
   run(context: CheckContext): Promise<void>;
 }
 
