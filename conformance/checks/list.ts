@@ -5,7 +5,8 @@ import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText,
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
-import { idOf, seenValues, type Check, type ExactRecord } from './check.js';
+import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
+import { settleRead } from './read-after-write.js';
 import { ensurePopulation, expectCompletePage, largestPage } from './population.js';
 import { listRecords, operation, recordsOf, show, successStatuses } from './records.js';
 
@@ -32,6 +33,10 @@ export class PageLedger {
   private readonly seen = new Map<string, ExactRecord>();
   constructor(private readonly resource: ResourceModel) {}
 
+  /**
+   * Holds a page answered to `query` (page size `limit`) against the records pages answered before it had shown
+   * (`before`, a {@link snapshot} taken when it was sent), then remembers its records. Errors: a {@link Violation}.
+   */
   check(records: readonly ExactRecord[], limit: number, query: ListQuery, exchange: Exchange, before: ReadonlyMap<string, ExactRecord>): void {
     if (records.length < limit && this.resource.operations.delete === undefined) {
       const listed = new Set(records.map((record) => idOf(this.resource, record)));
@@ -43,6 +48,7 @@ export class PageLedger {
     for (const record of records) this.seen.set(idOf(this.resource, record), record);
   }
 
+  /** The records seen so far, by id: take it before sending a page, so that later pages never count against it. */
   snapshot(): ReadonlyMap<string, ExactRecord> {
     return new Map(this.seen);
   }
@@ -51,8 +57,10 @@ export class PageLedger {
 /** Lists with a query and holds the page to the rules every valid list answer obeys; returns the records. */
 async function listChecked(context: CheckContext, resource: ResourceModel, query: ListQuery, ledger: PageLedger | undefined): Promise<ExactRecord[]> {
   const before = ledger?.snapshot();
-  const { exchange, records } = await listRecords(context, resource, query);
   const bound = query.limit ?? resource.limit?.default ?? largestPage(resource);
+  // A page that looks incomplete may be a replica behind the records this run created: read again within the window.
+  const held = knownAtLeast(context, resource, keyOf(query));
+  const { exchange, records } = await settleRead(context, () => listRecords(context, resource, query), (page) => bound === undefined || page.records.length >= Math.min(bound, held));
   if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
   const problem = stranger(records, query.filter);
   if (problem !== undefined) throw new Violation(problem, exchange);

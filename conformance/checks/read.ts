@@ -6,6 +6,7 @@ import { absentInteger, integerBounds } from '../arbitraries/integers.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
+import { largestPageQuery } from './population.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
 
 /** Reads a record the target acknowledged and holds it to what was acknowledged (every field, byte for byte). */
@@ -28,7 +29,7 @@ export function foundCheck(resource: ResourceModel, id: string, rule: string): C
     async run(context) {
       const op = operation(resource, 'read');
       if (context.target.readOnly || resource.operations.create === undefined) {
-        const { records } = resource.operations.list === undefined ? { records: [] } : await listRecords(context, resource, '');
+        const { records } = resource.operations.list === undefined ? { records: [] } : await listRecords(context, resource, largestPageQuery(resource));
         if (records.length === 0) context.advise(`${context.target.readOnly ? 'read-only: ' : ''}the target lists no ${resource.name}, so ${op.operationId} could not be checked on an existing record`);
         for (const record of records.slice(0, context.target.runs)) await expectReadBack(context, resource, record, op.operationId);
         return;

@@ -62,10 +62,13 @@ class ListCommand implements RecordCommand {
   constructor(readonly resource: ResourceModel, readonly limit: number | undefined, readonly filter: { model: FilterModel; value: unknown } | undefined) {}
   check = (): boolean => true;
   async run(model: Model, context: CheckContext): Promise<void> {
-    const { exchange, records } = await listRecords(context, this.resource, { limit: this.limit, filter: this.filter });
     const bound = this.limit ?? this.resource.limit?.default ?? (this.resource.limit === undefined ? undefined : limitRange(this.resource.limit)[1]);
-    if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
     const matches = (record: ExactRecord): boolean => this.filter === undefined || sameJson(record[this.filter.model.property], this.filter.value);
+    const wanted = recordsIn(model, this.resource).filter(matches).map((record) => idOf(this.resource, record));
+    // Read again within the consistency window while a short page lacks a record this run wrote.
+    const complete = (page: { records: ExactRecord[] }): boolean => bound === undefined || page.records.length >= bound || wanted.every((id) => page.records.some((record) => idOf(this.resource, record) === id));
+    const { exchange, records } = await settleRead(context, () => listRecords(context, this.resource, { limit: this.limit, filter: this.filter }), complete);
+    if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
     if (records.some((record) => !matches(record))) throw new Violation(`a record with another ${this.filter!.model.property} than ${show(this.filter!.value)} is listed`, exchange);
     const listed = new Map(records.map((record) => [idOf(this.resource, record), record]));
     for (const record of recordsIn(model, this.resource)) {
