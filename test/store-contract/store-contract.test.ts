@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel, type ResourceModel } from '../../spec/model.js';
+import { MemoryRecordStore } from '../../mock/store/memory-store.js';
+import { filterKey, type RecordValue } from '../../mock/store/record-store.js';
+import { RedisConnection } from '../../mock/store/redis-connection.js';
+import { RedisRecordStore, type AsyncRecordStore } from '../../mock/store/redis-store.js';
+import { startRedis, type TestRedis } from '../redis/redis-server.js';
+
+/**
+ * The record store contract (mock/store/record-store.ts), one suite run against both implementations: the
+ * in-memory store (through a promise adapter) and the Redis store on a redis-server this file starts. Any
+ * sequence of commands (create, replace, delete, list) must leave every list (any filters, any limit) answering
+ * what a model (an array, newest last) answers; ids are never reused, int64 exact, `maxRecords` honoured.
+ */
+const shop = await loadModel(join(import.meta.dirname, '..', '..', 'mock', 'fixtures', 'shop.openapi.json'));
+const seed = await loadModel();
+const owners = shop.resources.find((r) => r.name === 'owners')!;
+const toys = shop.resources.find((r) => r.name === 'toys')!;
+const pets = seed.resources[0]!;
+
+type Make = (resource: ResourceModel, maxRecords: number, initial?: readonly RecordValue[]) => AsyncRecordStore;
+
+/** The in-memory store behind the asynchronous form of the contract. */
+function memory(resource: ResourceModel, maxRecords: number, initial: readonly RecordValue[] = []): AsyncRecordStore {
+  const store = new MemoryRecordStore(resource, maxRecords, initial);
+  return {
+    resource,
+    maxRecords,
+    size: async () => store.size,
+    create: async (fields) => store.create(fields),
+    get: async (id) => store.get(id),
+    value: async (id) => store.value(id),
+    replace: async (id, record) => store.replace(id, record),
+    delete: async (id) => store.delete(id),
+    list: async (query) => store.list(query),
+    load: async (records) => store.load(records),
+    all: async () => store.all(),
+  };
+}
+
+let redis: TestRedis;
+let connection: RedisConnection;
+let namespaces = 0;
+const META = { title: 'contract', version: '1', fingerprint: '' };
+
+beforeAll(async () => {
+  redis = await startRedis();
+  connection = new RedisConnection({ url: redis.url });
+  await connection.connect();
+});
+afterAll(async () => {
+  await connection?.close();
+  await redis?.dispose();
+});
+
+const implementations: [string, Make][] = [
+  ['memory', memory],
+  ['redis', (resource, maxRecords, initial = []) => new RedisRecordStore(resource, connection, `contract:${++namespaces}:${resource.name}:`, maxRecords, initial, META)],
+];
+
+type Command =
+  | { kind: 'create'; name: string; active: boolean | undefined; rank: number }
+  | { kind: 'replace'; pick: number; name: string; active: boolean | undefined; rank: number }
+  | { kind: 'delete'; pick: number }
+  | { kind: 'list'; name: string | undefined; active: boolean | undefined; rank: number | undefined; limit: number };
+
+const names = fc.constantFrom('a', 'b', 'c');
+const flag = fc.option(fc.boolean(), { nil: undefined });
+// Creates weigh more, so that lists meet several matching records (a page's order and limit then matter).
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant('create' as const), name: names, active: flag, rank: fc.integer({ min: 0, max: 2 }) }), weight: 3 },
+  fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), name: names, active: flag, rank: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('list' as const), name: fc.option(names, { nil: undefined }), active: flag, rank: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }), limit: fc.integer({ min: 1, max: 6 }) }),
+);
+
+const fields = (c: { name: string; active: boolean | undefined; rank: number }): RecordValue => ({
+  createdAt: '2024-01-01T00:00:00.000Z',
+  name: c.name,
+  rank: c.rank,
+  ...(c.active === undefined ? {} : { active: c.active }),
+});
+
+const idsOf = (json: string): unknown[] => (JSON.parse(json) as { id: unknown }[]).map((record) => record.id);
+
+describe.each(implementations)('record store contract: %s', (_name, make) => {
+  it('answers every list as the model does, after any commands (property)', async () => {
+    const filterNames = owners.filters.map((f) => f.property);
+    expect(filterNames).toEqual(['name', 'active', 'rank']);
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { maxLength: 40, size: 'medium' }), fc.boolean(), async (commands, countAll) => {
+        const store = make(owners, 1_000);
+        const model: RecordValue[] = [];
+        for (const c of commands) {
+          if (c.kind === 'create') {
+            const created = await store.create(fields(c));
+            if (!created.ok) throw new Error('refused');
+            model.push({ ...fields(c), id: created.id });
+          } else if (c.kind === 'replace' && model.length > 0) {
+            const target = model[c.pick % model.length]!;
+            expect(await store.replace(target['id'] as string, fields(c))).toBeDefined();
+            model[c.pick % model.length] = { ...fields(c), id: target['id'] };
+          } else if (c.kind === 'delete' && model.length > 0) {
+            const [target] = model.splice(c.pick % model.length, 1);
+            expect(await store.delete(target!['id'] as string)).toBeDefined();
+            expect(await store.get(target!['id'] as string)).toBeUndefined();
+          } else if (c.kind === 'list') {
+            const wanted = [c.name, c.active, c.rank];
+            const matching = model.filter((record) => filterNames.every((name, i) => wanted[i] === undefined || record[name] === wanted[i])).reverse();
+            const page = await store.list({ keys: wanted.map(filterKey), limit: c.limit, countAll });
+            expect(idsOf(page.json)).toEqual(matching.slice(0, c.limit).map((record) => record['id']));
+            if (countAll || wanted.every((key) => key === undefined)) expect(page.total).toBe(matching.length);
+          }
+        }
+        expect(await store.size()).toBe(model.length);
+        expect((await store.all()).map((json) => (JSON.parse(json) as { id: string }).id)).toEqual(model.map((record) => record['id']));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('never reuses an id after a delete, refuses beyond maxRecords, and keeps int64 ids exact', async () => {
+    const store = make(toys, 2, [{ id: 9223372036854775806n, label: 'a' }]);
+    expect(await store.create({ label: 'b' })).toMatchObject({ ok: true, id: 9223372036854775807n, json: '{"id":9223372036854775807,"label":"b"}' });
+    expect(await store.create({ label: 'c' })).toEqual({ ok: false, reason: 'full' });
+    expect(await store.delete(9223372036854775807n)).toBe('{"id":9223372036854775807,"label":"b"}');
+    expect(await store.create({ label: 'd' })).toEqual({ ok: false, reason: 'ids-exhausted' });
+    expect(await store.get(9223372036854775806n)).toBe('{"id":9223372036854775806,"label":"a"}');
+    await expect(store.load([{ id: 1n, label: 'x' }, { id: 1n, label: 'y' }])).rejects.toThrow(/repeated/);
+  });
+
+  it('counts ids up from above the largest loaded, and a delete leaves the next id untouched', async () => {
+    const store = make(pets, 100, [{ id: 7n, name: 'a', categoryId: 1n }, { id: -3n, name: 'b', categoryId: 2n }]);
+    const first = await store.create({ name: 'c', categoryId: -9223372036854775808n, status: 'sold' });
+    expect(first).toEqual({ ok: true, id: 8n, json: '{"id":8,"name":"c","categoryId":-9223372036854775808,"status":"sold"}' });
+    await store.delete(8n);
+    expect(await store.create({ name: 'd', categoryId: 0n })).toMatchObject({ ok: true, id: 9n });
+    const sold = await store.list({ keys: [filterKey('sold')], limit: 20 });
+    expect(sold).toEqual({ json: '[]', total: 0 });
+    expect(idsOf((await store.list({ keys: [undefined], limit: 2 })).json)).toEqual([9, -3]);
+    expect(await store.value(7n)).toMatchObject({ name: 'a' });
+    expect(String((await store.value(-3n))?.['categoryId'])).toBe('2');
+  });
+
+  it('serves an enum index, replacing a record in its place and moving it between values', async () => {
+    const store = make(toys, 100);
+    for (const color of ['red', 'blue', 'red', 'green']) await store.create({ label: color, color });
+    expect(idsOf((await store.list({ keys: [filterKey('red')], limit: 20 })).json)).toEqual([3, 1]);
+    expect(await store.replace(1n, { label: 'now blue', color: 'blue' })).toBe('{"id":1,"label":"now blue","color":"blue"}');
+    expect(await store.replace(99n, { label: 'x' })).toBeUndefined();
+    expect((await store.list({ keys: [filterKey('red')], limit: 20 })).total).toBe(1);
+    expect(idsOf((await store.list({ keys: [filterKey('blue')], limit: 20 })).json)).toEqual([2, 1]);
+    expect(idsOf((await store.list({ keys: [undefined], limit: 20 })).json)).toEqual([4, 3, 2, 1]);
+    expect(idsOf((await store.list({ keys: [undefined], limit: Infinity })).json)).toEqual([4, 3, 2, 1]);
+    expect(await store.delete(99n)).toBeUndefined();
+  });
+
+  it('gives string ids: a UUID when the schema says format uuid, never one already held', async () => {
+    const store = make(owners, 100);
+    const created = await store.create(fields({ name: 'a', active: true, rank: 1 }));
+    expect(created.ok && typeof created.id === 'string' && /^[0-9a-f-]{36}$/.test(created.id)).toBe(true);
+    if (!created.ok) return;
+    expect(await store.get(created.id)).toBe(created.json);
+    expect(JSON.parse(created.json)).toMatchObject({ id: created.id, name: 'a', active: true, rank: 1 });
+    await store.load([]);
+    expect(await store.size()).toBe(0);
+    expect(await store.get(created.id)).toBeUndefined();
+  });
+});
