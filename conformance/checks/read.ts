@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { ResourceModel } from '../../spec/model.js';
 import { bodyValues } from '../arbitraries/body.js';
-import { canonicalise } from '../arbitraries/canonical.js';
+import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
+import { validValues } from '../arbitraries/schema.js';
 import { absentInteger, integerBounds } from '../arbitraries/integers.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
@@ -61,7 +62,12 @@ export function absentIds(context: CheckContext, resource: ResourceModel): fc.Ar
     const [min, max] = form.kind === 'integer' ? integerBounds(form.min, form.max, context.target.integers, form.int64) : integerBounds(undefined, undefined, context.target.integers, true);
     return absentInteger(min, max).map(String);
   }
-  return fc.stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
+  // A string id is drawn as the path parameter's schema says (a UUID, a pattern) so that a correct server answers
+  // 404, not 400; an unconstrained one gets a prefix no implementation assigns.
+  const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
+  const form = canonicalise(parameter?.schema ?? resource.idSchema);
+  if (parameter === undefined || form.kind !== 'string' || isUnconstrainedString(form)) return fc.stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
+  return validValues(parameter.schema, parameter.validate, { integers: context.target.integers, strings: 'ordinary' }).map(String);
 }
 
 /**
