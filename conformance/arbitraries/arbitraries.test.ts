@@ -13,13 +13,13 @@ const RECORD = toJsonSchema(
   {
     type: 'object',
     additionalProperties: false,
-    required: ['name', 'categoryId', 'code'],
+    required: ['name', 'chipNumber', 'code'],
     properties: {
       id: { type: 'integer', format: 'int64', readOnly: true },
       name: { type: 'string' },
       code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$', maxLength: 6 },
       nickname: { type: 'string', nullable: true, minLength: 2, maxLength: 12 },
-      categoryId: { type: 'integer', format: 'int64' },
+      chipNumber: { type: 'integer', format: 'int64' },
       weight: { type: 'number', minimum: 0, exclusiveMaximum: true, maximum: 500 },
       age: { type: 'integer', minimum: 0, maximum: 40, multipleOf: 2 },
       status: { type: 'string', enum: ['available', 'pending', 'sold'] },
@@ -46,13 +46,13 @@ describe('canonical form', () => {
     expect(form.kind).toBe('object');
     if (form.kind !== 'object') return;
     expect(form.forbidden).toEqual(['id']);
-    expect(form.required).toEqual(['name', 'categoryId', 'code']);
+    expect(form.required).toEqual(['name', 'chipNumber', 'code']);
     expect(form.additional).toBe(false);
     expect(form.properties['owner']).toMatchObject({ kind: 'object', required: ['first'], properties: { first: { kind: 'string' }, last: { kind: 'string', maxLength: 5 } } });
     expect(form.properties['nickname']).toMatchObject({ kind: 'string', nullable: true, minLength: 2, maxLength: 12 });
     expect(form.properties['weight']).toMatchObject({ kind: 'number', min: 0, max: 500 });
     expect(form.properties['age']).toMatchObject({ kind: 'integer', min: 0n, max: 40n, multipleOf: 2n });
-    expect(form.properties['categoryId']).toMatchObject({ kind: 'integer', int64: true, min: undefined });
+    expect(form.properties['chipNumber']).toMatchObject({ kind: 'integer', int64: true, min: undefined });
     expect(form.properties['kind']).toMatchObject({ kind: 'union' });
     expect(canonicalise({ const: 3 })).toEqual({ kind: 'enum', values: [3] });
     expect(canonicalise({ type: ['string', 'null'] })).toMatchObject({ kind: 'string', nullable: true });
@@ -97,7 +97,7 @@ describe('invalid values', () => {
       'code not matching the pattern',
       'code longer than maxLength 6',
       'nickname shorter than minLength 2',
-      'categoryId outside int64: 9223372036854775808',
+      'chipNumber outside int64: 9223372036854775808',
       'weight above the maximum',
       'age not a multiple of 2',
       'age below the minimum 0',

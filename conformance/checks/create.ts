@@ -124,7 +124,7 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
   };
 }
 
-/** The top-level int64 properties of a create body (seed: `categoryId`). */
+/** The top-level int64 properties of a create body (on the seed's spec, NewPet's category). */
 export function int64Properties(form: Canonical): string[] {
   return form.kind === 'object' ? Object.entries(form.properties).filter(([, sub]) => sub.kind === 'integer' && sub.int64).map(([name]) => name) : [];
 }

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { exactJson } from '../../spec/json.js';
 import type { OperationModel, ParameterModel, ResourceModel } from '../../spec/model.js';
-import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
+import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
-import { bodyForm } from '../arbitraries/body.js';
 import { validValues } from '../arbitraries/schema.js';
 import { filterText, queryText, validLimit } from '../arbitraries/query.js';
 import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
