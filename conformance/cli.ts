@@ -16,6 +16,7 @@ import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { coverage } from './report/operations.js';
 import { readResults, RESULTS_FILE_ENV } from './report/results.js';
 import { resolveTarget, targetToEnv, type Target, type TargetTls } from './target.js';
+import { dispatcherFor } from './transport/dispatcher.js';
 
 /**
  * `npm run conformance -- --base-url URL --api-key KEY` / `petstore-conformance`: runs the conformance suite
@@ -124,6 +125,11 @@ const target: Target = {
 };
 if (options.insecure) {
   process.stderr.write(colour.bold(colour.red('petstore-conformance: WARNING --insecure: the server certificate is NOT verified; anyone between you and the target can read the key and forge answers.\n')));
+}
+try {
+  dispatcherFor(resolveTarget(target)); // reads the PEM files now, so that a wrong path is a usage error
+} catch (error) {
+  usage((error as Error).message);
 }
 await probe(target);
 
