@@ -184,20 +184,28 @@ return {'[' .. table.concat(parts, ',') .. ']', matched}
 /**
  * load: ARGV `base, mode ('init' | 'replace' | 'append'), seq (the largest numeric id loaded, decimal text, at
  * least 0), meta (JSON text), filters… (values only; keys are per record), recordCount, then per record: id,
- * json, one key per filter`. `init` writes only when the resource has no `meta` yet and returns the meta found
- * instead (`{0, meta}`); `replace` drops the resource's records and indexes first; `append` adds (bulk loads
- * in chunks). Returns `{1, ''}` once written.
+ * json, one key per filter`.
+ * - `init` writes only into a resource no replica initialised (no `meta`) and that holds no record; otherwise it
+ *   returns `{0, meta found}` (`''` when records were there without meta: the meta is written, nothing loaded);
+ * - `replace` drops the resource's records and indexes first, and sets the id counter to `seq` (as the in-memory
+ *   store's load does);
+ * - `append` adds (bulk loads in chunks).
+ * The id counter never goes down except on `replace`. Returns `{1, ''}` once written.
  */
 export const LOAD_SCRIPT = `${HELPERS}
 local base, mode = ARGV[1], ARGV[2]
-local metaKey = base .. 'meta'
+local metaKey, rec = base .. 'meta', base .. 'rec'
 if mode == 'init' then
   local found = redis.call('HGET', metaKey, 'json')
   if found then return {0, found} end
+  if redis.call('HLEN', rec) > 0 then
+    redis.call('HSET', metaKey, 'json', ARGV[4])
+    return {0, ''}
+  end
 end
 local filters, at = descriptors(5)
-if mode ~= 'append' then
-  local dropped = { base .. 'rec', base .. 'order', base .. 'ord' }
+if mode == 'replace' then
+  local dropped = { rec, base .. 'order' }
   for _, d in ipairs(filters) do
     if d.kind == 'i' then for _, v in ipairs(d.values) do dropped[#dropped + 1] = base .. 'idx:' .. d.prop .. ':' .. v end
     else dropped[#dropped + 1] = base .. 'col:' .. d.prop end
@@ -212,7 +220,7 @@ end
 if mode ~= 'append' or redis.call('EXISTS', metaKey) == 0 then redis.call('HSET', metaKey, 'json', ARGV[4]) end
 local count = tonumber(ARGV[at]); at = at + 1
 local first = redis.call('INCRBY', base .. 'ord', count) - count
-local rec, order = base .. 'rec', base .. 'order'
+local order = base .. 'order'
 for r = 1, count do
   local id, json = ARGV[at], ARGV[at + 1]
   at = at + 2

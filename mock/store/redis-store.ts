@@ -59,18 +59,21 @@ export class RedisRecordStore implements AsyncRecordStore {
   /** Per filter: its property (escaped for a key name), whether it is indexed, and its indexed values' keys. */
   private readonly filters: { property: string; escaped: string; indexed: boolean; values: string[] }[];
   private initialized: Promise<NamespaceMeta | undefined> | undefined;
+  /** Set once {@link initialize} resolved: later operations skip the wait. */
+  private done = false;
 
   /**
    * @param base key prefix of the resource, ending with `:`.
    * @param maxRecords most records held (`--max-pets`); `create` refuses with `'full'` beyond it.
-   * @param starting records written by {@link initialize} into a namespace no replica initialised yet.
+   * @param starting records written by {@link initialize} into a namespace no replica initialised yet;
+   *   `undefined` (`--empty`) loads nothing and leaves the namespace as it is.
    */
   constructor(
     readonly resource: ResourceModel,
     private readonly connection: RedisConnection,
     readonly base: string,
     readonly maxRecords: number,
-    private readonly starting: readonly RecordValue[],
+    private readonly starting: readonly RecordValue[] | undefined,
     private readonly meta: NamespaceMeta,
   ) {
     this.write = compileRecordWriter(resource.recordSchema, resource.idProperty);
@@ -90,10 +93,21 @@ export class RedisRecordStore implements AsyncRecordStore {
    * Errors: {@link StoreUnavailableError} when Redis does not answer.
    */
   initialize(): Promise<NamespaceMeta | undefined> {
-    this.initialized ??= this.loadRecords(this.starting, 'init').catch((error: unknown) => {
-      this.initialized = undefined;
-      throw error;
-    });
+    if (this.initialized !== undefined) return this.initialized;
+    const started =
+      this.starting === undefined
+        ? this.connection.run(() => this.connection.client.hget(`${this.base}meta`, 'json')).then((json) => (json === null ? undefined : parseMeta(json)))
+        : this.loadRecords(this.starting, 'init');
+    this.initialized = started.then(
+      (meta) => {
+        this.done = true;
+        return meta;
+      },
+      (error: unknown) => {
+        this.initialized = undefined;
+        throw error;
+      },
+    );
     return this.initialized;
   }
 
@@ -166,6 +180,7 @@ export class RedisRecordStore implements AsyncRecordStore {
   async load(records: readonly RecordValue[]): Promise<void> {
     await this.loadRecords(records, 'replace');
     this.initialized = Promise.resolve(undefined);
+    this.done = true;
   }
 
   /**
@@ -187,9 +202,9 @@ export class RedisRecordStore implements AsyncRecordStore {
     }
   }
 
-  /** Initialises the namespace before the first operation; afterwards only a resolved check. */
-  private ready(): Promise<unknown> {
-    return this.initialized ?? this.initialize();
+  /** Initialises the namespace before the first operation; afterwards nothing to wait for. */
+  private async ready(): Promise<void> {
+    if (!this.done) await this.initialize();
   }
 
   /** The filter descriptors of a record for the scripts (redis-scripts.ts): per filter, its key in this record. */

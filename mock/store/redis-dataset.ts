@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { ApiModel, ResourceModel } from '../../spec/model.js';
+import type { StartingData } from '../data.js';
+import { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+import { RedisRecordStore, type NamespaceMeta } from './redis-store.js';
+
+/** How the mock keeps its records in Redis (`--store redis://…`, `--store-prefix`, `--store-timeout`). */
+export interface RedisStoreOptions extends RedisConnectionOptions {
+  /** Key prefix of this mock's namespace (`--store-prefix`); default {@link defaultPrefix} of the spec. */
+  prefix?: string | undefined;
+}
+
+/**
+ * The key prefix a spec's records get by default: its title in kebab case and its version
+ * (`pet-store-animals:1.0.0`), so that two specs never share records unless told to (`--store-prefix`).
+ */
+export function defaultPrefix(api: ApiModel): string {
+  const title = api.title.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'api';
+  return `${title}:${api.version || '0'}`;
+}
+
+/** Whether a `--store` value names Redis (`redis://`, `rediss://`) rather than the in-memory store. */
+export function isRedisUrl(store: string | undefined): store is string {
+  return store !== undefined && /^rediss?:\/\//i.test(store);
+}
+
+/**
+ * The Redis side of a mock (README › Several replicas): one connection, one key prefix, and the datasets of
+ * the namespaces below it: `<prefix>:data:` for the shared records, `<prefix>:key:<sha256 of key>:` for each
+ * API key's under `--isolate-by-key`. Each resource of a dataset is a {@link RedisRecordStore}.
+ */
+export class RedisBackend {
+  readonly connection: RedisConnection;
+  readonly prefix: string;
+
+  private constructor(connection: RedisConnection, prefix: string) {
+    this.connection = connection;
+    this.prefix = prefix;
+  }
+
+  /**
+   * Connects to Redis (at most the store timeout). Errors: rejects with a message naming the URL when Redis
+   * cannot be reached at start (a replica does not start on a store it cannot see).
+   */
+  static async connect(api: ApiModel, options: RedisStoreOptions): Promise<RedisBackend> {
+    const connection = new RedisConnection(options);
+    try {
+      await connection.connect();
+    } catch (error) {
+      await connection.close();
+      throw new Error(`cannot reach the store ${connection.where}: ${(error as Error).message}`);
+    }
+    return new RedisBackend(connection, options.prefix ?? defaultPrefix(api));
+  }
+
+  /** The key prefix of a namespace: the shared one (`digest` undefined), or an API key's (its SHA-256 digest). */
+  namespace(digest: string | undefined): string {
+    return digest === undefined ? `${this.prefix}:data:` : `${this.prefix}:key:${digest}:`;
+  }
+
+  /**
+   * One store per resource of the spec in a namespace. `starting` is written only when the namespace holds
+   * nothing yet (`undefined`: `--empty`, nothing written).
+   */
+  dataset(api: ApiModel, digest: string | undefined, starting: StartingData | undefined, maxRecords: number): Map<string, RedisRecordStore> {
+    const base = this.namespace(digest);
+    return new Map(
+      api.resources.map((resource) => [
+        resource.name,
+        new RedisRecordStore(resource, this.connection, `${base}${resource.name}:`, maxRecords, starting === undefined ? undefined : (starting.get(resource.name) ?? []), metaOf(api, resource)),
+      ]),
+    );
+  }
+
+  /**
+   * Initialises every store of a dataset (starting records into an empty namespace only) and says, for the
+   * start-up log, where the records found were written by another spec (version or schema).
+   * Errors: {@link StoreUnavailableError} when Redis does not answer.
+   */
+  async initialize(api: ApiModel, data: ReadonlyMap<string, RedisRecordStore>): Promise<string[]> {
+    const notes: string[] = [];
+    for (const store of data.values()) {
+      const found = await store.initialize();
+      const own = metaOf(api, store.resource);
+      if (found === undefined || (found.version === own.version && found.fingerprint === own.fingerprint)) continue;
+      const writer = `${found.title || 'a spec'} ${found.version || '(no version)'}`;
+      notes.push(
+        found.version !== own.version
+          ? `the store ${this.connection.where} holds ${store.resource.name} written by ${writer}; this replica serves ${api.title} ${api.version}: the records are served as they are`
+          : `the store ${this.connection.where} holds ${store.resource.name} written with another ${store.resource.name} schema of ${writer}: the records are served as they are`,
+      );
+    }
+    return notes;
+  }
+
+  /** Drops the namespace of every API key (an admin reset under `--isolate-by-key`); the shared one is kept. */
+  async dropKeyNamespaces(): Promise<number> {
+    const pattern = `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}:key:*`;
+    let dropped = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.connection.run(() => this.connection.client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
+      cursor = next;
+      if (keys.length > 0) dropped += await this.connection.run(() => this.connection.client.unlink(...keys));
+    } while (cursor !== '0');
+    return dropped;
+  }
+
+  /** Closes the connection. */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
+/** What a namespace records about the spec that wrote a resource's records. */
+function metaOf(api: ApiModel, resource: ResourceModel): NamespaceMeta {
+  let schema: string;
+  try {
+    schema = JSON.stringify(resource.recordSchema);
+  } catch {
+    // A recursive schema (a `$ref` cycle, dereferenced) has no JSON text: its property names stand for it.
+    schema = Object.keys(resource.properties).join(',');
+  }
+  const shape = JSON.stringify({ id: resource.idProperty, schema, filters: resource.filters.map((filter) => filter.property) });
+  return { title: api.title, version: api.version, fingerprint: createHash('sha256').update(shape).digest('hex').slice(0, 16) };
+}
