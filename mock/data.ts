@@ -5,6 +5,7 @@ import type { ApiModel, ResourceModel } from '../spec/model.js';
 import { filterKey, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './json.js';
 import { PACKAGE_ROOT } from './operations.js';
+import { singularWord } from './records.js';
 
 /** The embedded demo pets served by `npm start` when no `--data` file or `--empty` is given (seed spec only). */
 export const DEMO_DATA_PATH = join(PACKAGE_ROOT, 'mock', 'demo-pets.json');
@@ -88,7 +89,7 @@ export function demoData(api: ApiModel): { data: Map<string, RecordValue[]>; not
 /** The name of one record in messages: `pets` → `Pet`. */
 export function typeName(resource: ResourceModel | undefined): string {
   if (resource === undefined) return 'record';
-  const singular = resource.name.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  const singular = singularWord(resource.name);
   return singular.charAt(0).toUpperCase() + singular.slice(1);
 }
 

@@ -140,18 +140,22 @@ function listHandler(op: OperationModel, resource: ResourceModel): Handler {
 
 const COUNT_NAMES = /^(total|count|totalCount|total_count|totalItems|total_items|totalElements|size)$/;
 
+/** One member of a wrapper list: the page, the count of matches, or a fixed sample (JSON text). */
+type WrapperPart = { key: string; kind: 'page' } | { key: string; kind: 'total' } | { key: string; kind: 'sample'; json: string };
+
 function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean; write: (page: string, total: number) => string } {
   const { properties, required } = objectShape(schema);
-  const parts: { key: string; value: 'page' | 'total' | string }[] = [];
+  const parts: WrapperPart[] = [];
   for (const [name, sub] of Object.entries(properties)) {
     const key = JSON.stringify(name);
-    if (name === itemsProperty) parts.push({ key, value: 'page' });
-    else if (COUNT_NAMES.test(name) && mainType(sub) === 'integer') parts.push({ key, value: 'total' });
-    else if (required.includes(name)) parts.push({ key, value: canonicalJson(sampleOf(sub)) });
+    if (name === itemsProperty) parts.push({ key, kind: 'page' });
+    else if (COUNT_NAMES.test(name) && mainType(sub) === 'integer') parts.push({ key, kind: 'total' });
+    else if (required.includes(name)) parts.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
   }
+  const text = (part: WrapperPart, page: string, total: number): string => (part.kind === 'page' ? page : part.kind === 'total' ? String(total) : part.json);
   return {
-    counts: parts.some((part) => part.value === 'total'),
-    write: (page, total) => `{${parts.map(({ key, value }) => `${key}:${value === 'page' ? page : value === 'total' ? String(total) : value}`).join(',')}}`,
+    counts: parts.some((part) => part.kind === 'total'),
+    write: (page, total) => `{${parts.map((part) => `${part.key}:${text(part, page, total)}`).join(',')}}`,
   };
 }
 

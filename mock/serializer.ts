@@ -55,10 +55,15 @@ function integerText(value: unknown): string {
 function objectWriter(schema: Schema, first: string | undefined, depth: number): Writer {
   const { properties, additional } = objectShape(schema);
   const names = Object.keys(properties);
-  if (first !== undefined && names.includes(first)) names.splice(names.indexOf(first), 1), names.unshift(first);
+  // The id leads, whatever its place in the schema (`allOf` often adds it last): a record reads id first.
+  if (first !== undefined && names.includes(first)) names.sort((a, b) => Number(b === first) - Number(a === first));
+  // A `writeOnly` property is `false` in the response view (or `{not: {}}` once rewritten): never written.
   const written = names.filter((name) => {
     const sub = properties[name] as Schema | boolean;
-    return sub !== false && !(typeof sub === 'object' && (isMarked(sub, 'writeOnly') || sub['not'] !== undefined && Object.keys(sub['not'] as object).length === 0));
+    if (sub === false) return false;
+    if (typeof sub !== 'object') return true;
+    const forbidden = typeof sub['not'] === 'object' && sub['not'] !== null && Object.keys(sub['not']).length === 0;
+    return !forbidden && !isMarked(sub, 'writeOnly');
   });
   const known = new Set(names);
   const writers = written.map((name) => writerFor(properties[name]!, depth + 1));

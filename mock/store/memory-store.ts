@@ -75,8 +75,9 @@ export class MemoryRecordStore implements RecordStore {
       if (this.nextId > INT64_MAX) return { ok: false, reason: 'ids-exhausted' };
       id = this.nextId;
     } else {
-      id = this.uuid ? randomUUID() : String(this.nextId);
-      while (this.uuid ? this.rowById.has(id) : this.rowById.has(id as string)) id = this.uuid ? randomUUID() : String(++this.nextId);
+      // A counter as text skips ids loaded as text digits (`insert` moves the counter above them); a UUID is drawn again on the (unlikely) clash.
+      do id = this.uuid ? randomUUID() : String(this.nextId++);
+      while (this.rowById.has(id));
     }
     // `fields` is the caller's fresh record (records.ts): the id is set on it rather than on a copy.
     fields[this.idProperty] = id;
