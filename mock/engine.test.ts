@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadModel } from '../spec/model.js';
@@ -212,5 +214,32 @@ describe('--isolate-by-key with an apiKey scheme', () => {
     expect(names('worker-1')).toEqual(['One']);
     expect(names('worker-2')).toEqual(['Two']);
     expect(call(isolated.handle, { url: '/v2/owners' }).status).toBe(401);
+  });
+});
+
+describe('parameters declared as text for numbers (a loose spec)', () => {
+  it('an integer id named by a string path parameter, and a string query filter on an integer property, compare by value', async () => {
+    const record = { type: 'object', required: ['id', 'size'], properties: { id: { type: 'integer', readOnly: true }, size: { type: 'integer' } } };
+    const ok = (schema: unknown) => ({ description: 'ok', content: { 'application/json': { schema } } });
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'Loose', version: '1' },
+      paths: {
+        '/boxes': {
+          get: { operationId: 'listBoxes', parameters: [{ name: 'size', in: 'query', schema: { type: 'string' } }], responses: { '200': ok({ type: 'array', items: record }) } },
+          post: { operationId: 'createBox', requestBody: { required: true, content: { 'application/json': { schema: record } } }, responses: { '201': ok(record) } },
+        },
+        '/boxes/{boxId}': { get: { operationId: 'getBox', parameters: [{ name: 'boxId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': ok(record), '404': { description: 'none' } } } },
+      },
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'petstore-loose-')), 'loose.json');
+    writeFileSync(file, JSON.stringify(spec));
+    const loose = await createMock({ spec: file });
+    expect(loose.api.basePath).toBe('');
+    for (const size of [1, 2, 2]) call(loose.handle, { method: 'POST', url: '/boxes', headers: { 'content-type': 'application/json' }, body: `{"size":${size}}` });
+    expect(call(loose.handle, { url: '/boxes/2' }).json).toEqual({ id: 2, size: 2 });
+    expect(call(loose.handle, { url: '/boxes/x' }).status).toBe(404);
+    expect(call(loose.handle, { url: '/boxes?size=2' }).json.map((box: { id: number }) => box.id)).toEqual([3, 2]);
+    expect(call(loose.handle, { url: '/boxes?size=7' }).json).toEqual([]);
   });
 });
