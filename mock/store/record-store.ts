@@ -55,7 +55,10 @@ export interface RecordStore {
   readonly maxRecords: number;
   /** Number of records held. */
   readonly size: number;
-  /** Stores a new record with a new id (the record's own id property, if any, is overwritten). Returns its JSON text. */
+  /**
+   * Stores a new record with a new id (the record's own id property, if any, is overwritten). Returns its JSON
+   * text. `fields` is the caller's fresh object: the store may set the id on it and keep it (no copy per create).
+   */
   create(fields: RecordValue): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal };
   /** The JSON text of the record with this id, or `undefined`. */
   get(id: RecordId): string | undefined;
