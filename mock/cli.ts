@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { OperationModel } from '../spec/model.js';
 import { readDataFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { datasetSizes } from './isolation.js';
@@ -110,7 +111,7 @@ try {
     `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
       `API key: ${keyText}\n` +
       `Admin API: ${adminText}\n` +
-      (first === undefined ? '' : `Try: curl -H 'Authorization: Bearer ${anyKey ? 'any-key' : apiKeys[0]}' ${mock.baseUrl}${first.collectionPath}\n`),
+      (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
   );
   for (const note of mock.notes) logger.warn(note);
   if (options.watch === true) {
@@ -124,6 +125,17 @@ try {
 } catch (error) {
   process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
   process.exit(1);
+}
+
+/** A curl line that calls `url` with the credentials `op`'s first security scheme asks for (none when it asks for none). */
+function tryLine(op: OperationModel | undefined, key: string, url: string): string {
+  const scheme = op?.security[0];
+  if (scheme === undefined) return `curl ${url}`;
+  if (scheme.kind === 'basic') return `curl -u 'user:${key}' ${url}`;
+  if (scheme.kind === 'bearer') return `curl -H 'Authorization: Bearer ${key}' ${url}`;
+  if (scheme.in === 'query') return `curl '${url}?${scheme.parameter}=${encodeURIComponent(key)}'`;
+  if (scheme.in === 'cookie') return `curl -b '${scheme.parameter}=${key}' ${url}`;
+  return `curl -H '${scheme.parameter}: ${key}' ${url}`;
 }
 
 function port(text: string): number {
