@@ -6,11 +6,12 @@ import type { ResolvedTarget, TargetTls } from '../target.js';
 
 /**
  * The undici dispatcher of a target: HTTP(S) proxies from `HTTP_PROXY` / `HTTPS_PROXY` / `NO_PROXY` (undici's
- * `EnvHttpProxyAgent`, read once when built) and the target's TLS options on direct and tunnelled connections.
- * One per TLS setting and process, so the CLI's probe and the checks share connections and settings.
+ * `EnvHttpProxyAgent`) and the target's TLS options on direct and tunnelled connections. One per TLS setting,
+ * concurrency and proxy environment in a process, so the CLI's probe and the checks share connections and settings.
  */
 export function dispatcherFor(target: Pick<ResolvedTarget, 'tls' | 'concurrency'>): Dispatcher {
-  const key = JSON.stringify([target.tls ?? {}, target.concurrency]);
+  const proxies = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'].map((name) => process.env[name] ?? '');
+  const key = JSON.stringify([target.tls ?? {}, target.concurrency, proxies]);
   let found = dispatchers.get(key);
   if (found === undefined) {
     const tls = tlsOptions(target.tls);

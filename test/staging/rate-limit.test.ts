@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
-import { send } from '../../conformance/client.js';
+import { send, traffic } from '../../conformance/client.js';
+import { recordSummary } from '../../conformance/report/results.js';
 import { resolveTarget } from '../../conformance/target.js';
 import { backoffMs, retryAfterMs, Throttle } from '../../conformance/transport/throttle.js';
-import { ensureCompiled, runConformance } from './run-cli.js';
+import { ensureCompiled, failingChecks, runConformance } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
 /** A gateway that allows 60 requests a second, then answers 429 with `Retry-After: 1` and an Error body. */
@@ -31,6 +32,25 @@ describe('--max-rps', () => {
     await Promise.all(Array.from({ length: 11 }, () => send(target, { method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' } })));
     expect(performance.now() - started).toBeGreaterThanOrEqual(480);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+// Next: a run that has not yet been slowed by refusals reaches the gateway's quota.
+describe('in-process checks behind a rate-limiting gateway', () => {
+  it('passes a correct server: refusals are retried, counted in the summary, never reported as violations', async () => {
+    const retries = traffic.retries;
+    const failed = await failingChecks({ baseUrl: gateway.baseUrl, apiKey: 'k', runs: 10, concurrency: 4 }, ['auth.listPets', 'createPet.echo', 'getPet.found']);
+    expect(failed).toEqual(new Map());
+    expect(gateway.counts.refused, 'the gateway never refused: the test proves nothing').toBeGreaterThan(0);
+    expect(traffic.retries).toBeGreaterThan(retries);
+    const line = /(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(recordSummary(gateway.baseUrl));
+    expect(Number(line?.[1])).toBe(traffic.retries);
+    expect(Number(line?.[2])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('still rejects a broken server (no key check) behind the same gateway', async () => {
+    const failed = await failingChecks({ baseUrl: brokenGateway.baseUrl, apiKey: 'k', runs: 10, concurrency: 4 }, ['auth.listPets', 'createPet.echo']);
+    expect([...failed.keys()]).toEqual(['auth.listPets']);
   });
 });
 
@@ -95,22 +115,7 @@ describe('the throttle', () => {
 
 });
 
-describe('the suite behind a rate-limiting gateway', () => {
-  it('passes a correct server: refusals are retried, counted and never reported as violations', async () => {
-    const run = await runConformance(['--base-url', gateway.baseUrl, '--api-key', 'k', '--runs', '10', '--concurrency', '4', '--check', 'auth.listPets', 'createPet.echo', 'getPet.found']);
-    expect(run.code, run.output).toBe(0);
-    expect(gateway.counts.refused, 'the gateway never refused: the test proves nothing').toBeGreaterThan(0);
-    const retries = Number(/(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(run.output)?.[1]);
-    expect(retries).toBeGreaterThan(0);
-    expect(Number(/(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(run.output)?.[2])).toBeGreaterThanOrEqual(1);
-  });
-
-  it('still rejects a broken server (no key check) behind the same gateway', async () => {
-    const run = await runConformance(['--base-url', brokenGateway.baseUrl, '--api-key', 'k', '--runs', '10', '--concurrency', '4', '--check', 'auth.listPets', 'listPets.limit']);
-    expect(run.code, run.output).toBe(1);
-    expect(run.output).toContain('✗ auth.listPets');
-  });
-
+describe('the CLI behind a gateway that keeps refusing', () => {
   it('ends with exit 2 "the target kept refusing" when Retry-After exceeds the 60 s bound, and after 8 tries', async () => {
     const closed = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 0, retryAfter: '120' } });
     const flapping = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 0, retryAfter: '0', status: 503 } });

@@ -2,6 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCheck, type Target } from '../../conformance/suite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -59,4 +60,18 @@ export function runConformance(args: readonly string[], env: NodeJS.ProcessEnv =
 /** The `replay:` and `counterexample:` lines of a failure report, to compare two runs. */
 export function replayLines(output: string): string[] {
   return output.split('\n').filter((line) => /^\s*(replay|counterexample):/.test(line)).map((line) => line.trim());
+}
+
+/**
+ * Runs checks in this process, one after another, with the suite's own entry point (`runCheck`), and returns
+ * the ids that failed with their reports. Cheaper than a CLI run (no vitest start-up) where exit codes and the
+ * CLI's messages are not what is tested.
+ */
+export async function failingChecks(target: Target, ids: readonly string[]): Promise<Map<string, string>> {
+  const failed = new Map<string, string>();
+  for (const id of ids) {
+    const outcome = await runCheck(id, target);
+    if (!outcome.ok) failed.set(id, outcome.report);
+  }
+  return failed;
 }
