@@ -243,3 +243,21 @@ describe('parameters declared as text for numbers (a loose spec)', () => {
     expect(call(loose.handle, { url: '/boxes?size=7' }).json).toEqual([]);
   });
 });
+
+describe('the state file with several resources', () => {
+  it('keeps every resource across a restart, after PUT, PATCH and DELETE as after POST', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'petstore-state-shop-')), 'state.json');
+    const first = await createMock({ model: shopModel, apiKeys: ['shop-key'], stateFile: path });
+    const post = (m: Mock, body: string) => call(m.handle, { method: 'POST', url: '/v2/owners', headers: JSON_BODY, body }).json as { id: string };
+    const kept = post(first, '{"name":"Kept"}');
+    const gone = post(first, '{"name":"Gone"}');
+    call(first.handle, { method: 'POST', url: '/v2/toys', headers: { 'content-type': 'application/json' }, body: '{"label":"t"}' });
+    first.flush();
+    call(first.handle, { method: 'PATCH', url: `/v2/owners/${kept.id}`, headers: { ...KEY, 'content-type': 'application/merge-patch+json' }, body: '{"active":true}' });
+    call(first.handle, { method: 'DELETE', url: `/v2/owners/${gone.id}`, headers: KEY });
+    first.flush();
+    const second = await createMock({ model: shopModel, apiKeys: ['shop-key'], stateFile: path });
+    expect(call(second.handle, { url: '/v2/owners', headers: KEY }).json.items.map((o: { name: string; active?: boolean }) => [o.name, o.active])).toEqual([['Kept', true]]);
+    expect(call(second.handle, { url: '/v2/toys' }).json.map((t: { label: string }) => t.label)).toEqual(['t']);
+  });
+});
