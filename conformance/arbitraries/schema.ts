@@ -85,8 +85,12 @@ function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOp
  * model's compiled validator accepts them (so a generated value is valid by the spec's own judge).
  */
 export function validValues(schema: Schema, validate: Validator, options: ValueOptions): fc.Arbitrary<unknown> {
-  return valueOf(canonicalise(schema), options).filter((value) => validate(toView(value)));
+  let form = forms.get(schema);
+  if (form === undefined) forms.set(schema, (form = canonicalise(schema)));
+  return valueOf(form, options).filter((value) => validate(toView(value)));
 }
+
+const forms = new WeakMap<Schema, Canonical>();
 
 /**
  * Whether a value holds, in a string the schema leaves unconstrained, a string that is not ordinary: then an
