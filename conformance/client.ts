@@ -65,15 +65,28 @@ export function waitedMs(): number {
  * Sends one request to the target with undici and reads the whole body as text (parsing is the caller's, so
  * that int64 digits survive). At most `target.concurrency` requests are in flight, spaced by `maxRps`.
  * A 429 or 503 is retried (Retry-After honoured, else exponential backoff; every sender pauses and the rate
- * is lowered) within {@link RETRY_LIMITS}. Errors: {@link TargetRefusing} when those limits are exhausted; a
- * network or TLS failure rejects with a message naming the URL (and the certificate problem), never retried.
+ * is lowered) within {@link RETRY_LIMITS}. A read (GET, HEAD, OPTIONS) whose connection was closed before any
+ * answer is sent once more. Errors: {@link TargetRefusing} when the retry limits are exhausted; any other network
+ * or TLS failure rejects with a message naming the URL (and the certificate problem).
  */
 export async function send(target: ResolvedTarget, request: OutgoingRequest): Promise<Exchange> {
   const url = `${target.baseUrl}${request.path}`;
   let waited = 0;
+  let reconnected = false;
   for (let tries = 1; ; tries++) {
     if (refusing !== undefined) throw refusing;
-    const exchange = await sendOnce(target, request, url);
+    let exchange: Exchange;
+    try {
+      exchange = await sendOnce(target, request, url);
+    } catch (error) {
+      // A kept-alive connection the server or a load balancer closed just as it was reused: a read is sent once
+      // more on a fresh connection. A write is not (it may have been processed).
+      if (!(error instanceof ConnectionDropped) || reconnected || !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) throw error;
+      reconnected = true;
+      traffic.retries += 1;
+      tries -= 1;
+      continue;
+    }
     const { status } = exchange.response;
     if (status !== 429 && status !== 503) {
       recordStatus(request, status);
@@ -106,7 +119,8 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
     }).catch((error: unknown) => {
       const certificate = describeCertificateError(error);
       const code = errorCode(error);
-      throw new Error(`cannot reach ${request.method} ${url}: ${certificate ?? `${(error as Error).message}${code === undefined ? '' : ` (${code})`}`}`, { cause: error });
+      const message = `cannot reach ${request.method} ${url}: ${certificate ?? `${(error as Error).message}${code === undefined ? '' : ` (${code})`}`}`;
+      throw certificate === undefined && DROPPED_CODES.has(code ?? '') ? new ConnectionDropped(message, error) : new Error(message, { cause: error });
     });
     const bytes = Buffer.from(await response.body.arrayBuffer());
     const headers: Record<string, string> = {};
@@ -121,6 +135,17 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
     };
   } finally {
     throttle.release();
+  }
+}
+
+/** Codes of a connection closed under a request before its answer (not a refusal to connect). */
+const DROPPED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** The connection was closed before an answer came: the target is reachable, the socket was not. */
+class ConnectionDropped extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'ConnectionDropped';
   }
 }
 

@@ -30,6 +30,8 @@ export interface FrontDoorOptions {
   skipAuthWithKey?: string;
   /** Broken: requests for which this holds (method, URL below the front door) are answered 500 in plain text. */
   crashWhen?: (method: string, url: string) => boolean;
+  /** Flaky network: every `n`-th request of these methods gets its connection closed, without an answer. */
+  dropEvery?: { n: number; methods: readonly string[] };
   /** Answer every request with `Connection: close`. */
   connectionClose?: boolean;
   /** Serve HTTPS with this key and certificate (PEM); `clientCa` asks for and verifies a client certificate. */
@@ -40,7 +42,7 @@ export interface FrontDoorOptions {
 export interface FrontDoor {
   origin: string;
   baseUrl: string;
-  counts: { requests: number; refused: number };
+  counts: { requests: number; refused: number; dropped?: number; seenForDrop?: number };
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /** Starts a front door on 127.0.0.1, port 0. */
 export async function frontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
-  const counts = { requests: 0, refused: 0 };
+  const counts: FrontDoor['counts'] = { requests: 0, refused: 0 };
   const prefix = options.prefix ?? '';
   const hidden = new Map<string, number>(); // pet id → when it becomes visible
   let window = { start: 0, count: 0 };
@@ -66,6 +68,14 @@ export async function frontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (options.rateLimit.retryAfter !== undefined) headers['retry-after'] = options.rateLimit.retryAfter;
           res.writeHead(status, headers).end(JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests.', status }));
+          return;
+        }
+      }
+      if (options.dropEvery !== undefined && options.dropEvery.methods.includes(req.method ?? 'GET')) {
+        counts.seenForDrop = (counts.seenForDrop ?? 0) + 1;
+        if (counts.seenForDrop % options.dropEvery.n === 0) {
+          counts.dropped = (counts.dropped ?? 0) + 1;
+          req.socket.destroy();
           return;
         }
       }

@@ -11,7 +11,7 @@ import { frontDoor, type FrontDoor } from './servers.js';
 const QUICK = ['auth.listPets', 'createPet.echo', 'getPet.found'];
 
 let mock: StartedMock;
-const doors: Record<'gzip' | 'gzipBroken' | 'br' | 'deflate' | 'gateway' | 'gatewayBroken', FrontDoor> = {} as never;
+const doors: Record<'gzip' | 'gzipBroken' | 'br' | 'deflate' | 'gateway' | 'gatewayBroken' | 'droppingReads' | 'droppingWrites', FrontDoor> = {} as never;
 beforeAll(async () => {
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
   doors.gzip = await frontDoor({ upstream: mock.origin, compress: 'gzip' });
@@ -20,6 +20,8 @@ beforeAll(async () => {
   doors.deflate = await frontDoor({ upstream: mock.origin, compress: 'deflate' });
   doors.gateway = await frontDoor({ upstream: mock.origin, prefix: '/api/petstore', connectionClose: true });
   doors.gatewayBroken = await frontDoor({ upstream: mock.origin, prefix: '/api/petstore', connectionClose: true, skipAuthWithKey: 'k' });
+  doors.droppingReads = await frontDoor({ upstream: mock.origin, dropEvery: { n: 5, methods: ['GET'] } });
+  doors.droppingWrites = await frontDoor({ upstream: mock.origin, dropEvery: { n: 3, methods: ['POST'] } });
 });
 afterAll(async () => {
   for (const door of Object.values(doors)) await door.close();
@@ -55,5 +57,17 @@ describe('a gateway with a path prefix that closes every connection', () => {
     const broken = await failingChecks({ baseUrl: doors.gatewayBroken.baseUrl, apiKey: 'k', runs: 5, concurrency: 4 }, QUICK);
     expect([...broken.keys()]).toEqual(['auth.listPets']);
     expect(broken.get('auth.listPets')).toMatch(/replay: {4}npm run conformance -- .*--base-url http:\/\/127\.0\.0\.1:\d+\/api\/petstore\/v1 /);
+  });
+});
+
+describe('connections closed under a request', () => {
+  it('a read is sent once more on a fresh connection; the verdict is unchanged', async () => {
+    expect(await failingChecks({ baseUrl: doors.droppingReads.baseUrl, apiKey: 'k', runs: 10 }, ['getPet.not-found', 'auth.getPet'])).toEqual(new Map());
+    expect(doors.droppingReads.counts.dropped).toBeGreaterThan(1);
+  });
+
+  it('a write is never sent twice: the check fails, naming the dropped connection', async () => {
+    const failed = await failingChecks({ baseUrl: doors.droppingWrites.baseUrl, apiKey: 'k', runs: 10 }, ['createPet.echo']);
+    expect(failed.get('createPet.echo')).toMatch(/cannot reach POST \S+\/pets: .*(UND_ERR_SOCKET|ECONNRESET|EPIPE)/);
   });
 });
