@@ -42,9 +42,17 @@ export class TargetRefusing extends Error {
     readonly url: string,
     readonly tries: number,
     readonly waitedMs: number,
+    /** The wait the last refusal asked for (ms), when that alone went beyond {@link RETRY_LIMITS}. */
+    readonly askedMs?: number,
   ) {
-    super(`the target kept refusing (${status} to ${url} after ${tries} tries and ${(waitedMs / 1000).toFixed(1)} s of waiting): no verdict; retry later or lower --max-rps / --concurrency`);
+    const why =
+      askedMs === undefined
+        ? `${tries} tries and ${(waitedMs / 1000).toFixed(1)} s of waiting, the most the suite makes`
+        : `it asks to wait ${(askedMs / 1000).toFixed(0)} s, beyond the ${RETRY_LIMITS.maxWaitMs / 1000} s the suite waits for one request`;
+    super(`the target kept refusing (${status} to ${url}: ${why}): no verdict; retry later, or lower --max-rps / --concurrency`);
     this.name = 'TargetRefusing';
+    // Not a fault of the suite: vitest shows the sentence, not a stack.
+    this.stack = `${this.name}: ${this.message}`;
   }
 }
 
@@ -94,7 +102,7 @@ export async function send(target: ResolvedTarget, request: OutgoingRequest): Pr
     }
     const wait = retryAfterMs(exchange.response.headers['retry-after']) ?? backoffMs(tries);
     if (tries >= RETRY_LIMITS.maxTries || waited + wait > RETRY_LIMITS.maxWaitMs) {
-      refusing ??= new TargetRefusing(status, `${request.method} ${url}`, tries, waited);
+      refusing ??= new TargetRefusing(status, `${request.method} ${url}`, tries, waited, tries < RETRY_LIMITS.maxTries ? wait : undefined);
       throw refusing;
     }
     traffic.retries += 1;

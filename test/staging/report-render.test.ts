@@ -18,7 +18,7 @@ const summary: SummaryRecord = {
   elapsedMs: 5000,
   statuses: [],
   consistency: { settled: 4, p50Ms: 120, p95Ms: 300, maxMs: 310, invisible: 1 },
-  refused: 'the target kept refusing (429 to GET https://gw.example/api/v1/pets after 8 tries and 23.8 s of waiting): no verdict',
+  refused: 'the target kept refusing (429 to GET https://gw.example/api/v1/pets: 8 tries and 23.8 s of waiting, the most the suite makes): no verdict',
 };
 
 describe('report rendering', () => {
