@@ -28,6 +28,8 @@ interface ResourceMemory {
   knownIds: Map<string, number>;
   /** Ids carried by a create of this process: no two creates may share one. */
   createdIds: Set<string>;
+  /** Records as their create acknowledged them, by id, for resources whose records never change (no replace/update). */
+  created: Map<string, ExactRecord>;
   /** Ids this process deleted: they no longer count toward the population. */
   deletedIds: Set<string>;
   /** The id of the latest create, when ids are integers (for the id-gap search of `expectNothingCreated`). */
@@ -55,7 +57,7 @@ export function memory(context: CheckContext, resource: ResourceModel): Resource
   const key = `${context.target.baseUrl} ${resource.name}`;
   let found = memories.get(key);
   if (found === undefined) {
-    found = { knownIds: new Map(), createdIds: new Set(), deletedIds: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map() };
+    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map() };
     memories.set(key, found);
   }
   return found;

@@ -36,6 +36,7 @@ export async function listRecords(context: CheckContext, resource: ResourceModel
   const text = typeof query === 'string' ? query : queryText(resource.limit, query);
   const { exchange, body } = await context.call(op, requestOf(op, { query: text }), successStatuses(op));
   const records = recordsOf(resource, body);
+  expectAsCreated(resource, records, exchange, op.operationId, context);
   rememberRecords(context, resource, records);
   return { exchange, records };
 }
@@ -45,6 +46,7 @@ export async function readRecord(context: CheckContext, resource: ResourceModel,
   const op = operation(resource, 'read');
   const { exchange, body } = await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id } }), expected ?? successStatuses(op));
   const found = exchange.response.status < 300 ? (body as ExactRecord) : undefined;
+  if (found !== undefined) expectAsCreated(resource, [found], exchange, op.operationId, context);
   if (found !== undefined) rememberRecords(context, resource, [found]);
   return { exchange, record: found };
 }
@@ -80,6 +82,7 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   if (!isNewId(context, resource, id, sentAt)) throw new Violation(`the ${exchange.response.status} carries ${resource.idProperty} ${id}, which another record already has (ids must be new)`, exchange);
   const remembered = memory(context, resource);
   remembered.createdIds.add(id);
+  if (resource.operations.replace === undefined && resource.operations.update === undefined) remembered.created.set(id, created);
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
@@ -106,6 +109,20 @@ export function expectEcho(context: CheckContext, resource: ResourceModel, op: O
   for (const [name, value] of Object.entries(got)) {
     if (name === resource.idProperty || Object.hasOwn(sent, name) || resource.properties[name] === undefined) continue;
     context.advise(`${op.operationId} without ${name} answered ${name} ${show(value)} (allowed: a default the spec does not show)`);
+  }
+}
+
+/**
+ * Every record this process created, wherever it is read back (a list item, a read), holds every field as its
+ * create acknowledged it, byte for byte. Only for resources whose records never change (no replace or update
+ * operation: the seed's pets, DECISIONS D7); writable records are held to their writes by the checks that write.
+ */
+function expectAsCreated(resource: ResourceModel, records: readonly ExactRecord[], exchange: Exchange, where: string, context: CheckContext): void {
+  const created = memory(context, resource).created;
+  if (created.size === 0) return;
+  for (const record of records) {
+    const expected = created.get(idOf(resource, record));
+    if (expected !== undefined) expectSameRecord(resource, expected, record, exchange, where);
   }
 }
 
