@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
-import { send, TargetRefusing } from './client.js';
+import { EXCHANGE_LOG_ENV, send, TargetRefusing, type Exchange } from './client.js';
 import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
 import { toHar } from './report/har.js';
@@ -53,6 +53,7 @@ const program = new Command('petstore-conformance')
   .addOption(new Option('--insecure', 'accept any server certificate (never for production; warns)').default(false))
   .addOption(new Option('--html <file>', 'write a self-contained HTML report'))
   .addOption(new Option('--har <file>', 'write the failing exchanges as HAR 1.2'))
+  .addOption(new Option('--har-all', 'with --har: every exchange too (the first 1,000), not only the failing ones').default(false))
   .addOption(new Option('--junit <file>', 'write JUnit XML'))
   .addOption(new Option('--reporter <name>', 'console, or junit (with --output)').choices(['console', 'junit']).default('console'))
   .addOption(new Option('--output <file>', 'where the junit reporter writes its XML'))
@@ -81,6 +82,7 @@ interface CliOptions {
   insecure: boolean;
   html?: string;
   har?: string;
+  harAll: boolean;
   junit?: string;
   reporter: 'console' | 'junit';
   output?: string;
@@ -142,7 +144,8 @@ else {
 }
 const workDir = mkdtempSync(join(tmpdir(), 'petstore-conformance-'));
 const resultsFile = join(workDir, 'results.jsonl');
-Object.assign(process.env, targetToEnv(target), { [RESULTS_FILE_ENV]: resultsFile });
+const exchangeLog = join(workDir, 'exchanges.jsonl');
+Object.assign(process.env, targetToEnv(target), { [RESULTS_FILE_ENV]: resultsFile }, options.har !== undefined && options.harAll ? { [EXCHANGE_LOG_ENV]: exchangeLog } : {});
 
 const { startVitest } = await import('vitest/node');
 const { progressReporter } = await import('./report/progress.js');
@@ -169,9 +172,9 @@ const failed = vitest.state.getCountOfFailedTests() > 0 || (process.exitCode !==
 await vitest.close();
 
 const results = readResults(resultsFile);
-rmSync(workDir, { recursive: true, force: true });
 const selected = results.checks.filter((check) => checks.length === 0 || checks.includes(check.id));
 await writeReports(selected);
+rmSync(workDir, { recursive: true, force: true });
 if (results.summary?.refused !== undefined) {
   process.stderr.write(colour.red(`petstore-conformance: ${results.summary.refused}\n`));
   process.exit(EXIT_USAGE);
@@ -188,10 +191,29 @@ async function writeReports(checksRun: typeof selected): Promise<void> {
   if (options.har !== undefined) {
     const failing = checksRun.flatMap((check) => (check.exchange === undefined ? [] : [{ exchange: check.exchange, comment: `${check.id}: ${check.rule}` }]));
     const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    writeFileSync(options.har, `${JSON.stringify(toHar(failing, target.apiKey, version), null, 2)}\n`);
+    writeFileSync(options.har, `${JSON.stringify(toHar(withEveryExchange(failing), target.apiKey, version), null, 2)}\n`);
   }
   const stepSummary = process.env['GITHUB_STEP_SUMMARY'];
   if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, renderMarkdown(report));
+}
+
+/**
+ * With `--har-all`, the logged exchanges in the order they were sent, each failing one carrying its check's
+ * comment (a failing exchange beyond the log's cap is added at the end); otherwise the failing ones alone.
+ */
+function withEveryExchange(failing: { exchange: Exchange; comment: string }[]): { exchange: Exchange; comment?: string }[] {
+  if (!options.harAll || !existsSync(exchangeLog)) return failing;
+  const key = (exchange: Exchange): string => `${exchange.timing?.startedDateTime ?? ''} ${exchange.request.method} ${exchange.request.url}`;
+  const comments = new Map(failing.map(({ exchange, comment }) => [key(exchange), comment]));
+  const entries: { exchange: Exchange; comment?: string }[] = [];
+  for (const line of readFileSync(exchangeLog, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const exchange = JSON.parse(line) as Exchange;
+    const comment = comments.get(key(exchange));
+    comments.delete(key(exchange));
+    entries.push(comment === undefined ? { exchange } : { exchange, comment });
+  }
+  return [...entries, ...failing.filter(({ exchange }) => comments.has(key(exchange)))];
 }
 
 /**

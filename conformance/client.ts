@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
 import type { ResolvedTarget } from './target.js';
 import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode } from './transport/dispatcher.js';
@@ -98,6 +99,7 @@ export async function send(target: ResolvedTarget, request: OutgoingRequest): Pr
     const { status } = exchange.response;
     if (status !== 429 && status !== 503) {
       recordStatus(request, status);
+      logExchange(exchange);
       return exchange;
     }
     const wait = retryAfterMs(exchange.response.headers['retry-after']) ?? backoffMs(tries);
@@ -144,6 +146,22 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
   } finally {
     throttle.release();
   }
+}
+
+/**
+ * When this variable names a file, the first {@link EXCHANGE_LOG_CAP} exchanges of the process are appended to
+ * it as JSON lines (`petstore-conformance --har FILE --har-all`). Unset: nothing is written.
+ */
+export const EXCHANGE_LOG_ENV = 'CONFORMANCE_EXCHANGE_LOG';
+/** Most exchanges written to the exchange log: a HAR file stays small enough for devtools. */
+export const EXCHANGE_LOG_CAP = 1000;
+let logged = 0;
+
+function logExchange(exchange: Exchange): void {
+  const file = process.env[EXCHANGE_LOG_ENV];
+  if (file === undefined || file === '' || logged >= EXCHANGE_LOG_CAP) return;
+  logged += 1;
+  appendFileSync(file, `${JSON.stringify(exchange)}\n`);
 }
 
 /** Codes of a connection closed under a request before its answer (not a refusal to connect). */

@@ -120,9 +120,16 @@ describe('colours and progress', () => {
     const forced = await runConformance(['--base-url', mock.baseUrl, '--api-key', KEY, '--runs', '5', '--check', 'auth.listPets'], { FORCE_COLOR: '1' });
     expect(forced.code, forced.output).toBe(0);
     expect(forced.output).toContain('\u001b[');
-    const zero = await runConformance(['--base-url', mock.baseUrl, '--api-key', KEY, '--runs', '5', '--check', 'auth.listPets'], { FORCE_COLOR: '0', CI: 'true' });
+    const everything = join(dir, 'all.har');
+    const zero = await runConformance(['--base-url', mock.baseUrl, '--api-key', KEY, '--runs', '5', '--check', 'auth.listPets', '--har', everything, '--har-all'], { FORCE_COLOR: '0', CI: 'true' });
     expect(zero.code, zero.output).toBe(0);
     expect(zero.output).not.toContain('\u001b[');
+    // --har-all: every exchange of the run (it sent fewer than the cap of 1,000), in order, none failing.
+    const har = JSON.parse(readFileSync(everything, 'utf8')) as { log: { entries: { comment?: string; startedDateTime: string }[] } };
+    const sent = Number(/conformance: (\d+) requests/.exec(zero.output)?.[1]);
+    expect(sent).toBeGreaterThan(5);
+    expect(har.log.entries.length).toBe(sent);
+    expect(har.log.entries.every((entry) => entry.comment === undefined)).toBe(true);
     expect(colours({ isTTY: true }, { TERM: 'xterm' }).enabled).toBe(true);
     expect(colours({ isTTY: true }, { TERM: 'xterm', NO_COLOR: '1' }).enabled).toBe(false);
     expect(colours({ isTTY: false }, { CI: 'true' }).enabled).toBe(false);
