@@ -27,16 +27,22 @@ export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitr
  * markers, probes). Only the required properties when `requiredOnly`.
  */
 export function ordinaryBody(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly = false): Record<string, unknown> {
-  const key = `${op.method} ${op.path} ${integers} ${seed} ${requiredOnly}`;
-  const known = ordinary.get(key);
+  const key = `${integers} ${seed} ${requiredOnly}`;
+  let drawn = ordinary.get(op);
+  if (drawn === undefined) ordinary.set(op, (drawn = new Map()));
+  const known = drawn.get(key);
   if (known !== undefined) return { ...known };
   const body = drawOrdinary(op, integers, seed, requiredOnly);
-  ordinary.set(key, body);
+  drawn.set(key, body);
   return { ...body };
 }
 
-/** Ordinary bodies already drawn, by operation, range, seed and `requiredOnly` (a seed always draws the same). */
-const ordinary = new Map<string, Record<string, unknown>>();
+/**
+ * Ordinary bodies already drawn, by operation, then range, seed and `requiredOnly` (a seed always draws the same).
+ * Keyed by the operation of one loaded spec, not by its method and path: two specs in one process (an edited
+ * copy beside the original) have the same paths with other schemas.
+ */
+const ordinary = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
 
 function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly: boolean): Record<string, unknown> {
   const [value] = fc.sample(bodyValues(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
