@@ -7,6 +7,7 @@ import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, memory, type Check, type ExactRecord } from './check.js';
 import { largestPageQuery } from './population.js';
+import { absentIds } from './read.js';
 import { settleRead } from './read-after-write.js';
 import { createRecord, isReturned, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
@@ -44,6 +45,11 @@ async function expectPersisted(context: CheckContext, resource: ResourceModel, i
   }
 }
 
+/** Whether the spec documents a 404 for an item operation (then a write to an absent id must answer it). */
+function documents404(op: OperationModel): boolean {
+  return op.responses.some((response) => response.status === '404');
+}
+
 /** Sends a write to the item `id` and checks its answer against the contract (a documented 2xx). */
 async function writeItem(context: CheckContext, op: OperationModel, resource: ResourceModel, id: string, body: unknown): Promise<{ exchange: Exchange; body: unknown }> {
   return context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id }, ...(body === undefined ? {} : { body: exactJson(body) }) }), successStatuses(op));
@@ -63,13 +69,15 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
       const create = operation(resource, 'create');
       const op = operation(resource, role);
       const options = { integers: context.target.integers, strings: 'ordinary' } as const;
-      await context.forAll(fc.tuple(bodyValues(create, options), bodyValues(op, options)), async ([initial, change]) => {
+      await context.forAll(fc.tuple(bodyValues(create, options), bodyValues(op, options), absentIds(context, resource)), async ([initial, change, absent]) => {
         const created = (await createRecord(context, resource, initial))!;
         const recordId = idOf(resource, created);
         const answer = await writeItem(context, op, resource, recordId, change);
         const kept = role === 'update' ? Object.fromEntries(Object.entries(created).filter(([name]) => !Object.hasOwn(change, name))) : {};
         const expected = { ...kept, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
         await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
+        // The same valid write to an id that names no record is the documented 404, not a 2xx.
+        if (documents404(op)) await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: absent }, body: exactJson(change) }), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
@@ -93,6 +101,8 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
         await writeItem(context, op, resource, recordId, undefined);
         memory(context, resource).deletedIds.add(recordId);
         await expectGone(context, resource, recordId, op.operationId);
+        // Deleting it again names no record: the documented 404, not a 2xx.
+        if (documents404(op)) await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: recordId } }), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
