@@ -468,6 +468,38 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       return request.method === 'DELETE' && answer.status === 200 ? { status: 204, headers: {}, body: '' } : answer;
     },
   },
+  {
+    name: 'PUT of an absent id answering 200',
+    spec: 'put-update',
+    fault: 'replacePet on an id that names no record answers 200 with the body and that id, instead of 404',
+    mustFail: ['replacePet.persisted'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      const id = itemId(request.path, '/pets');
+      return request.method === 'PUT' && id !== undefined && answer.status === 404 ? { status: 200, headers: { 'content-type': 'application/json' }, body: `{"id":${id},${request.body.trim().slice(1)}` } : answer;
+    },
+  },
+  {
+    name: 'PATCH of an absent id answering 200',
+    spec: 'patch-update',
+    fault: 'updatePet on an id that names no record answers 200 with a made-up record, instead of 404',
+    mustFail: ['updatePet.persisted'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      const id = itemId(request.path, '/pets');
+      return request.method === 'PATCH' && id !== undefined && answer.status === 404 ? { status: 200, headers: { 'content-type': 'application/json' }, body: writeJson({ id: readJson(id), name: 'patched', categoryId: 1, ...(readObject(request.body) ?? {}) }) } : answer;
+    },
+  },
+  {
+    name: 'DELETE of an absent id answering 204',
+    spec: 'delete',
+    fault: 'deletePet on an id that names no record (one already deleted) answers 204 instead of 404',
+    mustFail: ['deletePet.gone'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      return request.method === 'DELETE' && answer.status === 404 ? { status: 204, headers: {}, body: '' } : answer;
+    },
+  },
 ];
 
 /**
