@@ -7,7 +7,7 @@ import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
-import { ensurePopulation, expectCompletePage, largestPage } from './population.js';
+import { ensurePopulation, expectCompletePage } from './population.js';
 import { listRecords, operation, recordsOf, show, successStatuses } from './records.js';
 
 /** A filter value as the population and messages key it. */
@@ -57,7 +57,8 @@ export class PageLedger {
 /** Lists with a query and holds the page to the rules every valid list answer obeys; returns the records. */
 async function listChecked(context: CheckContext, resource: ResourceModel, query: ListQuery, ledger: PageLedger | undefined): Promise<ExactRecord[]> {
   const before = ledger?.snapshot();
-  const bound = query.limit ?? resource.limit?.default ?? largestPage(resource);
+  // Without a default or a maximum the spec bounds no page (DECISIONS D33: every record), so nothing is judged.
+  const bound = query.limit ?? resource.limit?.default ?? resource.limit?.maximum;
   // A page that looks incomplete may be a replica behind the records this run created: read again within the window.
   const held = knownAtLeast(context, resource, keyOf(query));
   const { exchange, records } = await settleRead(context, () => listRecords(context, resource, query), (page) => bound === undefined || page.records.length >= Math.min(bound, held));
@@ -200,7 +201,7 @@ export function invalidQueryCheck(resource: ResourceModel, id: string, rule: str
       const op = operation(resource, 'list');
       const allowed = context.target.strict ? [400] : [...successStatuses(op), 400, 404, 422];
       await ensurePopulation(context, resource);
-      const max = largestPage(resource);
+      const max = resource.limit?.maximum;
       const attempt = async ({ query, filter }: OddQuery): Promise<void> => {
         const { exchange, body } = await context.call(op, requestOf(op, { query }), allowed);
         if (exchange.response.status >= 300) return;

@@ -62,7 +62,7 @@ class ListCommand implements RecordCommand {
   constructor(readonly resource: ResourceModel, readonly limit: number | undefined, readonly filter: { model: FilterModel; value: unknown } | undefined) {}
   check = (): boolean => true;
   async run(model: Model, context: CheckContext): Promise<void> {
-    const bound = this.limit ?? this.resource.limit?.default ?? (this.resource.limit === undefined ? undefined : limitRange(this.resource.limit)[1]);
+    const bound = this.limit ?? this.resource.limit?.default ?? this.resource.limit?.maximum;
     const matches = (record: ExactRecord): boolean => this.filter === undefined || sameJson(record[this.filter.model.property], this.filter.value);
     const wanted = recordsIn(model, this.resource).filter(matches).map((record) => idOf(this.resource, record));
     // Read again within the consistency window while a short page lacks a record this run wrote.
