@@ -91,7 +91,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   }
   if (create !== undefined) {
     for (const [role, op] of [['replace', replace], ['update', update]] as const) {
-      if (op !== undefined) writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; the same write to an absent id is a 404 when documented.`));
+      if (op !== undefined) writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; an invalid body is a 400 that changes nothing, and a write to an absent id a 404, when documented.`));
     }
     if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`));
   }
