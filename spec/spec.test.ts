@@ -24,26 +24,26 @@ describe('spec/openapi.yaml', () => {
     for (const op of [pets.get!, pets.post!, pet.get!]) expect(op.security ?? document.security).toEqual([{ bearerAuth: [] }]);
   });
 
-  test('listPets: limit 1..100 default 20, status a PetStatus, 200 Pets and 401 (Endpoints §1; Limits)', () => {
+  test('listPets: limit 1..100 default 20, status a PetStatus; 200 Pets, 401, and the gap statuses 400, 503 (Endpoints §1; Limits; DECISIONS D10, D36)', () => {
     const [limit, status] = pets.get!.parameters as OpenAPIV3_1.ParameterObject[];
     expect(limit).toMatchObject({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
     expect(status).toMatchObject({ name: 'status', in: 'query', required: false, schema: { enum: ['available', 'pending', 'sold'] } });
-    expect(Object.keys(pets.get!.responses!).sort()).toEqual(['200', '401']);
+    expect(Object.keys(pets.get!.responses!).sort()).toEqual(['200', '400', '401', '503']);
   });
 
-  test('createPet: required JSON NewPet body; 201, 400, 401 (Endpoints §2)', () => {
+  test('createPet: required JSON NewPet body; 201, 400, 401, and the gap statuses 409, 413, 415, 503 (Endpoints §2; DECISIONS D14, D19, D36)', () => {
     const body = pets.post!.requestBody as OpenAPIV3_1.RequestBodyObject;
     expect(body.required).toBe(true);
     expect(Object.keys(body.content)).toEqual(['application/json']);
-    expect(Object.keys(pets.post!.responses!).sort()).toEqual(['201', '400', '401']);
+    expect(Object.keys(pets.post!.responses!).sort()).toEqual(['201', '400', '401', '409', '413', '415', '503']);
   });
 
-  test('getPet: deprecated, removal 5 December 2030, int64 petId; 200, 401, 404 (Endpoints §3)', () => {
+  test('getPet: deprecated, removal 5 December 2030, int64 petId; 200, 401, 404, and the gap status 503 (Endpoints §3; DECISIONS D36)', () => {
     const op = pet.get! as OpenAPIV3_1.OperationObject & { 'x-sunset'?: string };
     expect(op.deprecated).toBe(true);
     expect(op['x-sunset']).toBe('2030-12-05');
     expect((op.parameters as OpenAPIV3_1.ParameterObject[])[0]).toMatchObject({ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } });
-    expect(Object.keys(op.responses!).sort()).toEqual(['200', '401', '404']);
+    expect(Object.keys(op.responses!).sort()).toEqual(['200', '401', '404', '503']);
   });
 
   test('schemas: NewPet, Pet, Pets (bare array), Error, PetStatus (Resources and their fields)', () => {
