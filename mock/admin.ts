@@ -6,9 +6,9 @@ import { apiError, type ErrorCode } from './errors.js';
 import { datasetSizes, reloadDataset, type Stores } from './isolation.js';
 import type { Journal } from './journal.js';
 import { parseJsonBody } from './json.js';
-import type { Dataset, MockRequest, MockResponse } from './pipeline.js';
+import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
 import { singularCode } from './records.js';
-import type { RecordValue } from './store/record-store.js';
+import { andThen, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordValue } from './store/record-store.js';
 
 /** Path prefix of the admin API: outside the contract's base path `/v1`, so it never shadows an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -19,7 +19,7 @@ export const ADMIN_KEY_HEADER = 'x-petstore-key';
 /** What the admin API acts on and how it is guarded. */
 export interface AdminOptions {
   api: ApiModel;
-  stores: Stores;
+  stores: Stores<AnyRecordStore>;
   journal: Journal;
   /** `false` turns the admin API off (`--no-admin`): every `/__admin` path is a 404 `ADMIN_DISABLED`. */
   enabled: boolean;
@@ -42,7 +42,7 @@ type Answer = { status: number; body: string } | { error: ErrorCode; detail?: st
  * Errors are rows of the error table (`ADMIN_UNAUTHORIZED`, `ADMIN_DISABLED`, `ADMIN_NOT_FOUND`,
  * `INVALID_RECORDS` named after the resource: `INVALID_PETS`, ...).
  */
-export function createAdmin(options: AdminOptions): (request: MockRequest) => MockResponse {
+export function createAdmin(options: AdminOptions): (request: MockRequest) => Maybe<MockResponse> {
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const routes = routesOf(options.api);
 
@@ -65,11 +65,18 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Mo
       const allow = Object.keys(route).join(', ');
       return answer({ error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${path}; allowed: ${allow}.`, headers: { allow } });
     }
-    return answer(action(options, request, query));
+    const result = action(options, request, query);
+    return result instanceof Promise ? result.then(answer, failed) : answer(result);
   };
 }
 
-type Action = (options: AdminOptions, request: MockRequest, query: URLSearchParams) => Answer;
+/** A store over the network that did not answer: 503 with `Retry-After`, as the contract's operations answer. */
+function failed(error: unknown): MockResponse {
+  if (!(error instanceof StoreUnavailableError)) return answer({ error: 'INTERNAL_ERROR' });
+  return answer({ error: 'STORE_UNAVAILABLE', detail: error.message, headers: { 'retry-after': '1' } });
+}
+
+type Action = (options: AdminOptions, request: MockRequest, query: URLSearchParams) => Maybe<Answer>;
 
 /** The admin routes of a spec: the fixed ones, then `/<resource>` and `/data` for the records. */
 function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
@@ -86,20 +93,23 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
         if (typeof key === 'string' && stores.isolated) {
           const data = keyData(stores, key);
           if ('error' in data) return data;
-          reloadDataset(data, stores.starting);
-          onChange();
-          return json(200, datasetSizes(data));
+          return andThen(reloadDataset(data, stores.starting), () => {
+            onChange();
+            return andThen(datasetSizes(data), (sizes) => json(200, sizes));
+          });
         }
-        stores.reset();
-        onChange();
-        return json(200, datasetSizes(stores.sharedData));
+        return andThen(stores.reset(), () => {
+          onChange();
+          return andThen(datasetSizes(stores.sharedData), (sizes) => json(200, sizes));
+        });
       },
     },
     '/data': {
       GET({ stores }, request) {
         const data = targetData(stores, request);
         if ('error' in data) return data;
-        return { status: 200, body: `{${[...data].map(([name, store]) => `${JSON.stringify(name)}:[${store.all().join(',')}]`).join(',')}}` };
+        const names = [...data.keys()];
+        return andThen(allOf([...data.values()]), (texts) => ({ status: 200, body: `{${names.map((name, i) => `${JSON.stringify(name)}:[${texts[i]!.join(',')}]`).join(',')}}` }));
       },
       PUT: (options, request) => load(options, request, undefined),
     },
@@ -121,7 +131,7 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
       GET({ stores }, request) {
         const data = targetData(stores, request);
         if ('error' in data) return data;
-        return { status: 200, body: `[${data.get(resource.name)!.all().join(',')}]` };
+        return andThen(data.get(resource.name)!.all(), (texts) => ({ status: 200, body: `[${texts.join(',')}]` }));
       },
       PUT: (options, request) => load(options, request, resource),
     };
@@ -134,7 +144,7 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
  * arrays by resource name (`PUT /__admin/data`; resources it does not name keep their records). Nothing is
  * replaced when any record is invalid or a collection exceeds `--max-pets`.
  */
-function load({ api, stores, onChange }: AdminOptions, request: MockRequest, resource: ResourceModel | undefined): Answer {
+function load({ api, stores, onChange }: AdminOptions, request: MockRequest, resource: ResourceModel | undefined): Maybe<Answer> {
   const data = targetData(stores, request);
   if ('error' in data) return data;
   const text = request.body === undefined ? '' : request.body.toString('utf8');
@@ -152,20 +162,27 @@ function load({ api, stores, onChange }: AdminOptions, request: MockRequest, res
     const store = data.get(name)!;
     if (records.length > store.maxRecords) return { error: 'STORE_FULL', detail: `The body holds ${records.length} ${name}; the mock holds at most ${store.maxRecords} (--max-pets). Nothing was replaced.` };
   }
-  for (const [name, records] of loaded) data.get(name)!.load(records);
-  onChange();
-  return json(200, Object.fromEntries([...loaded.keys()].map((name) => [name, data.get(name)!.size])));
+  return andThen(reloadDataset(new Map([...loaded.keys()].map((name) => [name, data.get(name)!])), loaded), () => {
+    onChange();
+    return andThen(datasetSizes(new Map([...loaded.keys()].map((name) => [name, data.get(name)!]))), (sizes) => json(200, sizes));
+  });
+}
+
+/** Every record's JSON text of each store, oldest first, at once or once every store answered. */
+function allOf(stores: readonly AnyRecordStore[]): Maybe<(readonly string[])[]> {
+  const texts = stores.map((store) => store.all());
+  return texts.some((text) => text instanceof Promise) ? Promise.all(texts) : (texts as (readonly string[])[]);
 }
 
 /** The data an admin call acts on: the shared one, or with `--isolate-by-key` the one `X-Petstore-Key` names. */
-function targetData(stores: Stores, request: MockRequest): Dataset | { error: ErrorCode; detail?: string } {
+function targetData(stores: Stores<AnyRecordStore>, request: MockRequest): AnyDataset | { error: ErrorCode; detail?: string } {
   const key = request.headers[ADMIN_KEY_HEADER];
   if (!stores.isolated) return stores.sharedData;
   if (typeof key !== 'string') return { error: 'ADMIN_KEY_REQUIRED' };
   return keyData(stores, key);
 }
 
-function keyData(stores: Stores, key: string): Dataset | { error: ErrorCode; detail: string } {
+function keyData(stores: Stores<AnyRecordStore>, key: string): AnyDataset | { error: ErrorCode; detail: string } {
   const tenant = stores.tenant(key);
   if (tenant === 'full') return { error: 'TOO_MANY_KEYS', detail: 'The mock holds data for its maximum number of API keys; POST /__admin/reset first.' };
   if (tenant === undefined) return { error: 'ADMIN_KEY_REQUIRED', detail: `The ${ADMIN_KEY_HEADER} header names a key the mock does not accept (--api-key).` };

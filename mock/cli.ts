@@ -5,6 +5,8 @@ import type { OperationModel } from '../spec/model.js';
 import { readDataFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { datasetSizes } from './isolation.js';
+import type { StoreState } from './store/record-store.js';
+import { defaultPrefix, DEFAULT_STORE_TIMEOUT_MS, isRedisUrl, redactUrl } from './store/redis-options.js';
 import { LOG_LEVELS } from './logger.js';
 import { installShutdown } from './shutdown.js';
 import { watchSpec } from './watch.js';
@@ -29,6 +31,9 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--latency <ms|min-max>', 'wait before every answer, fixed or random in a range (Prefer: delay=MS overrides)').env('PETSTORE_LATENCY').default(undefined, '0').argParser(latency))
   .addOption(new Option('--isolate-by-key', 'each API key sees its own records; any key is accepted unless --api-key is given').env('PETSTORE_ISOLATE_BY_KEY'))
   .addOption(new Option('--state-file <file>', 'keep the records in this JSON file across restarts').env('PETSTORE_STATE_FILE').default(undefined, 'none, in memory only'))
+  .addOption(new Option('--store <memory|redis://HOST:PORT[/DB]>', 'where the records live: in this process, or in Redis, shared by every replica given the same URL and prefix').env('PETSTORE_STORE').default('memory').argParser(store))
+  .addOption(new Option('--store-prefix <name>', 'key prefix of the records in Redis (replicas with the same prefix share them)').env('PETSTORE_STORE_PREFIX').default(undefined, "the spec's title and version, e.g. pet-store-service-animals-interface:1.0.0"))
+  .addOption(new Option('--store-timeout <ms>', 'longest a request waits for Redis before its 503 with Retry-After').env('PETSTORE_STORE_TIMEOUT').default(DEFAULT_STORE_TIMEOUT_MS).argParser(positive))
   .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env('PETSTORE_ADMIN_TOKEN').default(undefined, 'a random token, printed at start'))
   .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env('PETSTORE_NO_ADMIN').default(true, 'admin on'))
   .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env('PETSTORE_JOURNAL_SIZE').default(100).argParser(natural))
@@ -58,6 +63,9 @@ const options = program.opts<{
   latency?: Latency;
   isolateByKey?: boolean;
   stateFile?: string;
+  store: string;
+  storePrefix?: string;
+  storeTimeout: number;
   adminToken?: string;
   admin: boolean;
   journalSize: number;
@@ -74,6 +82,12 @@ const corsOrigins = list(options.corsOrigin);
 const anyKey = options.isolateByKey === true && program.getOptionValueSource('apiKey') === 'default';
 
 try {
+  const redisUrl = options.store === 'memory' ? undefined : options.store;
+  if (redisUrl !== undefined && options.stateFile !== undefined) throw new Error('--state-file cannot be used with --store redis://…: the records live in Redis (use one or the other)');
+  for (const flag of ['storePrefix', 'storeTimeout'] as const) {
+    const given = program.getOptionValueSource(flag);
+    if (redisUrl === undefined && given !== 'default' && given !== undefined) throw new Error(`--${flag === 'storePrefix' ? 'store-prefix' : 'store-timeout'} needs a Redis store (--store redis://HOST:PORT[/DB]); the memory store has no prefix or timeout`);
+  }
   const api = await loadApi(options.spec).catch((error: unknown) => {
     throw new Error(`cannot load the spec ${options.spec}: ${(error as Error).message}`);
   });
@@ -97,6 +111,17 @@ try {
     journalSize: options.journalSize,
     stateFile: options.stateFile,
     logger,
+    ...(redisUrl === undefined
+      ? {}
+      : {
+          store: {
+            url: redisUrl,
+            prefix: options.storePrefix,
+            timeoutMs: options.storeTimeout,
+            // The log says when the store goes away and when it answers again (README › Several replicas › Faults).
+            onState: (state: StoreState, detail: string) => (state === 'ready' ? logger.info(detail) : logger.warn(detail)),
+          },
+        }),
     headersTimeout: options.headersTimeout,
     requestTimeout: options.requestTimeout,
     keepAliveTimeout: options.keepAliveTimeout,
@@ -105,12 +130,14 @@ try {
   const adminText = !options.admin
     ? 'off'
     : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
-  const sizes = Object.entries(datasetSizes(mock.stores.sharedData)).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
+  const sizes = Object.entries(await datasetSizes(mock.stores.sharedData)).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
+  const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
   const first = api.resources[0];
   process.stdout.write(
     `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
       `API key: ${keyText}\n` +
       `Admin API: ${adminText}\n` +
+      `Store: ${storeText}\n` +
       (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
   );
   for (const note of mock.notes) logger.warn(note);
@@ -121,7 +148,7 @@ try {
     });
   }
   // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
-  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush()], log: (message) => logger.info(message) });
+  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message) });
 } catch (error) {
   process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
   process.exit(1);
@@ -136,6 +163,12 @@ function tryLine(op: OperationModel | undefined, key: string, url: string): stri
   if (scheme.in === 'query') return `curl '${url}?${scheme.parameter}=${encodeURIComponent(key)}'`;
   if (scheme.in === 'cookie') return `curl -b '${scheme.parameter}=${key}' ${url}`;
   return `curl -H '${scheme.parameter}: ${key}' ${url}`;
+}
+
+/** `--store`: `memory`, or a Redis URL (`redis://HOST:PORT[/DB]`, `rediss://` for TLS). */
+function store(text: string): string {
+  if (text === 'memory' || isRedisUrl(text)) return text;
+  throw new InvalidArgumentError('must be "memory" or a Redis URL such as redis://127.0.0.1:6379/0');
 }
 
 function port(text: string): number {

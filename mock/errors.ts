@@ -7,8 +7,8 @@ export type ApiError = components['schemas']['Error'];
  * Every error the mock can send: one row each, a stable `code`, its HTTP status and a default message.
  * Codes are the mock's choice (the seed does not list them, see spec/DECISIONS.md › Error codes); nothing
  * branches on message text. The statuses follow the seed's Errors section where it speaks (400, 401, 404) and
- * DECISIONS.md where it is silent (405, 408, 409, 413, 415, 431; 500 only as a last resort that keeps the
- * process up, never expected).
+ * DECISIONS.md where it is silent (405, 408, 409, 413, 415, 431, 503 while a shared store is unreachable; 500
+ * only as a last resort that keeps the process up, never expected).
  */
 export const ERRORS = {
   UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key: send "Authorization: Bearer <API_KEY>".' },
@@ -39,6 +39,8 @@ export const ERRORS = {
   ADMIN_KEY_REQUIRED: { status: 400, message: 'With --isolate-by-key, name the API key whose pets to use in the X-Petstore-Key header (one the mock accepts).' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full within the time the mock allows.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to answer this request; this is a bug of the mock.' },
+  // The shared store (`--store redis://…`) did not answer within `--store-timeout`: sent with `Retry-After` (README › Several replicas).
+  STORE_UNAVAILABLE: { status: 503, message: 'The mock cannot reach its shared store for now; retry after Retry-After seconds.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** One of the stable error codes of {@link ERRORS}. */

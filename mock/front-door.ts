@@ -4,13 +4,19 @@ import { apiError } from './errors.js';
 import type { Stores } from './isolation.js';
 import type { Journal } from './journal.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
+import type { AnyRecordStore, Maybe } from './store/record-store.js';
+
+/** Path of the health endpoint, outside the contract's base path (README › Several replicas › Health). */
+export const HEALTH_PATH = '/__health';
 
 /** The parts a mock is made of, around the contract's pipeline. */
 export interface FrontDoorParts {
   cors: Cors;
   /** The admin API's handler (it answers `ADMIN_DISABLED` itself when turned off). */
-  admin: (request: MockRequest) => MockResponse;
-  stores: Stores;
+  admin: (request: MockRequest) => Maybe<MockResponse>;
+  /** `GET /__health`: 200 while the store answers, 503 with `Retry-After` while it does not. No key needed. */
+  health: () => Maybe<MockResponse>;
+  stores: Stores<AnyRecordStore>;
   journal: Journal;
   /** Called after a request that may have changed records succeeded (POST, PUT, PATCH, DELETE), for the state file. */
   onChange?: (() => void) | undefined;
@@ -18,22 +24,40 @@ export interface FrontDoorParts {
 
 /**
  * The mock's single entry, in four hops (STYLE 2): a CORS preflight is answered at once; `/__admin` goes to
- * the admin API; any other request goes to the pipeline of its data (the shared store, or its key's with
- * `--isolate-by-key`); the answer gets the CORS headers and is recorded in the journal.
+ * the admin API and `/__health` to the health endpoint; any other request goes to the pipeline of its data
+ * (the shared store, or its key's with `--isolate-by-key`); the answer gets the CORS headers and is recorded in
+ * the journal. With a store over the network the answer is a promise; with the in-memory store it is there at once.
  */
-export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) => MockResponse {
-  const { cors, admin, stores, journal, onChange } = parts;
-  return function handle(request) {
-    const preflight = cors.preflight(request);
-    if (preflight !== undefined) return preflight;
-    if (isAdmin(request.url)) return cors.decorate(request, admin(request));
-
-    const handler = stores.handlerFor(request);
-    const response = cors.decorate(request, handler === 'full' ? tooManyKeys() : handler(request));
+export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) => Maybe<MockResponse> {
+  const { cors, admin, health, stores, journal, onChange } = parts;
+  const finish = (request: MockRequest, answered: MockResponse): MockResponse => {
+    const response = cors.decorate(request, answered);
     journal.record(request, response);
     if (onChange !== undefined && response.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') onChange();
     return response;
   };
+  return function handle(request) {
+    const preflight = cors.preflight(request);
+    if (preflight !== undefined) return preflight;
+    if (isAdmin(request.url)) {
+      const answered = admin(request);
+      return answered instanceof Promise ? answered.then((response) => cors.decorate(request, response)) : cors.decorate(request, answered);
+    }
+    if (isHealth(request)) {
+      const answered = health();
+      return answered instanceof Promise ? answered.then((response) => cors.decorate(request, response)) : cors.decorate(request, answered);
+    }
+
+    const handler = stores.handlerFor(request);
+    const answered = handler === 'full' ? tooManyKeys() : handler(request);
+    return answered instanceof Promise ? answered.then((response) => finish(request, response)) : finish(request, answered);
+  };
+}
+
+function isHealth(request: MockRequest): boolean {
+  if (!request.url.startsWith(HEALTH_PATH) || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
+  const next = request.url.charCodeAt(HEALTH_PATH.length);
+  return Number.isNaN(next) || next === 63; /* ? */
 }
 
 function isAdmin(url: string): boolean {

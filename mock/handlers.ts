@@ -4,15 +4,15 @@ import type { OperationModel, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, type Schema } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
-import { filterKey, type RecordId, type RecordStore, type RecordValue } from './store/record-store.js';
+import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * What a handler receives once the request has been routed, authenticated and validated against the spec:
  * parameters already coerced (int64 as `bigint`, other integers as `number`), the body as parsed exactly.
  */
 export interface OperationInput {
-  /** The store of the operation's resource; `undefined` for an operation no resource holds. */
-  store: RecordStore | undefined;
+  /** The store of the operation's resource (in memory, or over the network); `undefined` for an operation no resource holds. */
+  store: AnyRecordStore | undefined;
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
@@ -24,8 +24,11 @@ export interface OperationInput {
  */
 export type OperationResult = { status: number; json: string } | { error: ErrorCode; detail?: string; code?: string };
 
-/** The state logic of one operation. Validation has already happened. */
-export type Handler = (input: OperationInput) => OperationResult;
+/**
+ * The state logic of one operation. Validation has already happened. The answer is there at once with the
+ * in-memory store, and a promise with a store over the network (README › Several replicas).
+ */
+export type Handler = (input: OperationInput) => Maybe<OperationResult>;
 
 /**
  * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
@@ -55,45 +58,40 @@ export function compileHandler(op: OperationModel): Handler {
     case 'list':
       return listHandler(op, resource);
     case 'create':
-      return ({ store, body }) => {
-        const created = store!.create(recordFromBody(resource, body as RecordValue));
-        if (created.ok) return { status, json: withBody ? created.json : '' };
-        return created.reason === 'full'
-          ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
-          : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
-      };
+      return ({ store, body }) =>
+        andThen(store!.create(recordFromBody(resource, body as RecordValue)), (created): OperationResult => {
+          if (created.ok) return { status, json: withBody ? created.json : '' };
+          return created.reason === 'full'
+            ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
+            : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
+        });
     case 'read':
-      return ({ store, path }) => {
-        const json = store!.get(idOf(path));
-        return json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' };
-      };
+      return ({ store, path }) => andThen(store!.get(idOf(path)), (json) => (json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' }));
     case 'replace':
       return ({ store, path, body }) => {
         const id = idOf(path);
-        const previous = store!.value(id);
-        if (previous === undefined) return notFound(id);
-        const record = recordFromBody(resource, body as RecordValue, previous);
-        const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
-        if (invalid !== undefined) return invalid;
-        const json = store!.replace(id, record)!;
-        return { status, json: withBody ? json : '' };
+        return andThen(store!.value(id), (previous) => {
+          if (previous === undefined) return notFound(id);
+          const record = recordFromBody(resource, body as RecordValue, previous);
+          const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
+          if (invalid !== undefined) return invalid;
+          // Another replica may delete the record between the read and the write: then it is not found.
+          return andThen(store!.replace(id, record), (json) => (json === undefined ? notFound(id) : { status, json: withBody ? json : '' }));
+        });
       };
     case 'update':
       return ({ store, path, body }) => {
         const id = idOf(path);
-        const previous = store!.value(id);
-        if (previous === undefined) return notFound(id);
-        const merged = mergePatch(resource, previous, (body ?? {}) as RecordValue);
-        const invalid = recordProblem(resource, merged);
-        if (invalid !== undefined) return invalid;
-        const json = store!.replace(id, merged)!;
-        return { status, json: withBody ? json : '' };
+        return andThen(store!.value(id), (previous) => {
+          if (previous === undefined) return notFound(id);
+          const merged = mergePatch(resource, previous, (body ?? {}) as RecordValue);
+          const invalid = recordProblem(resource, merged);
+          if (invalid !== undefined) return invalid;
+          return andThen(store!.replace(id, merged), (json) => (json === undefined ? notFound(id) : { status, json: withBody ? json : '' }));
+        });
       };
     case 'delete':
-      return ({ store, path }) => {
-        const json = store!.delete(idOf(path));
-        return json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' };
-      };
+      return ({ store, path }) => andThen(store!.delete(idOf(path)), (json) => (json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' }));
   }
 }
 
@@ -126,15 +124,14 @@ function listHandler(op: OperationModel, resource: ResourceModel): Handler {
     return ({ store, query }) => {
       const keys = filters.length === 0 ? filters : filters.map((_, i) => keyOf(query, i));
       const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-      return { status: op.successStatus, json: store!.list({ keys, limit: size }).json };
+      return andThen(store!.list({ keys, limit: size }), (page) => ({ status: op.successStatus, json: page.json }));
     };
   }
   const wrapper = wrapperWriter(shape.schema, shape.itemsProperty);
   return ({ store, query }) => {
     const keys = filters.map((_, i) => keyOf(query, i));
     const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-    const page = store!.list({ keys, limit: size, countAll: wrapper.counts });
-    return { status: op.successStatus, json: wrapper.write(page.json, page.total) };
+    return andThen(store!.list({ keys, limit: size, countAll: wrapper.counts }), (page) => ({ status: op.successStatus, json: wrapper.write(page.json, page.total) }));
   };
 }
 

@@ -3,22 +3,24 @@ import type { ApiModel } from '../spec/model.js';
 import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { demoData, type StartingData } from './data.js';
-import { createFrontDoor } from './front-door.js';
-import { Stores } from './isolation.js';
+import { createFrontDoor, HEALTH_PATH } from './front-door.js';
+import { createDataset, inMemory, Stores } from './isolation.js';
 import { Journal } from './journal.js';
 import { deprecationWarner, requestLogger } from './logger.js';
 import { loadApi, type Api } from './operations.js';
-import { createPipeline, type MockRequest, type MockResponse } from './pipeline.js';
+import { createPipeline, type Dataset, type MockRequest, type MockResponse } from './pipeline.js';
 import { carryOver, carryOverStarting, describeChanges } from './reload.js';
 import { serve, type RunningServer, type ServerOptions } from './server.js';
 import { readStateFile, StateFile } from './state-file.js';
 import { startupNotes } from './statuses.js';
-import type { RecordStore, RecordValue } from './store/record-store.js';
+import type { AnyRecordStore, AsyncRecordStore, Maybe, RecordStore, RecordValue } from './store/record-store.js';
+import type { RedisBackend, RedisStoreOptions } from './store/redis-dataset.js';
 
 export { apiError, ERRORS, type ApiError, type ErrorCode } from './errors.js';
 export { loadApi, SPEC_PATH, type Api, type Operation } from './operations.js';
 export type { Dataset, MockRequest, MockResponse } from './pipeline.js';
-export type { RecordId, RecordStore, RecordValue } from './store/record-store.js';
+export type { AsyncRecordStore, Maybe, RecordId, RecordStore, RecordValue, StoreState } from './store/record-store.js';
+export type { RedisStoreOptions } from './store/redis-dataset.js';
 export { MemoryRecordStore } from './store/memory-store.js';
 export type { StartingData } from './data.js';
 export type { RunningServer } from './server.js';
@@ -60,6 +62,11 @@ export interface MockOptions {
   stateFile?: string | undefined;
   /** Logger for warnings (deprecated operations called, spec reloads) and, with `startMock`, one line per request. Default none. */
   logger?: Logger | undefined;
+  /**
+   * Keep the records in Redis (`--store redis://…`, README › Several replicas) instead of in memory: replicas
+   * given the same URL and prefix share them. `handle` then answers with a promise. Not with `stateFile`.
+   */
+  store?: RedisStoreOptions | undefined;
 }
 
 /** What {@link Mock.reload} did: what changed in the spec, and how many records no longer fit it. */
@@ -68,37 +75,54 @@ export interface ReloadReport {
   dropped: number;
 }
 
-/** A mock without a socket: its spec, its stores and the pipeline that answers a {@link MockRequest}. */
-export interface Mock {
+/**
+ * A mock without a socket: its spec, its stores and the pipeline that answers a {@link MockRequest}. With the
+ * in-memory store (the default) `handle` answers at once; with Redis ({@link RedisMock}) it answers a promise.
+ */
+export interface Mock<Store extends AnyRecordStore = RecordStore, Answer extends Maybe<MockResponse> = MockResponse> {
   /** The spec served now (it changes with {@link Mock.reload}). */
   readonly api: Api;
   /** The same as `api`. */
   readonly model: ApiModel;
   /** The shared store of the spec's first resource (with `isolateByKey`, each key's store starts from the same data instead). */
-  readonly store: RecordStore;
+  readonly store: Store;
   /** Every dataset, per key with `isolateByKey`. */
-  readonly stores: Stores;
+  readonly stores: Stores<Store>;
   /** What the start-up log should say about the spec (unmapped operations, undocumented statuses, demo data). */
   readonly notes: string[];
   /** The recent requests, newest first (`GET /__admin/requests`). */
   journal: Journal;
   /** The CORS headers `handle` adds, for answers made outside it (the HTTP adapter's 413). */
   cors: Cors;
-  handle: (request: MockRequest) => MockResponse;
-  /** Serves `model` from now on, keeping every record still valid against its resource's new schema (`--watch`). */
+  handle: (request: MockRequest) => Answer;
+  /**
+   * Serves `model` from now on, keeping every record still valid against its resource's new schema (`--watch`).
+   * With Redis the records stay where they are, unchecked.
+   */
   reload(model: ApiModel): ReloadReport;
   /** Writes the state file now if it is behind (no-op without `stateFile`). Call it before the process exits. */
   flush(): void;
+  /** Where the store stands (`GET /__health`): `ok`, or `unavailable` with the store's state. */
+  health(): Maybe<MockResponse>;
+  /** Closes the connection to the store (no-op in memory). */
+  dispose(): Promise<void>;
 }
+
+/** A mock keeping its records in Redis: its stores answer promises, and so does `handle`. */
+export type RedisMock = Mock<AsyncRecordStore, Maybe<MockResponse>>;
 
 /**
  * Builds a mock from the spec (loaded once) and its starting data. Errors: a bad spec rejects, naming the
  * file or the operation; an unreadable or invalid state file rejects, naming the file and the entry; an admin
  * token equal to an API key rejects.
  */
-export async function createMock(options: MockOptions = {}): Promise<Mock> {
+export async function createMock(options?: MockOptions & { store?: undefined }): Promise<Mock>;
+export async function createMock(options: MockOptions & { store: RedisStoreOptions }): Promise<RedisMock>;
+export async function createMock(options: MockOptions): Promise<Mock | RedisMock>;
+export async function createMock(options: MockOptions = {}): Promise<Mock | RedisMock> {
   let api = options.model ?? options.api ?? (await loadApi(options.spec));
-  const notes = startupNotes(api);
+  if (options.store !== undefined && options.stateFile !== undefined) throw new Error('a state file (--state-file) cannot be used with a Redis store (--store): the records live in Redis');
+  const notes = startupNotes(api, options.store !== undefined);
   let starting: StartingData;
   if (options.data !== undefined) starting = options.data;
   else if (options.pets !== undefined) starting = api.resources[0] === undefined ? new Map() : new Map([[api.resources[0].name, [...options.pets]]]);
@@ -113,26 +137,41 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const onDeprecated = options.logger === undefined ? undefined : deprecationWarner(options.logger);
   const journal = new Journal(options.journalSize ?? 100);
   const cors = createCors({ origins: options.corsOrigins ?? '*' });
-  const stateFile: StateFile | undefined = options.stateFile === undefined ? undefined : new StateFile(options.stateFile, (): Stores => engine.stores);
+  const maxPets = options.maxPets ?? 1_000_000;
+  // Loaded only when asked for: the in-memory mock never loads the Redis client (start-up time).
+  const redis: RedisBackend | undefined = options.store === undefined ? undefined : await (await import('./store/redis-dataset.js')).RedisBackend.connect(api, options.store);
+  const dataset = (model: ApiModel) => (digest: string | undefined, data: StartingData): Map<string, AnyRecordStore> =>
+    redis === undefined ? createDataset(model, data, maxPets) : redis.dataset(model, digest, data, maxPets);
+  // The state file is refused with Redis above: the stores it writes are in memory.
+  const memoryStores = (): Stores => {
+    if (!inMemory(engine.stores)) throw new Error('the records are not in memory');
+    return engine.stores;
+  };
+  const stateFile: StateFile | undefined = options.stateFile === undefined ? undefined : new StateFile(options.stateFile, memoryStores);
   const onChange = (): void => stateFile?.changed();
 
-  type Engine = { stores: Stores; handle: (request: MockRequest) => MockResponse };
+  type Engine = { stores: Stores<AnyRecordStore>; handle: (request: MockRequest) => Maybe<MockResponse> };
   const build = (model: ApiModel, data: StartingData, savedData: { data?: StartingData; keys?: ReadonlyMap<string, StartingData> } | undefined): Engine => {
-    const stores = new Stores({
+    const stores = new Stores<AnyRecordStore>({
       api: model,
       starting: data,
-      maxPets: options.maxPets ?? 1_000_000,
+      maxPets,
       isolate: options.isolateByKey === true,
       acceptedKeys: apiKeys,
       // With isolation, each key's pipeline accepts that key only; the shared one answers refused keys with 401.
       pipeline: (dataset, key) => createPipeline(model, { apiKeys: key === undefined ? (apiKeys ?? []) : [key], data: dataset, onDeprecated }),
+      dataset: dataset(model),
+      ...(redis === undefined ? {} : { dropKeys: () => redis.dropKeyNamespaces() }),
       ...(savedData === undefined ? {} : { saved: savedData }),
     });
     const admin = createAdmin({ api: model, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange });
-    return { stores, handle: createFrontDoor({ cors, admin, stores, journal, onChange: stateFile === undefined ? undefined : onChange }) };
+    const health = redis === undefined ? () => MEMORY_HEALTH : () => redis.health();
+    return { stores, handle: createFrontDoor({ cors, admin, health, stores, journal, onChange: stateFile === undefined ? undefined : onChange }) };
   };
   let engine: Engine = build(api, starting, saved);
   if (stateFile !== undefined && saved === undefined) stateFile.changed();
+  // A replica writes its starting data only into a namespace no replica started yet, and says where it found another spec's.
+  if (redis !== undefined) notes.push(...(await redis.initialize(api, engine.stores.sharedData)));
 
   return {
     get api() {
@@ -152,16 +191,23 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     cors,
     handle: (request) => engine.handle(request),
     reload(model) {
-      const shared = carryOver(api, model, engine.stores.sharedData);
+      const changes = describeChanges(api, model);
+      if (redis !== undefined) {
+        // The records stay in Redis, shared with other replicas: served as they are under the new spec.
+        engine = build(model, carryOverStarting(api, model, engine.stores.starting), undefined);
+        api = model;
+        return { changes, dropped: 0 };
+      }
+      const stores = memoryStores();
+      const shared = carryOver(api, model, stores.sharedData);
       let dropped = shared.dropped;
       const keys = new Map<string, StartingData>();
-      for (const [digest, data] of engine.stores.all()) {
+      for (const [digest, data] of stores.all()) {
         if (digest === '') continue;
-        const carried = carryOver(api, model, data);
+        const carried = carryOver(api, model, data as Dataset);
         dropped += carried.dropped;
         keys.set(digest, carried.data);
       }
-      const changes = describeChanges(api, model);
       const carriedStarting = carryOverStarting(api, model, engine.stores.starting);
       engine = build(model, carriedStarting, { data: shared.data, keys });
       api = model;
@@ -169,26 +215,43 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       return { changes, dropped };
     },
     flush: () => stateFile?.flush(),
-  };
+    health: () => engine.handle({ method: 'GET', url: HEALTH_PATH, headers: {} }),
+    dispose: async () => {
+      await redis?.close();
+    },
+  } as Mock | RedisMock;
 }
 
+/** The health answer of the in-memory store: always up while the process is. */
+const MEMORY_HEALTH: MockResponse = Object.freeze({ status: 200, headers: Object.freeze({ 'content-type': 'application/json' }), body: '{"status":"ok","store":"memory"}' });
+
 /** A mock listening on a socket; `baseUrl` ends with the spec's base path, for example `http://127.0.0.1:4010/v1`. */
-export interface StartedMock extends Mock, RunningServer {
+export interface StartedMock<Store extends AnyRecordStore = RecordStore, Answer extends Maybe<MockResponse> = MockResponse> extends Mock<Store, Answer>, RunningServer {
   readonly baseUrl: string;
 }
 
-/** Builds a mock and serves it (default `127.0.0.1:4010`; port `0` picks a free one). */
-export async function startMock(options: MockOptions & ServerOptions = {}): Promise<StartedMock> {
-  const mock = await createMock(options);
+/** A listening mock keeping its records in Redis (README › Several replicas). */
+export type StartedRedisMock = StartedMock<AsyncRecordStore, Maybe<MockResponse>>;
+
+/**
+ * Builds a mock and serves it (default `127.0.0.1:4010`; port `0` picks a free one). `close()` stops listening,
+ * writes the state file and closes the connection to Redis.
+ */
+export async function startMock(options?: MockOptions & ServerOptions & { store?: undefined }): Promise<StartedMock>;
+export async function startMock(options: MockOptions & ServerOptions & { store: RedisStoreOptions }): Promise<StartedRedisMock>;
+export async function startMock(options: MockOptions & ServerOptions): Promise<StartedMock | StartedRedisMock>;
+export async function startMock(options: MockOptions & ServerOptions = {}): Promise<StartedMock | StartedRedisMock> {
+  const mock: Mock<AnyRecordStore, Maybe<MockResponse>> = await createMock(options);
   const onResponse = options.onResponse ?? (options.logger === undefined ? undefined : requestLogger(options.logger));
   const running = await serve(mock.handle, { ...options, onResponse, decorate: mock.cors.decorate });
   // Closing also writes the state file, so that a test or a shutdown never loses the last changes.
   const close = async (): Promise<void> => {
     await running.close();
     mock.flush();
+    await mock.dispose();
   };
   // Getters, not a spread: the spec and the stores change with a reload (`--watch`).
-  return {
+  const started: StartedMock<AnyRecordStore, Maybe<MockResponse>> = {
     get api() {
       return mock.api;
     },
@@ -210,8 +273,11 @@ export async function startMock(options: MockOptions & ServerOptions = {}): Prom
     handle: mock.handle,
     reload: (model) => mock.reload(model),
     flush: () => mock.flush(),
+    health: () => mock.health(),
+    dispose: () => mock.dispose(),
     origin: running.origin,
     server: running.server,
     close,
   };
+  return started as StartedMock | StartedRedisMock;
 }

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { presentedKey } from './auth.js';
 import type { ApiModel, AuthScheme } from '../spec/model.js';
 import type { StartingData } from './data.js';
-import type { Dataset, MockRequest, MockResponse } from './pipeline.js';
+import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
 import { MemoryRecordStore } from './store/memory-store.js';
-import type { RecordStore } from './store/record-store.js';
+import { sizeOf, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** Most API keys that get their own data with `--isolate-by-key`; beyond, a 429 `TOO_MANY_KEYS` until a reset. */
 export const MAX_ISOLATED_KEYS = 1000;
@@ -19,24 +19,42 @@ export function createDataset(api: ApiModel, starting: StartingData, maxRecords:
   return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(resource, maxRecords, starting.get(resource.name) ?? [])]));
 }
 
-/** Drops every record of a dataset and loads `starting` instead. */
-export function reloadDataset(data: Dataset, starting: StartingData): void {
-  for (const [name, store] of data) store.load(starting.get(name) ?? []);
+/** Drops every record of a dataset and loads `starting` instead (at once in memory; a promise with a store over the network). */
+export function reloadDataset(data: AnyDataset, starting: StartingData): Maybe<void> {
+  const pending: Promise<void>[] = [];
+  for (const [name, store] of data) {
+    const loaded = store.load(starting.get(name) ?? []);
+    if (loaded instanceof Promise) pending.push(loaded);
+  }
+  return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
 }
 
 /** Number of records of a dataset, by resource name (the admin API's answers: `{"pets": 8}`). */
-export function datasetSizes(data: Dataset): Record<string, number> {
-  return Object.fromEntries([...data].map(([name, store]) => [name, store.size]));
+export function datasetSizes(data: AnyDataset): Maybe<Record<string, number>> {
+  const sizes: Record<string, number> = {};
+  const pending: Promise<void>[] = [];
+  for (const [name, store] of data) {
+    const size = sizeOf(store);
+    if (size instanceof Promise) pending.push(size.then((n) => void (sizes[name] = n)));
+    else sizes[name] = size;
+  }
+  return pending.length === 0 ? sizes : Promise.all(pending).then(() => sizes);
+}
+
+/** Whether every store of a mock is in memory (answers at once): a state file and a spec reload's carry-over need that. */
+export function inMemory(stores: Stores<AnyRecordStore>): stores is Stores {
+  for (const [, data] of stores.all()) for (const store of data.values()) if (typeof store.size !== 'number') return false;
+  return true;
 }
 
 /** One key's data and the pipeline that serves it (built on the key's first request: a state file holds digests, not keys). */
-export interface Tenant {
-  data: Dataset;
-  handle?: (request: MockRequest) => MockResponse;
+export interface Tenant<Store extends AnyRecordStore = RecordStore> {
+  data: ReadonlyMap<string, Store>;
+  handle?: (request: MockRequest) => Maybe<MockResponse>;
 }
 
-/** How to build the stores of a mock. */
-export interface StoresOptions {
+/** How to build the stores of a mock: in memory by default, or by `dataset` (a store over the network). */
+export interface StoresOptions<Store extends AnyRecordStore = RecordStore> {
   api: ApiModel;
   /** Starting records by resource: every dataset begins with them, and a reset restores them. */
   starting: StartingData;
@@ -47,9 +65,16 @@ export interface StoresOptions {
   /** Keys given explicitly (`--api-key`): with `isolate`, only these get data; `undefined` accepts any bearer key. */
   acceptedKeys: readonly string[] | undefined;
   /** Builds the pipeline of one store; `key` is the only key it accepts, or `undefined` for the shared store. */
-  pipeline: (data: Dataset, key: string | undefined) => (request: MockRequest) => MockResponse;
+  pipeline(data: ReadonlyMap<string, Store>, key: string | undefined): (request: MockRequest) => Maybe<MockResponse>;
   /** Records read from a state file: the shared dataset's, and per key digest. */
   saved?: { data?: StartingData; keys?: ReadonlyMap<string, StartingData> };
+  /**
+   * Builds the dataset of a namespace (the shared one, or a key's by digest) holding `starting`; the in-memory
+   * the in-memory {@link createDataset}, or the namespaces of a store over the network.
+   */
+  dataset(digest: string | undefined, starting: StartingData): Map<string, Store>;
+  /** Forgets every key's data beyond this process (a store over the network), on reset. */
+  dropKeys?: () => Promise<unknown>;
 }
 
 /**
@@ -57,28 +82,28 @@ export interface StoresOptions {
  * request from the starting pets (or the state file), so that parallel test workers sharing one mock, each
  * with its own key, never see each other's pets. Keys are held by SHA-256 digest.
  */
-export class Stores {
+export class Stores<Store extends AnyRecordStore = RecordStore> {
   /** The data of the non-isolated mock (and, with `isolate`, unused by requests). */
-  readonly sharedData: Dataset;
-  private readonly sharedHandle: (request: MockRequest) => MockResponse;
-  private readonly tenants = new Map<string, Tenant>();
+  readonly sharedData: ReadonlyMap<string, Store>;
+  private readonly sharedHandle: (request: MockRequest) => Maybe<MockResponse>;
+  private readonly tenants = new Map<string, Tenant<Store>>();
   private readonly accepted: ReadonlySet<string> | undefined;
   /** The security schemes the spec's operations use, first-declared first: where a request's key is read. */
   private readonly schemes: AuthScheme[];
 
-  constructor(private readonly options: StoresOptions) {
-    this.sharedData = createDataset(options.api, options.saved?.data ?? options.starting, options.maxPets);
+  constructor(private readonly options: StoresOptions<Store>) {
+    this.sharedData = options.dataset(undefined, options.saved?.data ?? options.starting);
     this.sharedHandle = options.pipeline(this.sharedData, undefined);
     this.accepted = options.acceptedKeys === undefined ? undefined : new Set(options.acceptedKeys.map(keyDigest));
     this.schemes = [...new Map(options.api.operations.flatMap((op) => op.security).map((scheme) => [scheme.name, scheme])).values()];
     // Saved keys get their store at once, so that the next write of the state file keeps them even if unused.
     for (const [digest, data] of options.saved?.keys ?? []) {
-      if (this.accepted === undefined || this.accepted.has(digest)) this.tenants.set(digest, { data: createDataset(options.api, data, options.maxPets) });
+      if (this.accepted === undefined || this.accepted.has(digest)) this.tenants.set(digest, { data: options.dataset(digest, data) });
     }
   }
 
   /** The shared store of the spec's first resource (the seed's pets). Errors: throws when the spec has no resource. */
-  get shared(): RecordStore {
+  get shared(): Store {
     const store = this.sharedData.values().next().value;
     if (store === undefined) throw new Error('the spec has no resource, so the mock holds no records');
     return store;
@@ -99,7 +124,7 @@ export class Stores {
    * (the shared one answers a missing or refused key, with its 401). `'full'` when the key would need a
    * new store beyond {@link MAX_ISOLATED_KEYS} (the caller answers 429 `TOO_MANY_KEYS`).
    */
-  handlerFor(request: MockRequest): ((request: MockRequest) => MockResponse) | 'full' {
+  handlerFor(request: MockRequest): ((request: MockRequest) => Maybe<MockResponse>) | 'full' {
     if (!this.options.isolate) return this.sharedHandle;
     const queryAt = request.url.indexOf('?');
     const presented = presentedKey(this.schemes, request, queryAt === -1 ? '' : request.url.slice(queryAt + 1));
@@ -116,28 +141,31 @@ export class Stores {
    * The data of an API key: with `isolate`, its own (created if the key is accepted), `undefined` for a key
    * that is refused, `'full'` beyond {@link MAX_ISOLATED_KEYS}; without `isolate`, `undefined`.
    */
-  tenant(key: string): Tenant | 'full' | undefined {
+  tenant(key: string): Tenant<Store> | 'full' | undefined {
     if (!this.options.isolate) return undefined;
     const digest = keyDigest(key);
     let tenant = this.tenants.get(digest);
     if (tenant === undefined) {
       if (this.accepted !== undefined && !this.accepted.has(digest)) return undefined;
       if (this.tenants.size >= MAX_ISOLATED_KEYS) return 'full';
-      tenant = { data: createDataset(this.options.api, this.options.starting, this.options.maxPets) };
+      tenant = { data: this.options.dataset(digest, this.options.starting) };
       this.tenants.set(digest, tenant);
     }
     return tenant;
   }
 
   /** Every dataset with its key digest (`''` for the shared one): what a state file holds. */
-  *all(): Iterable<[string, Dataset]> {
+  *all(): Iterable<[string, ReadonlyMap<string, Store>]> {
     yield ['', this.sharedData];
     for (const [digest, tenant] of this.tenants) yield [digest, tenant.data];
   }
 
-  /** Restores the starting records: in the shared dataset, and with `isolate` by forgetting every key's data. */
-  reset(): void {
-    reloadDataset(this.sharedData, this.options.starting);
+  /** Restores the starting records: in the shared dataset, and with `isolate` by forgetting every key's data (here and, with a store over the network, there). */
+  reset(): Maybe<void> {
     this.tenants.clear();
+    const reloaded = reloadDataset(this.sharedData, this.options.starting);
+    const dropped = this.options.dropKeys?.();
+    if (reloaded === undefined && dropped === undefined) return undefined;
+    return Promise.all([reloaded, dropped]).then(() => undefined);
   }
 }

@@ -3,13 +3,13 @@ import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS, type ErrorCode } from './errors.js';
-import { compileHandler, type Handler } from './handlers.js';
+import { compileHandler, type Handler, type OperationResult } from './handlers.js';
 import { parseJsonBody } from './json.js';
 import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './records.js';
-import type { RecordStore } from './store/record-store.js';
+import { StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
 export interface MockRequest {
@@ -31,11 +31,17 @@ export interface MockResponse {
 /** The records a pipeline serves: one store per resource, by resource name. */
 export type Dataset = ReadonlyMap<string, RecordStore>;
 
+/** A dataset of either store: in memory, or over the network (README › Several replicas). */
+export type AnyDataset = ReadonlyMap<string, AnyRecordStore>;
+
+/** Seconds a client is asked to wait (`Retry-After`) after a 503 because the shared store did not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
 /** What the pipeline needs besides the spec: the accepted API keys and the data. */
 export interface PipelineOptions {
   /** Keys accepted by the operations' security schemes (README › Authentication). */
   apiKeys: readonly string[];
-  data: Dataset;
+  data: AnyDataset;
   /** Called for each authenticated call of a deprecated operation (seed, Endpoints §3), for the log's warning. */
   onDeprecated?: ((operation: OperationModel) => void) | undefined;
 }
@@ -65,7 +71,9 @@ const SEED_ERRORS = createErrorShape([]);
  * The result answers every request; it never throws for any input, and every error body has the shape the
  * operation documents for its status (README › Error bodies; the seed's `Error` when it documents none).
  */
-export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => MockResponse {
+export function createPipeline(api: ApiModel, options: PipelineOptions & { data: Dataset }): (request: MockRequest) => MockResponse;
+export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse>;
+export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse> {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
   const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys)]));
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
@@ -115,11 +123,22 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     const input = validate(entry, segments, search, request);
     if ('error' in input) return refuse(op.errors, input);
 
-    // 4. Handle: the state logic of the operation.
+    // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
     const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body });
-    if ('error' in result) return refuse(op.errors, result);
-    return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
+    if (result instanceof Promise) return result.then((answered) => respond(entry, answered), (error: unknown) => unavailable(op, error));
+    return respond(entry, result);
   };
+}
+
+function respond(entry: Served, result: OperationResult): MockResponse {
+  if ('error' in result) return refuse(entry.op.errors, result);
+  return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
+}
+
+/** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */
+function unavailable(op: OperationModel, error: unknown): MockResponse {
+  if (!(error instanceof StoreUnavailableError)) throw error;
+  return refuse(op.errors, { error: 'STORE_UNAVAILABLE', detail: `${ERRORS.STORE_UNAVAILABLE.message} (${error.message})`, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
 }
 
 const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});

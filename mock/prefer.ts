@@ -41,7 +41,7 @@ export function parsePrefer(header: string | string[]): { ok: true; value: Prefe
 }
 
 /** The error row that answers a forced status: the seed's documented errors (seed, Errors), and the other 4xx the mock answers. */
-const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORIZED', 404: 'RECORD_NOT_FOUND', 409: 'STORE_FULL', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORIZED', 404: 'RECORD_NOT_FOUND', 409: 'STORE_FULL', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 503: 'STORE_UNAVAILABLE' };
 
 /**
  * What the pipeline answers for a `Prefer` header on a routed, authenticated request:
@@ -64,7 +64,8 @@ export function forcedResponse(operation: OperationModel, header: string | strin
     };
   }
   const detail = `Answer forced by "Prefer: code=${code}" for ${operation.operationId}.`;
-  return code === 401 ? { error, detail, headers: { 'www-authenticate': 'Bearer' } } : { error, detail };
+  if (code === 401) return { error, detail, headers: { 'www-authenticate': 'Bearer' } };
+  return code === 503 ? { error, detail, headers: { 'retry-after': '1' } } : { error, detail };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { apiError } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 import { answerDelay, type Latency } from './prefer.js';
+import type { Maybe } from './store/record-store.js';
 
 /** Socket-level settings of the mock's HTTP server. */
 export interface ServerOptions {
@@ -38,7 +39,7 @@ export interface RunningServer {
  * Serves a pipeline over HTTP/1.1 with `node:http` (STYLE 3: the socket is a thin adapter; the pipeline is
  * testable without one). A body over `maxBodyBytes` and a malformed HTTP request still get a JSON `Error`.
  */
-export async function serve(handle: (request: MockRequest) => MockResponse, options: ServerOptions = {}): Promise<RunningServer> {
+export async function serve(handle: (request: MockRequest) => Maybe<MockResponse>, options: ServerOptions = {}): Promise<RunningServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const onResponse = options.onResponse;
   const latency = options.latency !== undefined && options.latency.max > 0 ? options.latency : undefined;
@@ -134,8 +135,12 @@ export async function serve(handle: (request: MockRequest) => MockResponse, opti
   };
 }
 
-/** Writes an answer at once, or hands it to the request's sender (request log, latency). */
-function deliver(res: ServerResponse, send: ((response: MockResponse) => void) | undefined, response: MockResponse): void {
+/** Writes an answer at once (or once a store over the network answered), or hands it to the request's sender (request log, latency). */
+function deliver(res: ServerResponse, send: ((response: MockResponse) => void) | undefined, response: Maybe<MockResponse>): void {
+  if (response instanceof Promise) {
+    void response.then((answered) => deliver(res, send, answered));
+    return;
+  }
   if (send === undefined) write(res, response);
   else send(response);
 }
@@ -173,10 +178,11 @@ function contentLength(body: string): string {
   return lastLength;
 }
 
-/** Runs the pipeline; should it ever throw (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
-function answer(handle: (request: MockRequest) => MockResponse, request: MockRequest): MockResponse {
+/** Runs the pipeline; should it ever throw or reject (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
+function answer(handle: (request: MockRequest) => Maybe<MockResponse>, request: MockRequest): Maybe<MockResponse> {
   try {
-    return handle(request);
+    const response = handle(request);
+    return response instanceof Promise ? response.catch(() => errorResponse('INTERNAL_ERROR')) : response;
   } catch {
     return errorResponse('INTERNAL_ERROR');
   }

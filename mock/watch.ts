@@ -13,7 +13,7 @@ export type WatchEvent = { ok: true; changes: string[]; dropped: number } | { ok
  * cannot be loaded, the previous one keeps being served and `onEvent` says why. The folder is watched, not
  * the file, so that an editor's write-and-rename is seen. Returns a function that stops watching.
  */
-export function watchSpec(specPath: string, mock: Mock, onEvent: (event: WatchEvent) => void, debounceMs = 150): () => void {
+export function watchSpec(specPath: string, mock: Pick<Mock, 'reload'>, onEvent: (event: WatchEvent) => void, debounceMs = 150): () => void {
   let timer: NodeJS.Timeout | undefined;
   let loading = Promise.resolve();
   const name = basename(specPath);

@@ -91,3 +91,65 @@ export function filterKey(value: unknown): unknown {
   }
   return undefined;
 }
+
+/** A value at once (the in-memory store) or later (a store over the network, README › Several replicas). */
+export type Maybe<T> = T | Promise<T>;
+
+/** What `create` answers: the new record's id and JSON text, or why it was refused. */
+export type CreateResult = { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal };
+
+/**
+ * The {@link RecordStore} contract for a store over the network (mock/store/redis-store.ts): the same methods and
+ * semantics, each answering with a promise. Errors: a store that cannot answer in time rejects with
+ * {@link StoreUnavailableError}, which the mock answers with a 503 and `Retry-After`.
+ */
+export interface AsyncRecordStore {
+  readonly resource: ResourceModel;
+  /** Most records held at once (`--max-pets`, per resource). */
+  readonly maxRecords: number;
+  /** Number of records held. */
+  size(): Promise<number>;
+  create(fields: RecordValue): Promise<CreateResult>;
+  get(id: RecordId): Promise<string | undefined>;
+  value(id: RecordId): Promise<RecordValue | undefined>;
+  replace(id: RecordId, record: RecordValue): Promise<string | undefined>;
+  delete(id: RecordId): Promise<string | undefined>;
+  list(query: ListQuery): Promise<ListPage>;
+  load(records: readonly RecordValue[]): Promise<void>;
+  all(): Promise<readonly string[]>;
+}
+
+/** Either store: what handlers and the admin API work with, each answer at once or as a promise. */
+export type AnyRecordStore = RecordStore | AsyncRecordStore;
+
+/**
+ * Where a store stands, for the health endpoint and the log: `ready`; `connecting` (not yet, or again after a
+ * loss); `unreachable` (the connection failed or closed; it is retried by itself); `stalled` (connected, but
+ * no answer within the timeout: the store paused, swapping or blocked).
+ */
+export type StoreState = 'connecting' | 'ready' | 'unreachable' | 'stalled';
+
+/**
+ * Thrown (rejected) by an operation of a store over the network that did not answer in time or could not be
+ * sent: the mock answers 503 with `Retry-After` (README › Several replicas). A write that timed out may still
+ * have been applied (it was sent); one refused while disconnected was never sent.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly state: StoreState,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Applies `next` to a value at once when it is there, else when its promise settles (the memory path stays synchronous). */
+export function andThen<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Maybe<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** Number of records of either store. */
+export function sizeOf(store: AnyRecordStore): Maybe<number> {
+  return typeof store.size === 'function' ? store.size() : store.size;
+}

@@ -1,40 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { StoreUnavailableError, type StoreState } from './record-store.js';
+import { DEFAULT_STORE_TIMEOUT_MS, redactUrl, type RedisStoreOptions } from './redis-options.js';
 
-/** Default of `--store-timeout`: the longest a request waits for Redis before its 503 (README › Several replicas). */
-export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
-
-/**
- * Where the store stands, for the health endpoint and the log: `ready`; `connecting` (not yet, or again after a
- * loss); `unreachable` (the connection failed or closed; ioredis reconnects by itself); `stalled` (connected,
- * but a command got no answer within the timeout: Redis paused, swapping or blocked).
- */
-export type StoreState = 'connecting' | 'ready' | 'unreachable' | 'stalled';
-
-/**
- * Thrown by a store operation that Redis did not answer in time, or could not be sent: the mock answers 503
- * with `Retry-After` (README › Several replicas). A write that timed out may still have been applied (the
- * command was sent); one refused while disconnected was never sent.
- */
-export class StoreUnavailableError extends Error {
-  constructor(
-    readonly state: StoreState,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'StoreUnavailableError';
-  }
-}
-
-/** How to reach Redis: the `--store` URL, the timeout, and who hears of state changes (the log). */
-export interface RedisConnectionOptions {
-  /** `redis://HOST:PORT[/DB]` (also `rediss://`, with credentials if any). */
-  url: string;
-  /** Milliseconds an operation may wait for Redis (`--store-timeout`); default {@link DEFAULT_STORE_TIMEOUT_MS}. */
-  timeoutMs?: number;
-  /** Called on each change of {@link StoreState}, with a sentence for the log. */
-  onState?: (state: StoreState, detail: string) => void;
-}
+/** How to reach Redis: the `--store` URL, the timeout, and who hears of state changes (the log); the prefix is not its concern. */
+export type RedisConnectionOptions = Omit<RedisStoreOptions, 'prefix'>;
 
 /** Replies of Redis that mean "not now" rather than a bug of a script: answered as 503 like a lost connection. */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|MISCONF|NOREPLICAS)\b/;
@@ -94,12 +64,19 @@ export class RedisConnection {
    */
   run<T>(operation: () => Promise<T>): Promise<T> {
     if (this.client.status === 'ready') return operation().then(this.succeeded, this.failed);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(this.current, `the store (${this.where}) did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    // Not connected: wait for the connection, at most the timeout. An operation whose request already got its 503
+    // is never sent afterwards (a create answered 503 must not be applied later).
+    return new Promise<T>((resolve, reject) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        operation().then(this.succeeded, this.failed).then(resolve, reject);
+      };
+      const timer = setTimeout(() => {
+        this.readyWaiters.splice(this.readyWaiters.indexOf(wake) >>> 0, 1);
+        reject(new StoreUnavailableError(this.current, `the store (${this.where}) is ${this.current}: no connection within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      this.readyWaiters.push(wake);
     });
-    const waited = new Promise<void>((resolve) => this.readyWaiters.push(resolve)).then(operation);
-    return Promise.race([waited, deadline]).then(this.succeeded, this.failed).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -153,16 +130,5 @@ export class RedisConnection {
     if (state === this.current) return;
     this.current = state;
     this.options.onState?.(state, detail);
-  }
-}
-
-/** A Redis URL without its password (`redis://user:***@host:6379/0`), fit for a log line. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return url;
   }
 }

@@ -1,28 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ApiModel, ResourceModel } from '../../spec/model.js';
 import type { StartingData } from '../data.js';
-import { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+import type { MockResponse } from '../pipeline.js';
+import type { AnyRecordStore } from './record-store.js';
+import { RedisConnection } from './redis-connection.js';
+import { defaultPrefix, type RedisStoreOptions } from './redis-options.js';
 import { RedisRecordStore, type NamespaceMeta } from './redis-store.js';
 
-/** How the mock keeps its records in Redis (`--store redis://…`, `--store-prefix`, `--store-timeout`). */
-export interface RedisStoreOptions extends RedisConnectionOptions {
-  /** Key prefix of this mock's namespace (`--store-prefix`); default {@link defaultPrefix} of the spec. */
-  prefix?: string | undefined;
-}
-
-/**
- * The key prefix a spec's records get by default: its title in kebab case and its version
- * (`pet-store-animals:1.0.0`), so that two specs never share records unless told to (`--store-prefix`).
- */
-export function defaultPrefix(api: ApiModel): string {
-  const title = api.title.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'api';
-  return `${title}:${api.version || '0'}`;
-}
-
-/** Whether a `--store` value names Redis (`redis://`, `rediss://`) rather than the in-memory store. */
-export function isRedisUrl(store: string | undefined): store is string {
-  return store !== undefined && /^rediss?:\/\//i.test(store);
-}
+export type { RedisStoreOptions } from './redis-options.js';
 
 /**
  * The Redis side of a mock (README › Several replicas): one connection, one key prefix, and the datasets of
@@ -77,9 +62,10 @@ export class RedisBackend {
    * start-up log, where the records found were written by another spec (version or schema).
    * Errors: {@link StoreUnavailableError} when Redis does not answer.
    */
-  async initialize(api: ApiModel, data: ReadonlyMap<string, RedisRecordStore>): Promise<string[]> {
+  async initialize(api: ApiModel, data: ReadonlyMap<string, AnyRecordStore>): Promise<string[]> {
     const notes: string[] = [];
     for (const store of data.values()) {
+      if (!(store instanceof RedisRecordStore)) continue;
       const found = await store.initialize();
       const own = metaOf(api, store.resource);
       if (found === undefined || (found.version === own.version && found.fingerprint === own.fingerprint)) continue;
@@ -104,6 +90,18 @@ export class RedisBackend {
       if (keys.length > 0) dropped += await this.connection.run(() => this.connection.client.unlink(...keys));
     } while (cursor !== '0');
     return dropped;
+  }
+
+  /**
+   * The health endpoint's answer (README › Several replicas › Health): a `PING` within the store timeout;
+   * 200 `{"status":"ok","store":"redis","state":"ready"}`, else 503 with `Retry-After` and the state
+   * (`stalled`, `unreachable`, `connecting`) and why.
+   */
+  async health(): Promise<MockResponse> {
+    const probe = await this.connection.probe();
+    const ok = probe.state === 'ready';
+    const body = { status: ok ? 'ok' : 'unavailable', store: 'redis', state: probe.state, where: this.connection.where, prefix: this.prefix, ...(ok ? {} : { detail: probe.detail }) };
+    return { status: ok ? 200 : 503, headers: ok ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': '1' }, body: JSON.stringify(body) };
   }
 
   /** Closes the connection. */

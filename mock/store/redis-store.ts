@@ -4,34 +4,10 @@ import type { ResourceModel } from '../../spec/model.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
 import type { RedisConnection } from './redis-connection.js';
 import { CREATE_SCRIPT, DELETE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RANGE_SCRIPT, REPLACE_SCRIPT } from './redis-scripts.js';
-import { filterKey, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordValue } from './record-store.js';
+import { filterKey, type AsyncRecordStore, type CreateResult, type ListPage, type ListQuery, type RecordId, type RecordValue } from './record-store.js';
 
 /** Records per script when a large load is sent in chunks (each chunk one round trip, pipelined). */
 const LOAD_CHUNK = 5_000;
-
-/** What `create` answers: the new record's id and JSON text, or why it was refused. */
-export type CreateResult = { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal };
-
-/**
- * The {@link RecordStore} contract (mock/store/record-store.ts) for a store over the network: the same methods
- * and semantics, each answering with a promise. Errors: a store that cannot answer in time rejects with
- * `StoreUnavailableError` (mock/store/redis-connection.ts), which the mock answers with a 503.
- */
-export interface AsyncRecordStore {
-  readonly resource: ResourceModel;
-  /** Most records held at once (`--max-pets`, per resource). */
-  readonly maxRecords: number;
-  /** Number of records held. */
-  size(): Promise<number>;
-  create(fields: RecordValue): Promise<CreateResult>;
-  get(id: RecordId): Promise<string | undefined>;
-  value(id: RecordId): Promise<RecordValue | undefined>;
-  replace(id: RecordId, record: RecordValue): Promise<string | undefined>;
-  delete(id: RecordId): Promise<string | undefined>;
-  list(query: ListQuery): Promise<ListPage>;
-  load(records: readonly RecordValue[]): Promise<void>;
-  all(): Promise<readonly string[]>;
-}
 
 /** Who wrote a namespace: kept in Redis beside the records, compared by a replica at start (README › Several replicas). */
 export interface NamespaceMeta {

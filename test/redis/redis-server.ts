@@ -37,15 +37,18 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts Debian's `redis-server` on a free port of 127.0.0.1, without persistence (`--save ''
- * --appendonly no`), in a temporary directory removed by {@link TestRedis.dispose}. Errors: rejects when
- * `redis-server` is not installed (`apt-get install redis-server`, as .ci/run does) or does not start within 10 s.
+ * --appendonly no`), in a temporary directory removed by {@link TestRedis.dispose}. With `persistent`, every
+ * write is appended and synced first (`--appendonly yes --appendfsync always`), so that a stop and
+ * {@link TestRedis.restart} keep what Redis acknowledged. Errors: rejects when `redis-server` is not installed
+ * (`apt-get install redis-server`, as .ci/run does) or does not start within 10 s.
  */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: { persistent?: boolean } = {}): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const persistence = options.persistent === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--loglevel', 'warning'], { stdio: ['ignore', 'ignore', 'ignore'] });
     child = started;
     let failure: Error | undefined;
     started.once('error', (error) => (failure = new Error(`cannot start redis-server (${error.message}); install it: apt-get install redis-server`)));

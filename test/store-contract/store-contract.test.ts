@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type ResourceModel } from '../../spec/model.js';
 import { MemoryRecordStore } from '../../mock/store/memory-store.js';
-import { filterKey, type RecordValue } from '../../mock/store/record-store.js';
+import { filterKey, type AsyncRecordStore, type RecordValue } from '../../mock/store/record-store.js';
 import { RedisConnection } from '../../mock/store/redis-connection.js';
-import { RedisRecordStore, type AsyncRecordStore } from '../../mock/store/redis-store.js';
+import { RedisRecordStore } from '../../mock/store/redis-store.js';
 import { startRedis, type TestRedis } from '../redis/redis-server.js';
 
 /**
