@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import type { ResourceModel } from '../../spec/model.js';
+import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import type { Exchange } from '../client.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';
@@ -10,11 +11,22 @@ import { settleRead } from './read-after-write.js';
 import { largestPageQuery } from './population.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
 
-/** Reads a record the target acknowledged and holds it to what was acknowledged (every field, byte for byte). */
-export async function expectReadBack(context: CheckContext, resource: ResourceModel, expected: ExactRecord, where: string): Promise<void> {
+/**
+ * Reads a record the target acknowledged and holds it to what was acknowledged (every field, byte for byte);
+ * returns the read's exchange.
+ */
+export async function expectReadBack(context: CheckContext, resource: ResourceModel, expected: ExactRecord, where: string): Promise<Exchange> {
   const id = idOf(resource, expected);
   const { exchange, record } = await settleRead(context, () => readRecord(context, resource, id), (read) => read.record !== undefined);
   expectSameRecord(resource, expected, record!, exchange, where);
+  return exchange;
+}
+
+/** A deprecated operation's answer without `Deprecation` or `Sunset` header: advice only (DECISIONS D21). */
+function adviseDeprecation(context: CheckContext, op: OperationModel, exchange: Exchange): void {
+  if (op.deprecated && exchange.response.headers['deprecation'] === undefined && exchange.response.headers['sunset'] === undefined) {
+    context.advise(`${op.operationId} is deprecated${op.sunset === undefined ? '' : ` (removal ${op.sunset})`} but its responses carry no Deprecation or Sunset header`);
+  }
 }
 
 /**
@@ -32,7 +44,7 @@ export function foundCheck(resource: ResourceModel, id: string, rule: string): C
       if (context.target.readOnly || resource.operations.create === undefined) {
         const { records } = resource.operations.list === undefined ? { records: [] } : await listRecords(context, resource, largestPageQuery(resource));
         if (records.length === 0) context.advise(`${context.target.readOnly ? 'read-only: ' : ''}the target lists no ${resource.name}, so ${op.operationId} could not be checked on an existing record`);
-        for (const record of records.slice(0, context.target.runs)) await expectReadBack(context, resource, record, op.operationId);
+        for (const record of records.slice(0, context.target.runs)) adviseDeprecation(context, op, await expectReadBack(context, resource, record, op.operationId));
         return;
       }
       const create = operation(resource, 'create');
@@ -42,9 +54,7 @@ export function foundCheck(resource: ResourceModel, id: string, rule: string): C
         everyCreated.push(created);
         const { exchange, record } = await settleRead(context, () => readRecord(context, resource, idOf(resource, created)), (read) => read.record !== undefined);
         expectSameRecord(resource, created, record!, exchange, op.operationId);
-        if (op.deprecated && exchange.response.headers['deprecation'] === undefined && exchange.response.headers['sunset'] === undefined) {
-          context.advise(`${op.operationId} is deprecated${op.sunset === undefined ? '' : ` (removal ${op.sunset})`} but its responses carry no Deprecation or Sunset header`);
-        }
+        adviseDeprecation(context, op, exchange);
       }, { runs: Math.min(context.target.runs, 30) });
       // Persistence: every record created above, the oldest first, is still there with the same fields.
       for (const record of everyCreated) await expectReadBack(context, resource, record, `${op.operationId} of a record created earlier in this check`);
