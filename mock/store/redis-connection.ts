@@ -94,8 +94,12 @@ export class RedisConnection {
     }
   }
 
-  /** Asks Redis for a `PING` within the timeout: the health endpoint's probe. Never throws. */
+  /**
+   * Asks Redis for a `PING` within the timeout: the health endpoint's probe. While disconnected it answers at
+   * once (a load balancer's probe should not wait for a reconnect). Never throws.
+   */
   async probe(): Promise<{ state: StoreState; detail: string }> {
+    if (this.client.status !== 'ready') return { state: this.current === 'ready' ? 'connecting' : this.current, detail: `no connection to the store (${this.where}); reconnecting` };
     try {
       await this.run(() => this.client.ping());
       return { state: 'ready', detail: `store reachable: ${this.where}` };
