@@ -35,10 +35,10 @@ export interface ListQuery {
 }
 
 /**
- * The records of one resource (README › Resources), whatever keeps them: the in-memory store today
- * (mock/store/memory-store.ts), another one (Redis…) later. Every method is synchronous, so that the mock's
- * pipeline answers in-process without a promise; a store over the network would implement the same contract
- * behind a cache or change the pipeline's `handle` to return a promise.
+ * The records of one resource (README › Resources), kept in this process (mock/store/memory-store.ts). Every
+ * method is synchronous, so that the mock's pipeline answers in-process without a promise; a store over the
+ * network keeps the same contract as {@link AsyncRecordStore} (mock/store/redis-store.ts, README › Several
+ * replicas), and the pipeline then answers with a promise.
  *
  * Contract, which every implementation keeps:
  * - ids are assigned by `create` and never reused, even after `delete` (integer ids count up from above the

@@ -48,6 +48,19 @@ const health = async (origin: string) => {
 };
 
 describe('faults of the shared store', () => {
+  it('Prefer: code=503 answers the documented 503 with Retry-After (a front-end can try its retry path on any store)', async () => {
+    const memory = await startMock({ port: 0, apiKeys: [KEY] });
+    try {
+      const forced = await fetch(`${memory.baseUrl}/pets`, { headers: { ...auth, prefer: 'code=503' } });
+      expect(forced.status).toBe(503);
+      expect(forced.headers.get('retry-after')).toBe('1');
+      expect(await forced.json()).toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503 });
+      expect(await (await fetch(`${memory.origin}/__health`)).json()).toEqual({ status: 'ok', store: 'memory' });
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('Redis paused: a 503 with Retry-After after the timeout, health says stalled, then recovery with every acknowledged pet', async () => {
     const { redis, mock } = await start(false);
     const acknowledged: string[] = [];
