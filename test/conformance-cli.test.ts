@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, startMock, type StartedMock } from '../mock/index.js';
 import { PACKAGE_ROOT } from '../mock/operations.js';
-import { ensureBuilt } from '../test/built-cli.js';
-import { MUTANT_KEY } from '../test/self-test/mutant-kit.js';
-import { MUTANTS } from '../test/self-test/mutants.js';
-import { serveHandler, type TestServer } from '../test/self-test/serve-handler.js';
+import { ensureBuilt } from './built-cli.js';
+import { MUTANT_KEY } from './self-test/mutant-kit.js';
+import { MUTANTS } from './self-test/mutants.js';
+import { serveHandler, type TestServer } from './self-test/serve-handler.js';
 
-/** `petstore-conformance` as a CI pipeline runs it (issue 3, How it runs): exit codes, the report, JUnit XML. */
+/** `petstore-conformance` as a CI pipeline runs it: exit codes, the report, JUnit XML. */
 
 const CLI = join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js');
 let mock: StartedMock;
