@@ -43,16 +43,13 @@ export class RedisBackend {
     return digest === undefined ? `${this.prefix}:data:` : `${this.prefix}:key:${digest}:`;
   }
 
-  /**
-   * One store per resource of the spec in a namespace. `starting` is written only when the namespace holds
-   * nothing yet (`undefined`: `--empty`, nothing written).
-   */
-  dataset(api: ApiModel, digest: string | undefined, starting: StartingData | undefined, maxRecords: number): Map<string, RedisRecordStore> {
+  /** One store per resource of the spec in a namespace. `starting` is written only when the namespace holds nothing yet. */
+  dataset(api: ApiModel, digest: string | undefined, starting: StartingData, maxRecords: number): Map<string, RedisRecordStore> {
     const base = this.namespace(digest);
     return new Map(
       api.resources.map((resource) => [
         resource.name,
-        new RedisRecordStore(resource, this.connection, `${base}${resource.name}:`, maxRecords, starting === undefined ? undefined : (starting.get(resource.name) ?? []), metaOf(api, resource)),
+        new RedisRecordStore(resource, this.connection, `${base}${resource.name}:`, maxRecords, starting.get(resource.name) ?? [], metaOf(api, resource)),
       ]),
     );
   }

@@ -41,15 +41,15 @@ export class RedisRecordStore implements AsyncRecordStore {
   /**
    * @param base key prefix of the resource, ending with `:`.
    * @param maxRecords most records held (`--max-pets`); `create` refuses with `'full'` beyond it.
-   * @param starting records written by {@link initialize} into a namespace no replica initialised yet;
-   *   `undefined` (`--empty`) loads nothing and leaves the namespace as it is.
+   * @param starting records written by {@link initialize} into a namespace no replica initialised yet (none
+   *   with `--empty`: the namespace is then marked as started, with no record).
    */
   constructor(
     readonly resource: ResourceModel,
     private readonly connection: RedisConnection,
     readonly base: string,
     readonly maxRecords: number,
-    private readonly starting: readonly RecordValue[] | undefined,
+    private readonly starting: readonly RecordValue[],
     private readonly meta: NamespaceMeta,
   ) {
     this.write = compileRecordWriter(resource.recordSchema, resource.idProperty);
@@ -70,11 +70,7 @@ export class RedisRecordStore implements AsyncRecordStore {
    */
   initialize(): Promise<NamespaceMeta | undefined> {
     if (this.initialized !== undefined) return this.initialized;
-    const started =
-      this.starting === undefined
-        ? this.connection.run(() => this.connection.client.hget(`${this.base}meta`, 'json')).then((json) => (json === null ? undefined : parseMeta(json)))
-        : this.loadRecords(this.starting, 'init');
-    this.initialized = started.then(
+    this.initialized = this.loadRecords(this.starting, 'init').then(
       (meta) => {
         this.done = true;
         return meta;

@@ -97,6 +97,16 @@ describe('two replicas sharing one Redis', () => {
     expect(listed[0]!.id).toBe((created.body as { id: number }).id);
   });
 
+  it('--empty loads nothing and marks the namespace started: a later replica with starting data does not load it', async () => {
+    const prefix = `empty-${++prefixes}`;
+    const empty = await replica(prefix, { empty: true });
+    expect((await call(empty.baseUrl, '/pets')).body).toEqual([]);
+    const later = await replica(prefix);
+    expect((await call(later.baseUrl, '/pets')).body).toEqual([]);
+    await create(later.baseUrl, 'kept');
+    expect(((await call(empty.baseUrl, '/pets')).body as { name: string }[]).map((pet) => pet.name)).toEqual(['kept']);
+  });
+
   it('keeps two prefixes apart, and an admin reset restores its own namespace only', async () => {
     const [a, b] = [await replica(`apart-${++prefixes}`, { empty: true }), await replica(`apart-${++prefixes}`, { empty: true })];
     await create(a.baseUrl, 'only-in-a');
