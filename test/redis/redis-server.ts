@@ -43,7 +43,20 @@ export async function freePort(): Promise<number> {
  * (`apt-get install redis-server`, as .ci/run does) or does not start within 10 s.
  */
 export async function startRedis(options: { persistent?: boolean } = {}): Promise<TestRedis> {
-  const port = await freePort();
+  // Another test file may take the free port first: then its redis-server answers there, not ours; try another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The port was taken by another server between the pick and the start. */
+class PortTaken extends Error {}
+
+async function startOn(port: number, options: { persistent?: boolean }): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
@@ -53,13 +66,23 @@ export async function startRedis(options: { persistent?: boolean } = {}): Promis
     let failure: Error | undefined;
     started.once('error', (error) => (failure = new Error(`cannot start redis-server (${error.message}); install it: apt-get install redis-server`)));
     const deadline = Date.now() + 10_000;
-    while (!(await answersPing(port))) {
+    // Ready when the server on the port is ours (its INFO names our child's pid), never another test's.
+    for (let pid = await serverPid(port); pid !== started.pid; pid = await serverPid(port)) {
       if (failure !== undefined) throw failure;
-      if (started.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
+      if (pid !== undefined || started.exitCode !== null) {
+        started.kill('SIGKILL');
+        throw new PortTaken(`port ${port} is taken by another server`);
+      }
+      if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };
-  await launch();
+  try {
+    await launch();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const signal = (name: NodeJS.Signals): void => {
     child?.kill(name);
   };
@@ -86,18 +109,21 @@ export async function startRedis(options: { persistent?: boolean } = {}): Promis
   };
 }
 
-/** Whether something on 127.0.0.1:`port` answers `PING` with `+PONG`. */
-function answersPing(port: number): Promise<boolean> {
+/** The process id of the Redis answering on 127.0.0.1:`port` (`INFO server`), or `undefined` when none answers. */
+function serverPid(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const socket = new Socket();
     let reply = '';
     socket.setTimeout(500, () => socket.destroy());
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(reply.startsWith('+PONG')));
+    socket.once('error', () => resolve(undefined));
+    socket.once('close', () => {
+      const pid = /process_id:(\d+)/.exec(reply)?.[1];
+      resolve(pid === undefined ? undefined : Number(pid));
+    });
     socket.on('data', (data) => {
       reply += data.toString();
-      if (reply.includes('\r\n')) socket.end();
+      if (/process_id:\d+\r\n/.test(reply)) socket.end();
     });
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.connect(port, '127.0.0.1', () => socket.write('INFO server\r\n'));
   });
 }
