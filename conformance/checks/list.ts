@@ -54,8 +54,8 @@ export class PageLedger {
   }
 }
 
-/** Lists with a query and holds the page to the rules every valid list answer obeys; returns the records. */
-async function listChecked(context: CheckContext, resource: ResourceModel, query: ListQuery, ledger: PageLedger | undefined): Promise<ExactRecord[]> {
+/** Lists with a query and holds the page to the rules every valid list answer obeys; returns the page and its exchange. */
+async function listChecked(context: CheckContext, resource: ResourceModel, query: ListQuery, ledger: PageLedger | undefined): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
   const before = ledger?.snapshot();
   // Without a default or a maximum the spec bounds no page (DECISIONS D33: every record), so nothing is judged.
   const bound = query.limit ?? resource.limit?.default ?? resource.limit?.maximum;
@@ -71,7 +71,7 @@ async function listChecked(context: CheckContext, resource: ResourceModel, query
     expectCompletePage(context, resource, records, bound, keyOf(query), exchange);
     ledger?.check(records, bound, query, exchange, before!);
   }
-  return records;
+  return { exchange, records };
 }
 
 /** Filter values to draw for a filter: its enum, or values seen in the records the target holds. */
@@ -102,9 +102,15 @@ export function filterCheck(resource: ResourceModel, filter: FilterModel, id: st
       if (values === undefined) return context.advise(`${id}: the target lists no ${resource.name} with a ${filter.property}, so the filter could not be exercised`);
       const ledger = context.target.readOnly ? new PageLedger(resource) : undefined;
       const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(validLimit(resource.limit), { nil: undefined });
+      // Records that never change or go away: a value seen on one of them is held by at least one record still.
+      const immutable = resource.operations.replace === undefined && resource.operations.update === undefined && resource.operations.delete === undefined;
       await context.forAll(fc.record({ value: values, limit }), async ({ value, limit: size }) => {
-        const records = await listChecked(context, resource, { limit: size, filter: { model: filter, value } }, ledger);
-        if (records.length === 0) context.advise(`${operation(resource, 'list').operationId}?${filter.parameter.name}=${show(value)} returned no records, so the filter was not exercised for that value`);
+        const held = immutable && seenValues(context, resource, filter.property).some((seen) => sameJson(seen, value));
+        const { exchange, records } = await listChecked(context, resource, { limit: size, filter: { model: filter, value } }, ledger);
+        if (records.length > 0) return;
+        const query = `${operation(resource, 'list').operationId}?${filter.parameter.name}=${show(value)}`;
+        if (held) throw new Violation(`${query} returned no records, yet a record with ${filter.property} ${show(value)} was listed before and records never change`, exchange);
+        context.advise(`${query} returned no records, so the filter was not exercised for that value`);
       });
     },
   };
