@@ -235,10 +235,30 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     },
   },
   {
+    name: 'PATCH losing the optional members it does not name',
+    spec: 'patch-update',
+    fault: 'PATCH keeps the id, the required members and the members sent; an optional member it does not name (status) is lost',
+    mustFail: ['updatePet.persisted'],
+    inject: () => {
+      const lossy = new Map<string, Record<string, unknown>>();
+      const shown = (record: Record<string, unknown>) => lossy.get(String(record['id'])) ?? record;
+      return async (request, forward) => {
+        const id = itemId(request.path, '/pets');
+        const answer = await forward(request);
+        if (request.method === 'PATCH' && id !== undefined && answer.status === 200) {
+          const record = readObject(answer.body)!;
+          const sent = readObject(request.body) ?? {};
+          const kept = { id: record['id'], name: record['name'], categoryId: record['categoryId'], ...sent };
+          lossy.set(String(record['id']), kept);
+          return { ...answer, body: writeJson(kept) };
+        }
+        return request.method === 'GET' ? editRecords(answer, shown) : answer;
+      };
+    },
+  },
+  {
     name: 'PATCH losing other fields',
     spec: 'patch-update',
-    // The subtler fault (only unsent optional members lost) slips past updatePet.persisted in about one run of ten (3 of 30 measured):
-    // its properties do not always create a record with every optional member and then leave one out.
     fault: 'PATCH behaves like PUT: the record becomes the id plus the members sent, every other member is lost',
     mustFail: ['updatePet.persisted'],
     inject: () => {
