@@ -10,8 +10,8 @@ export type RedisConnectionOptions = Omit<RedisStoreOptions, 'prefix'>;
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|MISCONF|NOREPLICAS)\b/;
 
 /**
- * One connection to Redis shared by every store of a mock (ioredis, auto-pipelined: the commands of one tick
- * leave in one write). Operations are never queued while disconnected and never resent after a reconnect, so a
+ * One connection to Redis shared by every store of a mock (ioredis; its commands are pipelined on the one
+ * socket, answers in order). Operations are never queued while disconnected and never resent after a reconnect, so a
  * write is applied at most once and only while the client waits for it; a request waits for the connection at
  * most `timeoutMs`, then gets {@link StoreUnavailableError}. ioredis reconnects by itself (every 100 ms to 1 s).
  */
@@ -29,7 +29,8 @@ export class RedisConnection {
     this.where = redactUrl(options.url);
     this.client = new Redis(options.url, {
       lazyConnect: true,
-      enableAutoPipelining: true,
+      // Measured: auto-pipelining cost more CPU per request than the writes it saves (bench/RESULTS.md).
+      enableAutoPipelining: false,
       enableOfflineQueue: false,
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 0,

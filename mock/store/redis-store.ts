@@ -84,12 +84,12 @@ export class RedisRecordStore implements AsyncRecordStore {
   }
 
   async size(): Promise<number> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     return Number(await this.connection.run(() => this.connection.client.hlen(`${this.base}rec`)));
   }
 
   async create(fields: RecordValue): Promise<CreateResult> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     const { [this.resource.idProperty]: _ignored, ...rest } = fields;
     const args = [this.base, this.maxRecords, this.idKind, '', this.idName, this.write(rest), ...this.descriptors(rest)];
     for (;;) {
@@ -105,7 +105,7 @@ export class RedisRecordStore implements AsyncRecordStore {
   }
 
   async get(id: RecordId): Promise<string | undefined> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     const json = await this.connection.run(() => this.connection.client.hget(`${this.base}rec`, String(id)));
     return json ?? undefined;
   }
@@ -118,7 +118,7 @@ export class RedisRecordStore implements AsyncRecordStore {
   }
 
   async replace(id: RecordId, record: RecordValue): Promise<string | undefined> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     const full = { ...record, [this.resource.idProperty]: id };
     const json = this.write(full);
     const replaced = await this.connection.run(() => this.connection.script(REPLACE_SCRIPT, [this.base, String(id), json, ...this.descriptors(full)]));
@@ -126,13 +126,13 @@ export class RedisRecordStore implements AsyncRecordStore {
   }
 
   async delete(id: RecordId): Promise<string | undefined> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     const json = await this.connection.run(() => this.connection.script(DELETE_SCRIPT, [this.base, String(id), ...this.descriptors({})]));
     return typeof json === 'string' ? json : undefined;
   }
 
   async list(query: ListQuery): Promise<ListPage> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     const given: (string | number)[] = [];
     let count = 0;
     for (let i = 0; i < query.keys.length; i++) {
@@ -160,23 +160,18 @@ export class RedisRecordStore implements AsyncRecordStore {
    * Errors: as {@link load}; ids must not be held already.
    */
   async append(records: readonly RecordValue[]): Promise<void> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     await this.loadRecords(records, 'append');
   }
 
   async all(): Promise<readonly string[]> {
-    await this.ready();
+    if (!this.done) await this.initialize();
     const out: string[] = [];
     for (let start = 0; ; start += LOAD_CHUNK) {
       const chunk = (await this.connection.run(() => this.connection.script(RANGE_SCRIPT, [this.base, start, start + LOAD_CHUNK - 1]))) as string[];
       out.push(...chunk);
       if (chunk.length < LOAD_CHUNK) return out;
     }
-  }
-
-  /** Initialises the namespace before the first operation; afterwards nothing to wait for. */
-  private async ready(): Promise<void> {
-    if (!this.done) await this.initialize();
   }
 
   /** The filter descriptors of a record for the scripts (redis-scripts.ts): per filter, its key in this record. */
