@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import type { Exchange } from '../client.js';
-import { bodyValues } from '../arbitraries/body.js';
+import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';
 import { absentInteger, integerBounds } from '../arbitraries/integers.js';
 import { requestOf, type CheckContext } from '../context.js';
-import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
+import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
 import { largestPageQuery } from './population.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
@@ -82,7 +82,8 @@ export function absentIds(context: CheckContext, resource: ResourceModel): fc.Ar
 
 /**
  * Read, Errors (seed): an id that names no record is a 404 in the error shape; for integer ids, a segment that is
- * no integer is a 4xx (400, 404 or 422; only 400 or 404 with `--strict`), never a 5xx.
+ * no integer is a 4xx (400, 404 or 422; only 400 or 404 with `--strict`), never a 5xx. When it may write and has
+ * created nothing yet, it creates one record first (it still runs, without writing, under `--read-only`).
  */
 export function notFoundCheck(resource: ResourceModel, id: string, rule: string): Check {
   return {
@@ -91,6 +92,12 @@ export function notFoundCheck(resource: ResourceModel, id: string, rule: string)
     writes: false,
     async run(context) {
       const op = operation(resource, 'read');
+      // A target holding no record answers 404 to anything: one record first, so that a server answering some
+      // record for an id that names none is seen (read-only targets are taken as they are).
+      const create = resource.operations.create;
+      if (!context.target.readOnly && create !== undefined && memory(context, resource).createdIds.size === 0) {
+        await createRecord(context, resource, ordinaryBody(create, context.target.integers, 1));
+      }
       const attempt = async ({ value, valid }: { value: string; valid: boolean }): Promise<void> => {
         if (valid && isKnownId(context, resource, value)) return;
         const expected = valid ? [404] : context.target.strict ? [400, 404] : [400, 404, 422];

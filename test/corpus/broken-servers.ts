@@ -278,6 +278,20 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     },
   },
   {
+    name: "second resource's read answering another owner for an absent id",
+    spec: 'second-resource',
+    fault: 'getOwner of an id that names no owner answers the newest owner instead of 404',
+    mustFail: ['getOwner.not-found'],
+    inject: () => async (request, forward) => {
+      const id = itemId(request.path, '/owners');
+      const answer = await forward(request);
+      if (request.method !== 'GET' || id === undefined || answer.status !== 404) return answer;
+      const listed = await forward({ ...request, path: '/owners', query: new URLSearchParams() });
+      const [newest] = (readJson(listed.body) as unknown[] | undefined) ?? [];
+      return newest === undefined ? answer : { status: 200, headers: { 'content-type': 'application/json' }, body: writeJson(newest) };
+    },
+  },
+  {
     name: "second resource's records leaking into the first's list",
     spec: 'second-resource',
     fault: 'listPets answers the page of pets followed by the owners',
