@@ -299,7 +299,7 @@ function findResources(operations: (OperationModel & { extension: ResourceExtens
     const isItem = collection !== undefined && !collection.includes('{');
     const base = isItem ? collection : op.path;
     if (base.includes('{')) continue;
-    const role: Role | undefined = extension.role ?? conventionalRole(op.method, isItem);
+    const role: Role | undefined = extension.role ?? conventionalRole(op, isItem);
     if (role === undefined) continue;
     const key = extension.name ?? base;
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
@@ -312,6 +312,8 @@ function findResources(operations: (OperationModel & { extension: ResourceExtens
   for (const [key, group] of groups) {
     const resource = buildResource(key, group, ajv);
     if (resource === undefined) continue;
+    // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`.
+    if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter(Boolean).join('-');
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
@@ -321,9 +323,23 @@ function findResources(operations: (OperationModel & { extension: ResourceExtens
   return resources;
 }
 
-function conventionalRole(method: Method, isItem: boolean): Role | undefined {
-  if (isItem) return ({ GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } as const)[method as 'GET'];
-  return ({ GET: 'list', POST: 'create' } as const)[method as 'GET'];
+/**
+ * The part an operation plays by the convention, when its shape fits it: a write (create, replace, update) takes a
+ * JSON body, a create also answers the record, a list answers an array (bare or in a wrapper) and a read a record.
+ * Otherwise it plays none and is answered from its examples (the classic Petstore's `POST /pets` takes no body and
+ * answers none: no create). `x-resource` names the part where the shape does not show it.
+ */
+function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
+  const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create' };
+  const role = byMethod[op.method];
+  const takesJson = op.body !== undefined && op.body.mediaTypes.some(isJsonMediaType);
+  const answer = successSchema(op);
+  // A create answers the record: that is how a client learns the id the server assigned.
+  if (role === 'create') return takesJson && answer !== undefined ? role : undefined;
+  if (role === 'replace' || role === 'update') return takesJson ? role : undefined;
+  if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
+  if (role === 'read') return answer !== undefined ? role : undefined;
+  return role;
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {
