@@ -8,7 +8,7 @@ import type { Journal } from './journal.js';
 import { parseJsonBody } from './json.js';
 import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
 import { singularCode } from './records.js';
-import { andThen, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordValue } from './store/record-store.js';
+import { andThen, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordValue } from './store/record-store.js';
 
 /** Path prefix of the admin API: outside the contract's base path `/v1`, so it never shadows an operation. */
 export const ADMIN_PREFIX = '/__admin';
@@ -73,7 +73,7 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Ma
 /** A store over the network that did not answer: 503 with `Retry-After`, as the contract's operations answer. */
 function failed(error: unknown): MockResponse {
   if (!(error instanceof StoreUnavailableError)) return answer({ error: 'INTERNAL_ERROR' });
-  return answer({ error: 'STORE_UNAVAILABLE', detail: error.message, headers: { 'retry-after': '1' } });
+  return answer({ error: 'STORE_UNAVAILABLE', detail: error.message, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
 }
 
 type Action = (options: AdminOptions, request: MockRequest, query: URLSearchParams) => Maybe<Answer>;

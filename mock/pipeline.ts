@@ -9,7 +9,7 @@ import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './records.js';
-import { StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
+import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
 export interface MockRequest {
@@ -33,9 +33,6 @@ export type Dataset = ReadonlyMap<string, RecordStore>;
 
 /** A dataset of either store: in memory, or over the network (README › Several replicas). */
 export type AnyDataset = ReadonlyMap<string, AnyRecordStore>;
-
-/** Seconds a client is asked to wait (`Retry-After`) after a 503 because the shared store did not answer. */
-export const STORE_RETRY_AFTER_SECONDS = 1;
 
 /** What the pipeline needs besides the spec: the accepted API keys and the data. */
 export interface PipelineOptions {

@@ -1,5 +1,6 @@
 import type { ErrorCode } from './errors.js';
 import type { OperationModel } from '../spec/model.js';
+import { STORE_RETRY_AFTER_SECONDS } from './store/record-store.js';
 
 /**
  * The `Prefer` request header, as Prism reads it (README › Forcing responses): `code=<status>` forces a
@@ -65,7 +66,7 @@ export function forcedResponse(operation: OperationModel, header: string | strin
   }
   const detail = `Answer forced by "Prefer: code=${code}" for ${operation.operationId}.`;
   if (code === 401) return { error, detail, headers: { 'www-authenticate': 'Bearer' } };
-  return code === 503 ? { error, detail, headers: { 'retry-after': '1' } } : { error, detail };
+  return code === 503 ? { error, detail, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } } : { error, detail };
 }
 
 /**

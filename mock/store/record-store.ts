@@ -144,6 +144,9 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait (`Retry-After`) after a 503 because the shared store did not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
 /** Applies `next` to a value at once when it is there, else when its promise settles (the memory path stays synchronous). */
 export function andThen<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Maybe<U> {
   return value instanceof Promise ? value.then(next) : next(value);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiModel, ResourceModel } from '../../spec/model.js';
 import type { StartingData } from '../data.js';
 import type { MockResponse } from '../pipeline.js';
-import type { AnyRecordStore } from './record-store.js';
+import { STORE_RETRY_AFTER_SECONDS, type AnyRecordStore } from './record-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { defaultPrefix, type RedisStoreOptions } from './redis-options.js';
 import { RedisRecordStore, type NamespaceMeta } from './redis-store.js';
@@ -98,7 +98,7 @@ export class RedisBackend {
     const probe = await this.connection.probe();
     const ok = probe.state === 'ready';
     const body = { status: ok ? 'ok' : 'unavailable', store: 'redis', state: probe.state, where: this.connection.where, prefix: this.prefix, ...(ok ? {} : { detail: probe.detail }) };
-    return { status: ok ? 200 : 503, headers: ok ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': '1' }, body: JSON.stringify(body) };
+    return { status: ok ? 200 : 503, headers: ok ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': String(STORE_RETRY_AFTER_SECONDS) }, body: JSON.stringify(body) };
   }
 
   /** Closes the connection. */
