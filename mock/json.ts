@@ -1,7 +1,9 @@
 import { parse, LosslessNumber } from 'lossless-json';
+import { exactInteger } from '../spec/json.js';
 import { INT64_MAX, INT64_MIN, numberView as exactView } from '../spec/schema.js';
 
 export { INT64_MAX, INT64_MIN } from '../spec/schema.js';
+export { exactInteger } from '../spec/json.js';
 
 /**
  * A request body parsed without losing a digit.
@@ -109,34 +111,6 @@ function toView(node: unknown, pointer: string, overflows: string[]): unknown {
 const SHORT_INTEGER = /^-?\d{1,18}$/;
 /** An integer in plain notation, the usual case: `BigInt` reads it as is. */
 const PLAIN_INTEGER = /^-?(?:0|[1-9]\d*)$/;
-const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-
-/**
- * The exact integer a JSON number literal denotes, or `undefined` when it is not an integer
- * (`1.0`, `1e3` and `-0` are integers: JSON Schema compares values, not spellings).
- * Literals whose magnitude exceeds 10^400 are reported as ±10^400, which is outside every int64.
- */
-export function exactInteger(literal: string): bigint | undefined {
-  if (PLAIN_INTEGER.test(literal)) return BigInt(literal);
-  const match = NUMBER_LITERAL.exec(literal);
-  if (match === null) return undefined;
-  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
-  const digits = (whole + fraction).replace(/^0+(?=\d)/, '');
-  const exponent = Number(exponentText) - fraction.length;
-  if (/^0+$/.test(digits)) return 0n;
-  let magnitude: bigint;
-  if (exponent >= 0) {
-    if (digits.length + exponent > 400) return sign === '-' ? -(10n ** 400n) : 10n ** 400n;
-    magnitude = BigInt(digits) * 10n ** BigInt(exponent);
-  } else {
-    const cut = digits.length + exponent;
-    const dropped = cut > 0 ? digits.slice(cut) : digits;
-    if (!/^0*$/.test(dropped)) return undefined;
-    magnitude = cut > 0 ? BigInt(digits.slice(0, cut)) : 0n;
-  }
-  return sign === '-' ? -magnitude : magnitude;
-}
-
 /** Index of the first character at or after `i` that is not JSON white space (space, tab, line feed, carriage return). */
 function skipSpace(text: string, i: number): number {
   let c = text.charCodeAt(i);
