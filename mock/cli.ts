@@ -130,7 +130,9 @@ try {
   const adminText = !options.admin
     ? 'off'
     : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
-  const sizes = Object.entries(await datasetSizes(mock.stores.sharedData)).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
+  // A Redis not reachable yet leaves the count unknown; the start-up log says why.
+  const counted = await Promise.resolve(datasetSizes(mock.stores.sharedData)).catch(() => undefined);
+  const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : Object.entries(counted).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
   const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
   const first = api.resources[0];
   process.stdout.write(

@@ -13,7 +13,7 @@ import { carryOver, carryOverStarting, describeChanges } from './reload.js';
 import { serve, type RunningServer, type ServerOptions } from './server.js';
 import { readStateFile, StateFile } from './state-file.js';
 import { startupNotes } from './statuses.js';
-import type { AnyRecordStore, AsyncRecordStore, Maybe, RecordStore, RecordValue } from './store/record-store.js';
+import { StoreUnavailableError, type AnyRecordStore, type AsyncRecordStore, type Maybe, type RecordStore, type RecordValue } from './store/record-store.js';
 import type { RedisBackend, RedisStoreOptions } from './store/redis-dataset.js';
 
 export { apiError, ERRORS, type ApiError, type ErrorCode } from './errors.js';
@@ -171,7 +171,15 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   let engine: Engine = build(api, starting, saved);
   if (stateFile !== undefined && saved === undefined) stateFile.changed();
   // A replica writes its starting data only into a namespace no replica started yet, and says where it found another spec's.
-  if (redis !== undefined) notes.push(...(await redis.initialize(api, engine.stores.sharedData)));
+  if (redis !== undefined) {
+    try {
+      notes.push(...(await redis.initialize(api, engine.stores.sharedData)));
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      // Each store initialises its namespace on its first request once Redis answers (starting data into an empty one only).
+      notes.push(`the store ${redis.connection.where} is not reachable yet: answering 503 with Retry-After until it is (${error.message})`);
+    }
+  }
 
   return {
     get api() {

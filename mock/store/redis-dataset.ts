@@ -24,17 +24,13 @@ export class RedisBackend {
   }
 
   /**
-   * Connects to Redis (at most the store timeout). Errors: rejects with a message naming the URL when Redis
-   * cannot be reached at start (a replica does not start on a store it cannot see).
+   * Connects to Redis, waiting at most the store timeout. A Redis not reachable yet is no error: the connection
+   * keeps trying by itself and requests get 503 meanwhile. Never rejects.
    */
   static async connect(api: ApiModel, options: RedisStoreOptions): Promise<RedisBackend> {
     const connection = new RedisConnection(options);
-    try {
-      await connection.connect();
-    } catch (error) {
-      await connection.close();
-      throw new Error(`cannot reach the store ${connection.where}: ${(error as Error).message}`);
-    }
+    // Not reachable yet: the replica starts all the same, answers 503 and keeps reconnecting (a replica may start before its Redis).
+    await connection.connect().catch(() => undefined);
     return new RedisBackend(connection, options.prefix ?? defaultPrefix(api));
   }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, startCli } from '../built-cli.js';
-import { startRedis, type TestRedis } from './redis-server.js';
+import { freePort, startRedis, type TestRedis } from './redis-server.js';
 
 /**
  * `petstore-mock --store redis://…` as an operator starts replicas (README › Several replicas): the banner names
@@ -51,9 +51,25 @@ describe('petstore-mock --store', () => {
     expect(bad.stderr).toContain('must be "memory" or a Redis URL');
   });
 
-  it('a Redis that cannot be reached at start stops the start with exit code 1 naming it', async () => {
-    const down = await runCli(['--port', '0', '--store', 'redis://127.0.0.1:1', '--store-timeout', '300']);
-    expect(down.code).toBe(1);
-    expect(down.stderr).toContain('cannot reach the store redis://127.0.0.1:1');
+  it('starts before its Redis: 503 with Retry-After meanwhile, then the demo pets once Redis runs', async () => {
+    const port = await freePort();
+    const cli = await startCli(['--store', `redis://127.0.0.1:${port}`, '--store-timeout', '300', '--log-format', 'json']);
+    let late: TestRedis | undefined;
+    try {
+      expect(cli.stdout()).toContain('not reachable yet');
+      const early = await fetch(`${cli.baseUrl}/pets`, { headers: AUTH });
+      expect(early.status).toBe(503);
+      expect(early.headers.get('retry-after')).toBe('1');
+      late = await startRedis({ port });
+      let pets: unknown[] | undefined;
+      for (const deadline = Date.now() + 5_000; pets === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const response = await fetch(`${cli.baseUrl}/pets`, { headers: AUTH });
+        if (response.status === 200) pets = (await response.json()) as unknown[];
+      }
+      expect(pets?.length).toBe(8);
+    } finally {
+      await cli.stop();
+      await late?.dispose();
+    }
   });
 });

@@ -40,9 +40,11 @@ export async function freePort(): Promise<number> {
  * --appendonly no`), in a temporary directory removed by {@link TestRedis.dispose}. With `persistent`, every
  * write is appended and synced first (`--appendonly yes --appendfsync always`), so that a stop and
  * {@link TestRedis.restart} keep what Redis acknowledged. Errors: rejects when `redis-server` is not installed
- * (`apt-get install redis-server`, as .ci/run does) or does not start within 10 s.
+ * (`apt-get install redis-server`, as .ci/run does) or does not start within 10 s. `port`: that port rather
+ * than a free one (a mock told to use it before the server runs).
  */
-export async function startRedis(options: { persistent?: boolean } = {}): Promise<TestRedis> {
+export async function startRedis(options: { persistent?: boolean; port?: number } = {}): Promise<TestRedis> {
+  if (options.port !== undefined) return startOn(options.port, options);
   // Another test file may take the free port first: then its redis-server answers there, not ours; try another port.
   for (let attempt = 1; ; attempt++) {
     try {
