@@ -144,6 +144,17 @@ describe('two replicas sharing one Redis', () => {
     expect(await (await fetch(`${b.baseUrl}/pets`, as('two'))).json()).toEqual([]);
   });
 
+  it('a spec reload (--watch) keeps serving the records held in Redis', async () => {
+    const prefix = `reload-${++prefixes}`;
+    const mock = await replica(prefix, { empty: true });
+    await create(mock.baseUrl, 'before-reload');
+    const report = mock.reload(await loadModel());
+    expect(report.dropped).toBe(0);
+    expect(((await call(mock.baseUrl, '/pets')).body as { name: string }[]).map((pet) => pet.name)).toEqual(['before-reload']);
+    await create(mock.baseUrl, 'after-reload');
+    expect(((await call(mock.baseUrl, '/pets')).body as unknown[]).length).toBe(2);
+  });
+
   it('a replica of another spec version says so at start, and serves the records it found', async () => {
     const prefix = `versions-${++prefixes}`;
     await replica(prefix);
