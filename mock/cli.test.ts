@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli, startCli } from '../test/built-cli.js';
+import { CLI_PATH, ensureBuilt, runCli, startCli } from '../test/built-cli.js';
 import { DEFAULT_API_KEY } from './index.js';
 
 /** `petstore-mock` as a front-end developer starts it (README › Running the mock): flags, starting data, state file. */
@@ -123,5 +124,22 @@ describe('--isolate-by-key and the admin flags', () => {
     const { code, stderr } = await runCli(['--latency', '300-100']);
     expect(code).toBe(1);
     expect(stderr).toContain('must be MS or MIN-MAX');
+  });
+});
+
+describe('shutdown with stdout gone', () => {
+  it('a SIGTERM still ends the process when stdout is a pipe its reader closed (`petstore-mock | head -1`)', async () => {
+    ensureBuilt();
+    const child = spawn(process.execPath, [CLI_PATH, '--port', '0', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Read the banner's first chunk, then close our end of the pipe, as `head -1` does.
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    child.stdout!.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill('SIGTERM');
+    const timeout = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5000).unref());
+    const outcome = await Promise.race([exited, timeout]);
+    if (outcome === 'hung') child.kill('SIGKILL');
+    expect(outcome).toBe(0);
   });
 });

@@ -150,7 +150,14 @@ try {
     });
   }
   // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
-  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message) });
+  // The last log lines are written while the event loop still runs: when stdout is a closed pipe
+  // (`petstore-mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
+  // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
+  const exit = (code: number): void => {
+    logger.flush();
+    setTimeout(() => process.exit(code), 100);
+  };
+  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
 } catch (error) {
   process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
   process.exit(1);
