@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createErrorShape, type ErrorShape } from './error-shape.js';
-import { compile, createAjv, directionalView, isInt64, isMarked, mainType, objectShape, toJsonSchema, typesOf, type Schema, type Validator } from './schema.js';
+import { findResources, type ResourceExtension } from './resources.js';
+import { compile, createAjv, directionalView, isInt64, isJsonMediaType, mainType, toJsonSchema, type Schema, type Validator } from './schema.js';
 
 /** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -150,16 +151,6 @@ export interface ApiModel {
   notes: string[];
 }
 
-/** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
-interface ResourceExtension {
-  name?: string;
-  role?: Role | 'none';
-  id?: string;
-  limit?: string;
-  filters?: Record<string, string>;
-}
-
-const LIMIT_NAMES = ['limit', 'pageSize', 'page_size', 'perPage', 'per_page', 'size', 'maxResults', 'max_results', 'top'];
 
 /**
  * Reads a spec (OpenAPI 3.0 or 3.1, YAML or JSON), resolves every `$ref`, compiles every validator, and finds
@@ -257,9 +248,6 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes };
 }
 
-function isJsonMediaType(mediaType: string): boolean {
-  return /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(mediaType);
-}
 
 function authScheme(name: string, scheme: Record<string, unknown> | undefined): AuthScheme[] {
   if (scheme === undefined) return [{ kind: 'bearer', name }];
@@ -282,163 +270,6 @@ function basePathOf(servers: { url: string }[]): string {
   };
   const local = servers.find((server) => /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?(?:\/|$)/.test(server.url));
   return pathOf((local ?? servers[0])?.url ?? '');
-}
-
-/**
- * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
- * a path without a trailing template is a collection (GET list, POST create); that path followed by one template
- * segment is its item (GET read, PUT replace, PATCH update, DELETE delete).
- */
-function findResources(operations: (OperationModel & { extension: ResourceExtension | undefined })[], ajv: ReturnType<typeof createAjv>): ResourceModel[] {
-  const groups = new Map<string, { collection: string; item: string | undefined; ops: Partial<Record<Role, (typeof operations)[number]>>; extension: ResourceExtension }>();
-  const itemOf = (path: string): string | undefined => /^(.*)\/\{[^}/]+\}$/.exec(path)?.[1];
-  for (const op of operations) {
-    const extension = op.extension ?? {};
-    if (extension.role === 'none') continue;
-    const collection = itemOf(op.path);
-    const isItem = collection !== undefined && !collection.includes('{');
-    const base = isItem ? collection : op.path;
-    if (base.includes('{')) continue;
-    const role: Role | undefined = extension.role ?? conventionalRole(op, isItem);
-    if (role === undefined) continue;
-    const key = extension.name ?? base;
-    const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
-    if (isItem) group.item = op.path;
-    if (group.ops[role] === undefined) group.ops[role] = op;
-    Object.assign(group.extension, extension);
-    groups.set(key, group);
-  }
-  const resources: ResourceModel[] = [];
-  for (const [key, group] of groups) {
-    const resource = buildResource(key, group, ajv);
-    if (resource === undefined) continue;
-    // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`.
-    if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter(Boolean).join('-');
-    for (const [role, op] of Object.entries(group.ops)) {
-      op.resource = resource;
-      op.role = role as Role;
-    }
-    resources.push(resource);
-  }
-  return resources;
-}
-
-/**
- * The part an operation plays by the convention, when its shape fits it: a write (create, replace, update) takes a
- * JSON body, a create also answers the record, a list answers an array (bare or in a wrapper) and a read a record.
- * Otherwise it plays none and is answered from its examples (the classic Petstore's `POST /pets` takes no body and
- * answers none: no create). `x-resource` names the part where the shape does not show it.
- */
-function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
-  const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create' };
-  const role = byMethod[op.method];
-  const takesJson = op.body !== undefined && op.body.mediaTypes.some(isJsonMediaType);
-  const answer = successSchema(op);
-  // A create answers the record: that is how a client learns the id the server assigned.
-  if (role === 'create') return takesJson && answer !== undefined ? role : undefined;
-  if (role === 'replace' || role === 'update') return takesJson ? role : undefined;
-  if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
-  if (role === 'read') return answer !== undefined ? role : undefined;
-  return role;
-}
-
-function successSchema(op: OperationModel | undefined): Schema | undefined {
-  return op?.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema;
-}
-
-function buildResource(
-  key: string,
-  group: { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension },
-  ajv: ReturnType<typeof createAjv>,
-): ResourceModel | undefined {
-  const { ops, extension } = group;
-  const listSchema = successSchema(ops.list);
-  const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
-  const listItem = listShape === undefined || listSchema === undefined ? undefined : listShape.kind === 'array' ? (listSchema['items'] as Schema | undefined) : (objectShape(listSchema).properties[listShape.itemsProperty]?.['items'] as Schema | undefined);
-  const recordSchema = successSchema(ops.read) ?? successSchema(ops.create) ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update);
-  if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
-  const shape = objectShape(recordSchema);
-  if (Object.keys(shape.properties).length === 0) return undefined;
-  const idParameter = ops.read?.pathParams.at(-1)?.name ?? ops.replace?.pathParams.at(-1)?.name ?? ops.update?.pathParams.at(-1)?.name ?? ops.delete?.pathParams.at(-1)?.name;
-  const createShape = ops.create?.body === undefined ? undefined : objectShape(ops.create.body.schema);
-  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties);
-  if (idProperty === undefined) return undefined;
-  const idSchema = shape.properties[idProperty] ?? {};
-  const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
-
-  const filters: FilterModel[] = [];
-  let limit: LimitModel | undefined;
-  for (const parameter of ops.list?.queryParams ?? []) {
-    const mapped = extension.filters?.[parameter.name];
-    const property = mapped ?? (shape.properties[parameter.name] === undefined ? undefined : parameter.name);
-    const isLimit = extension.limit === parameter.name || (extension.limit === undefined && limit === undefined && LIMIT_NAMES.includes(parameter.name) && parameter.type === 'integer' && property === undefined);
-    if (isLimit) {
-      const schema = parameter.schema;
-      const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
-      limit = {
-        parameter: parameter.name,
-        minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
-        maximum,
-        default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
-      };
-      continue;
-    }
-    if (property === undefined || !isScalar(shape.properties[property] ?? {})) continue;
-    const propertySchema = shape.properties[property]!;
-    const values = Array.isArray(propertySchema['enum']) ? (propertySchema['enum'] as unknown[]).filter((v) => v !== null) : mainType(propertySchema) === 'boolean' ? [true, false] : undefined;
-    filters.push({ parameter, property, values });
-  }
-  const additional = recordSchema['additionalProperties'];
-  return {
-    name: extension.name ?? (key.split('/').filter(Boolean).at(-1) ?? key),
-    collectionPath: group.collection,
-    itemPath: group.item,
-    recordSchema,
-    properties: shape.properties,
-    required: shape.required,
-    keepsOtherProperties: additional === true || (typeof additional === 'object' && additional !== null),
-    idProperty,
-    idType,
-    idSchema,
-    idParameter,
-    operations: ops,
-    filters,
-    limit,
-    listShape,
-    validateRecord: compile(ajv, recordSchema, ''),
-  };
-}
-
-/**
- * The record property the server assigns: the one named like the item's path parameter (`petId`), else `id`,
- * else the one the parameter name ends with (`petId` → `Id`-suffixed names), else the first `readOnly` one, else
- * the first required property the create body does not take.
- */
-function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined): string | undefined {
-  const names = Object.keys(properties);
-  if (parameter !== undefined && names.includes(parameter)) return parameter;
-  if (names.includes('id')) return 'id';
-  const lower = parameter?.toLowerCase();
-  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
-  if (similar !== undefined) return similar;
-  const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
-  if (readOnly !== undefined) return readOnly;
-  return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
-}
-
-function isScalar(schema: Schema): boolean {
-  const type = mainType(schema);
-  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' || (type === undefined && Array.isArray(schema['enum']));
-}
-
-/** A bare array of records, or a wrapper object whose one array property holds them. */
-function shapeOfList(schema: Schema): ListShape | undefined {
-  if (typesOf(schema).includes('array')) return { kind: 'array' };
-  const { properties } = objectShape(schema);
-  const arrays = Object.entries(properties).filter(([, sub]) => mainType(sub) === 'array');
-  if (arrays.length === 0) return undefined;
-  const preferred = arrays.find(([name]) => ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'].includes(name)) ?? arrays[0]!;
-  return { kind: 'object', itemsProperty: preferred[0], schema };
 }
 
 /** The operation answering `method` on a path below the base path, and its raw path segments. */

@@ -213,3 +213,8 @@ export function directionalView(schema: Schema, direction: 'request' | 'response
   }
   return out;
 }
+
+/** Whether a media type is JSON (`application/json`, `application/problem+json`, with or without parameters). */
+export function isJsonMediaType(mediaType: string): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(mediaType);
+}
