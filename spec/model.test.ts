@@ -39,3 +39,21 @@ describe('loadModel on spec/openapi.yaml', () => {
     expect(body.validate(view('{"name":"a","categoryId":1,"x":1e19}'))).toBe(true);
   });
 });
+
+describe('x-resource where the convention does not fit (test/wild/x-resource.yaml)', async () => {
+  const { join } = await import('node:path');
+  const { PACKAGE_ROOT } = await import('./model.js');
+  const shelter = await loadModel(join(PACKAGE_ROOT, 'test', 'wild', 'x-resource.yaml'));
+
+  test('names the list, its page size and filter, the id, and leaves an operation out', () => {
+    expect(shelter.basePath).toBe('/shelter');
+    expect(shelter.resources).toHaveLength(1);
+    const animals = shelter.resources[0]!;
+    expect(animals).toMatchObject({ name: 'animals', collectionPath: '/animals', idProperty: 'code', idType: 'string', idParameter: 'tag' });
+    expect(Object.fromEntries(Object.entries(animals.operations).map(([role, op]) => [role, op.operationId]))).toEqual({ create: 'admitAnimal', list: 'searchAnimals', read: 'getAnimal' });
+    expect(animals.limit).toEqual({ parameter: 'count', minimum: 1, maximum: 30, default: 5 });
+    expect(animals.filters.map((f) => [f.parameter.name, f.property, f.values])).toEqual([['kind', 'species', ['cat', 'dog', 'rabbit']]]);
+    expect(shelter.operations.find((op) => op.operationId === 'archiveAnimal')!.resource).toBeUndefined();
+    expect(shelter.operations.find((op) => op.operationId === 'searchAnimals')!.security).toEqual([{ kind: 'apiKey', name: 'key', in: 'header', parameter: 'X-Shelter-Key' }]);
+  });
+});

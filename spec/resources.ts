@@ -20,16 +20,20 @@ const LIMIT_NAMES = ['limit', 'pageSize', 'page_size', 'perPage', 'per_page', 's
 export function findResources(operations: (OperationModel & { extension: ResourceExtension | undefined })[], ajv: ReturnType<typeof createAjv>): ResourceModel[] {
   const groups = new Map<string, { collection: string; item: string | undefined; ops: Partial<Record<Role, (typeof operations)[number]>>; extension: ResourceExtension }>();
   const itemOf = (path: string): string | undefined => /^(.*)\/\{[^}/]+\}$/.exec(path)?.[1];
-  for (const op of operations) {
+  // An operation that names its resource joins the group of that name: the one whose collection path ends with
+  // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
+  const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
+  const named = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  for (const op of [...operations.filter((op) => !named(op)), ...operations.filter(named)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
     const collection = itemOf(op.path);
     const isItem = collection !== undefined && !collection.includes('{');
     const base = isItem ? collection : op.path;
-    if (base.includes('{')) continue;
+    if (base.includes('{') && extension.name === undefined) continue;
     const role: Role | undefined = extension.role ?? conventionalRole(op, isItem);
     if (role === undefined) continue;
-    const key = extension.name ?? base;
+    const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
     if (isItem) group.item = op.path;
     if (group.ops[role] === undefined) group.ops[role] = op;

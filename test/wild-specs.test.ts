@@ -12,7 +12,7 @@ import { PACKAGE_ROOT } from '../spec/model.js';
  */
 const RUNS = 10;
 
-for (const name of ['classic-style', 'expanded-style']) {
+for (const name of ['classic-style', 'expanded-style', 'x-resource']) {
   describe(name, () => {
     const spec = join(PACKAGE_ROOT, 'test', 'wild', `${name}.yaml`);
     let mock: StartedMock;
@@ -34,6 +34,33 @@ for (const name of ['classic-style', 'expanded-style']) {
 }
 
 describe('what the mock does with them', () => {
+  test('x-resource: the list at /animals/search pages by count and filters kind on species; ids are codes; DELETE is only answered', async () => {
+    const mock = await startMock({ spec: join(PACKAGE_ROOT, 'test', 'wild', 'x-resource.yaml'), port: 0, apiKeys: ['shelter'], pets: [] });
+    const headers = { 'x-shelter-key': 'shelter', 'content-type': 'application/json' };
+    try {
+      expect(mock.baseUrl.endsWith('/shelter')).toBe(true);
+      const codes: string[] = [];
+      for (const [name, species] of [['Tom', 'cat'], ['Rex', 'dog'], ['Kit', 'cat'], ['Bun', 'rabbit']]) {
+        const created = await fetch(`${mock.baseUrl}/animals`, { method: 'POST', headers, body: JSON.stringify({ name, species }) });
+        expect(created.status).toBe(201);
+        codes.push(((await created.json()) as { code: string }).code);
+      }
+      const cats = (await (await fetch(`${mock.baseUrl}/animals/search?kind=cat`, { headers })).json()) as { name: string }[];
+      expect(cats.map((a) => a.name)).toEqual(['Kit', 'Tom']);
+      expect(((await (await fetch(`${mock.baseUrl}/animals/search?count=1`, { headers })).json()) as unknown[]).length).toBe(1);
+      expect((await fetch(`${mock.baseUrl}/animals/search?count=31`, { headers })).status).toBe(400);
+      const one = await fetch(`${mock.baseUrl}/animals/${codes[1]}`, { headers });
+      expect(((await one.json()) as { name: string }).name).toBe('Rex');
+      expect((await fetch(`${mock.baseUrl}/animals/${codes[1]}`, { method: 'DELETE', headers })).status).toBe(204);
+      expect((await fetch(`${mock.baseUrl}/animals/${codes[1]}`, { headers })).status).toBe(200);
+      const refused = await fetch(`${mock.baseUrl}/animals/search`);
+      expect(refused.status).toBe(401);
+      expect(Object.keys((await refused.json()) as object).sort()).toEqual(['error', 'status']);
+    } finally {
+      await mock.close();
+    }
+  });
+
   test('classic: no key asked, a POST without body answers its documented empty 201, errors in the {code, message} shape', async () => {
     const mock = await startMock({ spec: join(PACKAGE_ROOT, 'test', 'wild', 'classic-style.yaml'), port: 0, pets: [] });
     try {
