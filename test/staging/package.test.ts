@@ -16,7 +16,10 @@ import { ensureCompiled } from './run-cli.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+// An `npx -p <pkg> -c <cmd>` around the tests (CI runs them so on Node 24) leaves its `package` and `call` in the
+// environment, where the inner `npx` would read them as its own options: they are not passed on.
+const INHERITED = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_(package|call|yes)$/i.test(name)));
+const NPM_ENV = { ...INHERITED, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 let dir: string;
 let installed: string;
 let mock: StartedMock;
