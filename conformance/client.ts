@@ -188,7 +188,7 @@ export function authHeaders(target: ResolvedTarget, extra: Record<string, string
 }
 
 /**
- * The request as a `curl` command a person can paste (STYLE 8). The target's own key is written as
+ * The request as a `curl` command a person can paste, so every failure can be replayed by hand. The target's own key is written as
  * `$PETSTORE_API_KEY`, so that reports never print a secret; deliberately wrong keys are printed as sent.
  */
 export function curl(request: Exchange['request'], apiKey: string): string {

@@ -60,7 +60,7 @@ export function requestOf(op: OperationModel, parts: { path?: Record<string, str
 
 /**
  * A property that does not hold: fast-check's seed, path and shrunk counterexample, and the violation with
- * the exchange that shows it. `report()` formats all of it for a person (STYLE 8).
+ * the exchange that shows it. `report()` formats all of it for a person: every failure reproducible from its seed and its curl line.
  */
 export class PropertyFailure extends Error {
   constructor(

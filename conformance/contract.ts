@@ -19,7 +19,7 @@ const models = new Map<string, Promise<ApiModel>>();
 
 /**
  * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), loaded once per
- * process and path (STYLE 13: the suite reads the same model as the mock, never the mock's code).
+ * process and path (the suite reads the same model as the mock, never the mock's code: a judge sharing the defendant's code would share its bugs).
  * Errors: rejects with the loader's message when the spec is invalid.
  */
 export function modelOf(specPath: string | undefined): Promise<ApiModel> {

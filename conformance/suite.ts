@@ -77,7 +77,7 @@ class ConformanceFailure extends Error {
 }
 
 /**
- * Registers the conformance suite for `target` with vitest (STYLE 5: a factory over its target): one test per
+ * Registers the conformance suite for `target` with vitest, a factory over its target (the same checks for the mock, staging or any implementation): one test per
  * check, named by its id and seed rule; a check skipped by option or by `--read-only` says why. After the run it
  * prints the number of requests sent and their rate.
  */

@@ -1,5 +1,5 @@
 /**
- * What the conformance suite is pointed at, and how hard it pushes (STYLE 5: one object configures the suite).
+ * What the conformance suite is pointed at, and how hard it pushes (one object configures the suite).
  * The same checks run against the mock, staging, or any implementation of the seed.
  */
 export interface Target {

@@ -23,7 +23,7 @@ export interface FrontDoorParts {
 }
 
 /**
- * The mock's single entry, in four hops (STYLE 2): a CORS preflight is answered at once; `/__admin` goes to
+ * The mock's single entry, in four hops: a CORS preflight is answered at once; `/__admin` goes to
  * the admin API and `/__health` to the health endpoint; any other request goes to the pipeline of its data
  * (the shared store, or its key's with `--isolate-by-key`); the answer gets the CORS headers and is recorded in
  * the journal. With a store over the network the answer is a promise; with the in-memory store it is there at once.

@@ -64,7 +64,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const SEED_ERRORS = createErrorShape([]);
 
 /**
- * Builds the mock's request pipeline from the model (STYLE 2): route → authenticate → validate → handle.
+ * Builds the mock's request pipeline from the model: route → authenticate → validate → handle.
  * The result answers every request; it never throws for any input, and every error body has the shape the
  * operation documents for its status (README › Error bodies; the seed's `Error` when it documents none).
  */

@@ -7,7 +7,7 @@ import type { MockRequest, MockResponse } from './pipeline.js';
 /**
  * The bad-input matrix: every odd request gets a documented answer or a 4xx `Error` (seed, Errors), never
  * a 5xx nor a crash, and the store holds the same pets afterwards. Body, query and path cases run here
- * in-process (STYLE 3); HTTP-level cases (framing, header size, timeouts, HEAD, OPTIONS) over a real socket in
+ * in-process (no socket, so each case is fast and exact); HTTP-level cases (framing, header size, timeouts, HEAD, OPTIONS) over a real socket in
  * robustness-socket.test.ts. Every response is also checked against spec/openapi.yaml by test/spec-validator.ts.
  */
 

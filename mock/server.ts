@@ -36,7 +36,7 @@ export interface RunningServer {
 }
 
 /**
- * Serves a pipeline over HTTP/1.1 with `node:http` (STYLE 3: the socket is a thin adapter; the pipeline is
+ * Serves a pipeline over HTTP/1.1 with `node:http` (the socket is a thin adapter; the pipeline is
  * testable without one). A body over `maxBodyBytes` and a malformed HTTP request still get a JSON `Error`.
  */
 export async function serve(handle: (request: MockRequest) => Maybe<MockResponse>, options: ServerOptions = {}): Promise<RunningServer> {

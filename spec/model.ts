@@ -154,7 +154,7 @@ export interface ApiModel {
 
 /**
  * Reads a spec (OpenAPI 3.0 or 3.1, YAML or JSON), resolves every `$ref`, compiles every validator, and finds
- * its resources (STYLE 1, 13). Errors: rejects with swagger-parser's message when the document is invalid, or
+ * its resources, once at start-up, so no request looks anything up again. Errors: rejects with swagger-parser's message when the document is invalid, or
  * with a message naming the method and path of the operation whose schema does not compile.
  */
 export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel> {

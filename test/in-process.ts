@@ -3,7 +3,7 @@ import type { MockRequest, MockResponse } from '../mock/pipeline.js';
 /** A request for `Mock.handle`, with defaults: `GET /v1/pets`, no headers, the body as text or bytes. */
 export type CallInit = Omit<Partial<MockRequest>, 'body'> & { body?: string | Buffer | undefined };
 
-/** Calls a mock in-process (STYLE 3) and parses a JSON body: `json` is `undefined` for an empty body. */
+/** Calls a mock in-process (no socket) and parses a JSON body: `json` is `undefined` for an empty body. */
 export function call(handle: (request: MockRequest) => MockResponse, init: CallInit = {}): MockResponse & { json: any } {
   const request: MockRequest = {
     method: init.method ?? 'GET',

@@ -67,7 +67,7 @@ export function parseResponse(bytes: Buffer, head = false): RawResponse | undefi
   return { status: Number(statusLine.split(' ')[1]), headers, body: body.subarray(0, length).toString('utf8') };
 }
 
-/** The request as a `curl` command, for failure messages (STYLE 8). */
+/** The request as a `curl` command, for failure messages, so a failure can be replayed by hand. */
 export function asCurl(origin: string, method: string, url: string, headers: Record<string, string>, body?: string): string {
   const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
   const parts = ['curl', '-i', '-X', method, ...Object.entries(headers).flatMap(([name, value]) => ['-H', quote(`${name}: ${value}`)])];

@@ -49,7 +49,7 @@ interface Route {
 }
 
 /**
- * Loads the spec and compiles one validator per documented response (STYLE 1: once, before any check).
+ * Loads the spec and compiles one validator per documented response (once, before any check).
  * `basePath` is the prefix the requests carry before the spec's paths (default `/v1`, the version segment
  * of the seed's Versioning section). Errors: rejects when the spec cannot be read or a schema not compiled.
  */

@@ -2,7 +2,7 @@ import { isInt64, jsonType, type Schema } from '../../spec/schema.js';
 
 /**
  * A JSON Schema in one canonical form, as hypothesis-jsonschema's `canonicalish` makes it before generating
- * (STYLE 14): `allOf` merged, `type` lists and `nullable` turned into a `nullable` flag or a union, `enum` and
+ * so that valid and invalid values come from one form: `allOf` merged, `type` lists and `nullable` turned into a `nullable` flag or a union, `enum` and
  * `const` folded into one list, numeric bounds folded into inclusive bounds. Each kind maps to one small
  * arbitrary (arbitraries/schema.ts), and invalid values come from the same form (arbitraries/invalid.ts).
  */

@@ -81,7 +81,7 @@ export function missingRequiredBodies(form: Canonical, base: Record<string, unkn
 }
 
 /**
- * Every kind of invalid body built from a valid `base` (STYLE 14): each property made invalid in turn (see
+ * Every kind of invalid body built from a valid `base`, from the same canonical form as the valid values: each property made invalid in turn (see
  * {@link invalidValuesOf}), an extra or read-only property where the schema forbids it, JSON that is not an
  * object, text that is not JSON, and empty bodies. Only bodies the spec's own validator refuses are kept.
  */

@@ -25,7 +25,7 @@ function literal(value: bigint | string): LosslessNumber {
 const PATTERN_BREAKERS = ['', ' ', '!', '0', 'a', 'A', '-', 'conformance mismatch', '\u0000', '12345678901234567890'];
 
 /**
- * Invalid values of a canonical schema, derived from the same form as the valid ones (STYLE 14, as
+ * Invalid values of a canonical schema, derived from the same form as the valid ones (as
  * hypothesis-jsonschema negates a canonical schema): a flipped type, `null` where not nullable, a step past a
  * bound, a string too long or too short or breaking its pattern or format, a value outside the enum, and for
  * objects a dropped required key, an extra property where forbidden, a forbidden (`readOnly`) property sent,

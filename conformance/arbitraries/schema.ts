@@ -16,7 +16,7 @@ export interface ValueOptions {
 }
 
 /**
- * Valid values of a canonical schema (STYLE 7, 14). Integers are `bigint` (exact over int64 with `exactJson`),
+ * Valid values of a canonical schema. Integers are `bigint` (exact over int64 with `exactJson`),
  * optional properties present or absent, `oneOf`/`anyOf` by picking a branch, never a property the schema does
  * not name (DECISIONS D5). Callers filter through the compiled validator, which settles what this cannot (a
  * `pattern` with a length, a value matching two `oneOf` branches).

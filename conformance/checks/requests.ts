@@ -33,7 +33,7 @@ function isGettable(op: OperationModel): boolean {
 }
 
 /**
- * Valid requests of `op` (STYLE 5: the checks of any operation of any spec): for a resource's list, queries with
+ * Valid requests of `op` (the checks of any operation of any spec): for a resource's list, queries with
  * a page size or a filter; for its create, a valid body with a marker (so a record created by a refused request
  * can be found); for its item operations, ids the target holds; for any other operation, schema-valid path and
  * required query parameters and body. `markerRun` keeps markers apart between checks.

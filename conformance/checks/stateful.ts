@@ -119,7 +119,7 @@ class DeleteCommand implements RecordCommand {
   toString = (): string => `${operation(this.resource, 'delete').operationId}(created #${this.pick})`;
 }
 
-/** The commands of one resource, one class per operation (STYLE 6), with their arbitraries. */
+/** The commands of one resource, one class per operation, so a shrunk sequence reads as calls, with their arbitraries. */
 function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrary<RecordCommand>[] {
   const options = { integers: context.target.integers, strings: 'ordinary' } as const;
   const { create, read, list, replace, update } = resource.operations;

@@ -9,7 +9,7 @@ import { serveHandler } from './serve-handler.js';
 import { VARIANT_KEY, VARIANTS } from './variants.js';
 
 /**
- * The conformance suite's self-test (STYLE: "a test that cannot fail is a defect"):
+ * The conformance suite's self-test (a check no broken server fails could pass anything):
  * (a) each mutant shows its fault on a direct request, and the real mock does not;
  * (b) every check id is named by some mutant;
  * (c) each mutant is rejected by every check of its `caughtBy`;
