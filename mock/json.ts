@@ -1,9 +1,9 @@
 import { parse, LosslessNumber } from 'lossless-json';
-import { exactInteger } from '../spec/json.js';
+import { exactInteger, MAX_JSON_DEPTH, nestingDepth } from '../spec/json.js';
 import { INT64_MAX, INT64_MIN, numberView as exactView } from '../spec/schema.js';
 
 export { INT64_MAX, INT64_MIN } from '../spec/schema.js';
-export { exactInteger } from '../spec/json.js';
+export { exactInteger, MAX_JSON_DEPTH } from '../spec/json.js';
 
 /**
  * A request body parsed without losing a digit.
@@ -52,30 +52,6 @@ export function parseJsonGeneral(text: string): ParseResult {
   const overflows: string[] = [];
   const view = toView(value, '', overflows);
   return { ok: true, body: { value, view, overflows } };
-}
-
-/**
- * Deepest nesting of arrays and objects a request body may have. `NewPet` needs 1; the bound keeps the
- * recursive parser and {@link toView} far from the stack limit, which some depths between ~2,000 and ~8,000
- * reached (a `RangeError` thrown outside the parser's own try). Seed, Limits: request size limits not shown.
- */
-export const MAX_JSON_DEPTH = 64;
-
-/** Deepest `[`/`{` nesting of a JSON text, counted outside string literals in one pass (O(length), no recursion). */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
 }
 
 /** The plain JS number of a number literal, for validation; a literal outside int64 adds its pointer to `overflows`. */
