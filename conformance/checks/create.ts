@@ -53,6 +53,19 @@ async function expectRefused(context: CheckContext, resource: ResourceModel, bod
   await expectNothingCreated(context, resource, body.marker, exchange);
 }
 
+/**
+ * One refused body of a family built from a valid create body: `family(base, n)` lists the cases of a drawn base,
+ * with markers numbered by `n` (below 10,000, so that the runs of one check never share a marker); `undefined`
+ * when a base gives no case.
+ */
+function drawnCases(context: CheckContext, resource: ResourceModel, family: (base: Record<string, unknown>, n: number) => InvalidBody[]): fc.Arbitrary<InvalidBody | undefined> {
+  const values = bodyValues(operation(resource, 'create'), { integers: context.target.integers, strings: 'ordinary' });
+  return fc.tuple(values, fc.nat()).chain(([base, n]) => {
+    const cases = family(base, n % 10_000);
+    return cases.length === 0 ? fc.constant(undefined) : fc.constantFrom(...cases);
+  });
+}
+
 /** Create rule 1 (seed, Endpoints §2): without a required property, a 400 in the error shape, and nothing created. */
 export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: string): Check {
   return {
@@ -67,10 +80,7 @@ export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: s
       for (const base of fixedBases(context, resource)) {
         for (const body of missingRequiredBodies(form, base, fixed)) await expectRefused(context, resource, body);
       }
-      const random = fc.tuple(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }), fc.nat()).chain(([base, n]) => {
-        const cases = missingRequiredBodies(form, base, mark(10_000 + (n % 10_000) * 100));
-        return cases.length === 0 ? fc.constant(undefined) : fc.constantFrom(...cases);
-      });
+      const random = drawnCases(context, resource, (base, n) => missingRequiredBodies(form, base, mark(10_000 + n * 100)));
       await context.forAll(random, async (body) => (body === undefined ? undefined : expectRefused(context, resource, body)), { runs: Math.min(context.target.runs, 30) });
     },
   };
@@ -92,10 +102,7 @@ export function invalidBodyCheck(resource: ResourceModel, id: string, rule: stri
       const forbidden = (name: string): unknown => sampleFor(resource.properties[name]);
       const base = ordinaryBody(op, context.target.integers, 2);
       for (const body of invalidBodies(op.body!, form, base, mark(1000), forbidden)) await expectRefused(context, resource, body);
-      const random = fc.tuple(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }), fc.nat()).chain(([value, n]) => {
-        const cases = invalidBodies(op.body!, form, value, mark(2_000_000 + (n % 10_000) * 1000), forbidden);
-        return cases.length === 0 ? fc.constant(undefined) : fc.constantFrom(...cases);
-      });
+      const random = drawnCases(context, resource, (value, n) => invalidBodies(op.body!, form, value, mark(2_000_000 + n * 1000), forbidden));
       await context.forAll(random, async (body) => (body === undefined ? undefined : expectRefused(context, resource, body)));
     },
   };
