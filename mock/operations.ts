@@ -1,7 +1,6 @@
 import { loadModel, SPEC_PATH, type ApiModel, type OperationModel } from '../spec/model.js';
 
 export { PACKAGE_ROOT, SPEC_PATH } from '../spec/model.js';
-export { describeErrors as describe } from '../spec/schema.js';
 
 /** The interface as the mock serves it: the model of spec/model.ts, which the conformance suite reads too. */
 export type Api = ApiModel;

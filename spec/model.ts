@@ -271,13 +271,3 @@ function basePathOf(servers: { url: string }[]): string {
   const local = servers.find((server) => /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?(?:\/|$)/.test(server.url));
   return pathOf((local ?? servers[0])?.url ?? '');
 }
-
-/** The operation answering `method` on a path below the base path, and its raw path segments. */
-export function findOperation(model: ApiModel, method: string, path: string): { operation: OperationModel; segments: string[] } | undefined {
-  for (const operation of model.operations) {
-    if (operation.method !== method) continue;
-    const match = operation.pattern.exec(path);
-    if (match !== null) return { operation, segments: match.slice(1) };
-  }
-  return undefined;
-}
