@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import { readSpecDocument } from './document.js';
 import { createErrorShape, type ErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
-import { compile, createAjv, directionalView, isInt64, isJsonMediaType, mainType, toJsonSchema, type Schema, type Validator } from './schema.js';
+import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, SchemaProblem, type Schema, type Validator } from './schema.js';
 
 /** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -153,21 +153,28 @@ export interface ApiModel {
 
 
 /**
- * Reads a spec (OpenAPI 3.0 or 3.1, YAML or JSON), resolves every `$ref`, compiles every validator, and finds
- * its resources, once at start-up, so no request looks anything up again. Errors: rejects with swagger-parser's message when the document is invalid, or
- * with a message naming the method and path of the operation whose schema does not compile.
+ * Reads a spec (OpenAPI 3.0 or 3.1, or Swagger 2.0 converted on load; YAML or JSON; one file or several, see
+ * `readSpecDocument`), resolves every `$ref` serving needs, converts every schema once, and finds its resources,
+ * once at start-up, so no request looks anything up again. Validators compile on their first use (`compile`).
+ * Errors: rejects with a message naming the file, the JSON pointer and the reason when the document cannot be
+ * read, a `$ref` does not resolve, or a schema keyword cannot be compiled (`spec: cannot compile GET /pets:
+ * spec.yaml#/paths/~1pets/get/parameters/0/schema: pattern is not a regular expression …`).
  */
 export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel> {
-  const document = (await SwaggerParser.dereference(specPath)) as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
-  const openapi30 = String(document['openapi'] ?? '').startsWith('3.0');
+  const read = await readSpecDocument(specPath);
+  const document = read.document as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
   const ajv = createAjv();
-  const json = (schema: unknown): Schema => toJsonSchema(schema, openapi30);
+  const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0');
+  const json = (schema: unknown): Schema => converter(schema);
+  // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
+  const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
   const info = (document['info'] ?? {}) as { title?: string; version?: string };
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
 
   const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!path.startsWith('/')) continue;
     const shared = (item['parameters'] ?? []) as Record<string, unknown>[];
     for (const method of METHODS) {
       const op = item[method] as Record<string, unknown> | undefined;
@@ -176,7 +183,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       try {
         operations.push(compileOperation(op, path, method.toUpperCase() as Method, shared));
       } catch (error) {
-        throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
+        const at = error instanceof SchemaProblem ? read.locate(error.source) : undefined;
+        throw new Error(`spec: cannot compile ${where}: ${at === undefined ? '' : `${at}${at.endsWith('#') ? '' : '/'}${error instanceof SchemaProblem ? error.keyword : ''}: `}${(error as Error).message}`);
       }
     }
   }
@@ -201,7 +209,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     if (requestBody !== undefined) {
       const mediaTypes = Object.keys(requestBody.content ?? {});
       const jsonType = mediaTypes.find(isJsonMediaType) ?? mediaTypes[0];
-      const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request');
+      const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request', views.request);
       body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body') };
     }
 
@@ -209,7 +217,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
       const mediaType = Object.keys(content).find(isJsonMediaType) ?? Object.keys(content)[0];
       const media = mediaType === undefined ? undefined : content[mediaType];
-      const schema = media?.schema === undefined ? undefined : directionalView(json(media.schema), 'response');
+      const schema = media?.schema === undefined ? undefined : directionalView(json(media.schema), 'response', views.response);
       const example = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
       return { status: status.toUpperCase(), mediaType, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), example };
     });
@@ -236,8 +244,16 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     };
   }
 
+  // Before any validator runs: a format ajv does not know would otherwise be compiled as "ignored" with a warning.
+  const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
+  if (unknownFormats.length > 0) notes.push(`formats this mock does not know are accepted as any value: ${unknownFormats.join(', ')}`);
+  if (read.format === 'swagger-2.0') notes.push('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
+  if (read.skipped.length > 0) {
+    const shown = read.skipped.slice(0, 3).join(', ');
+    notes.push(`${read.skipped.length} $ref${read.skipped.length === 1 ? '' : 's'} that serving never reads (in x- extensions, tags or info) not followed: ${shown}${read.skipped.length > 3 ? ', …' : ''}`);
+  }
   for (const op of operations) {
     if (op.resource === undefined) notes.push(`${op.method} ${op.path} (${op.operationId}) is not part of a resource: it answers from the spec's examples or a schema-valid sample`);
   }

@@ -13,22 +13,50 @@ export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * The one ajv set-up both halves use: 2020-12, every error reported, unknown keywords and formats tolerated
- * (a user's spec may carry `x-` keywords or formats ajv does not know), OpenAPI's `int32`/`int64` formats.
+ * The one ajv set-up both halves use: 2020-12, every error reported, unknown keywords tolerated (a user's spec
+ * may carry `x-` keywords), OpenAPI's `int32`/`int64` formats. Formats ajv does not know are registered as
+ * "any value" by {@link acceptFormats} (the start-up log names them once); ajv itself logs nothing.
  *
  * `int64` is checked on the double ajv sees: an in-range literal never becomes a double beyond ±2^63, and the
  * exact parsers ({@link numberView}) move any out-of-range literal strictly beyond it, so the check is exact.
  * `validateSchema: false` skips compiling the 2020-12 meta-schema at every start (a fifth of the start-up);
- * a malformed keyword still fails to compile, and Spectral lints the shipped spec.
+ * the model checks the keywords it compiles ({@link SchemaConverter}), and Spectral lints the shipped spec.
+ * Patterns compile as {@link patternRegExp} does: with the `u` flag when they can, without it otherwise.
  */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, discriminator: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, discriminator: false, logger: false, code: { regExp: PATTERN_ENGINE } });
   addFormats.default(ajv);
   ajv.addFormat('int64', { type: 'number', validate: (x: number) => x >= -(2 ** 63) && x <= 2 ** 63 });
   ajv.addFormat('int32', { type: 'number', validate: (x: number) => x >= -(2 ** 31) && x <= 2 ** 31 - 1 });
   for (const format of ['float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
   return ajv;
 }
+
+/**
+ * Registers each of `formats` that `ajv` does not know as accepting any value (OpenAPI: formats are open, a
+ * tool ignores those it does not know). Returns the names it registered, sorted, for one line of the log.
+ */
+export function acceptFormats(ajv: Ajv2020, formats: Iterable<string>): string[] {
+  const unknown = [...new Set(formats)].filter((format) => ajv.formats[format] === undefined).sort();
+  for (const format of unknown) ajv.addFormat(format, true);
+  return unknown;
+}
+
+/**
+ * A spec's `pattern` as its author meant it (ECMA-262, JSON Schema › pattern): with the `u` flag when the pattern
+ * is valid with it, else without (`^[a-zA-Z0-9_\-\:]+$`: identity escapes are valid only without `u`).
+ * Errors: throws a `SyntaxError` when the pattern is valid in neither mode.
+ */
+export function patternRegExp(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return new RegExp(pattern);
+  }
+}
+
+/** ajv's regular expression engine: {@link patternRegExp}, keeping the `u` ajv asks for when the pattern allows it. */
+const PATTERN_ENGINE = Object.assign((pattern: string, flags: string) => (flags.includes('u') ? patternRegExp(pattern) : new RegExp(pattern, flags)), { code: 'patternRegExp' });
 
 const TWO_63 = 2 ** 63;
 
@@ -68,55 +96,143 @@ export interface Validator {
   errors: () => string;
 }
 
-/** Compiles `schema`; errors come back as one sentence prefixed by `prefix` (`body`, `limit`). */
+/**
+ * A validator of `schema`; errors come back as one sentence prefixed by `prefix` (`body`, `limit`). The schema
+ * is compiled on the validator's first call, once: a spec of hundreds of operations starts without compiling
+ * what no request uses, and ajv compiles an object it has seen (a schema shared by many operations) only once.
+ * A schema the model built ({@link SchemaConverter}) has keywords of the right types, so compiling it succeeds.
+ */
 export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
-  const validate: ValidateFunction = ajv.compile(schema);
-  const check = ((value: unknown) => validate(value)) as Validator;
-  check.errors = () => describeErrors(validate.errors, prefix);
+  let validate: ValidateFunction | undefined;
+  const check = ((value: unknown) => (validate ??= ajv.compile(schema))(value)) as Validator;
+  check.errors = () => describeErrors(validate?.errors, prefix);
   return check;
 }
 
 /**
  * Rewrites an OpenAPI 3.0 schema into 2020-12 (OpenAPI 3.1's dialect): `nullable: true` becomes a `null` type or
  * enum member, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` is kept as an annotation.
- * A 3.1 schema is returned as is. Cycles (a recursive schema after dereferencing) become `{}` at the point
- * where they close: the model never recurses without end.
+ * A 3.1 schema keeps its keywords. Cycles (a recursive schema after dereferencing) become `{}` at the point
+ * where they close: the model never recurses without end. One call, one conversion: see
+ * {@link createSchemaConverter} to convert many schemas that share parts. Errors: {@link SchemaProblem}.
  */
-export function toJsonSchema(schema: unknown, openapi30: boolean, seen = new Set<object>()): Schema {
-  if (schema === true || schema === undefined) return {};
-  if (schema === false) return { not: {} };
-  if (typeof schema !== 'object' || schema === null) return {};
-  if (seen.has(schema)) return {};
-  seen.add(schema);
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions' || key === 'dependentSchemas') {
-      out[key] = Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, toJsonSchema(sub, openapi30, seen)]));
-    } else if (key === 'items' || key === 'additionalProperties' || key === 'not' || key === 'contains' || key === 'propertyNames' || key === 'if' || key === 'then' || key === 'else' || key === 'unevaluatedProperties' || key === 'unevaluatedItems') {
-      out[key] = typeof value === 'boolean' ? value : Array.isArray(value) ? value.map((sub) => toJsonSchema(sub, openapi30, seen)) : toJsonSchema(value, openapi30, seen);
-    } else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf' || key === 'prefixItems') {
-      out[key] = (value as unknown[]).map((sub) => toJsonSchema(sub, openapi30, seen));
-    } else {
-      out[key] = value;
-    }
+export function toJsonSchema(schema: unknown, openapi30: boolean): Schema {
+  return createSchemaConverter(openapi30)(schema);
+}
+
+/** A keyword of a spec's schema that no validator can compile: the schema object holding it, the keyword, why. */
+export class SchemaProblem extends Error {
+  override name = 'SchemaProblem';
+  constructor(
+    /** The schema object as the spec holds it (before conversion), to find where it was written. */
+    readonly source: object,
+    readonly keyword: string,
+    reason: string,
+  ) {
+    super(`${keyword} ${reason}`);
   }
-  seen.delete(schema);
-  if (openapi30) {
-    if (out['exclusiveMinimum'] === true && typeof out['minimum'] === 'number') {
-      out['exclusiveMinimum'] = out['minimum'];
-      delete out['minimum'];
-    } else if (typeof out['exclusiveMinimum'] === 'boolean') delete out['exclusiveMinimum'];
-    if (out['exclusiveMaximum'] === true && typeof out['maximum'] === 'number') {
-      out['exclusiveMaximum'] = out['maximum'];
-      delete out['maximum'];
-    } else if (typeof out['exclusiveMaximum'] === 'boolean') delete out['exclusiveMaximum'];
-    if (out['nullable'] === true) {
-      delete out['nullable'];
-      if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
-      if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
-      if (out['type'] === undefined && out['enum'] === undefined) return { anyOf: [out, { type: 'null' }] };
+}
+
+/**
+ * Converts the schemas of one spec ({@link toJsonSchema}), each schema object once: a schema shared by many
+ * operations (a `$ref` target) becomes one shared converted object, so its later views and ajv's compilation
+ * (cached by object) are done once too. A cycle closes with `{}` where the conversion that met it first found it.
+ * Records the `format` names it meets (`formats`) for {@link acceptFormats}.
+ * Errors: {@link SchemaProblem} for a keyword of the wrong JSON type (`type: file`, `required: true`,
+ * `minimum: "3"`) or a `pattern` that is a regular expression in neither mode of {@link patternRegExp}.
+ */
+export interface SchemaConverter {
+  (schema: unknown): Schema;
+  readonly formats: ReadonlySet<string>;
+}
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'minContains', 'maxContains']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_MEMBERS = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+export function createSchemaConverter(openapi30: boolean): SchemaConverter {
+  const done = new WeakMap<object, Schema>();
+  const active = new Set<object>();
+  const formats = new Set<string>();
+  const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isSchema = (value: unknown): boolean => typeof value === 'boolean' || isObject(value);
+
+  const convert = (schema: unknown): Schema => {
+    if (schema === true || schema === undefined) return {};
+    if (schema === false) return { not: {} };
+    if (!isObject(schema)) return {};
+    const cached = done.get(schema);
+    if (cached !== undefined) return cached;
+    if (active.has(schema)) return {};
+    active.add(schema);
+    const problem = (keyword: string, reason: string): SchemaProblem => new SchemaProblem(schema, keyword, reason);
+    let out: Schema = {};
+    for (const [key, value] of Object.entries(schema)) {
+      if (SCHEMA_MAPS.has(key)) {
+        if (!isObject(value)) throw problem(key, 'must be an object of schemas');
+        if (key === 'patternProperties') for (const name of Object.keys(value)) checkPattern(name, () => problem(key, `has a name that is no regular expression: ${JSON.stringify(name)}`));
+        out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convert(sub)]));
+      } else if (SCHEMA_MEMBERS.has(key)) {
+        if (key === 'items' && Array.isArray(value)) out['prefixItems'] = value.map((sub) => convert(sub));
+        else if (!isSchema(value)) throw problem(key, 'must be a schema (an object or a boolean)');
+        else out[key] = typeof value === 'boolean' ? value : convert(value);
+      } else if (SCHEMA_LISTS.has(key)) {
+        if (!Array.isArray(value)) throw problem(key, 'must be an array of schemas');
+        out[key] = value.map((sub) => convert(sub));
+      } else {
+        if (key === 'type' && !(typeof value === 'string' ? JSON_TYPES.has(value) : Array.isArray(value) && value.every((t) => typeof t === 'string' && JSON_TYPES.has(t)))) {
+          throw problem(key, `must be a JSON type (${[...JSON_TYPES].join(', ')}) or a list of them, not ${JSON.stringify(value)}`);
+        }
+        if ((key === 'required' || key === 'enum') && !Array.isArray(value)) throw problem(key, `must be an array, not ${JSON.stringify(value)}`);
+        if (NUMBER_KEYWORDS.has(key) && typeof value !== 'number') throw problem(key, `must be a number, not ${JSON.stringify(value)}`);
+        if (key === 'pattern') {
+          if (typeof value !== 'string') throw problem(key, `must be a string, not ${JSON.stringify(value)}`);
+          checkPattern(value, () => problem(key, `is not a regular expression (ECMA-262, with or without the u flag): ${JSON.stringify(value)}`));
+        }
+        if (key === 'format' && typeof value === 'string') formats.add(value);
+        out[key] = value;
+      }
     }
+    out = openapi30 ? fromOpenApi30(out) : exclusiveBounds(out);
+    active.delete(schema);
+    done.set(schema, out);
+    return out;
+  };
+  return Object.assign(convert, { formats });
+}
+
+function checkPattern(pattern: string, problem: () => SchemaProblem): void {
+  try {
+    patternRegExp(pattern);
+  } catch {
+    throw problem();
   }
+}
+
+/** OpenAPI 3.0's own keywords of one (already converted) schema object, in 2020-12 terms. */
+function fromOpenApi30(schema: Schema): Schema {
+  const out = exclusiveBounds(schema);
+  if (out['nullable'] === true) {
+    delete out['nullable'];
+    if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
+    if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
+    if (out['type'] === undefined && out['enum'] === undefined) return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
+/** Boolean `exclusiveMinimum`/`exclusiveMaximum` (OpenAPI 3.0, or a 3.1 spec written the 3.0 way) as 2020-12 numbers. */
+function exclusiveBounds(out: Schema): Schema {
+  if (out['exclusiveMinimum'] === true && typeof out['minimum'] === 'number') {
+    out['exclusiveMinimum'] = out['minimum'];
+    delete out['minimum'];
+  } else if (typeof out['exclusiveMinimum'] === 'boolean') delete out['exclusiveMinimum'];
+  if (out['exclusiveMaximum'] === true && typeof out['maximum'] === 'number') {
+    out['exclusiveMaximum'] = out['maximum'];
+    delete out['maximum'];
+  } else if (typeof out['exclusiveMaximum'] === 'boolean') delete out['exclusiveMaximum'];
   return out;
 }
 

@@ -1,0 +1,208 @@
+import { relative, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
+import type { OpenAPIV2 } from 'openapi-types';
+import { convertObj } from 'swagger2openapi';
+
+/** A spec as read from disk: one OpenAPI 3 object, every `$ref` serving needs replaced by its target. */
+export interface SpecDocument {
+  /** The dereferenced OpenAPI 3.x document (a Swagger 2.0 input already converted). May hold cycles. */
+  document: Record<string, unknown>;
+  /** What the file was: OpenAPI `3.0.x` / `3.1.x` as written, or Swagger `2.0` converted on load. */
+  format: 'openapi-3.0' | 'openapi-3.1' | 'swagger-2.0';
+  /** References not followed because serving never reads them (`x-` extensions, `tags`, `info`): `file#pointer → $ref`. */
+  skipped: string[];
+  /** Where an object of the document was written, `file#/json/pointer` (file relative to the working directory). */
+  locate: (value: object) => string | undefined;
+}
+
+/**
+ * A spec that cannot be served: the file and JSON pointer where the problem is, and why. Its message reads
+ * `<file>#<pointer>: <reason>` (several problems on several lines).
+ */
+export class SpecDocumentError extends Error {
+  override name = 'SpecDocumentError';
+}
+
+/**
+ * Members whose keys are names chosen by the author (properties, headers, schemas…), where a key starting with
+ * `x-` is a name like any other, not an extension.
+ */
+const NAMED_MEMBERS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'parameters', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'examples', 'encoding', 'variables', 'mapping', 'pathItems', 'content']);
+
+/** Root members of a document that only documentation tools read. */
+const DOCUMENTATION_ROOT = new Set(['tags', 'info', 'externalDocs']);
+
+/** Extensions this project reads: their references are followed like any other. */
+const SERVED_EXTENSIONS = new Set(['x-resource']);
+
+/**
+ * Reads an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (converted with swagger2openapi), YAML or JSON,
+ * in one file or several (relative `$ref`s), and resolves every reference serving needs.
+ *
+ * A `$ref` inside an `x-` extension (other than `x-resource`) or in the root's `tags`, `info` or `externalDocs`
+ * is not followed: serving never reads it, so a Markdown page or a missing file there never stops the start
+ * (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
+ * a file that cannot be read or parsed, a `$ref` that does not resolve, or a document that is neither OpenAPI 3
+ * nor Swagger 2.0.
+ */
+export async function readSpecDocument(specPath: string): Promise<SpecDocument> {
+  const rootFile = resolvePath(specPath);
+  const origins = new WeakMap<object, string>();
+  const skipped: string[] = [];
+  const display = (file: string): string => displayPath(file);
+  const watch = (value: unknown, file: FileInfo): unknown => {
+    const path = fileUrlToPath(file.url);
+    markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped);
+    return value;
+  };
+  const options: ParserOptions = {
+    continueOnError: true,
+    parse: withOrigins(watch),
+    dereference: { circular: true },
+  };
+
+  const parser = new $RefParser();
+  let document: Record<string, unknown>;
+  let format: SpecDocument['format'];
+  try {
+    const root = (await parser.parse(rootFile, options)) as Record<string, unknown> | null;
+    if (root === null || typeof root !== 'object' || Array.isArray(root)) throw new SpecDocumentError(`${display(rootFile)}#: not an OpenAPI document (an object with "openapi" or "swagger" was expected)`);
+    if (root['swagger'] !== undefined) {
+      if (String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
+      format = 'swagger-2.0';
+      const bundled = await new $RefParser().bundle(rootFile, options);
+      document = await convertSwagger(bundled as unknown as OpenAPIV2.Document, display(rootFile));
+      document = (await new $RefParser().dereference(rootFile, document, options)) as Record<string, unknown>;
+    } else {
+      const version = root['openapi'];
+      if (typeof version !== 'string' || !/^3\.[01]\./.test(`${version}.`)) {
+        throw new SpecDocumentError(`${display(rootFile)}#/openapi: ${version === undefined ? 'missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)' : `version ${JSON.stringify(version)} is not supported (3.0, 3.1, or Swagger 2.0)`}`);
+      }
+      format = version.startsWith('3.0') ? 'openapi-3.0' : 'openapi-3.1';
+      // The root is parsed already: dereferencing it as an object reads only the files it refers to.
+      document = (await new $RefParser().dereference(rootFile, root, options)) as Record<string, unknown>;
+    }
+  } catch (error) {
+    throw describeFailure(error, rootFile);
+  }
+  checkStructure(document, display(rootFile));
+  return { document, format, skipped, locate: (value) => origins.get(value) };
+}
+
+/** The parsers of json-schema-ref-parser, each followed by `watch` on what it returns. */
+function withOrigins(watch: (value: unknown, file: FileInfo) => unknown): Record<string, Plugin> {
+  const defaults = getJsonSchemaRefParserDefaultOptions().parse as Record<string, Plugin>;
+  const plugins: Record<string, Plugin> = {};
+  for (const [name, plugin] of Object.entries(defaults)) {
+    const parse = plugin.parse;
+    if (typeof parse !== 'function' || (name !== 'json' && name !== 'yaml')) {
+      plugins[name] = plugin;
+      continue;
+    }
+    plugins[name] = { ...plugin, parse: async (file: FileInfo) => watch(await parse(file), file) };
+  }
+  return plugins;
+}
+
+/**
+ * Records where each object of a freshly parsed file sits, and turns every `$ref` that serving never reads into
+ * `x-unresolved-ref` (recorded in `skipped`), so that it is never fetched.
+ */
+function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: WeakMap<object, string>, skipped: string[]): void {
+  if (typeof value !== 'object' || value === null) return;
+  origins.set(value, `${file}#${pointer}`);
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => markOrigins(item, file, `${pointer}/${index}`, rootFile, String(index), origins, skipped));
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const [key, member] of Object.entries(record)) {
+    const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const extension = key.startsWith('x-') && !SERVED_EXTENSIONS.has(key) && !NAMED_MEMBERS.has(parentKey ?? '');
+    const documentation = rootFile && pointer === '' && DOCUMENTATION_ROOT.has(key);
+    if (extension || documentation) disarmReferences(member, file, at, skipped);
+    else markOrigins(member, file, at, rootFile, key, origins, skipped);
+  }
+}
+
+function disarmReferences(value: unknown, file: string, pointer: string, skipped: string[]): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => disarmReferences(item, file, `${pointer}/${index}`, skipped));
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record['$ref'] === 'string') {
+    skipped.push(`${file}#${pointer} → ${record['$ref']}`);
+    record['x-unresolved-ref'] = record['$ref'];
+    delete record['$ref'];
+  }
+  for (const [key, member] of Object.entries(record)) disarmReferences(member, file, `${pointer}/${key}`, skipped);
+}
+
+/** Swagger 2.0 to OpenAPI 3.0 (`basePath` → `servers`, body/formData → `requestBody`, `definitions` → `components`). */
+async function convertSwagger(bundled: OpenAPIV2.Document, file: string): Promise<Record<string, unknown>> {
+  try {
+    const converted = await convertObj(bundled, { patch: true, warnOnly: true, resolve: false });
+    return converted.openapi as unknown as Record<string, unknown>;
+  } catch (error) {
+    throw new SpecDocumentError(`${file}#: this Swagger 2.0 document cannot be converted to OpenAPI 3: ${(error as Error).message}`);
+  }
+}
+
+/** The members serving reads must have the right JSON type: a wrong one is named with its pointer. */
+function checkStructure(document: Record<string, unknown>, file: string): void {
+  const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const problems: string[] = [];
+  if (document['paths'] !== undefined && !isObject(document['paths'])) problems.push(`${file}#/paths: must be an object of path items`);
+  for (const [path, item] of Object.entries(isObject(document['paths']) ? (document['paths'] as Record<string, unknown>) : {})) {
+    const at = `${file}#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!path.startsWith('/') && !path.startsWith('x-')) problems.push(`${at}: a path must start with "/"`);
+    if (!isObject(item)) {
+      problems.push(`${at}: must be a path item object`);
+      continue;
+    }
+    for (const [method, op] of Object.entries(item as Record<string, unknown>)) {
+      if (!['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(method)) continue;
+      if (!isObject(op)) {
+        problems.push(`${at}/${method}: must be an operation object`);
+        continue;
+      }
+      const operation = op as Record<string, unknown>;
+      if (operation['responses'] !== undefined && !isObject(operation['responses'])) problems.push(`${at}/${method}/responses: must be an object of responses`);
+      const parameters = operation['parameters'];
+      if (parameters !== undefined && !Array.isArray(parameters)) problems.push(`${at}/${method}/parameters: must be an array`);
+      (Array.isArray(parameters) ? (parameters as unknown[]) : []).forEach((parameter, index) => {
+        const p = isObject(parameter) ? (parameter as Record<string, unknown>) : {};
+        if (typeof p['name'] !== 'string' || typeof p['in'] !== 'string') problems.push(`${at}/${method}/parameters/${index}: a parameter needs a "name" and an "in"`);
+      });
+    }
+  }
+  if (problems.length > 0) throw new SpecDocumentError(problems.slice(0, 10).join('\n'));
+}
+
+/** One message naming the file, the pointer and the reason of each problem json-schema-ref-parser met. */
+function describeFailure(error: unknown, rootFile: string): Error {
+  if (error instanceof SpecDocumentError) return error;
+  const errors: JSONParserError[] = error instanceof JSONParserErrorGroup ? (error.errors as JSONParserError[]) : [];
+  if (errors.length === 0) return new SpecDocumentError(`${displayPath(rootFile)}#: ${(error as Error).message}`);
+  const lines = errors.slice(0, 10).map((problem) => {
+    const source = problem.source === undefined || problem.source === '' ? rootFile : fileUrlToPath(problem.source);
+    const pointer = (problem.path ?? []).map((token) => String(token).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    return `${displayPath(source)}#${pointer === '' ? '' : `/${pointer}`}: ${problem.message.replace(/\s+/g, ' ').trim()}`;
+  });
+  if (errors.length > 10) lines.push(`… and ${errors.length - 10} more`);
+  return new SpecDocumentError(lines.join('\n'));
+}
+
+function fileUrlToPath(url: string): string {
+  const bare = url.replace(/#.*$/, '');
+  return bare.startsWith('file://') ? fileURLToPath(bare) : bare;
+}
+
+/** A file as the user knows it: relative to the working directory when below it, else absolute. */
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel === '' || rel.startsWith('..') ? file : rel;
+}
