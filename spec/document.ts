@@ -67,6 +67,8 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
   let format: SpecDocument['format'];
   try {
     const root = (await parser.parse(rootFile, options)) as Record<string, unknown> | null;
+    // With continueOnError, a root that cannot be read or parsed comes back as null, its error kept by the parser.
+    if (JSONParserErrorGroup.getParserErrors(parser).length > 0) throw new JSONParserErrorGroup(parser);
     if (root === null || typeof root !== 'object' || Array.isArray(root)) throw new SpecDocumentError(`${display(rootFile)}#: not an OpenAPI document (an object with "openapi" or "swagger" was expected)`);
     if (root['swagger'] !== undefined) {
       if (String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
@@ -190,7 +192,12 @@ function describeFailure(error: unknown, rootFile: string): Error {
   const lines = errors.slice(0, 10).map((problem) => {
     const source = problem.source === undefined || problem.source === '' ? rootFile : fileUrlToPath(problem.source);
     const pointer = (problem.path ?? []).map((token) => String(token).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-    return `${displayPath(source)}#${pointer === '' ? '' : `/${pointer}`}: ${problem.message.replace(/\s+/g, ' ').trim()}`;
+    // js-yaml's code frame (`1 | openapi: …`) does not survive one line: the line and column before it say where.
+    const reason = problem.message.replace(/\n\s*\d+ \|[\s\S]*$/, '').replace(/\s+/g, ' ').trim();
+    // A pointer that does not resolve is found while dereferencing: its path is where the document (from its
+    // root) holds the `$ref`, its source the file the `$ref` points into.
+    if (problem.name === 'MissingPointerError' || problem.name === 'InvalidPointerError') return `${displayPath(rootFile)}#${pointer === '' ? '' : `/${pointer}`}: $ref into ${displayPath(source)}: ${reason}`;
+    return `${displayPath(source)}#${pointer === '' ? '' : `/${pointer}`}: ${reason}`;
   });
   if (errors.length > 10) lines.push(`… and ${errors.length - 10} more`);
   return new SpecDocumentError(lines.join('\n'));

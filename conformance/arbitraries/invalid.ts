@@ -1,5 +1,5 @@
 import { LosslessNumber } from 'lossless-json';
-import { INT64_MAX, INT64_MIN } from '../../spec/schema.js';
+import { INT64_MAX, INT64_MIN, patternRegExp } from '../../spec/schema.js';
 import type { Canonical } from './canonical.js';
 import { OUT_OF_INT64 } from './integers.js';
 import { FORMAT_BREAKERS } from './strings.js';
@@ -71,7 +71,7 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       if (form.minLength > 0) add(`shorter than minLength ${form.minLength}`, 'y'.repeat(form.minLength - 1));
       if (form.maxLength !== undefined) add(`longer than maxLength ${form.maxLength}`, 'y'.repeat(form.maxLength + 1));
       if (form.pattern !== undefined) {
-        const pattern = new RegExp(form.pattern, 'u');
+        const pattern = patternRegExp(form.pattern);
         // Prefer a breaker within the length bounds, so that it breaks the pattern alone (`''` also breaks minLength).
         const fitsLength = (candidate: string): boolean => candidate.length >= form.minLength && (form.maxLength === undefined || candidate.length <= form.maxLength);
         const breaker = PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate) && fitsLength(candidate)) ?? PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate));

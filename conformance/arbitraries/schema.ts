@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { canonicalJson, toView } from '../../spec/json.js';
-import type { Schema, Validator } from '../../spec/schema.js';
+import { patternRegExp, type Schema, type Validator } from '../../spec/schema.js';
 import { canonicalise, isUnconstrainedString, type Canonical } from './canonical.js';
 import { integerBounds, integerIn, type IntegerRange } from './integers.js';
 import { boundedString, CORNER_STRINGS, formatString, isOrdinaryString, ordinaryString, unusualString } from './strings.js';
@@ -76,7 +76,7 @@ function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOp
   const fits = (text: string): boolean => [...text].length >= form.minLength && (form.maxLength === undefined || [...text].length <= form.maxLength);
   const byFormat = form.format === undefined ? undefined : formatString(form.format);
   if (byFormat !== undefined) return byFormat.filter(fits);
-  if (form.pattern !== undefined) return fc.stringMatching(new RegExp(form.pattern, 'u')).filter(fits);
+  if (form.pattern !== undefined) return fc.stringMatching(patternRegExp(form.pattern)).filter(fits);
   return boundedString(form.minLength, form.maxLength);
 }
 

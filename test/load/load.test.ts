@@ -1,0 +1,213 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadModel, PACKAGE_ROOT } from '../../spec/model.js';
+import { patternRegExp } from '../../spec/schema.js';
+import { ensureBuilt, startCli } from '../built-cli.js';
+
+/**
+ * Loading the specs people have (README › Specs the mock reads): multi-file OpenAPI 3 with relative `$ref`s,
+ * Swagger 2.0 converted on load, patterns written without the `u` flag, unknown formats, `$ref`s serving never
+ * reads, and invalid documents named by file, pointer and reason.
+ */
+const HERE = import.meta.dirname;
+const MULTI_FILE = join(HERE, 'multi-file', 'openapi.yaml');
+const SWAGGER2 = join(HERE, 'swagger2', 'kennel.yaml');
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'petstore-load-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes `files` (path → text) under a fresh folder and returns the folder. */
+function writeFiles(name: string, files: Record<string, string>): string {
+  const root = join(dir, name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** The message `loadModel` rejects with. */
+async function loadError(path: string): Promise<string> {
+  return loadModel(path).then(
+    () => 'loaded',
+    (error: unknown) => (error as Error).message,
+  );
+}
+
+describe('a multi-file OpenAPI 3.0 spec (test/load/multi-file)', async () => {
+  const stderr = vi.spyOn(process.stderr, 'write');
+  const warn = vi.spyOn(console, 'warn');
+  const model = await loadModel(MULTI_FILE);
+  const written = [...stderr.mock.calls, ...warn.mock.calls];
+  stderr.mockRestore();
+  warn.mockRestore();
+  const boats = model.resources[0]!;
+  const create = boats.operations.create!;
+
+  it('reads every path item, schema, parameter and response from its own file', () => {
+    expect(model.basePath).toBe('/harbour');
+    expect(boats).toMatchObject({ name: 'boats', collectionPath: '/boats', itemPath: '/boats/{boatId}', idProperty: 'id', idType: 'integer', idParameter: 'boatId' });
+    expect(Object.keys(boats.operations).sort()).toEqual(['create', 'list', 'read']);
+    expect(boats.limit).toEqual({ parameter: 'limit', minimum: 1, maximum: 20, default: 5 });
+    expect(Object.keys(boats.properties)).toEqual(['id', 'name', 'flag', 'hull']);
+    expect(boats.properties['hull']).toMatchObject({ enum: ['wood', 'steel', 'fibreglass'] });
+  });
+
+  it('a pattern valid only without the u flag compiles and validates as written', () => {
+    expect(() => new RegExp('^[a-zA-Z0-9_\\-\\:]+$', 'u')).toThrow();
+    expect(patternRegExp('^[a-zA-Z0-9_\\-\\:]+$').test('dock-7:berth_2')).toBe(true);
+    expect(patternRegExp('^\\p{L}+$').test('Ærø')).toBe(true);
+    expect(create.body!.validate({ name: 'dock-7:berth_2' })).toBe(true);
+    expect(create.body!.validate({ name: 'dock 7' })).toBe(false);
+    expect(create.body!.validate.errors()).toContain('pattern');
+  });
+
+  it('an unknown format accepts any value, and is named once in the notes, never on stderr', () => {
+    expect(create.body!.validate({ name: 'a', flag: 'anything at all' })).toBe(true);
+    expect(model.notes.filter((note) => note.includes('iso-country-code'))).toEqual(['formats this mock does not know are accepted as any value: iso-country-code']);
+    expect(written).toEqual([]);
+  });
+
+  it('$refs in x- extensions, tags and info are not followed (a missing file there does not matter), and the notes say so once', () => {
+    const skipped = model.notes.filter((note) => note.includes('not followed'));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatch(/^5 \$refs that serving never reads \(in x- extensions, tags or info\) not followed: /);
+    expect(skipped[0]).toContain('openapi.yaml#/info/description → docs/introduction.md');
+  });
+});
+
+describe('a Swagger 2.0 spec (test/load/swagger2/kennel.yaml), converted on load', async () => {
+  const model = await loadModel(SWAGGER2);
+  const dogs = model.resources[0]!;
+
+  it('serves at its basePath, with its definitions as schemas and its body parameter as the request body', () => {
+    expect(model.basePath).toBe('/api/v2');
+    expect(dogs).toMatchObject({ name: 'dogs', collectionPath: '/dogs', itemPath: '/dogs/{dogId}', idProperty: 'id', idType: 'integer' });
+    expect(Object.keys(dogs.operations).sort()).toEqual(['create', 'delete', 'list', 'read']);
+    expect(dogs.filters.map((filter) => [filter.property, filter.values])).toEqual([['breed', ['beagle', 'collie', 'poodle']]]);
+    const body = dogs.operations.create!.body!;
+    expect(body).toMatchObject({ required: true, mediaTypes: ['application/json'] });
+    expect(body.validate({ name: 'Rex', breed: 'beagle', chip: null })).toBe(true);
+    expect(body.validate({ name: 'Rex' })).toBe(false);
+    expect(body.validate.errors()).toContain('breed');
+    expect(dogs.operations.list!.responses.find((response) => response.status === '200')!.mediaType).toBe('application/json');
+    expect(dogs.operations.list!.security).toEqual([{ kind: 'apiKey', name: 'key', in: 'header', parameter: 'X-Kennel-Key' }]);
+    expect(model.notes).toContain('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
+  });
+
+  it('formData parameters become a form request body', async () => {
+    const root = writeFiles('form', {
+      'form.yaml': [
+        "swagger: '2.0'",
+        'info: {title: Forms, version: 1.0.0}',
+        'basePath: /forms',
+        'paths:',
+        '  /uploads:',
+        '    post:',
+        '      consumes: [multipart/form-data]',
+        '      parameters:',
+        '        - {name: caption, in: formData, type: string}',
+        '        - {name: file, in: formData, type: file, required: true}',
+        "      responses: {'201': {description: Stored.}}",
+      ].join('\n'),
+    });
+    const form = await loadModel(join(root, 'form.yaml'));
+    expect(form.basePath).toBe('/forms');
+    expect(form.operations[0]!.body).toMatchObject({ mediaTypes: ['multipart/form-data'], schema: { type: 'object', required: ['file'], properties: { caption: { type: 'string' }, file: { type: 'string', format: 'binary' } } } });
+  });
+});
+
+describe('an invalid document stops the load, naming the file, the JSON pointer and the reason', () => {
+  const pets = (schema: string): Record<string, string> => ({
+    'api.yaml': ['openapi: 3.0.3', 'info: {title: T, version: 1.0.0}', 'paths:', '  /pets:', '    get:', '      responses:', "        '200':", '          description: ok', '          content:', '            application/json:', `              schema: ${schema}`].join('\n'),
+  });
+  // As the loader names a file: relative to the working directory when below it, else absolute.
+  const file = (root: string, name: string): string => (relative(process.cwd(), join(root, name)).startsWith('..') ? join(root, name) : relative(process.cwd(), join(root, name)));
+
+  it('a $ref serving needs whose file is missing', async () => {
+    const root = writeFiles('missing-file', pets("{$ref: 'schemas/pet.yaml'}"));
+    const message = await loadError(join(root, 'api.yaml'));
+    expect(message).toContain(`${file(root, 'api.yaml')}#/paths/~1pets/get/responses/200/content/application~1json/schema: `);
+    expect(message).toContain('pet.yaml');
+  });
+
+  it('a $ref whose pointer does not exist in its file', async () => {
+    const root = writeFiles('missing-pointer', { ...pets("{$ref: 'schemas.yaml#/Pet'}"), 'schemas.yaml': 'Dog: {type: object}\n' });
+    const message = await loadError(join(root, 'api.yaml'));
+    expect(message).toBe(`${file(root, 'api.yaml')}#/paths/~1pets/get/responses/200/content/application~1json/schema: $ref into ${file(root, 'schemas.yaml')}: Missing $ref pointer "#/Pet". Token "Pet" does not exist.`);
+  });
+
+  it('a pattern that is a regular expression in neither mode, in another file', async () => {
+    const root = writeFiles('bad-pattern', { ...pets("{$ref: 'pet.yaml'}"), 'pet.yaml': "type: object\nproperties:\n  name: {type: string, pattern: '^[a-z'}\n" });
+    const message = await loadError(join(root, 'api.yaml'));
+    expect(message).toBe(`spec: cannot compile GET /pets: ${file(root, 'pet.yaml')}#/properties/name/pattern: pattern is not a regular expression (ECMA-262, with or without the u flag): "^[a-z"`);
+  });
+
+  it('a keyword of the wrong type (Swagger 2.0 type: file in an OpenAPI 3 spec)', async () => {
+    const root = writeFiles('bad-type', pets('{type: file}'));
+    const message = await loadError(join(root, 'api.yaml'));
+    expect(message).toMatch(new RegExp(`^spec: cannot compile GET /pets: ${file(root, 'api.yaml').replace(/[.]/g, '\\.')}#/paths/~1pets/get/responses/200/content/application~1json/schema/type: type must be a JSON type`));
+  });
+
+  it('YAML that does not parse, and a file that is no OpenAPI document', async () => {
+    const root = writeFiles('not-openapi', { 'broken.yaml': 'openapi: 3.1.0\npaths: [\n', 'other.yaml': 'asyncapi: 2.6.0\n', 'old.yaml': "swagger: '1.2'\n" });
+    expect(await loadError(join(root, 'broken.yaml'))).toMatch(new RegExp(`^${file(root, 'broken.yaml').replace(/[.]/g, '\\.')}#: `));
+    expect(await loadError(join(root, 'other.yaml'))).toBe(`${file(root, 'other.yaml')}#/openapi: missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)`);
+    expect(await loadError(join(root, 'old.yaml'))).toBe(`${file(root, 'old.yaml')}#/swagger: version "1.2" is not supported (2.0 is)`);
+  });
+
+  it('a parameter without "in"', async () => {
+    const root = writeFiles('bad-parameter', { 'api.yaml': "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /pets:\n    get:\n      parameters: [{name: limit}]\n      responses: {'200': {description: ok}}\n" });
+    expect(await loadError(join(root, 'api.yaml'))).toBe(`${file(root, 'api.yaml')}#/paths/~1pets/get/parameters/0: a parameter needs a "name" and an "in"`);
+  });
+});
+
+describe('both CLIs on these specs', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('the mock serves the multi-file spec with state and logs the unknown formats in one line, nothing on stderr', async () => {
+    const cli = await startCli(['--spec', MULTI_FILE, '--api-key', 'KEY', '--log-format', 'json']);
+    let stderr = '';
+    cli.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    try {
+      expect(cli.baseUrl).toMatch(/\/harbour$/);
+      const headers = { authorization: 'Bearer KEY', 'content-type': 'application/json' };
+      const created = await request(`${cli.baseUrl}/boats`, { method: 'POST', headers, body: '{"name":"dock-7:berth_2","flag":"??"}' });
+      expect(created.statusCode).toBe(201);
+      const boat = (await created.body.json()) as { id: number };
+      const refused = await request(`${cli.baseUrl}/boats`, { method: 'POST', headers, body: '{"name":"dock 7"}' });
+      expect(refused.statusCode).toBe(400);
+      await refused.body.dump();
+      const read = await request(`${cli.baseUrl}/boats/${boat.id}`, { headers });
+      expect(await read.body.json()).toEqual({ id: boat.id, name: 'dock-7:berth_2', flag: '??' });
+      expect(cli.stdout().split('\n').filter((line) => line.includes('iso-country-code'))).toHaveLength(1);
+      expect(stderr).toBe('');
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  it('the suite run with --spec on the Swagger 2.0 document passes against the mock of it', async () => {
+    const cli = await startCli(['--spec', SWAGGER2, '--api-key', 'KEY', '--empty']);
+    try {
+      expect(cli.baseUrl).toMatch(/\/api\/v2$/);
+      const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        const args = [join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js'), '--spec', SWAGGER2, '--base-url', cli.baseUrl, '--api-key', 'KEY', '--runs', '20'];
+        execFile(process.execPath, args, { cwd: PACKAGE_ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, output: `${stdout}${stderr}` });
+        });
+      });
+      expect(code, output).toBe(0);
+      expect(output).toContain('createDog');
+    } finally {
+      await cli.stop();
+    }
+  }, 150_000);
+});
