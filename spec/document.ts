@@ -8,7 +8,7 @@ import { convertObj } from 'swagger2openapi';
 export interface SpecDocument {
   /** The dereferenced OpenAPI 3.x document (a Swagger 2.0 input already converted). May hold cycles. */
   document: Record<string, unknown>;
-  /** What the file was: OpenAPI `3.0.x` / `3.1.x` as written, or Swagger `2.0` converted on load. */
+  /** What the file was: OpenAPI `3.0.x`, or `3.1.x`/`3.2.x` (one schema dialect, 2020-12), or Swagger `2.0` converted on load. */
   format: 'openapi-3.0' | 'openapi-3.1' | 'swagger-2.0';
   /** References not followed because serving never reads them (`x-` extensions, `tags`, `info`): `file#pointer → $ref`. */
   skipped: string[];
@@ -78,8 +78,8 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
       document = (await new $RefParser().dereference(rootFile, document, options)) as Record<string, unknown>;
     } else {
       const version = root['openapi'];
-      if (typeof version !== 'string' || !/^3\.[01]\./.test(`${version}.`)) {
-        throw new SpecDocumentError(`${display(rootFile)}#/openapi: ${version === undefined ? 'missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)' : `version ${JSON.stringify(version)} is not supported (3.0, 3.1, or Swagger 2.0)`}`);
+      if (typeof version !== 'string' || !/^3\.[012]\./.test(`${version}.`)) {
+        throw new SpecDocumentError(`${display(rootFile)}#/openapi: ${version === undefined ? 'missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)' : `version ${JSON.stringify(version)} is not supported (3.0, 3.1, 3.2, or Swagger 2.0)`}`);
       }
       format = version.startsWith('3.0') ? 'openapi-3.0' : 'openapi-3.1';
       // The root is parsed already: dereferencing it as an object reads only the files it refers to.
