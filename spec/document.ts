@@ -73,7 +73,7 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
     if (root['swagger'] !== undefined) {
       if (String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
       format = 'swagger-2.0';
-      const bundled = await new $RefParser().bundle(rootFile, options);
+      const bundled = await new $RefParser().bundle(rootFile, root, options);
       document = await convertSwagger(bundled as unknown as OpenAPIV2.Document, display(rootFile));
       document = (await new $RefParser().dereference(rootFile, document, options)) as Record<string, unknown>;
     } else {
@@ -89,7 +89,7 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
     throw describeFailure(error, rootFile);
   }
   checkStructure(document, display(rootFile));
-  return { document, format, skipped, locate: (value) => origins.get(value) };
+  return { document, format, skipped: [...new Set(skipped)], locate: (value) => origins.get(value) };
 }
 
 /** The parsers of json-schema-ref-parser, each followed by `watch` on what it returns. */

@@ -81,6 +81,13 @@ describe('a multi-file OpenAPI 3.0 spec (test/load/multi-file)', async () => {
     expect(skipped[0]).toMatch(/^5 \$refs that serving never reads \(in x- extensions, tags or info\) not followed: /);
     expect(skipped[0]).toContain('openapi.yaml#/info/description → docs/introduction.md');
   });
+
+  it('an x- key under a member of names (a response header x-request-id) is a name: its $ref is followed', async () => {
+    const { readSpecDocument } = await import('../../spec/document.js');
+    const { document } = await readSpecDocument(MULTI_FILE);
+    const paths = document['paths'] as Record<string, { get: { responses: Record<string, { headers: Record<string, unknown> }> } }>;
+    expect(paths['/boats']!.get.responses['default']!.headers['x-request-id']).toEqual({ description: 'The identifier of the request, for support.', schema: { type: 'string', format: 'uuid' } });
+  });
 });
 
 describe('a Swagger 2.0 spec (test/load/swagger2/kennel.yaml), converted on load', async () => {
@@ -100,6 +107,7 @@ describe('a Swagger 2.0 spec (test/load/swagger2/kennel.yaml), converted on load
     expect(dogs.operations.list!.responses.find((response) => response.status === '200')!.mediaType).toBe('application/json');
     expect(dogs.operations.list!.security).toEqual([{ kind: 'apiKey', name: 'key', in: 'header', parameter: 'X-Kennel-Key' }]);
     expect(model.notes).toContain('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
+    expect(model.notes.filter((note) => note.includes('not followed'))).toEqual([`1 $ref that serving never reads (in x- extensions, tags or info) not followed: ${relative(process.cwd(), SWAGGER2)}#/paths/~1dogs/get/x-docs → pages/list-dogs.md`]);
   });
 
   it('formData parameters become a form request body', async () => {
