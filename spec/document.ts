@@ -2,7 +2,6 @@ import { relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
 import type { OpenAPIV2 } from 'openapi-types';
-import { convertObj } from 'swagger2openapi';
 
 /** A spec as read from disk: one OpenAPI 3 object, every `$ref` serving needs replaced by its target. */
 export interface SpecDocument {
@@ -145,6 +144,8 @@ function disarmReferences(value: unknown, file: string, pointer: string, skipped
 
 /** Swagger 2.0 to OpenAPI 3.0 (`basePath` → `servers`, body/formData → `requestBody`, `definitions` → `components`). */
 async function convertSwagger(bundled: OpenAPIV2.Document, file: string): Promise<Record<string, unknown>> {
+  // Imported only for a 2.0 document: the converter and its dependencies take about 0.3 s to load.
+  const { convertObj } = await import('swagger2openapi');
   try {
     const converted = await convertObj(bundled, { patch: true, warnOnly: true, resolve: false });
     return converted.openapi as unknown as Record<string, unknown>;
