@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
 import { createErrorShape, type ErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
-import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, SchemaProblem, type Schema, type Validator } from './schema.js';
+import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, type Schema, type Validator } from './schema.js';
 
 /** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -156,9 +156,9 @@ export interface ApiModel {
  * Reads a spec (OpenAPI 3.0 or 3.1, or Swagger 2.0 converted on load; YAML or JSON; one file or several, see
  * `readSpecDocument`), resolves every `$ref` serving needs, converts every schema once, and finds its resources,
  * once at start-up, so no request looks anything up again. Validators compile on their first use (`compile`).
+ * A schema keyword no validator can compile is left out and named in `notes` (file, pointer, reason).
  * Errors: rejects with a message naming the file, the JSON pointer and the reason when the document cannot be
- * read, a `$ref` does not resolve, or a schema keyword cannot be compiled (`spec: cannot compile GET /pets:
- * spec.yaml#/paths/~1pets/get/parameters/0/schema: pattern is not a regular expression …`).
+ * read, a `$ref` serving needs does not resolve, or the document is not OpenAPI (`spec/document.ts`).
  */
 export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel> {
   const read = await readSpecDocument(specPath);
@@ -183,8 +183,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       try {
         operations.push(compileOperation(op, path, method.toUpperCase() as Method, shared));
       } catch (error) {
-        const at = error instanceof SchemaProblem ? read.locate(error.source) : undefined;
-        throw new Error(`spec: cannot compile ${where}: ${at === undefined ? '' : `${at}${at.endsWith('#') ? '' : '/'}${error instanceof SchemaProblem ? error.keyword : ''}: `}${(error as Error).message}`);
+        throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
       }
     }
   }
@@ -250,6 +249,14 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const notes: string[] = [];
   if (unknownFormats.length > 0) notes.push(`formats this mock does not know are accepted as any value: ${unknownFormats.join(', ')}`);
   if (read.format === 'swagger-2.0') notes.push('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
+  if (converter.problems.length > 0) {
+    const where = converter.problems.map((problem) => {
+      const at = read.locate(problem.source);
+      return `${at === undefined ? '' : `${at}${at.endsWith('#') ? '' : '/'}`}${problem.keyword} ${problem.reason}`;
+    });
+    const unique = [...new Set(where)];
+    notes.push(`${unique.length} schema keyword${unique.length === 1 ? '' : 's'} no validator can compile left out (the rest of each schema still applies): ${unique.slice(0, 3).join('; ')}${unique.length > 3 ? '; …' : ''}`);
+  }
   if (read.skipped.length > 0) {
     const shown = read.skipped.slice(0, 3).join(', ');
     notes.push(`${read.skipped.length} $ref${read.skipped.length === 1 ? '' : 's'} that serving never reads (in x- extensions, tags or info) not followed: ${shown}${read.skipped.length > 3 ? ', …' : ''}`);

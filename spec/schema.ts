@@ -20,7 +20,7 @@ export const INT64_MAX = 2n ** 63n - 1n;
  * `int64` is checked on the double ajv sees: an in-range literal never becomes a double beyond ±2^63, and the
  * exact parsers ({@link numberView}) move any out-of-range literal strictly beyond it, so the check is exact.
  * `validateSchema: false` skips compiling the 2020-12 meta-schema at every start (a fifth of the start-up);
- * the model checks the keywords it compiles ({@link SchemaConverter}), and Spectral lints the shipped spec.
+ * the model leaves out the keywords no validator can compile ({@link SchemaConverter}), and Spectral lints the shipped spec.
  * Patterns compile as {@link patternRegExp} does: with the `u` flag when they can, without it otherwise.
  */
 export function createAjv(): Ajv2020 {
@@ -100,7 +100,7 @@ export interface Validator {
  * A validator of `schema`; errors come back as one sentence prefixed by `prefix` (`body`, `limit`). The schema
  * is compiled on the validator's first call, once: a spec of hundreds of operations starts without compiling
  * what no request uses, and ajv compiles an object it has seen (a schema shared by many operations) only once.
- * A schema the model built ({@link SchemaConverter}) has keywords of the right types, so compiling it succeeds.
+ * A schema the model built ({@link SchemaConverter}) holds only keywords of the right types, so compiling it succeeds.
  */
 export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   let validate: ValidateFunction | undefined;
@@ -114,36 +114,33 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
  * enum member, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` is kept as an annotation.
  * A 3.1 schema keeps its keywords. Cycles (a recursive schema after dereferencing) become `{}` at the point
  * where they close: the model never recurses without end. One call, one conversion: see
- * {@link createSchemaConverter} to convert many schemas that share parts. Errors: {@link SchemaProblem}.
+ * {@link createSchemaConverter} to convert many schemas that share parts (and to read what was left out).
  */
 export function toJsonSchema(schema: unknown, openapi30: boolean): Schema {
   return createSchemaConverter(openapi30)(schema);
 }
 
-/** A keyword of a spec's schema that no validator can compile: the schema object holding it, the keyword, why. */
-export class SchemaProblem extends Error {
-  override name = 'SchemaProblem';
-  constructor(
-    /** The schema object as the spec holds it (before conversion), to find where it was written. */
-    readonly source: object,
-    readonly keyword: string,
-    reason: string,
-  ) {
-    super(`${keyword} ${reason}`);
-  }
+/** A keyword of a spec's schema that no validator can compile, left out: the schema object holding it, the keyword, why. */
+export interface SchemaProblem {
+  /** The schema object as the spec holds it (before conversion), to find where it was written. */
+  source: object;
+  keyword: string;
+  reason: string;
 }
 
 /**
  * Converts the schemas of one spec ({@link toJsonSchema}), each schema object once: a schema shared by many
  * operations (a `$ref` target) becomes one shared converted object, so its later views and ajv's compilation
  * (cached by object) are done once too. A cycle closes with `{}` where the conversion that met it first found it.
- * Records the `format` names it meets (`formats`) for {@link acceptFormats}.
- * Errors: {@link SchemaProblem} for a keyword of the wrong JSON type (`type: file`, `required: true`,
- * `minimum: "3"`) or a `pattern` that is a regular expression in neither mode of {@link patternRegExp}.
+ * Records the `format` names it meets (`formats`) for {@link acceptFormats}. A keyword no validator can compile
+ * (`type: file`, `required: true`, `minimum: "3"`, a `pattern` that is a regular expression in neither mode of
+ * {@link patternRegExp}, a `$ref` left unresolved) is left out and recorded in `problems`, so that the schema
+ * compiles (the validator then checks everything else), and the start-up log can say where.
  */
 export interface SchemaConverter {
   (schema: unknown): Schema;
   readonly formats: ReadonlySet<string>;
+  readonly problems: readonly SchemaProblem[];
 }
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -156,8 +153,17 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
   const done = new WeakMap<object, Schema>();
   const active = new Set<object>();
   const formats = new Set<string>();
+  const problems: SchemaProblem[] = [];
   const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
   const isSchema = (value: unknown): boolean => typeof value === 'boolean' || isObject(value);
+  const isPattern = (pattern: string): boolean => {
+    try {
+      patternRegExp(pattern);
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   const convert = (schema: unknown): Schema => {
     if (schema === true || schema === undefined) return {};
@@ -167,48 +173,56 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
     if (cached !== undefined) return cached;
     if (active.has(schema)) return {};
     active.add(schema);
-    const problem = (keyword: string, reason: string): SchemaProblem => new SchemaProblem(schema, keyword, reason);
+    const leftOut = (keyword: string, reason: string): void => void problems.push({ source: schema, keyword, reason });
     let out: Schema = {};
     for (const [key, value] of Object.entries(schema)) {
       if (SCHEMA_MAPS.has(key)) {
-        if (!isObject(value)) throw problem(key, 'must be an object of schemas');
-        if (key === 'patternProperties') for (const name of Object.keys(value)) checkPattern(name, () => problem(key, `has a name that is no regular expression: ${JSON.stringify(name)}`));
-        out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convert(sub)]));
+        if (!isObject(value)) {
+          leftOut(key, 'must be an object of schemas');
+          continue;
+        }
+        const entries = Object.entries(value).filter(([name]) => {
+          if (key !== 'patternProperties' || isPattern(name)) return true;
+          leftOut(key, `has a name that is no regular expression: ${JSON.stringify(name)}`);
+          return false;
+        });
+        out[key] = Object.fromEntries(entries.map(([name, sub]) => [name, convert(sub)]));
       } else if (SCHEMA_MEMBERS.has(key)) {
         if (key === 'items' && Array.isArray(value)) out['prefixItems'] = value.map((sub) => convert(sub));
-        else if (!isSchema(value)) throw problem(key, 'must be a schema (an object or a boolean)');
+        else if (!isSchema(value)) leftOut(key, 'must be a schema (an object or a boolean)');
         else out[key] = typeof value === 'boolean' ? value : convert(value);
       } else if (SCHEMA_LISTS.has(key)) {
-        if (!Array.isArray(value)) throw problem(key, 'must be an array of schemas');
-        out[key] = value.map((sub) => convert(sub));
+        if (!Array.isArray(value)) leftOut(key, 'must be an array of schemas');
+        else out[key] = value.map((sub) => convert(sub));
+      } else if (key === 'type' && !(typeof value === 'string' ? JSON_TYPES.has(value) : Array.isArray(value) && value.every((t) => typeof t === 'string' && JSON_TYPES.has(t)))) {
+        leftOut(key, `must be a JSON type (${[...JSON_TYPES].join(', ')}) or a list of them, not ${JSON.stringify(value)}`);
+        const known = Array.isArray(value) ? value.filter((t) => typeof t === 'string' && JSON_TYPES.has(t)) : [];
+        if (known.length > 0) out[key] = known;
+      } else if ((key === 'required' || key === 'enum') && !Array.isArray(value)) {
+        leftOut(key, `must be an array, not ${JSON.stringify(value)}`);
+      } else if (NUMBER_KEYWORDS.has(key) && typeof value !== 'number') {
+        leftOut(key, `must be a number, not ${JSON.stringify(value)}`);
+      } else if (key === 'pattern' && (typeof value !== 'string' || !isPattern(value))) {
+        leftOut(key, typeof value !== 'string' ? `must be a string, not ${JSON.stringify(value)}` : `is not a regular expression (ECMA-262, with or without the u flag): ${JSON.stringify(value)}`);
+      } else if (key === '$ref' && typeof value === 'string') {
+        leftOut(key, `does not resolve: ${JSON.stringify(value)}`);
       } else {
-        if (key === 'type' && !(typeof value === 'string' ? JSON_TYPES.has(value) : Array.isArray(value) && value.every((t) => typeof t === 'string' && JSON_TYPES.has(t)))) {
-          throw problem(key, `must be a JSON type (${[...JSON_TYPES].join(', ')}) or a list of them, not ${JSON.stringify(value)}`);
-        }
-        if ((key === 'required' || key === 'enum') && !Array.isArray(value)) throw problem(key, `must be an array, not ${JSON.stringify(value)}`);
-        if (NUMBER_KEYWORDS.has(key) && typeof value !== 'number') throw problem(key, `must be a number, not ${JSON.stringify(value)}`);
-        if (key === 'pattern') {
-          if (typeof value !== 'string') throw problem(key, `must be a string, not ${JSON.stringify(value)}`);
-          checkPattern(value, () => problem(key, `is not a regular expression (ECMA-262, with or without the u flag): ${JSON.stringify(value)}`));
-        }
         if (key === 'format' && typeof value === 'string') formats.add(value);
         out[key] = value;
       }
     }
     out = openapi30 ? fromOpenApi30(out) : exclusiveBounds(out);
+    for (const bound of ['exclusiveMinimum', 'exclusiveMaximum']) {
+      if (out[bound] !== undefined && typeof out[bound] !== 'number') {
+        leftOut(bound, `must be a number, not ${JSON.stringify(out[bound])}`);
+        delete out[bound];
+      }
+    }
     active.delete(schema);
     done.set(schema, out);
     return out;
   };
-  return Object.assign(convert, { formats });
-}
-
-function checkPattern(pattern: string, problem: () => SchemaProblem): void {
-  try {
-    patternRegExp(pattern);
-  } catch {
-    throw problem();
-  }
+  return Object.assign(convert, { formats, problems });
 }
 
 /** OpenAPI 3.0's own keywords of one (already converted) schema object, in 2020-12 terms. */
