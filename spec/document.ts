@@ -37,7 +37,8 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
 
 /**
  * Reads an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (converted with swagger2openapi), YAML or JSON,
- * in one file or several (relative `$ref`s), and resolves every reference serving needs.
+ * in one file or several (relative `$ref`s), from a path or an `http(s)` URL, and resolves every reference
+ * serving needs.
  *
  * A `$ref` inside an `x-` extension (other than `x-resource`) or in the root's `tags`, `info` or `externalDocs`
  * is not followed: serving never reads it, so a Markdown page or a missing file there never stops the start
@@ -46,7 +47,8 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
  * nor Swagger 2.0.
  */
 export async function readSpecDocument(specPath: string): Promise<SpecDocument> {
-  const rootFile = resolvePath(specPath);
+  // A URL is read as json-schema-ref-parser reads it (http/https); anything else is a file.
+  const rootFile = /^https?:\/\//i.test(specPath) ? specPath : resolvePath(specPath);
   const origins = new WeakMap<object, string>();
   const skipped: string[] = [];
   const display = (file: string): string => displayPath(file);
@@ -211,6 +213,7 @@ function fileUrlToPath(url: string): string {
 
 /** A file as the user knows it: relative to the working directory when below it, else absolute. */
 function displayPath(file: string): string {
+  if (/^https?:\/\//i.test(file)) return file;
   const rel = relative(process.cwd(), file);
   return rel === '' || rel.startsWith('..') ? file : rel;
 }
