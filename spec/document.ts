@@ -9,7 +9,7 @@ export interface SpecDocument {
   document: Record<string, unknown>;
   /** What the file was: OpenAPI `3.0.x`, or `3.1.x`/`3.2.x` (one schema dialect, 2020-12), or Swagger `2.0` converted on load. */
   format: 'openapi-3.0' | 'openapi-3.1' | 'swagger-2.0';
-  /** References not followed because serving never reads them (`x-` extensions, `tags`, `info`): `file#pointer → $ref`. */
+  /** References not followed because serving never reads them (`x-` extensions, descriptions, `tags`, `info`): `file#pointer → $ref`. */
   skipped: string[];
   /** Where an object of the document was written, `file#/json/pointer` (file relative to the working directory). */
   locate: (value: object) => string | undefined;
@@ -40,8 +40,8 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
  * in one file or several (relative `$ref`s), from a path or an `http(s)` URL, and resolves every reference
  * serving needs.
  *
- * A `$ref` inside an `x-` extension (other than `x-resource`) or in the root's `tags`, `info` or `externalDocs`
- * is not followed: serving never reads it, so a Markdown page or a missing file there never stops the start
+ * A `$ref` inside an `x-` extension (other than `x-resource`), standing for a `description` or `summary`, or in
+ * the root's `tags`, `info` or `externalDocs` is not followed: serving never reads it, so a Markdown page or a missing file there never stops the start
  * (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
  * a file that cannot be read or parsed, a `$ref` that does not resolve, or a document that is neither OpenAPI 3
  * nor Swagger 2.0.
@@ -122,7 +122,9 @@ function markOrigins(value: unknown, file: string, pointer: string, rootFile: bo
   const record = value as Record<string, unknown>;
   for (const [key, member] of Object.entries(record)) {
     const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    const extension = key.startsWith('x-') && !SERVED_EXTENSIONS.has(key) && !NAMED_MEMBERS.has(parentKey ?? '');
+    const named = NAMED_MEMBERS.has(parentKey ?? '');
+    // Descriptions are prose for people (some specs keep them in Markdown files): serving never reads them.
+    const extension = !named && ((key.startsWith('x-') && !SERVED_EXTENSIONS.has(key)) || ((key === 'description' || key === 'summary') && typeof member === 'object'));
     const documentation = rootFile && pointer === '' && DOCUMENTATION_ROOT.has(key);
     if (extension || documentation) disarmReferences(member, file, at, skipped);
     else markOrigins(member, file, at, rootFile, key, origins, skipped);

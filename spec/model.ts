@@ -259,7 +259,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }
   if (read.skipped.length > 0) {
     const shown = read.skipped.slice(0, 3).join(', ');
-    notes.push(`${read.skipped.length} $ref${read.skipped.length === 1 ? '' : 's'} that serving never reads (in x- extensions, tags or info) not followed: ${shown}${read.skipped.length > 3 ? ', …' : ''}`);
+    notes.push(`${read.skipped.length} $ref${read.skipped.length === 1 ? '' : 's'} that serving never reads (in x- extensions, descriptions, tags or info) not followed: ${shown}${read.skipped.length > 3 ? ', …' : ''}`);
   }
   // One line per such operation on a small spec; on a large one, a line per operation would bury the rest of the log.
   const unheld = operations.filter((op) => op.resource === undefined);

@@ -78,7 +78,7 @@ describe('a multi-file OpenAPI 3.0 spec (test/load/multi-file)', async () => {
   it('$refs in x- extensions, tags and info are not followed (a missing file there does not matter), and the notes say so once', () => {
     const skipped = model.notes.filter((note) => note.includes('not followed'));
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]).toMatch(/^5 \$refs that serving never reads \(in x- extensions, tags or info\) not followed: /);
+    expect(skipped[0]).toMatch(/^6 \$refs that serving never reads \(in x- extensions, descriptions, tags or info\) not followed: /);
     expect(skipped[0]).toContain('openapi.yaml#/info/description → docs/introduction.md');
   });
 
@@ -107,7 +107,7 @@ describe('a Swagger 2.0 spec (test/load/swagger2/kennel.yaml), converted on load
     expect(dogs.operations.list!.responses.find((response) => response.status === '200')!.mediaType).toBe('application/json');
     expect(dogs.operations.list!.security).toEqual([{ kind: 'apiKey', name: 'key', in: 'header', parameter: 'X-Kennel-Key' }]);
     expect(model.notes).toContain('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
-    expect(model.notes.filter((note) => note.includes('not followed'))).toEqual([`1 $ref that serving never reads (in x- extensions, tags or info) not followed: ${relative(process.cwd(), SWAGGER2)}#/paths/~1dogs/get/x-docs → pages/list-dogs.md`]);
+    expect(model.notes.filter((note) => note.includes('not followed'))).toEqual([`1 $ref that serving never reads (in x- extensions, descriptions, tags or info) not followed: ${relative(process.cwd(), SWAGGER2)}#/paths/~1dogs/get/x-docs → pages/list-dogs.md`]);
   });
 
   it('formData parameters become a form request body', async () => {
