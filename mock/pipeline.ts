@@ -276,9 +276,9 @@ function headersOf(op: OperationModel): Record<string, string> {
 /** The error answer of a refusal, its body in the shape `shape` documents for the row's status. */
 function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
   const row = ERRORS[refusal.error];
-  const { value, mediaType } = shape.body({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status: row.status });
+  const { text, mediaType } = shape.write({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status: row.status });
   const headers = mediaType === JSON_TYPE && refusal.headers === undefined ? JSON_HEADERS : { 'content-type': mediaType, ...refusal.headers };
-  return { status: row.status, headers, body: JSON.stringify(value) };
+  return { status: row.status, headers, body: text };
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
