@@ -1,12 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
+import { parseExact } from '../spec/json.js';
+import { mediaKind, serialize } from '../spec/media.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
+import { negotiate, pickAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
 import { parseJsonBody } from './json.js';
 import { compileCoercion, type Coercion } from './parameters.js';
-import { forcedResponse } from './prefer.js';
+import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './records.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
@@ -21,11 +24,13 @@ export interface MockRequest {
   body?: Buffer | undefined;
 }
 
-/** The pipeline's answer: status, headers and a JSON text body (empty for 204). */
+/** The pipeline's answer: status, headers and a text body (JSON, or XML/text when negotiated; empty for 204). */
 export interface MockResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A binary answer's bytes (`image/png`, `application/octet-stream`…), sent instead of `body` (then `''`). */
+  bytes?: Buffer | undefined;
 }
 
 /** The records a pipeline serves: one store per resource, by resource name. */
@@ -55,6 +60,13 @@ interface Served {
   query: Coercion[];
   handler: Handler;
   headers: Readonly<Record<string, string>>;
+  /** The documented response of the success status, whose media types `Accept` is matched against. */
+  success: ResponseModel | undefined;
+  /** Success headers per negotiated media type other than the default one (made on first use). */
+  headersByType: Map<string, Readonly<Record<string, string>>>;
+  /** The last `Accept` seen and the content it chose: clients repeat theirs, so most requests skip the parse. */
+  lastAccept: string | string[] | undefined;
+  lastContent: ContentModel | undefined;
 }
 
 const JSON_TYPE = 'application/json';
@@ -113,7 +125,19 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     // 2b. `Prefer: code=<status>` (Prism's convention, README › Forcing responses): a documented error of the operation.
     if (request.headers.prefer !== undefined) {
       const forced = forcedResponse(op, request.headers.prefer);
+      if (forced !== undefined && 'example' in forced) return exampleAnswer(entry, forced.example, request.headers.accept);
       if (forced !== undefined) return refuse(op.errors, forced.error === 'RECORD_NOT_FOUND' ? { ...forced, code: notFoundCode(op) } : forced);
+    }
+    // 2c. The media type of the answer, by `Accept` among those the success documents (406 when none fits).
+    let content: ContentModel | undefined;
+    if (entry.success !== undefined && entry.success.contents.length > 0) {
+      const accept = request.headers.accept;
+      if (accept !== entry.lastAccept || entry.lastContent === undefined) {
+        entry.lastContent = negotiate(entry.success.contents, accept);
+        entry.lastAccept = accept;
+      }
+      content = entry.lastContent;
+      if (content === undefined) return refuse(op.errors, notAcceptable(entry.success.contents.map((c) => c.mediaType), accept));
     }
 
     // 3. Validate parameters and body against the spec.
@@ -121,15 +145,56 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if ('error' in input) return refuse(op.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body });
-    if (result instanceof Promise) return result.then((answered) => respond(entry, answered), (error: unknown) => unavailable(op, error));
-    return respond(entry, result);
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType });
+    if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(op, error));
+    return respond(entry, result, content);
   };
 }
 
-function respond(entry: Served, result: OperationResult): MockResponse {
+function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
   if ('error' in result) return refuse(entry.op.errors, result);
-  return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
+  if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: NO_BODY, body: '' };
+  const mediaType = result.mediaType ?? content?.mediaType;
+  if (mediaType === undefined || mediaType === entry.headers['content-type']) return { status: result.status, headers: entry.headers, body: result.json, ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
+  const headers = headersFor(entry, mediaType);
+  if (result.bytes !== undefined) return { status: result.status, headers, body: '', bytes: result.bytes };
+  // A record answered as XML or text: the JSON the store wrote, read exactly and written in the negotiated type.
+  if (result.mediaType === undefined && content !== undefined && mediaKind(mediaType) !== 'json') {
+    const parsed = parseExact(result.json);
+    const payload = serialize(parsed.ok ? parsed.document.value : result.json, mediaType, content.schema);
+    return payload.bytes === undefined ? { status: result.status, headers, body: payload.text } : { status: result.status, headers, body: '', bytes: payload.bytes };
+  }
+  return { status: result.status, headers, body: result.json };
+}
+
+/** The success headers with another media type, made once per type and operation. */
+function headersFor(entry: Served, mediaType: string): Readonly<Record<string, string>> {
+  let headers = entry.headersByType.get(mediaType);
+  if (headers === undefined) {
+    headers = Object.freeze({ ...entry.headers, 'content-type': mediaType });
+    entry.headersByType.set(mediaType, headers);
+  }
+  return headers;
+}
+
+/** A documented example asked for with `Prefer` (spec/DECISIONS.md › D56): no state read or written. */
+function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: string | string[] | undefined): MockResponse {
+  const op = entry.op;
+  const picked = pickAnswer(asked.response, accept, asked.name);
+  if (!picked.ok && picked.reason === 'unknown-example') {
+    const known = picked.known.length === 0 ? 'it documents no named example' : `its examples: ${picked.known.join(', ')}`;
+    return refuse(op.errors, { error: 'PREFER_EXAMPLE_UNKNOWN', detail: `Prefer: example=${asked.name ?? ''} is not a valid example of ${op.operationId}'s ${asked.status} answer; ${known}.` });
+  }
+  if (!picked.ok) return refuse(op.errors, notAcceptable(picked.offered, accept));
+  const answer = picked.answer;
+  if (answer === undefined || asked.status === 204) return { status: asked.status, headers: NO_BODY, body: '' };
+  const headers = headersFor(entry, answer.mediaType);
+  return answer.payload.bytes === undefined ? { status: asked.status, headers, body: answer.payload.text } : { status: asked.status, headers, body: '', bytes: answer.payload.bytes };
+}
+
+function notAcceptable(offered: string[], accept: string | string[] | undefined): Refusal {
+  const asked = Array.isArray(accept) ? accept.join(', ') : (accept ?? '');
+  return { error: 'NOT_ACCEPTABLE', detail: `Accept: ${asked} admits none of the media types of this answer: ${offered.join(', ')}.` };
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */
@@ -156,6 +221,10 @@ function serve(op: OperationModel, apiKeys: readonly string[]): Served {
     query: op.queryParams.map(compileCoercion),
     handler: compileHandler(op),
     headers: Object.freeze(headersOf(op)),
+    success: op.responses.find((r) => r.status === String(op.successStatus)),
+    headersByType: new Map(),
+    lastAccept: undefined,
+    lastContent: undefined,
   };
 }
 

@@ -161,6 +161,12 @@ function write(res: ServerResponse, response: MockResponse): void {
     headers.push('content-length', '');
     if (Object.isFrozen(response.headers)) flatHeaders.set(response.headers, headers);
   }
+  if (response.bytes !== undefined) {
+    headers[headers.length - 1] = String(response.bytes.length);
+    res.writeHead(response.status, headers);
+    res.end(response.bytes);
+    return;
+  }
   headers[headers.length - 1] = contentLength(response.body);
   res.writeHead(response.status, headers);
   res.end(response.body);

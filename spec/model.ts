@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createErrorShape, type ErrorShape } from './error-shape.js';
@@ -174,6 +174,8 @@ export interface ApiModel {
   resources: ResourceModel[];
   /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */
   notes: string[];
+  /** Absolute path of the document the model was read from (the shipped spec is {@link SPEC_PATH}); unset when built otherwise. */
+  source?: string | undefined;
 }
 
 
@@ -275,7 +277,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     url: server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? ''),
     description: server.description ?? '',
   }));
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes, source: resolve(specPath) };
 }
 
 
