@@ -246,7 +246,7 @@ function route(api: ApiModel, method: string, pathname: string): Routed {
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
 }
 
-/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else the seed's. */
+/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else any documented error shape, else the seed's. */
 function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
   const cache = new Map<number, ErrorShape>();
   return (status) => {
@@ -254,7 +254,8 @@ function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
     if (shape === undefined) {
       const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && r.schema !== undefined));
       // A schema documented for this very status first, then for its range, then for `default`.
-      shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']))?.errors ?? SEED_ERRORS;
+      const anyError = () => api.operations.find((op) => op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.schema !== undefined));
+      shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']) ?? anyError())?.errors ?? SEED_ERRORS;
       cache.set(status, shape);
     }
     return shape;

@@ -40,13 +40,17 @@ const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
  * `detail`/…, the code to a string `code`/`error`/…, `title` gets the status's reason phrase, and any other
  * required field a schema-valid sample. A filled body the schema still rejects is replaced by the facts laid
  * over a valid example or sample, else by that example or sample alone. With no documented body, the seed's
- * `Error` (`{code, message, status}`) is sent as `application/json`.
+ * `Error` (`{code, message, status}`) is sent as `application/json`. A status the operation does not document
+ * takes the shape of its first documented error response (spec/DECISIONS.md › D58).
  */
 export function createErrorShape(responses: readonly ResponseModel[]): ErrorShape {
   const documented = (status: number): ResponseModel | undefined =>
     responses.find((r) => r.status === String(status)) ?? responses.find((r) => r.status === `${String(status)[0]}XX`) ?? responses.find((r) => r.status === 'DEFAULT');
+  // An error status the operation does not document takes the shape of its first documented error (as the suite
+  // holds it, D39): a spec that writes its errors as problem+json for 400 and 404 means them for 401 too.
+  const firstError = responses.find((r) => (/^[45]/.test(r.status) || r.status === 'DEFAULT') && r.contents.some(writable));
   const withBody = (status: number): ResponseModel | undefined =>
-    [String(status), `${String(status)[0]}XX`, 'DEFAULT'].map((name) => responses.find((r) => r.status === name && r.contents.some(writable))).find((r) => r !== undefined);
+    [String(status), `${String(status)[0]}XX`, 'DEFAULT'].map((name) => responses.find((r) => r.status === name && r.contents.some(writable))).find((r) => r !== undefined) ?? firstError;
   const cache = new Map<number, (facts: ErrorFacts) => { value: unknown; content: ContentModel | undefined }>();
   const made = (facts: ErrorFacts) => {
     let make = cache.get(facts.status);

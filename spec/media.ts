@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson } from './json.js';
 import { isJsonMediaType, type Schema } from './schema.js';
 
@@ -63,7 +64,7 @@ function xmlElement(name: string, value: unknown, schema: Schema | undefined): s
     const inner = value.map((item) => xmlElement(xmlName(items) ?? 'item', item, items)).join('');
     return `<${name}>${inner}</${name}>`;
   }
-  if (value !== null && typeof value === 'object') {
+  if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) {
     const properties = (schema?.['properties'] ?? {}) as Record<string, Schema>;
     const inner = Object.entries(value)
       .filter(([key]) => /^[A-Za-z_][\w.-]*$/.test(key))

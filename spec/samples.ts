@@ -253,19 +253,30 @@ function stringValue(schema: Schema): string {
  * the pattern (e.g. `\b`) or draws nothing of the length asked.
  */
 function matching(pattern: string, fits: (s: string) => boolean): string | undefined {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'u');
-  } catch {
+  const regex = regexOf(pattern);
+  if (regex === undefined) return undefined;
+  // Word boundaries (`\b`, `\B`) are zero-width: without them the pattern draws a superset, checked against the original.
+  const drawers = [regex, regexOf(pattern.replace(/\\[bB]/g, ''))];
+  for (const drawer of drawers) {
+    if (drawer === undefined) continue;
     try {
-      regex = new RegExp(pattern);
+      const found = fc.sample(fc.stringMatching(drawer), { seed: 42, numRuns: 100 }).find((s) => regex.test(s) && fits(s));
+      if (found !== undefined) return found;
     } catch {
-      return undefined;
+      // fast-check cannot read this pattern: the next drawer, or no value.
     }
   }
-  try {
-    return fc.sample(fc.stringMatching(regex), { seed: 42, numRuns: 50 }).find((s) => regex.test(s) && fits(s));
-  } catch {
-    return undefined;
+  return undefined;
+}
+
+/** The pattern as ECMA-262 reads it, with the `u` flag where it compiles so, else without; `undefined` when it does not compile. */
+function regexOf(pattern: string): RegExp | undefined {
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // Another flag, or none.
+    }
   }
+  return undefined;
 }
