@@ -52,6 +52,13 @@ describe('samples and examples the schema accepts, and only those', () => {
   test('an operation whose named example breaks its schema is named in the start-up notes', () => {
     expect(mock.notes.some((note) => note.includes('getShape (GET /shapes) 202') && note.includes('broken'))).toBe(true);
   });
+
+  test('an operation documenting no 2xx answers its 3xx, else its default as 200', () => {
+    expect([get('/authorize').status, get('/authorize').body]).toEqual([302, '']);
+    const status = get('/status');
+    expect([status.status, json(status)]).toEqual([200, { state: 'up' }]);
+    expect(answerProblem(op('getStatus'), status)).toBeUndefined();
+  });
 });
 
 describe('Prefer: example=NAME and code=', () => {
@@ -87,8 +94,9 @@ describe('binary and text answers, negotiated by Accept', () => {
     expect(png.bytes!.subarray(1, 4).toString('latin1')).toBe('PNG');
     const octets = get('/photo', { accept: 'application/octet-stream' });
     expect([octets.headers['content-type'], octets.bytes!.length > 0]).toEqual(['application/octet-stream', true]);
+    // getPhoto documents no error: the 406 takes the API's documented error (problem+json here).
     const refused = get('/photo', { accept: 'application/json' });
-    expect([refused.status, json(refused)]).toMatchObject([406, { code: 'NOT_ACCEPTABLE', status: 406 }]);
+    expect([refused.status, refused.headers['content-type'], json(refused)]).toMatchObject([406, 'application/problem+json', { status: 406, title: 'Not Acceptable' }]);
   });
 
   test('JSON, text and XML of one answer; q-values weigh; no Accept or */* prefers JSON', () => {
@@ -128,6 +136,16 @@ describe('errors the mock makes itself, in the documented shape and media type',
     expect([missing.status, missing.headers['content-type']]).toEqual([404, 'application/problem+json']);
     expect(get('/nowhere').headers['content-type']).toBe('application/problem+json');
     expect(mock.handle({ method: 'DELETE', url: '/api/shapes', headers: AUTH }).headers['content-type']).toBe('application/problem+json');
+  });
+
+  test('a body too large for the adapter is a 413 in the documented shape too', async () => {
+    const started = await startMock({ spec: SPEC, apiKeys: [KEY], port: 0, maxBodyBytes: 64 });
+    try {
+      const response = await fetch(`${started.baseUrl}/animals`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(200) }) });
+      expect([response.status, response.headers.get('content-type'), await response.json()]).toMatchObject([413, 'application/problem+json', { status: 413, title: 'Payload Too Large' }]);
+    } finally {
+      await started.close();
+    }
   });
 });
 

@@ -65,6 +65,19 @@ function contentAnswer(content: ContentModel): ContentAnswer {
 }
 
 /**
+ * The answer an operation gives when all goes well (spec/DECISIONS.md › D55): its success status and that
+ * status's documented response. An operation no resource holds that documents no 2xx answers its first
+ * documented 3xx, else its `default` response as 200, so that its answer is always a documented one.
+ */
+export function successAnswer(op: OperationModel): { status: number; response: ResponseModel | undefined } {
+  const own = op.responses.find((r) => r.status === String(op.successStatus));
+  if (own !== undefined || op.resource !== undefined || op.responses.some((r) => /^2/.test(r.status))) return { status: op.successStatus, response: own };
+  const redirect = op.responses.filter((r) => /^3\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status))[0];
+  if (redirect !== undefined) return { status: Number(redirect.status), response: redirect };
+  return { status: op.successStatus, response: op.responses.find((r) => r.status === 'DEFAULT') };
+}
+
+/**
  * What the start-up log says about an operation's answers: each documented 2xx media type for which no valid
  * value could be made (answered with the best candidate anyway), and named examples the schema rejects.
  * Operations no resource holds are checked at once; those of a resource only on first use (their answers come from state).
@@ -72,8 +85,9 @@ function contentAnswer(content: ContentModel): ContentAnswer {
 export function answerNotes(op: OperationModel): string[] {
   if (op.resource !== undefined) return [];
   const notes: string[] = [];
+  const success = successAnswer(op).response;
   for (const response of op.responses) {
-    if (!/^2\d\d$/.test(response.status)) continue;
+    if (!/^2\d\d$/.test(response.status) && response !== success) continue;
     const answers = statusAnswers(response);
     for (const answer of answers.byContent.values()) {
       if (!answer.valid) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no example or sample satisfies its schema; the mock answers its best candidate`);

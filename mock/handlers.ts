@@ -1,5 +1,5 @@
 import { sampleOf } from '../spec/error-shape.js';
-import { statusAnswers } from './answers.js';
+import { statusAnswers, successAnswer } from './answers.js';
 import { canonicalJson, toView } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, type Schema } from '../spec/schema.js';
@@ -162,18 +162,19 @@ function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean
 }
 
 /**
- * An operation no resource holds: its success status with the spec's first valid example, else a schema-valid
- * sample (Prism's way, checked: spec/DECISIONS.md › D55), in the media type the pipeline negotiated.
+ * An operation no resource holds: its success status (or, documenting none, its 3xx or `default`: see
+ * `successAnswer`) with the spec's first valid example, else a schema-valid sample (Prism's way, checked:
+ * spec/DECISIONS.md › D55), in the media type the pipeline negotiated.
  */
 function exampleHandler(op: OperationModel): Handler {
-  const response = op.responses.find((r) => r.status === String(op.successStatus));
-  if (op.successStatus === 204 || response === undefined || response.contents.length === 0) return () => ({ status: op.successStatus, json: '' });
+  const { status, response } = successAnswer(op);
+  if (status === 204 || response === undefined || response.contents.length === 0) return () => ({ status, json: '' });
   const answers = statusAnswers(response);
   const byType = new Map([...answers.byContent].map(([content, answer]) => [content.mediaType, answer]));
   const fallback = byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
   return ({ mediaType }) => {
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? fallback;
     const payload = answer.payload;
-    return payload.bytes === undefined ? { status: op.successStatus, json: payload.text, mediaType: answer.mediaType } : { status: op.successStatus, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
+    return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
   };
 }

@@ -3,7 +3,7 @@ import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
 import { parseExact } from '../spec/json.js';
 import { mediaKind, serialize } from '../spec/media.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
-import { negotiate, pickAnswer } from './answers.js';
+import { negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
@@ -59,6 +59,8 @@ interface Served {
   path: Coercion[];
   query: Coercion[];
   handler: Handler;
+  /** The operation's error shapes; the API's when the operation documents no error body at all (D58). */
+  errors: ErrorShape;
   headers: Readonly<Record<string, string>>;
   /** The documented response of the success status, whose media types `Accept` is matched against. */
   success: ResponseModel | undefined;
@@ -84,7 +86,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions & { data:
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse>;
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse> {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
-  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys)]));
+  const unrouted = unroutedShapes(api);
+  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys, unrouted)]));
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
   const literalPaths = new Map<string, Map<string, Served>>();
   for (const op of api.operations) {
@@ -94,7 +97,6 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
   const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
-  const unrouted = unroutedShapes(api);
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -119,14 +121,14 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 
     // 2. Authenticate by the operation's security schemes (seed, Authentication: a bearer key).
     if (entry.auth.check !== undefined && !entry.auth.check(request, search)) {
-      return refuse(op.errors, { error: 'UNAUTHORIZED', detail: entry.unauthorized, ...(entry.auth.challenge === undefined ? {} : { headers: entry.auth.challenge }) });
+      return refuse(entry.errors, { error: 'UNAUTHORIZED', detail: entry.unauthorized, ...(entry.auth.challenge === undefined ? {} : { headers: entry.auth.challenge }) });
     }
     if (op.deprecated) options.onDeprecated?.(op);
     // 2b. `Prefer: code=<status>` (Prism's convention, README › Forcing responses): a documented error of the operation.
     if (request.headers.prefer !== undefined) {
       const forced = forcedResponse(op, request.headers.prefer);
       if (forced !== undefined && 'example' in forced) return exampleAnswer(entry, forced.example, request.headers.accept);
-      if (forced !== undefined) return refuse(op.errors, forced.error === 'RECORD_NOT_FOUND' ? { ...forced, code: notFoundCode(op) } : forced);
+      if (forced !== undefined) return refuse(entry.errors, forced.error === 'RECORD_NOT_FOUND' ? { ...forced, code: notFoundCode(op) } : forced);
     }
     // 2c. The media type of the answer, by `Accept` among those the success documents (406 when none fits).
     let content: ContentModel | undefined;
@@ -137,22 +139,22 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
         entry.lastAccept = accept;
       }
       content = entry.lastContent;
-      if (content === undefined) return refuse(op.errors, notAcceptable(entry.success.contents.map((c) => c.mediaType), accept));
+      if (content === undefined) return refuse(entry.errors, notAcceptable(entry.success.contents.map((c) => c.mediaType), accept));
     }
 
     // 3. Validate parameters and body against the spec.
     const input = validate(entry, segments, search, request);
-    if ('error' in input) return refuse(op.errors, input);
+    if ('error' in input) return refuse(entry.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
     const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType });
-    if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(op, error));
+    if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
     return respond(entry, result, content);
   };
 }
 
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
-  if ('error' in result) return refuse(entry.op.errors, result);
+  if ('error' in result) return refuse(entry.errors, result);
   if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: NO_BODY, body: '' };
   const mediaType = result.mediaType ?? content?.mediaType;
   if (mediaType === undefined || mediaType === entry.headers['content-type']) return { status: result.status, headers: entry.headers, body: result.json, ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
@@ -183,9 +185,9 @@ function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: s
   const picked = pickAnswer(asked.response, accept, asked.name);
   if (!picked.ok && picked.reason === 'unknown-example') {
     const known = picked.known.length === 0 ? 'it documents no named example' : `its examples: ${picked.known.join(', ')}`;
-    return refuse(op.errors, { error: 'PREFER_EXAMPLE_UNKNOWN', detail: `Prefer: example=${asked.name ?? ''} is not a valid example of ${op.operationId}'s ${asked.status} answer; ${known}.` });
+    return refuse(entry.errors, { error: 'PREFER_EXAMPLE_UNKNOWN', detail: `Prefer: example=${asked.name ?? ''} is not a valid example of ${op.operationId}'s ${asked.status} answer; ${known}.` });
   }
-  if (!picked.ok) return refuse(op.errors, notAcceptable(picked.offered, accept));
+  if (!picked.ok) return refuse(entry.errors, notAcceptable(picked.offered, accept));
   const answer = picked.answer;
   if (answer === undefined || asked.status === 204) return { status: asked.status, headers: NO_BODY, body: '' };
   const headers = headersFor(entry, answer.mediaType);
@@ -198,14 +200,14 @@ function notAcceptable(offered: string[], accept: string | string[] | undefined)
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */
-function unavailable(op: OperationModel, error: unknown): MockResponse {
+function unavailable(entry: Served, error: unknown): MockResponse {
   if (!(error instanceof StoreUnavailableError)) throw error;
-  return refuse(op.errors, { error: 'STORE_UNAVAILABLE', detail: `${ERRORS.STORE_UNAVAILABLE.message} (${error.message})`, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
+  return refuse(entry.errors, { error: 'STORE_UNAVAILABLE', detail: `${ERRORS.STORE_UNAVAILABLE.message} (${error.message})`, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
 }
 
 const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
 
-function serve(op: OperationModel, apiKeys: readonly string[]): Served {
+function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status: number) => ErrorShape): Served {
   const scheme = op.security[0];
   const unauthorized =
     scheme === undefined || scheme.kind === 'bearer'
@@ -220,8 +222,9 @@ function serve(op: OperationModel, apiKeys: readonly string[]): Served {
     path: op.pathParams.map(compileCoercion),
     query: op.queryParams.map(compileCoercion),
     handler: compileHandler(op),
+    errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
-    success: op.responses.find((r) => r.status === String(op.successStatus)),
+    success: successAnswer(op).response,
     headersByType: new Map(),
     lastAccept: undefined,
     lastContent: undefined,
@@ -244,6 +247,28 @@ function route(api: ApiModel, method: string, pathname: string): Routed {
   const allow = [...new Set(matching.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'].join(', ');
   if (method === 'OPTIONS') return { operation: undefined, allow };
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
+}
+
+/** Whether an operation documents a body for any error status (`4xx`, `5xx`, `4XX`, `default`). */
+function documentsErrorBody(op: OperationModel): boolean {
+  return op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.contents.length > 0);
+}
+
+const unroutedByApi = new WeakMap<ApiModel, (status: number) => ErrorShape>();
+
+/**
+ * An error the HTTP adapter answers itself, before the pipeline (413 for a body too large, 408, 431, a malformed
+ * request), in the shape and media type the spec documents: the routed operation's, else the API's for that
+ * status, else the seed's `Error` (README › Error bodies). `request` may be a stand-in when none was parsed.
+ */
+export function adapterError(api: ApiModel, request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string): MockResponse {
+  let unrouted = unroutedByApi.get(api);
+  if (unrouted === undefined) unroutedByApi.set(api, (unrouted = unroutedShapes(api)));
+  const queryAt = request.url.indexOf('?');
+  const routed = route(api, request.method === 'HEAD' ? 'GET' : request.method, queryAt === -1 ? request.url : request.url.slice(0, queryAt));
+  const operation = 'operation' in routed ? routed.operation : undefined;
+  const shape = operation !== undefined && documentsErrorBody(operation) ? operation.errors : unrouted(ERRORS[code].status);
+  return refuse(shape, { error: code, detail });
 }
 
 /** For a request no operation answers (404, 405): the error shape some operation documents for that status, else any documented error shape, else the seed's. */
@@ -334,7 +359,7 @@ function decodeSegment(segment: string): string {
 
 /** Headers of an operation's success answer: its media type, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
 function headersOf(op: OperationModel): Record<string, string> {
-  const success = op.responses.find((r) => r.status === String(op.successStatus));
+  const success = successAnswer(op).response;
   const headers: Record<string, string> = { 'content-type': success?.mediaType ?? JSON_TYPE };
   if (op.deprecated) {
     headers['deprecation'] = 'true';
