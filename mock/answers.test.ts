@@ -3,9 +3,9 @@ import { sample } from 'openapi-sampler';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { canonicalJson } from '../spec/json.js';
 import { PACKAGE_ROOT, SPEC_PATH, type OperationModel } from '../spec/model.js';
-import { validAnswer } from '../spec/samples.js';
+import { validAnswer, validatorOf } from '../spec/samples.js';
 import { answerProblem } from '../test/answer-check.js';
-import { negotiate } from './answers.js';
+import { answerNotes, checkAnswersSoon, negotiate } from './answers.js';
 import { createMock, startMock, type Mock, type MockRequest, type MockResponse } from './index.js';
 
 /** Answers valid by construction (spec/DECISIONS.md › D55–D58), on a small spec written for them (mock/fixtures/answers.yaml). */
@@ -49,8 +49,13 @@ describe('samples and examples the schema accepts, and only those', () => {
     expect(validAnswer({ type: 'string', enum: [1, 2] }).valid).toBe(false);
   });
 
-  test('an operation whose named example breaks its schema is named in the start-up notes', () => {
-    expect(mock.notes.some((note) => note.includes('getShape (GET /shapes) 202') && note.includes('broken'))).toBe(true);
+  test('the start-up check names a named example its schema breaks, and an answer no value fits', async () => {
+    const notes: string[] = [];
+    checkAnswersSoon(mock.model, (note) => notes.push(note));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(notes.some((note) => note.includes('getShape (GET /shapes) 202') && note.includes('broken'))).toBe(true);
+    const unsatisfiable = { ...op('getStatus'), operationId: 'never', responses: [{ ...op('getStatus').responses[0]!, status: '200', contents: [{ mediaType: 'application/json', schema: { type: 'string', enum: [1] }, validate: validatorOf({ type: 'string', enum: [1] }), examples: [] }] }] };
+    expect(answerNotes(unsatisfiable)).toEqual(['never (GET /status) 200 application/json: no example or sample satisfies its schema; the mock answers its best candidate']);
   });
 
   test('an operation documenting no 2xx answers its 3xx, else its default as 200', () => {

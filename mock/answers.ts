@@ -1,5 +1,5 @@
 import { mediaKind, serialize, type Payload } from '../spec/media.js';
-import type { ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
 import { validAnswer } from '../spec/samples.js';
 
 /**
@@ -80,7 +80,7 @@ export function successAnswer(op: OperationModel): { status: number; response: R
 /**
  * What the start-up log says about an operation's answers: each documented 2xx media type for which no valid
  * value could be made (answered with the best candidate anyway), and named examples the schema rejects.
- * Operations no resource holds are checked at once; those of a resource only on first use (their answers come from state).
+ * Operations no resource holds only (those of a resource answer from state; their examples are made on first use).
  */
 export function answerNotes(op: OperationModel): string[] {
   if (op.resource !== undefined) return [];
@@ -95,6 +95,27 @@ export function answerNotes(op: OperationModel): string[] {
     if (answers.rejected.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status}: the examples ${answers.rejected.join(', ')} do not satisfy their schema and are never served`);
   }
   return notes;
+}
+
+/**
+ * Checks the answers of every operation no resource holds without holding up the start (a spec of hundreds of
+ * operations takes a second): a few operations per turn of the event loop, right after the mock listens, each
+ * note handed to `onNote` (the start-up log). The answers made are kept, so the first request finds them ready.
+ * Returns a function that stops the check.
+ */
+export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void): () => void {
+  const operations = api.operations.filter((op) => op.resource === undefined);
+  let next = 0;
+  let timer: NodeJS.Immediate | undefined;
+  const step = (): void => {
+    const until = performance.now() + 5;
+    while (next < operations.length && performance.now() < until) for (const note of answerNotes(operations[next++]!)) onNote(note);
+    timer = next < operations.length ? setImmediate(step) : undefined;
+  };
+  timer = setImmediate(step);
+  return () => {
+    if (timer !== undefined) clearImmediate(timer);
+  };
 }
 
 /** One media range of an `Accept` header with its quality. */

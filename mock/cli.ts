@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OperationModel } from '../spec/model.js';
+import { checkAnswersSoon } from './answers.js';
 import { readDataFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { datasetSizes } from './isolation.js';
@@ -143,6 +144,8 @@ try {
       (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
   );
   for (const note of mock.notes) logger.warn(note);
+  // Answers no valid value could be made for, and examples their schema rejects: logged as the check finds them.
+  checkAnswersSoon(mock.api, (note) => logger.warn(note));
   if (options.watch === true) {
     watchSpec(options.spec, mock, (event) => {
       if (!event.ok) logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);

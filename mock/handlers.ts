@@ -1,5 +1,5 @@
 import { sampleOf } from '../spec/error-shape.js';
-import { statusAnswers, successAnswer } from './answers.js';
+import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { canonicalJson, toView } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, type Schema } from '../spec/schema.js';
@@ -169,11 +169,11 @@ function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean
 function exampleHandler(op: OperationModel): Handler {
   const { status, response } = successAnswer(op);
   if (status === 204 || response === undefined || response.contents.length === 0) return () => ({ status, json: '' });
-  const answers = statusAnswers(response);
-  const byType = new Map([...answers.byContent].map(([content, answer]) => [content.mediaType, answer]));
-  const fallback = byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
+  // Made on first use (or by the start-up check, mock/answers.ts): a spec of hundreds of operations starts at once.
+  let byType: Map<string, ContentAnswer> | undefined;
   return ({ mediaType }) => {
-    const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? fallback;
+    byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
+    const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
     const payload = answer.payload;
     return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
   };

@@ -1,4 +1,3 @@
-import { answerNotes } from './answers.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
 
 /**
@@ -22,14 +21,13 @@ export function answerableStatuses(op: OperationModel, sharedStore = false): num
 }
 
 /**
- * What the start-up log says about a spec: the model's notes (operations no resource holds), answers no valid
- * value could be made for and examples their schema rejects (mock/answers.ts), and for each operation the statuses the mock may answer that the spec does not document (exactly, by range or by
+ * What the start-up log says about a spec: the model's notes (operations no resource holds), and for each
+ * operation the statuses the mock may answer that the spec does not document (exactly, by range or by
  * `default`), so that a user knows which answers a strict client would not expect.
  */
 export function startupNotes(api: ApiModel, sharedStore = false): string[] {
   const notes = [...api.notes];
   for (const op of api.operations) {
-    notes.push(...answerNotes(op));
     const missing = answerableStatuses(op, sharedStore).filter((status) => !op.errors.documents(status));
     if (missing.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not document ${missing.join(', ')}, which the mock may answer`);
   }

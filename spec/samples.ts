@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sample } from 'openapi-sampler';
-import { compile, createAjv, objectShape, typesOf, type Schema, type Validator } from './schema.js';
+import { compile, createAjv, jsonType, objectShape, typesOf, type Schema, type Validator } from './schema.js';
 
 /**
  * Values the mock makes up where the spec gives none that fits (spec/DECISIONS.md › D55): every candidate is
@@ -66,27 +66,33 @@ function* candidates(schema: Schema, examples: readonly unknown[]): Generator<un
     sampled = undefined;
   }
   if (sampled !== undefined) yield sampled;
-  yield generate(schema, { optional: true, depth: 0 });
-  yield generate(schema, { optional: false, depth: 0 });
+  yield generate(schema, { optional: true, examples: true, depth: 0 });
+  yield generate(schema, { optional: true, examples: false, depth: 0 });
+  yield generate(schema, { optional: false, examples: false, depth: 0 });
 }
 
 interface Mode {
   /** Whether optional object members are filled too (the fuller value first, the required-only one as fallback). */
   optional: boolean;
+  /** Whether a member's own `example` is taken as it is (first try), or the member is built from its keywords. */
+  examples: boolean;
   depth: number;
 }
 
 const MAX_DEPTH = 8;
 
 /** A value built from the schema's keywords; composite keywords pick their first branch that the branch's validator accepts. */
-export function generate(schema: Schema, mode: Mode = { optional: true, depth: 0 }): unknown {
+export function generate(schema: Schema, mode: Mode = { optional: true, examples: true, depth: 0 }): unknown {
   if (schema['const'] !== undefined) return schema['const'];
-  if (Array.isArray(schema['enum'])) return firstValid(schema, schema['enum'] as unknown[]) ?? (schema['enum'] as unknown[])[0];
-  if (Array.isArray(schema['examples']) && schema['examples'].length > 0 && mode.depth > 0) {
-    const example = firstValid(schema, schema['examples'] as unknown[]);
-    if (example !== undefined) return example;
+  if (Array.isArray(schema['enum'])) {
+    // The first member of an allowed type: enough where `enum` is the member's only constraint, and no compile.
+    const types = typesOf({ type: schema['type'] });
+    return (schema['enum'] as unknown[]).find((value) => types.length === 0 || types.includes(jsonType(value)) || (types.includes('number') && jsonType(value) === 'integer')) ?? (schema['enum'] as unknown[])[0];
   }
-  if (schema['example'] !== undefined && mode.depth > 0 && validatorOf(schema)?.(schema['example']) !== false) return schema['example'];
+  if (mode.examples && mode.depth > 0) {
+    if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return (schema['examples'] as unknown[])[0];
+    if (schema['example'] !== undefined) return schema['example'];
+  }
   const deeper = { ...mode, depth: mode.depth + 1 };
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key];
@@ -237,7 +243,7 @@ function stringValue(schema: Schema): string {
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
   const fits = (s: string): boolean => [...s].length >= min && [...s].length <= max;
   if (typeof schema['pattern'] === 'string') {
-    const drawn = matching(schema['pattern'], fits);
+    const drawn = matching(schema['pattern'], min, max);
     if (drawn !== undefined) return drawn;
   }
   const format = typeof schema['format'] === 'string' ? FORMAT_SAMPLES[schema['format']] : undefined;
@@ -248,11 +254,19 @@ function stringValue(schema: Schema): string {
 }
 
 /**
- * A string matching an ECMA-262 `pattern` (with the `u` flag where it compiles so, else without), drawn by
- * fast-check from a fixed seed so every start serves the same value; `undefined` when fast-check cannot read
- * the pattern (e.g. `\b`) or draws nothing of the length asked.
+ * A string matching an ECMA-262 `pattern` (with the `u` flag where it compiles so, else without) of `min` to
+ * `max` characters, drawn by fast-check from a fixed seed so every start serves the same value, once per pattern
+ * and bounds; `undefined` when fast-check cannot read the pattern or draws nothing of the length asked.
  */
-function matching(pattern: string, fits: (s: string) => boolean): string | undefined {
+const matched = new Map<string, string | undefined>();
+
+function matching(pattern: string, min: number, max: number): string | undefined {
+  const key = `${min}:${max}:${pattern}`;
+  if (!matched.has(key)) matched.set(key, draw(pattern, (s) => [...s].length >= min && [...s].length <= max));
+  return matched.get(key);
+}
+
+function draw(pattern: string, fits: (s: string) => boolean): string | undefined {
   const regex = regexOf(pattern);
   if (regex === undefined) return undefined;
   // Word boundaries (`\b`, `\B`) are zero-width: without them the pattern draws a superset, checked against the original.
@@ -260,7 +274,7 @@ function matching(pattern: string, fits: (s: string) => boolean): string | undef
   for (const drawer of drawers) {
     if (drawer === undefined) continue;
     try {
-      const found = fc.sample(fc.stringMatching(drawer), { seed: 42, numRuns: 100 }).find((s) => regex.test(s) && fits(s));
+      const found = fc.sample(fc.stringMatching(drawer), { seed: 42, numRuns: 40 }).find((s) => regex.test(s) && fits(s));
       if (found !== undefined) return found;
     } catch {
       // fast-check cannot read this pattern: the next drawer, or no value.
