@@ -47,6 +47,10 @@ describe('samples and examples the schema accepts, and only those', () => {
     expect(validAnswer({ type: 'string', format: 'email', maxLength: 30 }).value).toBe('user@example.com');
     expect(validAnswer({ allOf: [{ type: 'integer', multipleOf: 4 }, { minimum: 9, maximum: 15 }] }).value).toBe(12);
     expect(validAnswer({ type: 'string', enum: [1, 2] }).valid).toBe(false);
+    // Overlapping branches: the first branch's fuller value matches both, so oneOf needs another candidate.
+    const overlapping = { oneOf: [{ type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' } } }, { type: 'object', required: ['b'], properties: { b: { type: 'string' } } }] };
+    expect(validatorOf(overlapping)!(sample(overlapping as never, { quiet: true }))).toBe(false);
+    expect(validAnswer(overlapping).valid).toBe(true);
   });
 
   test('the start-up check names a named example its schema breaks, and an answer no value fits', async () => {

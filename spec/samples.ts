@@ -99,7 +99,10 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
     if (!Array.isArray(branches) || branches.length === 0) continue;
     const { [key]: _, ...rest } = schema;
     const made = (branches as Schema[]).map((branch) => generate(merge(rest, branch), deeper));
-    return firstValid(schema, made) ?? made[0];
+    const found = firstValid(schema, made);
+    if (found !== undefined) return found;
+    // A fuller branch value may match two branches of a `oneOf`: their required members alone may not.
+    return firstValid(schema, (branches as Schema[]).map((branch) => generate(merge(rest, branch), { ...deeper, optional: false, examples: false }))) ?? made[0];
   }
   if (Array.isArray(schema['allOf']) && schema['allOf'].length > 0) {
     const { allOf, ...rest } = schema;
