@@ -123,6 +123,14 @@ describe('binary and text answers, negotiated by Accept', () => {
     expect(xml.body).toContain('<animal><id>7</id><name>Tom</name><kind>cat</kind></animal>');
   });
 
+  test('an operation no resource holds takes the bytes or text it declares; text is checked against its schema', () => {
+    const send = (method: string, url: string, type: string, body: Buffer): MockResponse => mock.handle({ method, url: `/api${url}`, headers: { ...AUTH, 'content-type': type }, body });
+    expect(send('POST', '/uploads', 'application/octet-stream', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff])).status).toBe(200);
+    expect(send('POST', '/uploads', 'application/json', Buffer.from('{}')).status).toBe(415);
+    expect(send('PUT', '/motd', 'text/plain', Buffer.from('Good morning')).status).toBe(204);
+    expect(json(send('PUT', '/motd', 'text/plain', Buffer.from('A message far longer than twenty characters')))).toMatchObject({ status: 400, detail: expect.stringContaining('20 characters') as unknown });
+  });
+
   test('over a socket, the bytes arrive whole with their length', async () => {
     const started = await startMock({ spec: SPEC, apiKeys: [KEY], port: 0 });
     try {

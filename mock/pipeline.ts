@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
 import { parseExact } from '../spec/json.js';
 import { mediaKind, serialize } from '../spec/media.js';
+import { mainType } from '../spec/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
 import { negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
@@ -332,12 +333,18 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   if (!body.mediaTypes.includes(mediaType)) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };
+  // An operation no resource holds may take bytes or text (`application/octet-stream`, `image/png`, `text/plain`):
+  // bytes are taken as they are, text is checked against a string schema (spec/DECISIONS.md › D57).
+  const kind = mediaKind(mediaType);
+  if (op.resource === undefined && kind !== 'json' && !/^(?:application\/x-www-form-urlencoded|multipart\/)/.test(mediaType)) {
+    if (kind === 'binary') return { query, path, body: bytes };
+    const decoded = decodeText(bytes);
+    if (decoded === undefined) return { error: 'INVALID_BODY', detail: 'The request body is not valid UTF-8.' };
+    if (mainType(body.schema) === 'string' && !body.validate(decoded)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+    return { query, path, body: decoded };
   }
+  const text = decodeText(bytes);
+  if (text === undefined) return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };
   const parsed = parseJsonBody(text);
   if (!parsed.ok) return { error: 'MALFORMED_JSON', detail: parsed.message };
   // Unknown properties are judged by the schema alone (`additionalProperties`); int64 by the schema's format.
@@ -347,6 +354,14 @@ function validate(entry: Served, segments: readonly string[], search: string, re
 
 function notFoundCode(op: OperationModel): string | undefined {
   return op.resource === undefined ? undefined : `${singularCode(op.resource.name)}_NOT_FOUND`;
+}
+
+function decodeText(bytes: Buffer): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeSegment(segment: string): string {
