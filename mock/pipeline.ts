@@ -1,18 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
+import type { ErrorShape } from '../spec/error-shape.js';
 import { parseExact } from '../spec/json.js';
 import { mediaKind, serialize } from '../spec/media.js';
 import { mainType } from '../spec/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
 import { negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
-import { ERRORS, type ErrorCode } from './errors.js';
+import { ERRORS } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
 import { parseJsonBody } from './json.js';
 import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './records.js';
+import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
@@ -37,6 +38,8 @@ export interface MockResponse {
 /** The records a pipeline serves: one store per resource, by resource name. */
 export type Dataset = ReadonlyMap<string, RecordStore>;
 
+export type { Refusal } from './refusals.js';
+
 /** A dataset of either store: in memory, or over the network (README › Several replicas). */
 export type AnyDataset = ReadonlyMap<string, AnyRecordStore>;
 
@@ -48,9 +51,6 @@ export interface PipelineOptions {
   /** Called for each authenticated call of a deprecated operation (seed, Endpoints §3), for the log's warning. */
   onDeprecated?: ((operation: OperationModel) => void) | undefined;
 }
-
-/** Everything that may stop a request before its handler runs: a row of the error table, its detail, and the body's code. */
-export type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string>; code?: string | undefined };
 
 /** An operation compiled once: its checks, its handler and the headers of its success answer (frozen, shared). */
 interface Served {
@@ -76,7 +76,6 @@ const JSON_TYPE = 'application/json';
 /** A shared empty list (no path segments, no query pairs); never written to. */
 const NONE: readonly string[] = Object.freeze([]);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const SEED_ERRORS = createErrorShape([]);
 
 /**
  * Builds the mock's request pipeline from the model: route → authenticate → validate → handle.
@@ -250,44 +249,6 @@ function route(api: ApiModel, method: string, pathname: string): Routed {
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
 }
 
-/** Whether an operation documents a body for any error status (`4xx`, `5xx`, `4XX`, `default`). */
-function documentsErrorBody(op: OperationModel): boolean {
-  return op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.contents.length > 0);
-}
-
-const unroutedByApi = new WeakMap<ApiModel, (status: number) => ErrorShape>();
-
-/**
- * An error the HTTP adapter answers itself, before the pipeline (413 for a body too large, 408, 431, a malformed
- * request), in the shape and media type the spec documents: the routed operation's, else the API's for that
- * status, else the seed's `Error` (README › Error bodies). `request` may be a stand-in when none was parsed.
- */
-export function adapterError(api: ApiModel, request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string): MockResponse {
-  let unrouted = unroutedByApi.get(api);
-  if (unrouted === undefined) unroutedByApi.set(api, (unrouted = unroutedShapes(api)));
-  const queryAt = request.url.indexOf('?');
-  const routed = route(api, request.method === 'HEAD' ? 'GET' : request.method, queryAt === -1 ? request.url : request.url.slice(0, queryAt));
-  const operation = 'operation' in routed ? routed.operation : undefined;
-  const shape = operation !== undefined && documentsErrorBody(operation) ? operation.errors : unrouted(ERRORS[code].status);
-  return refuse(shape, { error: code, detail });
-}
-
-/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else any documented error shape, else the seed's. */
-function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
-  const cache = new Map<number, ErrorShape>();
-  return (status) => {
-    let shape = cache.get(status);
-    if (shape === undefined) {
-      const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && r.schema !== undefined));
-      // A schema documented for this very status first, then for its range, then for `default`.
-      const anyError = () => api.operations.find((op) => op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.schema !== undefined));
-      shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']) ?? anyError())?.errors ?? SEED_ERRORS;
-      cache.set(status, shape);
-    }
-    return shape;
-  };
-}
-
 type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown };
 
 function validate(entry: Served, segments: readonly string[], search: string, request: MockRequest): ValidInput | Refusal {
@@ -383,12 +344,3 @@ function headersOf(op: OperationModel): Record<string, string> {
   return headers;
 }
 
-/** The error answer of a refusal, its body in the shape `shape` documents for the row's status. */
-function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
-  const row = ERRORS[refusal.error];
-  const { text, mediaType } = shape.write({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status: row.status });
-  const headers = mediaType === JSON_TYPE && refusal.headers === undefined ? JSON_HEADERS : { 'content-type': mediaType, ...refusal.headers };
-  return { status: row.status, headers, body: text };
-}
-
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
