@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OperationModel } from '../spec/model.js';
+import { checkAnswersSoon } from './answers.js';
 import { readDataFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { datasetSizes } from './isolation.js';
@@ -22,7 +23,7 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
   .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
   .addOption(new Option('--api-key <key...>', 'API key(s) accepted by the spec\'s security schemes (seed: "Authorization: Bearer <key>")').env('PETSTORE_API_KEY').default([DEFAULT_API_KEY]))
-  .addOption(new Option('--data <file>', 'JSON file of starting records: an array (first resource) or {"<resource>": [...]}').env('PETSTORE_DATA').default(undefined, 'the embedded demo pets, when they fit the spec'))
+  .addOption(new Option('--data <file>', 'JSON file of starting records: an array (first resource) or {"<resource>": [...]}').env('PETSTORE_DATA').default(undefined, "the embedded demo pets for the shipped spec; for another spec, the records its examples show"))
   .addOption(new Option('--empty', 'start with no records').env('PETSTORE_EMPTY'))
   .addOption(new Option('--max-pets <number>', 'most records held per resource; a create answers 409 STORE_FULL beyond').env('PETSTORE_MAX_PETS').default(1_000_000).argParser(positive))
   .addOption(new Option('--max-body-bytes <number>', 'largest request body accepted (413 beyond)').env('PETSTORE_MAX_BODY_BYTES').default(1024 * 1024).argParser(positive))
@@ -143,6 +144,8 @@ try {
       (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
   );
   for (const note of mock.notes) logger.warn(note);
+  // Answers no valid value could be made for, and examples their schema rejects: logged as the check finds them.
+  checkAnswersSoon(mock.api, (note) => logger.warn(note));
   if (options.watch === true) {
     watchSpec(options.spec, mock, (event) => {
       if (!event.ok) logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);

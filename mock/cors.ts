@@ -71,9 +71,9 @@ export function createCors(options: CorsOptions = {}): Cors {
           headers = Object.freeze(withHeaders(response.headers, fixed));
           merged.set(response.headers, headers);
         }
-        return { status: response.status, headers, body: response.body };
+        return response.bytes === undefined ? { status: response.status, headers, body: response.body } : { ...response, headers };
       }
-      return { status: response.status, headers: withHeaders(response.headers, corsHeaders(request.headers.origin)), body: response.body };
+      return { ...response, headers: withHeaders(response.headers, corsHeaders(request.headers.origin)) };
     },
   };
 }

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toView } from '../spec/json.js';
+import { canonicalJson, toView } from '../spec/json.js';
+import { mediaKind } from '../spec/media.js';
 import type { ApiModel, ResourceModel } from '../spec/model.js';
 import { filterKey, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './json.js';
-import { PACKAGE_ROOT } from './operations.js';
+import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';
 import { singularWord } from './records.js';
 
 /** The embedded demo pets served by `npm start` when no `--data` file or `--empty` is given (seed spec only). */
@@ -74,15 +75,72 @@ export function readDataFile(api: ApiModel, path: string): Map<string, RecordVal
 }
 
 /**
- * The default starting data: the demo pets when they are valid records of the spec's first resource (the
- * seed's spec and specs that keep its `Pet`), else none, with the reason for the start-up log.
+ * The default starting data (README › Starting data, spec/DECISIONS.md › D55): for the shipped spec
+ * (spec/openapi.yaml) the demo pets; for any other spec the records its own examples show (see
+ * {@link exampleData}), or none. The note says what was loaded, for the start-up log.
  */
 export function demoData(api: ApiModel): { data: Map<string, RecordValue[]>; note: string | undefined } {
-  try {
-    const data = readDataFile(api, DEMO_DATA_PATH);
-    return { data, note: undefined };
-  } catch (error) {
-    return { data: new Map(), note: `starting empty: the demo data does not fit this spec (${(error as Error).message})` };
+  if (api.source === SPEC_PATH) {
+    try {
+      return { data: readDataFile(api, DEMO_DATA_PATH), note: undefined };
+    } catch (error) {
+      return { data: new Map(), note: `starting empty: the demo data does not fit this spec (${(error as Error).message})` };
+    }
+  }
+  const data = exampleData(api);
+  const counts = [...data].map(([name, records]) => `${records.length} ${name}`);
+  return { data, note: counts.length === 0 ? 'starting empty: no example of the spec is a whole record of a resource' : `starting with the records the spec's examples show: ${counts.join(', ')}` };
+}
+
+/**
+ * The records a spec's own examples show, per resource: the examples (the media type's `example` and named
+ * `examples`, then the schema's own) of the success answers of its list (each item, of a bare or wrapped list),
+ * read, create, replace and update operations, kept when they are valid records with an id of the resource's
+ * type; the first record of each id wins. Never throws.
+ */
+export function exampleData(api: ApiModel): Map<string, RecordValue[]> {
+  const data = new Map<string, RecordValue[]>();
+  for (const resource of api.resources) {
+    const records: RecordValue[] = [];
+    const seen = new Set<unknown>();
+    for (const candidate of exampleRecords(resource)) {
+      // Through JSON text, as a `--data` file is read: int64 values exact, the store's own number form.
+      const parsed = parseJsonBody(canonicalJson(candidate));
+      if (!parsed.ok) continue;
+      let record: RecordValue;
+      try {
+        record = parseRecords(resource, [parsed.body.value], 'example')[0]!;
+      } catch {
+        continue;
+      }
+      const id = resource.idType === 'integer' ? filterKey(record[resource.idProperty]) : record[resource.idProperty];
+      if (seen.has(id)) continue;
+      seen.add(id);
+      records.push(record);
+    }
+    if (records.length > 0) data.set(resource.name, records);
+  }
+  return data;
+}
+
+function* exampleRecords(resource: ResourceModel): Generator<unknown> {
+  for (const role of ['list', 'read', 'create', 'replace', 'update'] as const) {
+    const op = resource.operations[role];
+    const response = op?.responses.find((r) => r.status === String(op.successStatus));
+    if (response === undefined) continue;
+    for (const content of response.contents) {
+      if (mediaKind(content.mediaType) !== 'json') continue;
+      const values = [...content.examples.map((example) => example.value), content.schema?.['example'], ...((content.schema?.['examples'] as unknown[] | undefined) ?? [])];
+      for (const value of values) {
+        if (value === undefined) continue;
+        if (role !== 'list') yield value;
+        else if (Array.isArray(value)) yield* value;
+        else if (resource.listShape?.kind === 'object' && value !== null && typeof value === 'object') {
+          const items = (value as Record<string, unknown>)[resource.listShape.itemsProperty];
+          if (Array.isArray(items)) yield* items;
+        }
+      }
+    }
   }
 }
 

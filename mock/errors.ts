@@ -7,7 +7,7 @@ export type ApiError = components['schemas']['Error'];
  * Every error the mock can send: one row each, a stable `code`, its HTTP status and a default message.
  * Codes are the mock's choice (the seed does not list them, see spec/DECISIONS.md › Error codes); nothing
  * branches on message text. The statuses follow the seed's Errors section where it speaks (400, 401, 404) and
- * DECISIONS.md where it is silent (405, 408, 409, 413, 415, 431, 503 while a shared store is unreachable; 500
+ * DECISIONS.md where it is silent (405, 406, 408, 409, 413, 415, 431, 503 while a shared store is unreachable; 500
  * only as a last resort that keeps the process up, never expected).
  */
 export const ERRORS = {
@@ -24,11 +24,14 @@ export const ERRORS = {
   STORE_FULL: { status: 409, message: 'The mock holds its maximum number of records.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the mock accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
+  // The request's Accept admits none of the media types the answer is documented in (spec/DECISIONS.md › D57).
+  NOT_ACCEPTABLE: { status: 406, message: 'The Accept header admits none of the media types this answer is documented in.' },
   MALFORMED_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers or URL are too large.' },
   // Mock controls outside the contract (README › Forcing responses, Admin API); not part of the seed.
   INVALID_PREFER: { status: 400, message: 'The Prefer header is invalid: use "Prefer: code=<status>" and/or "Prefer: delay=<ms>".' },
   PREFER_CODE_UNDOCUMENTED: { status: 400, message: 'The status asked for with "Prefer: code=" is not documented for this operation.' },
+  PREFER_EXAMPLE_UNKNOWN: { status: 400, message: 'The example asked for with "Prefer: example=" is not one this answer documents.' },
   TOO_MANY_KEYS: { status: 429, message: 'The mock holds separate data for its maximum number of API keys (--isolate-by-key); reset it.' },
   ADMIN_UNAUTHORIZED: { status: 401, message: 'The admin API needs "Authorization: Bearer <admin token>" (--admin-token); an API key is not enough.' },
   ADMIN_DISABLED: { status: 404, message: 'The admin API is turned off (--no-admin).' },

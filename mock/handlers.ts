@@ -1,4 +1,5 @@
 import { sampleOf } from '../spec/error-shape.js';
+import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { canonicalJson, toView } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, type Schema } from '../spec/schema.js';
@@ -16,13 +17,17 @@ export interface OperationInput {
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
+  /** The media type the pipeline negotiated for the success answer (`Accept`), when the success documents a body. */
+  mediaType?: string | undefined;
 }
 
 /**
  * A handler's answer: a status with a JSON text body (empty for none), or a row of the error table; `code`
  * replaces the row's name in the body (`PET_NOT_FOUND` for the row `RECORD_NOT_FOUND` of `pets`).
  */
-export type OperationResult = { status: number; json: string } | { error: ErrorCode; detail?: string; code?: string };
+export type OperationResult =
+  | { status: number; json: string; /** Another media type than the success's JSON one, with its text in `json` or its `bytes`. */ mediaType?: string; bytes?: Buffer }
+  | { error: ErrorCode; detail?: string; code?: string };
 
 /**
  * The state logic of one operation. Validation has already happened. The answer is there at once with the
@@ -156,11 +161,20 @@ function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean
   };
 }
 
-/** An operation no resource holds: its success status with the spec's example, else a schema-valid sample (Prism's way). */
+/**
+ * An operation no resource holds: its success status (or, documenting none, its 3xx or `default`: see
+ * `successAnswer`) with the spec's first valid example, else a schema-valid sample (Prism's way, checked:
+ * spec/DECISIONS.md › D55), in the media type the pipeline negotiated.
+ */
 function exampleHandler(op: OperationModel): Handler {
-  const response = op.responses.find((r) => r.status === String(op.successStatus));
-  const json = op.successStatus === 204 || response === undefined || (response.schema === undefined && response.example === undefined)
-    ? ''
-    : canonicalJson(response.example !== undefined ? response.example : sampleOf(response.schema!));
-  return () => ({ status: op.successStatus, json });
+  const { status, response } = successAnswer(op);
+  if (status === 204 || response === undefined || response.contents.length === 0) return () => ({ status, json: '' });
+  // Made on first use (or by the start-up check, mock/answers.ts): a spec of hundreds of operations starts at once.
+  let byType: Map<string, ContentAnswer> | undefined;
+  return ({ mediaType }) => {
+    byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
+    const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
+    const payload = answer.payload;
+    return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
+  };
 }

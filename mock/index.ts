@@ -9,6 +9,8 @@ import { Journal } from './journal.js';
 import { deprecationWarner, requestLogger } from './logger.js';
 import { loadApi, type Api } from './operations.js';
 import { createPipeline, type Dataset, type MockRequest, type MockResponse } from './pipeline.js';
+import { adapterError } from './refusals.js';
+import type { ErrorCode } from './errors.js';
 import { carryOver, carryOverStarting, describeChanges } from './reload.js';
 import { serve, type RunningServer, type ServerOptions } from './server.js';
 import { readStateFile, StateFile } from './state-file.js';
@@ -251,7 +253,8 @@ export async function startMock(options: MockOptions & ServerOptions): Promise<S
 export async function startMock(options: MockOptions & ServerOptions = {}): Promise<StartedMock | StartedRedisMock> {
   const mock: Mock<AnyRecordStore, Maybe<MockResponse>> = await createMock(options);
   const onResponse = options.onResponse ?? (options.logger === undefined ? undefined : requestLogger(options.logger));
-  const running = await serve(mock.handle, { ...options, onResponse, decorate: mock.cors.decorate });
+  const errorAnswer = (request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string) => adapterError(mock.api, request, code, detail);
+  const running = await serve(mock.handle, { ...options, onResponse, decorate: mock.cors.decorate, errorAnswer });
   // Closing also writes the state file, so that a test or a shutdown never loses the last changes.
   const close = async (): Promise<void> => {
     await running.close();

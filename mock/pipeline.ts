@@ -1,14 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
+import type { ErrorShape } from '../spec/error-shape.js';
+import { parseExact } from '../spec/json.js';
+import { mediaKind, serialize } from '../spec/media.js';
+import { mainType } from '../spec/schema.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
+import { negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
-import { ERRORS, type ErrorCode } from './errors.js';
+import { ERRORS } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
 import { parseJsonBody } from './json.js';
 import { compileCoercion, type Coercion } from './parameters.js';
-import { forcedResponse } from './prefer.js';
+import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './records.js';
+import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
@@ -21,15 +26,19 @@ export interface MockRequest {
   body?: Buffer | undefined;
 }
 
-/** The pipeline's answer: status, headers and a JSON text body (empty for 204). */
+/** The pipeline's answer: status, headers and a text body (JSON, or XML/text when negotiated; empty for 204). */
 export interface MockResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A binary answer's bytes (`image/png`, `application/octet-stream`…), sent instead of `body` (then `''`). */
+  bytes?: Buffer | undefined;
 }
 
 /** The records a pipeline serves: one store per resource, by resource name. */
 export type Dataset = ReadonlyMap<string, RecordStore>;
+
+export type { Refusal } from './refusals.js';
 
 /** A dataset of either store: in memory, or over the network (README › Several replicas). */
 export type AnyDataset = ReadonlyMap<string, AnyRecordStore>;
@@ -43,9 +52,6 @@ export interface PipelineOptions {
   onDeprecated?: ((operation: OperationModel) => void) | undefined;
 }
 
-/** Everything that may stop a request before its handler runs: a row of the error table, its detail, and the body's code. */
-export type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string>; code?: string | undefined };
-
 /** An operation compiled once: its checks, its handler and the headers of its success answer (frozen, shared). */
 interface Served {
   op: OperationModel;
@@ -54,14 +60,22 @@ interface Served {
   path: Coercion[];
   query: Coercion[];
   handler: Handler;
+  /** The operation's error shapes; the API's when the operation documents no error body at all (D58). */
+  errors: ErrorShape;
   headers: Readonly<Record<string, string>>;
+  /** The documented response of the success status, whose media types `Accept` is matched against. */
+  success: ResponseModel | undefined;
+  /** Success headers per negotiated media type other than the default one (made on first use). */
+  headersByType: Map<string, Readonly<Record<string, string>>>;
+  /** The last `Accept` seen and the content it chose: clients repeat theirs, so most requests skip the parse. */
+  lastAccept: string | string[] | undefined;
+  lastContent: ContentModel | undefined;
 }
 
 const JSON_TYPE = 'application/json';
 /** A shared empty list (no path segments, no query pairs); never written to. */
 const NONE: readonly string[] = Object.freeze([]);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const SEED_ERRORS = createErrorShape([]);
 
 /**
  * Builds the mock's request pipeline from the model: route → authenticate → validate → handle.
@@ -72,7 +86,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions & { data:
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse>;
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse> {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
-  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys)]));
+  const unrouted = unroutedShapes(api);
+  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys, unrouted)]));
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
   const literalPaths = new Map<string, Map<string, Served>>();
   for (const op of api.operations) {
@@ -82,7 +97,6 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
   const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
-  const unrouted = unroutedShapes(api);
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -107,40 +121,93 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 
     // 2. Authenticate by the operation's security schemes (seed, Authentication: a bearer key).
     if (entry.auth.check !== undefined && !entry.auth.check(request, search)) {
-      return refuse(op.errors, { error: 'UNAUTHORIZED', detail: entry.unauthorized, ...(entry.auth.challenge === undefined ? {} : { headers: entry.auth.challenge }) });
+      return refuse(entry.errors, { error: 'UNAUTHORIZED', detail: entry.unauthorized, ...(entry.auth.challenge === undefined ? {} : { headers: entry.auth.challenge }) });
     }
     if (op.deprecated) options.onDeprecated?.(op);
     // 2b. `Prefer: code=<status>` (Prism's convention, README › Forcing responses): a documented error of the operation.
     if (request.headers.prefer !== undefined) {
       const forced = forcedResponse(op, request.headers.prefer);
-      if (forced !== undefined) return refuse(op.errors, forced.error === 'RECORD_NOT_FOUND' ? { ...forced, code: notFoundCode(op) } : forced);
+      if (forced !== undefined && 'example' in forced) return exampleAnswer(entry, forced.example, request.headers.accept);
+      if (forced !== undefined) return refuse(entry.errors, forced.error === 'RECORD_NOT_FOUND' ? { ...forced, code: notFoundCode(op) } : forced);
+    }
+    // 2c. The media type of the answer, by `Accept` among those the success documents (406 when none fits).
+    let content: ContentModel | undefined;
+    if (entry.success !== undefined && entry.success.contents.length > 0) {
+      const accept = request.headers.accept;
+      if (accept !== entry.lastAccept || entry.lastContent === undefined) {
+        entry.lastContent = negotiate(entry.success.contents, accept);
+        entry.lastAccept = accept;
+      }
+      content = entry.lastContent;
+      if (content === undefined) return refuse(entry.errors, notAcceptable(entry.success.contents.map((c) => c.mediaType), accept));
     }
 
     // 3. Validate parameters and body against the spec.
     const input = validate(entry, segments, search, request);
-    if ('error' in input) return refuse(op.errors, input);
+    if ('error' in input) return refuse(entry.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body });
-    if (result instanceof Promise) return result.then((answered) => respond(entry, answered), (error: unknown) => unavailable(op, error));
-    return respond(entry, result);
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType });
+    if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
+    return respond(entry, result, content);
   };
 }
 
-function respond(entry: Served, result: OperationResult): MockResponse {
-  if ('error' in result) return refuse(entry.op.errors, result);
-  return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
+function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
+  if ('error' in result) return refuse(entry.errors, result);
+  if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: NO_BODY, body: '' };
+  const mediaType = result.mediaType ?? content?.mediaType;
+  if (mediaType === undefined || mediaType === entry.headers['content-type']) return { status: result.status, headers: entry.headers, body: result.json, ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
+  const headers = headersFor(entry, mediaType);
+  if (result.bytes !== undefined) return { status: result.status, headers, body: '', bytes: result.bytes };
+  // A record answered as XML or text: the JSON the store wrote, read exactly and written in the negotiated type.
+  if (result.mediaType === undefined && content !== undefined && mediaKind(mediaType) !== 'json') {
+    const parsed = parseExact(result.json);
+    const payload = serialize(parsed.ok ? parsed.document.value : result.json, mediaType, content.schema);
+    return payload.bytes === undefined ? { status: result.status, headers, body: payload.text } : { status: result.status, headers, body: '', bytes: payload.bytes };
+  }
+  return { status: result.status, headers, body: result.json };
+}
+
+/** The success headers with another media type, made once per type and operation. */
+function headersFor(entry: Served, mediaType: string): Readonly<Record<string, string>> {
+  let headers = entry.headersByType.get(mediaType);
+  if (headers === undefined) {
+    headers = Object.freeze({ ...entry.headers, 'content-type': mediaType });
+    entry.headersByType.set(mediaType, headers);
+  }
+  return headers;
+}
+
+/** A documented example asked for with `Prefer` (spec/DECISIONS.md › D56): no state read or written. */
+function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: string | string[] | undefined): MockResponse {
+  const op = entry.op;
+  const picked = pickAnswer(asked.response, accept, asked.name);
+  if (!picked.ok && picked.reason === 'unknown-example') {
+    const known = picked.known.length === 0 ? 'it documents no named example' : `its examples: ${picked.known.join(', ')}`;
+    return refuse(entry.errors, { error: 'PREFER_EXAMPLE_UNKNOWN', detail: `Prefer: example=${asked.name ?? ''} is not a valid example of ${op.operationId}'s ${asked.status} answer; ${known}.` });
+  }
+  if (!picked.ok) return refuse(entry.errors, notAcceptable(picked.offered, accept));
+  const answer = picked.answer;
+  if (answer === undefined || asked.status === 204) return { status: asked.status, headers: NO_BODY, body: '' };
+  const headers = headersFor(entry, answer.mediaType);
+  return answer.payload.bytes === undefined ? { status: asked.status, headers, body: answer.payload.text } : { status: asked.status, headers, body: '', bytes: answer.payload.bytes };
+}
+
+function notAcceptable(offered: string[], accept: string | string[] | undefined): Refusal {
+  const asked = Array.isArray(accept) ? accept.join(', ') : (accept ?? '');
+  return { error: 'NOT_ACCEPTABLE', detail: `Accept: ${asked} admits none of the media types of this answer: ${offered.join(', ')}.` };
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */
-function unavailable(op: OperationModel, error: unknown): MockResponse {
+function unavailable(entry: Served, error: unknown): MockResponse {
   if (!(error instanceof StoreUnavailableError)) throw error;
-  return refuse(op.errors, { error: 'STORE_UNAVAILABLE', detail: `${ERRORS.STORE_UNAVAILABLE.message} (${error.message})`, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
+  return refuse(entry.errors, { error: 'STORE_UNAVAILABLE', detail: `${ERRORS.STORE_UNAVAILABLE.message} (${error.message})`, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
 }
 
 const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
 
-function serve(op: OperationModel, apiKeys: readonly string[]): Served {
+function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status: number) => ErrorShape): Served {
   const scheme = op.security[0];
   const unauthorized =
     scheme === undefined || scheme.kind === 'bearer'
@@ -155,7 +222,12 @@ function serve(op: OperationModel, apiKeys: readonly string[]): Served {
     path: op.pathParams.map(compileCoercion),
     query: op.queryParams.map(compileCoercion),
     handler: compileHandler(op),
+    errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
+    success: successAnswer(op).response,
+    headersByType: new Map(),
+    lastAccept: undefined,
+    lastContent: undefined,
   };
 }
 
@@ -175,21 +247,6 @@ function route(api: ApiModel, method: string, pathname: string): Routed {
   const allow = [...new Set(matching.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'].join(', ');
   if (method === 'OPTIONS') return { operation: undefined, allow };
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
-}
-
-/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else the seed's. */
-function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
-  const cache = new Map<number, ErrorShape>();
-  return (status) => {
-    let shape = cache.get(status);
-    if (shape === undefined) {
-      const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && r.schema !== undefined));
-      // A schema documented for this very status first, then for its range, then for `default`.
-      shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']))?.errors ?? SEED_ERRORS;
-      cache.set(status, shape);
-    }
-    return shape;
-  };
 }
 
 type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown };
@@ -237,12 +294,18 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   if (!body.mediaTypes.includes(mediaType)) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };
+  // An operation no resource holds may take bytes or text (`application/octet-stream`, `image/png`, `text/plain`):
+  // bytes are taken as they are, text is checked against a string schema (spec/DECISIONS.md › D57).
+  const kind = mediaKind(mediaType);
+  if (op.resource === undefined && kind !== 'json' && !/^(?:application\/x-www-form-urlencoded|multipart\/)/.test(mediaType)) {
+    if (kind === 'binary') return { query, path, body: bytes };
+    const decoded = decodeText(bytes);
+    if (decoded === undefined) return { error: 'INVALID_BODY', detail: 'The request body is not valid UTF-8.' };
+    if (mainType(body.schema) === 'string' && !body.validate(decoded)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+    return { query, path, body: decoded };
   }
+  const text = decodeText(bytes);
+  if (text === undefined) return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };
   const parsed = parseJsonBody(text);
   if (!parsed.ok) return { error: 'MALFORMED_JSON', detail: parsed.message };
   // Unknown properties are judged by the schema alone (`additionalProperties`); int64 by the schema's format.
@@ -252,6 +315,14 @@ function validate(entry: Served, segments: readonly string[], search: string, re
 
 function notFoundCode(op: OperationModel): string | undefined {
   return op.resource === undefined ? undefined : `${singularCode(op.resource.name)}_NOT_FOUND`;
+}
+
+function decodeText(bytes: Buffer): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeSegment(segment: string): string {
@@ -264,7 +335,7 @@ function decodeSegment(segment: string): string {
 
 /** Headers of an operation's success answer: its media type, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
 function headersOf(op: OperationModel): Record<string, string> {
-  const success = op.responses.find((r) => r.status === String(op.successStatus));
+  const success = successAnswer(op).response;
   const headers: Record<string, string> = { 'content-type': success?.mediaType ?? JSON_TYPE };
   if (op.deprecated) {
     headers['deprecation'] = 'true';
@@ -273,12 +344,3 @@ function headersOf(op: OperationModel): Record<string, string> {
   return headers;
 }
 
-/** The error answer of a refusal, its body in the shape `shape` documents for the row's status. */
-function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
-  const row = ERRORS[refusal.error];
-  const { value, mediaType } = shape.body({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status: row.status });
-  const headers = mediaType === JSON_TYPE && refusal.headers === undefined ? JSON_HEADERS : { 'content-type': mediaType, ...refusal.headers };
-  return { status: row.status, headers, body: JSON.stringify(value) };
-}
-
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });

@@ -50,11 +50,12 @@ describe('Prefer: code=<status>', () => {
     expect(created.status).toBe(201);
   });
 
-  it('an unreadable Prefer is a 400 INVALID_PREFER; unknown preferences (Prism example=, dynamic=) are ignored', () => {
-    for (const prefer of ['code=abc', 'code=99', 'delay=-1', 'delay=soon', 'delay=60001']) {
+  it('an unreadable Prefer is a 400 INVALID_PREFER; unknown preferences (Prism dynamic=) are ignored; an unknown example is a 400', () => {
+    for (const prefer of ['code=abc', 'code=99', 'delay=-1', 'delay=soon', 'delay=60001', 'example=']) {
       expect(call(mock.handle, { headers: { ...KEY, prefer } }).json, prefer).toMatchObject({ code: 'INVALID_PREFER', status: 400 });
     }
-    expect(call(mock.handle, { headers: { ...KEY, prefer: 'example=cat, dynamic=true' } }).status).toBe(200);
+    expect(call(mock.handle, { headers: { ...KEY, prefer: 'dynamic=true' } }).status).toBe(200);
+    expect(call(mock.handle, { headers: { ...KEY, prefer: 'example=cat, dynamic=true' } }).json).toMatchObject({ code: 'PREFER_EXAMPLE_UNKNOWN', status: 400 });
   });
 
   it('without a valid key the answer is still 401: forcing happens after authentication', () => {

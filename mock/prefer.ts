@@ -1,15 +1,18 @@
 import type { ErrorCode } from './errors.js';
-import type { OperationModel } from '../spec/model.js';
+import type { OperationModel, ResponseModel } from '../spec/model.js';
 import { STORE_RETRY_AFTER_SECONDS } from './store/record-store.js';
 
 /**
  * The `Prefer` request header, as Prism reads it (README › Forcing responses): `code=<status>` forces a
- * documented response of the operation, `delay=<ms>` holds the answer back. Preferences are separated by
- * `,` or `;` (`Prefer: code=404, delay=500`); unknown preferences (Prism's `example=`, `dynamic=`) are ignored.
+ * documented response of the operation, `example=<name>` one of its named examples, `delay=<ms>` holds the
+ * answer back. Preferences are separated by `,` or `;` (`Prefer: code=404, delay=500`); unknown preferences
+ * (Prism's `dynamic=`) are ignored.
  */
 export interface Preferences {
   /** HTTP status asked for with `code=`. */
   code?: number;
+  /** Name of a documented example asked for with `example=` (a key of the media type's `examples`). */
+  example?: string;
   /** Milliseconds to wait before the answer is written, 0 to {@link MAX_DELAY_MS}. */
   delay?: number;
 }
@@ -31,6 +34,9 @@ export function parsePrefer(header: string | string[]): { ok: true; value: Prefe
     if (name === 'code') {
       if (!/^[1-5]\d\d$/.test(text)) return { ok: false, message: `Prefer: code must be an HTTP status from 100 to 599, got ${JSON.stringify(text)}.` };
       value.code = Number(text);
+    } else if (name === 'example') {
+      if (text === '') return { ok: false, message: 'Prefer: example must name one of the examples the operation documents.' };
+      value.example = text;
     } else if (name === 'delay') {
       if (!/^\d{1,6}$/.test(text) || Number(text) > MAX_DELAY_MS) {
         return { ok: false, message: `Prefer: delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got ${JSON.stringify(text)}.` };
@@ -44,26 +50,37 @@ export function parsePrefer(header: string | string[]): { ok: true; value: Prefe
 /** The error row that answers a forced status: the seed's documented errors (seed, Errors), and the other 4xx the mock answers. */
 const FORCED: Record<number, ErrorCode> = { 400: 'INVALID_BODY', 401: 'UNAUTHORIZED', 404: 'RECORD_NOT_FOUND', 409: 'STORE_FULL', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 503: 'STORE_UNAVAILABLE' };
 
+/** A documented answer asked for with `Prefer`: the response of `status`, and the example's name when one is named. */
+export type PreferExample = { example: { status: number; response: ResponseModel; name: string | undefined } };
+
 /**
- * What the pipeline answers for a `Prefer` header on a routed, authenticated request:
- * - `undefined`: no `code=`, or a documented success status (the request is handled as usual);
+ * What the pipeline answers for a `Prefer` header on a routed, authenticated request (spec/DECISIONS.md › D56):
+ * - `undefined`: no `code=` nor `example=`, or only the operation's own success status (handled as usual);
+ * - an example to serve: `example=NAME` (of the success status, or of `code=`'s), or `code=` a documented 2xx
+ *   other than the operation's success (its example or a valid sample, no state read or written);
  * - the documented error of that status for the operation (`Prefer: code=404` on `getPet` is a 404 `PET_NOT_FOUND`);
  * - a 400 `PREFER_CODE_UNDOCUMENTED` naming the documented statuses when the operation does not document it;
  * - a 400 `INVALID_PREFER` when the header cannot be read.
  */
-export function forcedResponse(operation: OperationModel, header: string | string[]): PreferRefusal | undefined {
+export function forcedResponse(operation: OperationModel, header: string | string[]): PreferRefusal | PreferExample | undefined {
   const parsed = parsePrefer(header);
   if (!parsed.ok) return { error: 'INVALID_PREFER', detail: parsed.message };
-  const code = parsed.value.code;
+  const { code, example } = parsed.value;
   const documented = operation.responses.map((response) => Number(response.status)).filter(Number.isInteger);
-  if (code === undefined || (code < 300 && documented.includes(code))) return undefined;
-  const error = FORCED[code];
-  if (error === undefined || !documented.includes(code)) {
-    return {
-      error: 'PREFER_CODE_UNDOCUMENTED',
-      detail: `Prefer: code=${code} is not documented for ${operation.operationId} (${operation.method} ${operation.path}); documented: ${documented.join(', ')}.`,
-    };
+  const undocumented = (status: number): PreferRefusal => ({
+    error: 'PREFER_CODE_UNDOCUMENTED',
+    detail: `Prefer: code=${status} is not documented for ${operation.operationId} (${operation.method} ${operation.path}); documented: ${documented.join(', ')}.`,
+  });
+  if (example !== undefined) {
+    const status = code ?? operation.successStatus;
+    const response = operation.responses.find((r) => r.status === String(status));
+    if (response === undefined) return undocumented(status);
+    return { example: { status, response, name: example } };
   }
+  if (code === undefined || code === operation.successStatus) return undefined;
+  if (code < 300 && documented.includes(code)) return { example: { status: code, response: operation.responses.find((r) => r.status === String(code))!, name: undefined } };
+  const error = FORCED[code];
+  if (error === undefined || !documented.includes(code)) return undocumented(code);
   const detail = `Answer forced by "Prefer: code=${code}" for ${operation.operationId}.`;
   if (code === 401) return { error, detail, headers: { 'www-authenticate': 'Bearer' } };
   return code === 503 ? { error, detail, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } } : { error, detail };

@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { apiError } from './errors.js';
+import { apiError, type ErrorCode } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 import { answerDelay, type Latency } from './prefer.js';
 import type { Maybe } from './store/record-store.js';
@@ -18,6 +18,11 @@ export interface ServerOptions {
   onResponse?: (request: IncomingMessage, status: number, milliseconds: number) => void;
   /** Every answer waits a random time in `[min, max]` ms before it is written (`--latency`); `Prefer: delay=MS` overrides it per request. */
   latency?: Latency | undefined;
+  /**
+   * The errors the adapter answers itself (413, 408, 431, a malformed request, CONNECT) in the spec's documented
+   * shape and media type (the mock's `adapterError`); default: the seed's `Error` as JSON.
+   */
+  errorAnswer?: ((request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string) => MockResponse) | undefined;
   /** Adds to the 413 the adapter answers itself what the handler adds to its own answers (the CORS headers, so a page can read it). */
   decorate?: ((request: MockRequest, response: MockResponse) => MockResponse) | undefined;
   /** Milliseconds a client has to send the request headers; beyond, a 408 `Error` and the socket closes. Default 10,000. */
@@ -41,6 +46,7 @@ export interface RunningServer {
  */
 export async function serve(handle: (request: MockRequest) => Maybe<MockResponse>, options: ServerOptions = {}): Promise<RunningServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const errorAnswer = options.errorAnswer ?? ((_request: unknown, code: ErrorCode, detail?: string) => errorResponse(code, detail));
   const onResponse = options.onResponse;
   const latency = options.latency !== undefined && options.latency.max > 0 ? options.latency : undefined;
 
@@ -85,7 +91,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
       if (size > maxBodyBytes) {
         refused = true;
         res.setHeader('connection', 'close');
-        const tooLarge = errorResponse('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
+        const tooLarge = errorAnswer(request, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
         deliver(res, send, options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge));
         return;
       }
@@ -104,9 +110,9 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
       return;
     }
     const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_REQUEST';
-    const response = errorResponse(code);
+    const response = errorAnswer({ method: 'GET', url: '/' }, code);
     const head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n`;
-    socket.end(`${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
+    socket.end(`${head}content-type: ${response.headers['content-type'] ?? 'application/json'}\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
   });
 
   // An `Expect` other than 100-continue: answer the request as usual (RFC 9110 §10.1.1 allows it) rather than node's bare 417.
@@ -114,8 +120,8 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
 
   // CONNECT never reaches the request handler; without this node would drop the socket without an answer.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    const response = errorResponse('METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${req.url ?? '/'}.`);
-    socket.end(`HTTP/1.1 405 ${STATUS_CODES[405]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
+    const response = errorAnswer({ method: 'CONNECT', url: req.url ?? '/' }, 'METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${req.url ?? '/'}.`);
+    socket.end(`HTTP/1.1 405 ${STATUS_CODES[405]}\r\ncontent-type: ${response.headers['content-type'] ?? 'application/json'}\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -160,6 +166,12 @@ function write(res: ServerResponse, response: MockResponse): void {
     for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
     headers.push('content-length', '');
     if (Object.isFrozen(response.headers)) flatHeaders.set(response.headers, headers);
+  }
+  if (response.bytes !== undefined) {
+    headers[headers.length - 1] = String(response.bytes.length);
+    res.writeHead(response.status, headers);
+    res.end(response.bytes);
+    return;
   }
   headers[headers.length - 1] = contentLength(response.body);
   res.writeHead(response.status, headers);

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { sample } from 'openapi-sampler';
-import type { ResponseModel } from './model.js';
+import { mediaKind, serialize } from './media.js';
+import type { ContentModel, ResponseModel } from './model.js';
+import { validAnswer, validSample } from './samples.js';
 import { mainType, objectShape, type Schema } from './schema.js';
 
 /**
@@ -15,10 +16,13 @@ export interface ErrorFacts {
 
 /**
  * Error bodies of one operation, in the shape its spec documents for each status (README › Error bodies):
- * `body(facts)` returns the JSON value and the media type to send it as.
+ * `body(facts)` returns the JSON value and the media type to send it as; `write(facts)` the same ready for the
+ * wire (JSON text, XML, plain text: the message).
  */
 export interface ErrorShape {
   body(facts: ErrorFacts): { value: Record<string, unknown>; mediaType: string };
+  /** The body as sent: its text in the documented media type (spec/media.ts), and that media type. */
+  write(facts: ErrorFacts): { text: string; mediaType: string };
   /** Whether the spec documents `status` for this operation (exactly, by its `4XX` range, or by `default`). */
   documents(status: number): boolean;
 }
@@ -29,26 +33,74 @@ const MESSAGE_NAMES = ['message', 'detail', 'details', 'error_description', 'err
 const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
 
 /**
- * Builds an operation's error shapes from its documented responses. For each status the schema documented for
- * it (exact, then `4XX`, then `default`) is filled field by field: the HTTP status goes to an integer field
- * named like `status` (or an integer `code`), the message to `message`/`detail`/…, the code to a string `code`/
- * `error`/…, `title` gets the status's reason phrase, and any other required field a schema-valid sample. With no
- * documented schema, the seed's `Error` (`{code, message, status}`) is sent.
+ * Builds an operation's error shapes from its documented responses. For each status the response documented
+ * for it is found (exact, then `4XX`, then `default`; one with a body first, spec/DECISIONS.md › D58) and its
+ * content chosen (a JSON media type first, then XML, then text). The JSON schema is filled field by field: the
+ * HTTP status goes to an integer field named like `status` (or an integer `code`), the message to `message`/
+ * `detail`/…, the code to a string `code`/`error`/…, `title` gets the status's reason phrase, and any other
+ * required field a schema-valid sample. A filled body the schema still rejects is replaced by the facts laid
+ * over a valid example or sample, else by that example or sample alone. With no documented body, the seed's
+ * `Error` (`{code, message, status}`) is sent as `application/json`. A status the operation does not document
+ * takes the shape of its first documented error response (spec/DECISIONS.md › D58).
  */
 export function createErrorShape(responses: readonly ResponseModel[]): ErrorShape {
-  const find = (status: number): ResponseModel | undefined =>
+  const documented = (status: number): ResponseModel | undefined =>
     responses.find((r) => r.status === String(status)) ?? responses.find((r) => r.status === `${String(status)[0]}XX`) ?? responses.find((r) => r.status === 'DEFAULT');
-  const cache = new Map<number, (facts: ErrorFacts) => Record<string, unknown>>();
+  // An error status the operation does not document takes the shape of its first documented error (as the suite
+  // holds it, D39): a spec that writes its errors as problem+json for 400 and 404 means them for 401 too.
+  const firstError = responses.find((r) => (/^[45]/.test(r.status) || r.status === 'DEFAULT') && r.contents.some(writable));
+  const withBody = (status: number): ResponseModel | undefined =>
+    [String(status), `${String(status)[0]}XX`, 'DEFAULT'].map((name) => responses.find((r) => r.status === name && r.contents.some(writable))).find((r) => r !== undefined) ?? firstError;
+  const cache = new Map<number, (facts: ErrorFacts) => { value: unknown; content: ContentModel | undefined }>();
+  const made = (facts: ErrorFacts) => {
+    let make = cache.get(facts.status);
+    if (make === undefined) cache.set(facts.status, (make = maker(withBody(facts.status))));
+    return make(facts);
+  };
   return {
-    documents: (status) => find(status) !== undefined,
+    documents: (status) => documented(status) !== undefined,
     body(facts) {
-      const response = find(facts.status);
-      let fill = cache.get(facts.status);
-      if (fill === undefined) cache.set(facts.status, (fill = filler(response?.schema)));
-      const value = fill(facts);
-      const documentedValid = response?.validate === undefined || response.validate(value);
-      return { value: documentedValid ? value : { code: facts.code, message: facts.message, status: facts.status }, mediaType: response?.mediaType ?? 'application/json' };
+      const { value, content } = made(facts);
+      const object = value !== null && typeof value === 'object' && !Array.isArray(value);
+      return object ? { value: value as Record<string, unknown>, mediaType: content?.mediaType ?? 'application/json' } : { value: { ...facts }, mediaType: 'application/json' };
     },
+    write(facts) {
+      const { value, content } = made(facts);
+      if (content === undefined) return { text: JSON.stringify(value), mediaType: 'application/json' };
+      return { text: serialize(value, content.mediaType, content.schema).text ?? '', mediaType: content.mediaType };
+    },
+  };
+}
+
+/** A content an error can be written in: JSON, XML or text (not bytes). */
+function writable(content: ContentModel): boolean {
+  return mediaKind(content.mediaType) !== 'binary';
+}
+
+const KIND_ORDER = ['json', 'xml', 'text'];
+
+/** How one status's error body is made from the facts, in the content chosen for it. */
+function maker(response: ResponseModel | undefined): (facts: ErrorFacts) => { value: unknown; content: ContentModel | undefined } {
+  const content = response?.contents.filter(writable).sort((a, b) => KIND_ORDER.indexOf(mediaKind(a.mediaType)) - KIND_ORDER.indexOf(mediaKind(b.mediaType)))[0];
+  if (content === undefined) return (facts) => ({ value: { code: facts.code, message: facts.message, status: facts.status }, content: undefined });
+  const validate = content.validate;
+  const schema = content.schema ?? {};
+  const kind = mediaKind(content.mediaType);
+  const fill = kind === 'text' && mainType(schema) !== 'object' ? (facts: ErrorFacts) => facts.message : filler(content.schema);
+  let fallback: { value: unknown } | undefined;
+  return (facts) => {
+    const value = fill(facts);
+    if (validate === undefined || validate(value)) return { value, content };
+    fallback ??= { value: validAnswer(schema, validate, content.examples.map((e) => e.value)).value };
+    const base = fallback.value;
+    if (base !== null && typeof base === 'object' && !Array.isArray(base) && value !== null && typeof value === 'object') {
+      // The facts over a valid example keep the status and message where the schema lets them be.
+      const laid = { ...(base as Record<string, unknown>), ...(value as Record<string, unknown>) };
+      if (validate(laid)) return { value: laid, content };
+      const kept = Object.fromEntries(Object.entries(laid).filter(([name, member]) => validate({ ...(base as Record<string, unknown>), [name]: member })));
+      if (validate({ ...(base as Record<string, unknown>), ...kept })) return { value: { ...(base as Record<string, unknown>), ...kept }, content };
+    }
+    return { value: base, content };
   };
 }
 
@@ -88,11 +140,10 @@ function codeValue(schema: Schema, facts: ErrorFacts): unknown {
   return facts.code;
 }
 
-/** A schema-valid value (openapi-sampler), used for required fields the error facts do not fill. */
+/**
+ * A schema-valid value for a schema (spec/samples.ts: the schema's examples, openapi-sampler's sample, or a value
+ * built from its keywords, each checked with its validator), used for members no fact or request fills.
+ */
 export function sampleOf(schema: Schema): unknown {
-  try {
-    return sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true });
-  } catch {
-    return null;
-  }
+  return validSample(schema);
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
 import { createErrorShape, type ErrorShape } from './error-shape.js';
@@ -41,7 +41,28 @@ export interface BodyModel {
   validate: Validator;
 }
 
-/** One documented response: a status (`200`, `4XX`, `default`), its media type and schema when it has a body. */
+/** An example the spec gives for a media type: a named one of `examples` (its key), or the media `example` (no name). */
+export interface NamedExample {
+  name: string | undefined;
+  value: unknown;
+}
+
+/**
+ * One media type of a documented response (`application/json`, `image/png`, `text/plain`…): its schema as a
+ * response must satisfy it (`writeOnly` forbidden) and the examples the spec gives for it (media `example`
+ * first, then the named `examples`; a schema's own `example` stays in the schema).
+ */
+export interface ContentModel {
+  mediaType: string;
+  schema: Schema | undefined;
+  validate: Validator | undefined;
+  examples: NamedExample[];
+}
+
+/**
+ * One documented response: a status (`200`, `4XX`, `default`), and its content. `mediaType`/`schema`/`validate`/
+ * `example`/`examples` describe the JSON media type when there is one (else the first); `contents` lists every one.
+ */
 export interface ResponseModel {
   status: string;
   mediaType: string | undefined;
@@ -50,6 +71,10 @@ export interface ResponseModel {
   validate: Validator | undefined;
   /** The first example the spec gives for this response, if any. */
   example: unknown;
+  /** Every example the spec gives for the media type of `mediaType`, in the spec's order. */
+  examples: NamedExample[];
+  /** Every documented media type, in the spec's order (empty for a response without body). */
+  contents: ContentModel[];
 }
 
 /**
@@ -149,6 +174,8 @@ export interface ApiModel {
   resources: ResourceModel[];
   /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */
   notes: string[];
+  /** Absolute path of the document the model was read from (the shipped spec is {@link SPEC_PATH}); unset when built otherwise. */
+  source?: string | undefined;
 }
 
 
@@ -214,11 +241,16 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
 
     const responses: ResponseModel[] = Object.entries((op['responses'] ?? {}) as Record<string, Record<string, unknown>>).map(([status, response]) => {
       const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
-      const mediaType = Object.keys(content).find(isJsonMediaType) ?? Object.keys(content)[0];
-      const media = mediaType === undefined ? undefined : content[mediaType];
-      const schema = media?.schema === undefined ? undefined : directionalView(json(media.schema), 'response', views.response);
-      const example = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-      return { status: status.toUpperCase(), mediaType, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), example };
+      const contents = Object.entries(content).map(([type, media]): ContentModel => {
+        const schema = media.schema === undefined ? undefined : directionalView(json(media.schema), 'response', views.response);
+        const examples: NamedExample[] = media.example === undefined ? [] : [{ name: undefined, value: media.example }];
+        for (const [name, named] of Object.entries(media.examples ?? {})) {
+          if (named !== null && typeof named === 'object' && 'value' in named) examples.push({ name, value: named.value });
+        }
+        return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), examples };
+      });
+      const main = contents.find((c) => isJsonMediaType(c.mediaType)) ?? contents[0];
+      return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents };
     });
     const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
     const requirements = (op['security'] as Record<string, string[]>[] | undefined) ?? documentSecurity ?? [];
@@ -273,7 +305,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     url: server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? ''),
     description: server.description ?? '',
   }));
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes, source: resolve(specPath) };
 }
 
 

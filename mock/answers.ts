@@ -1,0 +1,195 @@
+import { mediaKind, serialize, type Payload } from '../spec/media.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
+import { validAnswer } from '../spec/samples.js';
+
+/**
+ * One answer ready for the wire: a documented media type and its body (spec/DECISIONS.md › D55, D57). `valid`
+ * is `false` only when no example or sample satisfies the schema (the start-up log says so).
+ */
+export interface ContentAnswer {
+  mediaType: string;
+  payload: Payload;
+  valid: boolean;
+}
+
+/** The answers of one documented status: the default one per media type, and each valid named example. */
+interface StatusAnswers {
+  response: ResponseModel;
+  /** Per media type, in the spec's order: the first valid example, else a valid sample. */
+  byContent: Map<ContentModel, ContentAnswer>;
+  /** Named examples that satisfy their media type's schema, by name (first media type that has the name wins per request). */
+  named: Map<string, Map<ContentModel, ContentAnswer>>;
+  /** Named examples the schema rejects: never served, named in the start-up log. */
+  rejected: string[];
+}
+
+const compiled = new WeakMap<ResponseModel, StatusAnswers>();
+
+/** The answers of a documented response, made once (at start for operations no resource holds, else on first use). */
+export function statusAnswers(response: ResponseModel): StatusAnswers {
+  let found = compiled.get(response);
+  if (found !== undefined) return found;
+  const byContent = new Map<ContentModel, ContentAnswer>();
+  const named = new Map<string, Map<ContentModel, ContentAnswer>>();
+  const rejected: string[] = [];
+  for (const content of response.contents) {
+    const valid = content.examples.filter((example) => content.validate === undefined || content.validate(example.value));
+    for (const example of content.examples) {
+      if (example.name === undefined) continue;
+      if (!valid.includes(example)) {
+        rejected.push(`${example.name} (${content.mediaType})`);
+        continue;
+      }
+      if (!named.has(example.name)) named.set(example.name, new Map());
+      named.get(example.name)!.set(content, { mediaType: content.mediaType, payload: serialize(example.value, content.mediaType, content.schema), valid: true });
+    }
+    byContent.set(content, contentAnswer(content));
+  }
+  found = { response, byContent, named, rejected };
+  compiled.set(response, found);
+  return found;
+}
+
+/** The default answer of one media type: its first valid example, else a valid sample of its schema, written for its kind. */
+function contentAnswer(content: ContentModel): ContentAnswer {
+  const examples = content.examples.map((example) => example.value);
+  if (content.schema === undefined) {
+    // No schema: any example is the answer; else a few bytes, a word of text or an empty JSON object.
+    const value = examples[0] ?? (mediaKind(content.mediaType) === 'json' ? {} : '');
+    return { mediaType: content.mediaType, payload: serialize(value, content.mediaType, undefined), valid: true };
+  }
+  // Bytes are not judged by a JSON schema: a string example is sent as its bytes, else a few bytes of the type.
+  if (mediaKind(content.mediaType) === 'binary') return { mediaType: content.mediaType, payload: serialize(examples.find((e) => typeof e === 'string') ?? '', content.mediaType, content.schema), valid: true };
+  const { value, valid } = validAnswer(content.schema, content.validate, examples);
+  return { mediaType: content.mediaType, payload: serialize(value, content.mediaType, content.schema), valid };
+}
+
+/**
+ * The answer an operation gives when all goes well (spec/DECISIONS.md › D55): its success status and that
+ * status's documented response. An operation no resource holds that documents no 2xx answers its first
+ * documented 3xx, else its `default` response as 200, so that its answer is always a documented one.
+ */
+export function successAnswer(op: OperationModel): { status: number; response: ResponseModel | undefined } {
+  const own = op.responses.find((r) => r.status === String(op.successStatus));
+  if (own !== undefined || op.resource !== undefined || op.responses.some((r) => /^2/.test(r.status))) return { status: op.successStatus, response: own };
+  const redirect = op.responses.filter((r) => /^3\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status))[0];
+  if (redirect !== undefined) return { status: Number(redirect.status), response: redirect };
+  return { status: op.successStatus, response: op.responses.find((r) => r.status === 'DEFAULT') };
+}
+
+/**
+ * What the start-up log says about an operation's answers: each documented 2xx media type for which no valid
+ * value could be made (answered with the best candidate anyway), and named examples the schema rejects.
+ * Operations no resource holds only (those of a resource answer from state; their examples are made on first use).
+ */
+export function answerNotes(op: OperationModel): string[] {
+  if (op.resource !== undefined) return [];
+  const notes: string[] = [];
+  const success = successAnswer(op).response;
+  for (const response of op.responses) {
+    if (!/^2\d\d$/.test(response.status) && response !== success) continue;
+    const answers = statusAnswers(response);
+    for (const answer of answers.byContent.values()) {
+      if (!answer.valid) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no example or sample satisfies its schema; the mock answers its best candidate`);
+    }
+    if (answers.rejected.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status}: the examples ${answers.rejected.join(', ')} do not satisfy their schema and are never served`);
+  }
+  return notes;
+}
+
+/**
+ * Checks the answers of every operation no resource holds without holding up the start (a spec of hundreds of
+ * operations takes a second): a few operations per turn of the event loop, right after the mock listens, each
+ * note handed to `onNote` (the start-up log). The answers made are kept, so the first request finds them ready.
+ * Returns a function that stops the check.
+ */
+export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void): () => void {
+  const operations = api.operations.filter((op) => op.resource === undefined);
+  let next = 0;
+  let timer: NodeJS.Immediate | undefined;
+  const step = (): void => {
+    const until = performance.now() + 5;
+    while (next < operations.length && performance.now() < until) for (const note of answerNotes(operations[next++]!)) onNote(note);
+    timer = next < operations.length ? setImmediate(step) : undefined;
+  };
+  timer = setImmediate(step);
+  return () => {
+    if (timer !== undefined) clearImmediate(timer);
+  };
+}
+
+/** One media range of an `Accept` header with its quality. */
+interface Range {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+/** Parses `Accept` (RFC 9110 §12.5.1): media ranges with their `q`; an unreadable range counts as `*\/*`. */
+export function parseAccept(header: string | string[] | undefined): Range[] | undefined {
+  if (header === undefined) return undefined;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  if (text.trim() === '') return undefined;
+  return text.split(',').flatMap((part): Range[] => {
+    const [range = '', ...parameters] = part.split(';');
+    const [type = '*', subtype = '*'] = range.trim().toLowerCase().split('/');
+    const qParameter = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    const q = qParameter === undefined ? 1 : Number(qParameter.slice(2));
+    if (range.trim() === '') return [];
+    return [{ type: type || '*', subtype: subtype || '*', q: Number.isFinite(q) ? q : 1 }];
+  });
+}
+
+/** The quality `Accept` gives a media type: its most specific matching range's `q` (0 when none matches). */
+function quality(ranges: readonly Range[], mediaType: string): number {
+  const [type = '', subtype = ''] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
+  let best = -1;
+  let q = 0;
+  for (const range of ranges) {
+    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' ? 0 : -1;
+    if (specificity > best) {
+      best = specificity;
+      q = range.q;
+    }
+  }
+  return q;
+}
+
+/**
+ * The media type to answer among `contents` for an `Accept` header (spec/DECISIONS.md › D57): the highest
+ * quality; on a tie a JSON type first, then the spec's order. No header: a JSON type, else the first.
+ * `undefined` when the header admits none (the pipeline answers 406).
+ */
+export function negotiate<C extends { mediaType: string }>(contents: readonly C[], accept: string | string[] | undefined): C | undefined {
+  const ranges = parseAccept(accept);
+  const json = (c: C): boolean => mediaKind(c.mediaType) === 'json';
+  if (ranges === undefined) return contents.find(json) ?? contents[0];
+  let chosen: C | undefined;
+  let best = 0;
+  for (const content of contents) {
+    const q = quality(ranges, content.mediaType);
+    if (q > best || (q === best && q > 0 && chosen !== undefined && json(content) && !json(chosen))) {
+      chosen = content;
+      best = q;
+    }
+  }
+  return chosen;
+}
+
+/**
+ * The answer of a documented status for a request: its named example (`name`), else the default answer, in
+ * the media type `Accept` admits. Errors (as values): `unknown-example` when no valid example has that name
+ * (with the names known), `not-acceptable` when `Accept` admits none of the media types.
+ */
+export function pickAnswer(response: ResponseModel, accept: string | string[] | undefined, name?: string):
+  | { ok: true; answer: ContentAnswer | undefined }
+  | { ok: false; reason: 'unknown-example'; known: string[] }
+  | { ok: false; reason: 'not-acceptable'; offered: string[] } {
+  const answers = statusAnswers(response);
+  const pool = name === undefined ? answers.byContent : answers.named.get(name);
+  if (pool === undefined) return { ok: false, reason: 'unknown-example', known: [...answers.named.keys()] };
+  if (response.contents.length === 0) return { ok: true, answer: undefined };
+  const content = negotiate([...pool.keys()], accept);
+  if (content === undefined) return { ok: false, reason: 'not-acceptable', offered: [...pool.keys()].map((c) => c.mediaType) };
+  return { ok: true, answer: pool.get(content) };
+}

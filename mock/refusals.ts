@@ -1,0 +1,59 @@
+import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
+import type { ApiModel, OperationModel } from '../spec/model.js';
+import { ERRORS, type ErrorCode } from './errors.js';
+import type { MockRequest, MockResponse } from './pipeline.js';
+
+/** Everything that may stop a request before its handler runs: a row of the error table, its detail, and the body's code. */
+export type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string>; code?: string | undefined };
+
+const JSON_TYPE = 'application/json';
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
+const SEED_ERRORS = createErrorShape([]);
+
+/** The error answer of a refusal, its body in the shape `shape` documents for the row's status. */
+export function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
+  const row = ERRORS[refusal.error];
+  const { text, mediaType } = shape.write({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status: row.status });
+  const headers = mediaType === JSON_TYPE && refusal.headers === undefined ? JSON_HEADERS : { 'content-type': mediaType, ...refusal.headers };
+  return { status: row.status, headers, body: text };
+}
+
+/** Whether an operation documents a body for any error status (`4xx`, `5xx`, `4XX`, `default`). */
+export function documentsErrorBody(op: OperationModel): boolean {
+  return op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.contents.length > 0);
+}
+
+const unroutedByApi = new WeakMap<ApiModel, (status: number) => ErrorShape>();
+
+/**
+ * An error the HTTP adapter answers itself, before the pipeline (413 for a body too large, 408, 431, a malformed
+ * request), in the shape and media type the spec documents: the routed operation's, else the API's for that
+ * status, else the seed's `Error` (README › Error bodies). `request` may be a stand-in when none was parsed.
+ */
+export function adapterError(api: ApiModel, request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string): MockResponse {
+  let unrouted = unroutedByApi.get(api);
+  if (unrouted === undefined) unroutedByApi.set(api, (unrouted = unroutedShapes(api)));
+  const queryAt = request.url.indexOf('?');
+  const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+  const path = pathname.startsWith(`${api.basePath}/`) ? pathname.slice(api.basePath.length) : undefined;
+  const matching = path === undefined ? [] : api.operations.filter((op) => op.pattern.test(path));
+  const operation = matching.find((op) => op.method === (request.method === 'HEAD' ? 'GET' : request.method));
+  const shape = operation !== undefined && documentsErrorBody(operation) ? operation.errors : unrouted(ERRORS[code].status);
+  return refuse(shape, { error: code, detail });
+}
+
+/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else any documented error shape, else the seed's. */
+export function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
+  const cache = new Map<number, ErrorShape>();
+  return (status) => {
+    let shape = cache.get(status);
+    if (shape === undefined) {
+      const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && r.schema !== undefined));
+      // A schema documented for this very status first, then for its range, then for `default`.
+      const anyError = () => api.operations.find((op) => op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.schema !== undefined));
+      shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']) ?? anyError())?.errors ?? SEED_ERRORS;
+      cache.set(status, shape);
+    }
+    return shape;
+  };
+}

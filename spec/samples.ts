@@ -1,0 +1,299 @@
+import fc from 'fast-check';
+import { sample } from 'openapi-sampler';
+import { compile, createAjv, jsonType, objectShape, typesOf, type Schema, type Validator } from './schema.js';
+
+/**
+ * Values the mock makes up where the spec gives none that fits (spec/DECISIONS.md › D55): every candidate is
+ * checked with the compiled validator of its schema, in this order: the spec's examples (the media type's
+ * `example` and named `examples`, then the schema's own `example`/`examples`), openapi-sampler's sample, then a
+ * value built here from the schema (`oneOf`/`anyOf` branches tried one by one, `const`/`enum`, formats, patterns
+ * drawn with fast-check from a fixed seed, bounds). The first valid candidate wins.
+ */
+export interface Answer {
+  value: unknown;
+  /** `false` when no candidate satisfies the schema: `value` is then the best effort (the first candidate). */
+  valid: boolean;
+}
+
+/** A validator of the samples' own (compiled once per schema object, outside any model). */
+const ajv = createAjv();
+const validators = new WeakMap<Schema, Validator | null>();
+
+/** The compiled validator of `schema`, or `undefined` when ajv cannot compile it (then every value is taken as valid). */
+export function validatorOf(schema: Schema): Validator | undefined {
+  let found = validators.get(schema);
+  if (found === undefined) {
+    try {
+      found = compile(ajv, schema);
+    } catch {
+      found = null;
+    }
+    validators.set(schema, found);
+  }
+  return found ?? undefined;
+}
+
+/**
+ * The first value among the spec's `examples` (given first), the schema's own examples, a sample and a generated
+ * value that `validate` (default: the schema compiled here) accepts. Never throws.
+ */
+export function validAnswer(schema: Schema, validate: Validator | undefined = validatorOf(schema), examples: readonly unknown[] = []): Answer {
+  let first: { value: unknown } | undefined;
+  for (const value of candidates(schema, examples)) {
+    first ??= { value };
+    if (validate === undefined || validate(value)) return { value, valid: true };
+  }
+  return { value: first?.value ?? null, valid: false };
+}
+
+const cache = new WeakMap<Schema, Answer>();
+
+/** {@link validAnswer} with no examples, remembered per schema object (records.ts asks on every create). A copy each time. */
+export function validSample(schema: Schema): unknown {
+  let found = cache.get(schema);
+  if (found === undefined) cache.set(schema, (found = validAnswer(schema)));
+  return found.value !== null && typeof found.value === 'object' ? structuredClone(found.value) : found.value;
+}
+
+function* candidates(schema: Schema, examples: readonly unknown[]): Generator<unknown> {
+  yield* examples;
+  if (schema['example'] !== undefined) yield schema['example'];
+  if (Array.isArray(schema['examples'])) yield* schema['examples'] as unknown[];
+  let sampled: unknown;
+  try {
+    sampled = sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true });
+  } catch {
+    sampled = undefined;
+  }
+  if (sampled !== undefined) yield sampled;
+  yield generate(schema, { optional: true, examples: true, depth: 0 });
+  yield generate(schema, { optional: true, examples: false, depth: 0 });
+  yield generate(schema, { optional: false, examples: false, depth: 0 });
+}
+
+interface Mode {
+  /** Whether optional object members are filled too (the fuller value first, the required-only one as fallback). */
+  optional: boolean;
+  /** Whether a member's own `example` is taken as it is (first try), or the member is built from its keywords. */
+  examples: boolean;
+  depth: number;
+}
+
+const MAX_DEPTH = 8;
+
+/** A value built from the schema's keywords; composite keywords pick their first branch that the branch's validator accepts. */
+export function generate(schema: Schema, mode: Mode = { optional: true, examples: true, depth: 0 }): unknown {
+  if (schema['const'] !== undefined) return schema['const'];
+  if (Array.isArray(schema['enum'])) {
+    // The first member of an allowed type: enough where `enum` is the member's only constraint, and no compile.
+    const types = typesOf({ type: schema['type'] });
+    return (schema['enum'] as unknown[]).find((value) => types.length === 0 || types.includes(jsonType(value)) || (types.includes('number') && jsonType(value) === 'integer')) ?? (schema['enum'] as unknown[])[0];
+  }
+  if (mode.examples && mode.depth > 0) {
+    if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return (schema['examples'] as unknown[])[0];
+    if (schema['example'] !== undefined) return schema['example'];
+  }
+  const deeper = { ...mode, depth: mode.depth + 1 };
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches) || branches.length === 0) continue;
+    const { [key]: _, ...rest } = schema;
+    const made = (branches as Schema[]).map((branch) => generate(merge(rest, branch), deeper));
+    const found = firstValid(schema, made);
+    if (found !== undefined) return found;
+    // A fuller branch value may match two branches of a `oneOf`: their required members alone may not.
+    return firstValid(schema, (branches as Schema[]).map((branch) => generate(merge(rest, branch), { ...deeper, optional: false, examples: false }))) ?? made[0];
+  }
+  if (Array.isArray(schema['allOf']) && schema['allOf'].length > 0) {
+    const { allOf, ...rest } = schema;
+    return generate((allOf as Schema[]).reduce(merge, rest), mode);
+  }
+  if (mode.depth > MAX_DEPTH) return null;
+  const type = typesOf(schema).find((t) => t !== 'null') ?? inferredType(schema);
+  switch (type) {
+    case 'object':
+      return objectValue(schema, deeper);
+    case 'array':
+      return arrayValue(schema, deeper);
+    case 'integer':
+      return numberValue(schema, true);
+    case 'number':
+      return numberValue(schema, false);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return stringValue(schema);
+  }
+}
+
+function inferredType(schema: Schema): string {
+  if (typesOf(schema).includes('null')) return 'null';
+  if (schema['properties'] !== undefined || schema['required'] !== undefined || schema['additionalProperties'] !== undefined) return 'object';
+  if (schema['items'] !== undefined || schema['prefixItems'] !== undefined) return 'array';
+  if (schema['minimum'] !== undefined || schema['maximum'] !== undefined || schema['multipleOf'] !== undefined) return 'number';
+  return 'string';
+}
+
+/** The first value the schema's validator accepts, or `undefined`. */
+function firstValid(schema: Schema, values: readonly unknown[]): unknown {
+  const validate = validatorOf(schema);
+  return values.find((value) => validate === undefined || validate(value));
+}
+
+/** Two schemas as one (an `allOf`, or a `oneOf` branch with its siblings): object members merged, other keywords of `b` win. */
+function merge(a: Schema, b: Schema): Schema {
+  const out: Schema = { ...a, ...b };
+  const shapeA = a['properties'] ?? a['required'];
+  const shapeB = b['properties'] ?? b['required'];
+  if (shapeA !== undefined || shapeB !== undefined) {
+    const { properties, required } = objectShape({ allOf: [a, b] });
+    out['properties'] = properties;
+    out['required'] = required;
+  }
+  if (a['type'] !== undefined && b['type'] === undefined) out['type'] = a['type'];
+  return out;
+}
+
+function objectValue(schema: Schema, mode: Mode): Record<string, unknown> {
+  const { properties, required } = objectShape(schema);
+  const out: Record<string, unknown> = {};
+  for (const [name, sub] of Object.entries(properties)) {
+    if ((sub as unknown) === false || (!mode.optional && !required.includes(name))) continue;
+    out[name] = generate(sub, mode);
+  }
+  for (const name of required) if (!(name in out)) out[name] = 'value';
+  const minimum = typeof schema['minProperties'] === 'number' ? schema['minProperties'] : 0;
+  const extra = schema['additionalProperties'];
+  for (let i = 0; Object.keys(out).length < minimum && extra !== false && i < minimum; i++) {
+    out[`extra${i}`] = typeof extra === 'object' && extra !== null ? generate(extra as Schema, mode) : 'value';
+  }
+  return out;
+}
+
+function arrayValue(schema: Schema, mode: Mode): unknown[] {
+  const prefix = Array.isArray(schema['prefixItems']) ? (schema['prefixItems'] as Schema[]).map((item) => generate(item, mode)) : [];
+  const items = typeof schema['items'] === 'object' && schema['items'] !== null ? (schema['items'] as Schema) : undefined;
+  const count = Math.max(typeof schema['minItems'] === 'number' ? schema['minItems'] : items === undefined ? 0 : 1, prefix.length);
+  const out = [...prefix];
+  if (items === undefined) {
+    while (out.length < count) out.push(out.length);
+    return out;
+  }
+  const options = Array.isArray(items['enum']) ? (items['enum'] as unknown[]) : undefined;
+  for (let i = out.length; i < count; i++) {
+    if (options !== undefined && schema['uniqueItems'] === true) out.push(options[i % options.length]);
+    else {
+      const value = generate(items, mode);
+      // Distinct items where uniqueness is asked: numbers step, strings take a suffix.
+      out.push(schema['uniqueItems'] === true && i > 0 ? varied(value, i) : value);
+    }
+  }
+  return out;
+}
+
+function varied(value: unknown, i: number): unknown {
+  if (typeof value === 'number') return value + i;
+  if (typeof value === 'string') return `${value}${i}`;
+  return value;
+}
+
+function numberValue(schema: Schema, integer: boolean): number {
+  const num = (key: string): number | undefined => (typeof schema[key] === 'number' ? (schema[key] as number) : undefined);
+  const step = num('multipleOf') ?? (integer ? 1 : undefined);
+  const exclusiveMin = num('exclusiveMinimum');
+  const exclusiveMax = num('exclusiveMaximum');
+  let low = num('minimum') ?? (exclusiveMin === undefined ? undefined : exclusiveMin + (step ?? 1));
+  const high = num('maximum') ?? (exclusiveMax === undefined ? undefined : exclusiveMax - (step ?? 1));
+  if (low === undefined) low = high !== undefined && high < 1 ? high : 1;
+  let value = step === undefined ? low : Math.ceil(low / step) * step;
+  if (exclusiveMin !== undefined && value <= exclusiveMin) value += step ?? 1;
+  return integer ? Math.round(value) : value;
+}
+
+/** Strings by format, each one a value ajv-formats accepts. */
+const FORMAT_SAMPLES: Record<string, string> = {
+  'date-time': '2024-01-01T00:00:00Z',
+  date: '2024-01-01',
+  time: '00:00:00Z',
+  duration: 'P1D',
+  email: 'user@example.com',
+  'idn-email': 'user@example.com',
+  hostname: 'example.com',
+  'idn-hostname': 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+  uri: 'https://example.com/',
+  'uri-reference': 'https://example.com/',
+  iri: 'https://example.com/',
+  'iri-reference': 'https://example.com/',
+  url: 'https://example.com/',
+  'uri-template': 'https://example.com/{id}',
+  uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+  'json-pointer': '/value',
+  'relative-json-pointer': '0',
+  regex: '^value$',
+  byte: 'dmFsdWU=',
+  binary: 'value',
+  password: 'password',
+  int64: '1',
+  int32: '1',
+};
+
+function stringValue(schema: Schema): string {
+  const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
+  const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
+  const fits = (s: string): boolean => [...s].length >= min && [...s].length <= max;
+  if (typeof schema['pattern'] === 'string') {
+    const drawn = matching(schema['pattern'], min, max);
+    if (drawn !== undefined) return drawn;
+  }
+  const format = typeof schema['format'] === 'string' ? FORMAT_SAMPLES[schema['format']] : undefined;
+  if (format !== undefined && fits(format)) return format;
+  let text = 'string';
+  if (text.length < min) text = text.padEnd(min, 'x');
+  return max < text.length ? text.slice(0, max) : text;
+}
+
+/**
+ * A string matching an ECMA-262 `pattern` (with the `u` flag where it compiles so, else without) of `min` to
+ * `max` characters, drawn by fast-check from a fixed seed so every start serves the same value, once per pattern
+ * and bounds; `undefined` when fast-check cannot read the pattern or draws nothing of the length asked.
+ */
+const matched = new Map<string, string | undefined>();
+
+function matching(pattern: string, min: number, max: number): string | undefined {
+  const key = `${min}:${max}:${pattern}`;
+  if (!matched.has(key)) matched.set(key, draw(pattern, (s) => [...s].length >= min && [...s].length <= max));
+  return matched.get(key);
+}
+
+function draw(pattern: string, fits: (s: string) => boolean): string | undefined {
+  const regex = regexOf(pattern);
+  if (regex === undefined) return undefined;
+  // Word boundaries (`\b`, `\B`) are zero-width: without them the pattern draws a superset, checked against the original.
+  const drawers = [regex, regexOf(pattern.replace(/\\[bB]/g, ''))];
+  for (const drawer of drawers) {
+    if (drawer === undefined) continue;
+    try {
+      const found = fc.sample(fc.stringMatching(drawer), { seed: 42, numRuns: 40 }).find((s) => regex.test(s) && fits(s));
+      if (found !== undefined) return found;
+    } catch {
+      // fast-check cannot read this pattern: the next drawer, or no value.
+    }
+  }
+  return undefined;
+}
+
+/** The pattern as ECMA-262 reads it, with the `u` flag where it compiles so, else without; `undefined` when it does not compile. */
+function regexOf(pattern: string): RegExp | undefined {
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // Another flag, or none.
+    }
+  }
+  return undefined;
+}
