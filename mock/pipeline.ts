@@ -121,7 +121,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if ('error' in input) return refuse(op.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body });
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, url: request.url });
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered), (error: unknown) => unavailable(op, error));
     return respond(entry, result);
   };
@@ -129,7 +129,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 
 function respond(entry: Served, result: OperationResult): MockResponse {
   if ('error' in result) return refuse(entry.op.errors, result);
-  return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
+  const headers = result.json === '' ? NO_BODY : entry.headers;
+  return { status: result.status, headers: result.headers === undefined ? headers : { ...headers, ...result.headers }, body: result.json };
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */

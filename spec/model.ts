@@ -334,7 +334,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     url: server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? ''),
     description: server.description ?? '',
   }));
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes };
+  // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
+  for (const op of operations) Reflect.deleteProperty(op, 'extension');
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes };
 }
 
 /** The item delimiter of an array query parameter sent as one value (OpenAPI `style`/`explode`), else `undefined`. */
