@@ -31,6 +31,16 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
   const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages') || model.headers.some((h) => h.holds === 'total');
   const linkHeader = model.headers.find((h) => h.holds === 'link');
 
+  // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
+  if (paging === undefined && tested.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
+    const names = keyed.map((filter) => filter?.parameter.name);
+    return ({ store, query }) => {
+      const keys = names.length === 0 ? names : names.map((name, i) => (name === undefined ? undefined : keyOf[i]!(query[name])));
+      const listed = store!.list(counts ? { keys, limit: size(query), countAll: true } : { keys, limit: size(query) });
+      return andThen(listed, (result): OperationResult => ({ status: op.successStatus, json: writer === undefined ? result.json : writer(result.json, { total: result.total }) }));
+    };
+  }
+
   return ({ store, query, url }) => {
     const keys = keyOf.map((key, i) => (key === undefined ? undefined : key(query[keyed[i]!.parameter.name])));
     const tests = testOf.flatMap(({ name, test }) => (query[name] === undefined ? [] : [test(query[name])]));
