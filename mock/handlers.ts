@@ -18,6 +18,8 @@ export interface OperationInput {
   body: unknown;
   /** The request's path and query as sent (`/v1/pets?page=2`): lists link their other pages with it. */
   url?: string;
+  /** The request's `Host` header, for links whose schema asks for an absolute URI. */
+  host?: string | undefined;
 }
 
 /**

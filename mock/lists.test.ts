@@ -59,7 +59,16 @@ function wrap(handle: (request: MockRequest) => unknown): Handle {
   };
 }
 
-const get = (handle: Handle, url: string) => handle({ method: 'GET', url, headers: {} });
+/** A GET whose 2xx answer must satisfy its own response schema (the mock never answers what its spec forbids). */
+async function get(handle: Handle, url: string): Promise<Answer> {
+  const answer = await handle({ method: 'GET', url, headers: { host: 'mock.test:4010' } });
+  const path = url.split('?')[0]!;
+  const model = path.startsWith('/api/v3') ? views : shapes;
+  const op = model.operations.find((candidate) => candidate.method === 'GET' && candidate.pattern.test(path.slice(model.basePath.length)));
+  const response = op?.responses.find((r) => r.status === String(answer.status));
+  if (answer.status < 300 && response?.validate !== undefined && !response.validate(answer.json)) throw new Error(`${url}: the answer breaks its schema: ${response.validate.errors()}`);
+  return answer;
+}
 const post = (handle: Handle, url: string, body: unknown, type = 'application/json') => handle({ method: 'POST', url, headers: { 'content-type': type }, body: Buffer.from(JSON.stringify(body)) });
 
 /** The `rel="next"` target of a `Link` header, if any (RFC 8288). */
@@ -81,14 +90,15 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     expect(first.status).toBe(200);
     expect(first.json.data.map((b: { id: number }) => b.id)).toEqual(newestFirst.slice(0, 10));
     expect(first.json.meta).toEqual({ total: 25 });
-    expect(first.json.links).toEqual({ self: '/api/bookings', next: '/api/bookings?page=2', prev: null });
+    expect(first.json.links).toEqual({ self: '/api/bookings', next: 'http://mock.test:4010/api/bookings?page=2', prev: null });
     expect(first.headers['x-total-count']).toBe('25');
     expect(first.headers['link']).toBe('</api/bookings?page=2>; rel="next", </api/bookings?page=1>; rel="first"');
     const second = await get(handle, '/api/bookings?page=2');
     expect(second.json.data.map((b: { id: number }) => b.id)).toEqual(newestFirst.slice(10, 20));
-    expect(second.json.links.prev).toBe('/api/bookings?page=1');
+    expect(second.json.links.prev).toBe('http://mock.test:4010/api/bookings?page=1');
     // Following `links.next` and following the `Link` header both walk the whole list once.
-    for (const follow of [(a: Answer) => a.json.links.next as string | null, (a: Answer) => nextOf(a.headers['link']) ?? null]) {
+    const local = (link: string | null): string | null => link?.replace('http://mock.test:4010', '') ?? null;
+    for (const follow of [(a: Answer) => local(a.json.links.next as string | null), (a: Answer) => nextOf(a.headers['link']) ?? null]) {
       const seen: number[] = [];
       let url: string | null = '/api/bookings?per_page=7';
       let pages = 0;
@@ -111,7 +121,7 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     const odd = await get(handle, '/api/bookings?room=odd&per_page=5&page=2');
     expect(odd.json.data.map((b: { id: number }) => b.id)).toEqual(newestFirst.filter((id) => id % 2 === 0).slice(5, 10));
     expect(odd.json.meta.total).toBe(12);
-    expect(odd.json.links.next).toBe('/api/bookings?room=odd&per_page=5&page=3');
+    expect(odd.json.links.next).toBe('http://mock.test:4010/api/bookings?room=odd&per_page=5&page=3');
   });
 
   it('a cursor in meta.next_cursor: pages partition the list, a filter keeps its cursor, a deleted record does not stop a cursor, an unknown cursor is a 400', async () => {

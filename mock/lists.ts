@@ -41,7 +41,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
     };
   }
 
-  return ({ store, query, url }) => {
+  return ({ store, query, url, host }) => {
     const keys = keyOf.map((key, i) => (key === undefined ? undefined : key(query[keyed[i]!.parameter.name])));
     const tests = testOf.flatMap(({ name, test }) => (query[name] === undefined ? [] : [test(query[name])]));
     const limit = size(query);
@@ -74,6 +74,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
     });
     return andThen(listed, (result): OperationResult => {
       const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page });
+      facts.origin = originOf(host);
       const headers = headersOf(model, facts, linkHeader !== undefined);
       const json = writer === undefined ? result.json : writer(result.json, facts);
       return headers === undefined ? { status: op.successStatus, json } : { status: op.successStatus, json, headers };
@@ -146,7 +147,7 @@ function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {
 }
 
 /** The facts of one page (D46), each `undefined` where it does not apply (no next page, no page number). */
-type Facts = Partial<Record<PageFact | 'pastNext' | 'pastNextLink', string | number | boolean>>;
+type Facts = Partial<Record<PageFact | 'pastNext' | 'pastNextLink' | 'origin', string | number | boolean>>;
 
 function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit: number; offset: number; page: number | undefined }): Facts {
   const paging = model.paging;
@@ -285,8 +286,17 @@ function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): s
   }
   // A cursor member typed as an integer carries the next page's number or offset; a string one, its text.
   if (node.holds === 'next' && typeof value === 'number' && mainType(node.schema) === 'string') value = String(value);
+  // A link member whose format asks for an absolute URI gets the origin the request named (D46).
+  if (node.holds.endsWith('Link') && ABSOLUTE_FORMATS.has(String(node.schema['format'])) && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;
   const json = JSON.stringify(value);
   return node.href ? `{"href":${json}}` : json;
+}
+
+const ABSOLUTE_FORMATS = new Set(['uri', 'url', 'iri']);
+
+/** `http://` and the request's `Host` when it is a plain host name or address (with a port), else `http://localhost`. */
+function originOf(host: string | undefined): string {
+  return `http://${host !== undefined && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host) ? host : 'localhost'}`;
 }
 
 function sameStart(path: readonly string[], prefix: readonly string[]): boolean {
