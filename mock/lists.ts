@@ -98,10 +98,9 @@ function pageSize(model: ListModel): (query: Record<string, unknown>) => number 
   const maxItems = model.shape.kind === 'array' ? model.operation.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema?.['maxItems'] : array?.['maxItems'];
   const fallback = limit?.default ?? (model.paging === undefined ? Infinity : typeof maxItems === 'number' && maxItems > 0 ? Math.min(maxItems, DEFAULT_PAGE_SIZE) : DEFAULT_PAGE_SIZE);
   if (limit === undefined) return () => fallback;
-  // A size of 0 (when the schema allows it) would never move a page on: it answers one record per page.
   return (query) => {
     const asked = query[limit.parameter];
-    return asked === undefined ? fallback : Math.max(1, Number(asked));
+    return asked === undefined ? fallback : Number(asked);
   };
 }
 
@@ -153,8 +152,9 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   const paging = model.paging;
   const { limit, offset } = at;
   const facts: Facts = { total: result.total, more: result.more, size: Number.isFinite(limit) ? limit : countItems(result.json), selfLink: at.url };
-  facts.pages = Number.isFinite(limit) ? Math.ceil(result.total / limit) : 1;
-  if (paging === undefined) return facts;
+  facts.pages = Number.isFinite(limit) && limit > 0 ? Math.ceil(result.total / limit) : 1;
+  // A size of 0 (when the schema allows it) answers an empty page that never moves on: it points at no next page.
+  if (paging === undefined || limit === 0) return facts;
   const withParameter = (value: string | number | undefined): string => setQuery(at.url, paging.parameter, value === undefined ? undefined : String(value));
   if (paging.kind === 'cursor') {
     if (result.more && result.last !== undefined) facts.next = encodeCursor(result.last);
@@ -165,7 +165,7 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
     const first = paging.kind === 'page' ? paging.first : 0;
     const here = paging.kind === 'page' ? (at.page ?? first) : offset;
     const step = paging.kind === 'page' ? 1 : limit;
-    facts.page = paging.kind === 'page' ? here : Math.floor(offset / limit) + 1;
+    facts.page = paging.kind === 'page' ? here : Number.isFinite(limit) ? Math.floor(offset / limit) + 1 : 1;
     facts.offset = offset;
     if (result.more) facts.next = here + step;
     facts.pastNext = here + step;
