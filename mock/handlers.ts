@@ -41,6 +41,8 @@ export type Handler = (input: OperationInput) => Maybe<OperationResult>;
  */
 export function compileHandler(op: OperationModel): Handler {
   const resource = op.resource;
+  // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
+  if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource);
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);

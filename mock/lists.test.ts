@@ -243,7 +243,7 @@ describe('the model of a view and of pages', () => {
     expect(views.resources).toHaveLength(1);
     expect(pet.list).toBeUndefined();
     expect(pet.views.map((v) => v.operation.operationId)).toEqual(['findPetsByStatus', 'findPetsByTags', 'searchPets']);
-    expect(views.operations.filter((op) => op.resource === pet).map((op) => op.role)).toEqual(['create', 'list', 'list', 'list', 'read']);
+    expect(views.operations.filter((op) => op.resource === pet).map((op) => op.role)).toEqual(['create', undefined, undefined, undefined, 'read']);
     expect(pet.views[0]!.filters.map((f) => [f.property, f.match, f.parameter.delimiter])).toEqual([['status', 'in', ',']]);
     expect(pet.views[1]!.filters.map((f) => [f.property, f.match, f.parameter.delimiter])).toEqual([['tags', 'overlap', undefined]]);
   });

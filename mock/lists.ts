@@ -19,8 +19,7 @@ const MAX_OFFSET = 2_000_000_000;
  * below the first, a negative offset, or a cursor the mock did not give.
  */
 export function listHandler(op: OperationModel, resource: ResourceModel): Handler {
-  // By method and path: the model's operations are copies of the resource's (loadModel drops their extension).
-  const model = [resource.list, ...resource.views].find((list) => list?.operation.method === op.method && list.operation.path === op.path) ?? fallbackModel(op, resource);
+  const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));

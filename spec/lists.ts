@@ -93,7 +93,8 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
     const property = mapped ?? propertyFor(parameter.name, properties);
     const name = loose(parameter.name);
     const integer = parameter.type === 'integer' || parameter.type === 'number';
-    const text = parameter.type === 'string' || parameter.type === undefined;
+    // A text with a format (`after` as a date-time) is a filter's bound, not a token.
+    const text = (parameter.type === 'string' || parameter.type === undefined) && parameter.schema['format'] === undefined;
     const part =
       named(parameter) ??
       (mapped !== undefined || property !== undefined

@@ -76,7 +76,8 @@ function takeViews(groups: Map<string, Group>): { parent: string; op: OperationM
 
 /**
  * Makes a sub-path list a view of the resource whose collection it lies under, when its records have that
- * resource's record schema (D48); otherwise it is answered from examples, as any operation no resource holds.
+ * resource's record schema (D48): `op.resource` is that resource, `op.role` stays `undefined`, and the resource's
+ * `views` hold its list model. Otherwise it is answered from examples, as any operation no resource holds.
  */
 function attachView(view: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }, resources: ResourceModel[]): void {
   const resource = resources.find((r) => r.collectionPath === view.parent);
@@ -87,8 +88,8 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
   const item = listItemSchema(schema, model.shape);
   if (item === undefined || !sameRecords(item, resource.recordSchema)) return;
   resource.views.push(model);
+  // Its records are the resource's (the mock serves it from that store); it plays no role of the resource's own.
   view.op.resource = resource;
-  view.op.role = 'list';
 }
 
 /**
