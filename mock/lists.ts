@@ -72,7 +72,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
       ...(test === undefined ? {} : { test }),
     });
     return andThen(listed, (result): OperationResult => {
-      const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page });
+      const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page, before });
       facts.origin = originOf(host);
       const headers = headersOf(model, facts, linkHeader !== undefined);
       const json = writer === undefined ? result.json : writer(result.json, facts);
@@ -147,10 +147,13 @@ function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {
 /** The facts of one page (D46), each `undefined` where it does not apply (no next page, no page number). */
 type Facts = Partial<Record<PageFact | 'pastNext' | 'pastNextLink' | 'origin', string | number | boolean>>;
 
-function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit: number; offset: number; page: number | undefined }): Facts {
+function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit: number; offset: number; page: number | undefined; before: string | undefined }): Facts {
   const paging = model.paging;
   const { limit, offset } = at;
-  const facts: Facts = { total: result.total, more: result.more, size: Number.isFinite(limit) ? limit : countItems(result.json), selfLink: at.url };
+  const facts: Facts = { total: result.total, more: result.more, isLast: !result.more, isFirst: at.offset === 0 && at.before === undefined, selfLink: at.url };
+  const returned = countItems(result.json);
+  facts.size = Number.isFinite(limit) ? limit : returned;
+  facts.returned = returned;
   facts.pages = Number.isFinite(limit) && limit > 0 ? Math.ceil(result.total / limit) : 1;
   // A size of 0 (when the schema allows it) answers an empty page that never moves on: it points at no next page.
   if (paging === undefined || limit === 0) return facts;
@@ -176,9 +179,23 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   return facts;
 }
 
-/** The number of records in a page's JSON text (only for a page size unbounded: then the size is the count). */
+/** The number of records in a page's JSON text (the array of records, each an object): its top-level objects. */
 function countItems(json: string): number {
-  return (JSON.parse(json) as unknown[]).length;
+  let depth = 0;
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (depth === 1 && c === 123) count++;
+      depth++;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return count;
 }
 
 /** The declared response headers of a page (D46); `undefined` when none is declared. */

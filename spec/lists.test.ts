@@ -62,7 +62,7 @@ describe('list shapes', () => {
 
   test('a Spring page numbered from 0 by its minimum; JSON:API page[number] and page[size]', () => {
     expect(listOf('items').paging).toEqual({ kind: 'page', parameter: 'page', first: 0 });
-    expect(paths(listOf('items'))).toEqual({ totalElements: 'total', totalPages: 'pages', number: 'page', size: 'size' });
+    expect(paths(listOf('items'))).toEqual({ totalElements: 'total', totalPages: 'pages', number: 'page', size: 'size', first: 'isFirst', last: 'isLast' });
     expect(listOf('articles').paging).toEqual({ kind: 'page', parameter: 'page[number]', first: 1 });
     expect(listOf('articles').limit?.parameter).toBe('page[size]');
     expect(paths(listOf('articles'))).toEqual({ 'links.self': 'selfLink', 'links.next': 'nextLink', 'links.prev': 'prevLink', 'meta.totalCount': 'total' });

@@ -180,6 +180,7 @@ const NUMBER_FACTS: [PageFact, string[]][] = [
   ['size', ['pagesize', 'perpage', 'size', 'limit', 'pagelimit']],
   ['offset', ['offset', 'skip', 'start', 'startindex']],
   ['next', ['nextpage', 'nextpagenumber', 'nextoffset']],
+  ['returned', ['numberofelements', 'returned', 'returnedcount']],
 ];
 const BOOLEAN_FACTS = new Set(['hasmore', 'more', 'hasnext', 'hasnextpage', 'hasmoreitems', 'hasmoreresults']);
 const CURSOR_MEMBERS = new Set(['nextcursor', 'nextpagetoken', 'nexttoken', 'continuationtoken', 'nextmarker', 'endcursor', 'cursor', 'after', 'nextpagecursor', 'nextkey']);
@@ -219,7 +220,12 @@ function factOf(name: string, schema: Schema, parent: string | undefined, paging
     const found = NUMBER_FACTS.find(([, names]) => names.includes(key));
     return found === undefined ? undefined : { holds: found[0], href: false };
   }
-  if (type === 'boolean') return BOOLEAN_FACTS.has(key) ? { holds: 'more', href: false } : undefined;
+  if (type === 'boolean') {
+    if (BOOLEAN_FACTS.has(key)) return { holds: 'more', href: false };
+    if (key === 'first' || key === 'isfirst' || key === 'firstpage') return { holds: 'isFirst', href: false };
+    if (key === 'last' || key === 'islast' || key === 'lastpage') return { holds: 'isLast', href: false };
+    return undefined;
+  }
   const href = type === 'object' && objectShape(schema).properties['href'] !== undefined;
   if (type !== 'string' && !href) return undefined;
   const format = String(schema['format'] ?? '');

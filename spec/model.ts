@@ -140,14 +140,15 @@ export type PagingModel = { kind: 'page'; parameter: string; first: number } | {
  * - `total`: the number of records matching the filters, all pages (`total`, `count`, `totalCount`, `meta.total`,
  *   `totalElements`; header `X-Total-Count`); `pages`: the number of pages at this size (`totalPages`);
  * - `page`, `offset`, `size`: where this page starts (its number, its offset) and the page size used;
- * - `more`: whether another page follows (`has_more`, `hasMore`);
+ * - `more`: whether another page follows (`has_more`, `hasMore`); `isFirst`, `isLast`: whether this page is the
+ *   first, the last (Spring's boolean `first`, `last`); `returned`: the records on this page (`numberOfElements`);
  * - `next`: the value to send in the paging parameter for the next page (`nextCursor`, `next_page_token`,
  *   `meta.next_cursor`, an integer `nextPage`); `null` (or left out) on the last page;
  * - `nextLink`, `prevLink`, `firstLink`, `selfLink`: a URL of that page (`next`, `links.next`, `_links.next.href`,
  *   `@odata.nextLink`; header `x-next`), a path reference: the request's path and query with the paging parameter
  *   set (`/v1/pets?page=2&size=10`); `null` (or left out) where there is no such page.
  */
-export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'more' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'selfLink';
+export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returned' | 'more' | 'isFirst' | 'isLast' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'selfLink';
 
 /** A member of a wrapper list answer and what it holds. */
 export interface PageMember {
