@@ -179,6 +179,22 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     expect(last.json).toMatchObject({ number: 2, content: [{ tag: 't0' }], first: false, last: true });
   });
 
+  it('HAL: records in _embedded, links as href objects (left out past the end), the page object', async () => {
+    for (let i = 0; i < 5; i++) await post(handle, '/api/owners', { name: `o${i}` });
+    const first = await get(handle, '/api/owners');
+    expect(first.json._embedded.owners.map((o: { name: string }) => o.name)).toEqual(['o4', 'o3']);
+    expect(first.json._links).toEqual({ self: { href: '/api/owners' }, next: { href: '/api/owners?page=1' } });
+    expect(first.json.page).toEqual({ size: 2, totalElements: 5, totalPages: 3, number: 0 });
+    const seen: string[] = [];
+    let url: string | undefined = '/api/owners';
+    while (url !== undefined) {
+      const page: Answer = await get(handle, url);
+      seen.push(...page.json._embedded.owners.map((o: { name: string }) => o.name));
+      url = page.json._links.next?.href;
+    }
+    expect(seen).toEqual(['o4', 'o3', 'o2', 'o1', 'o0']);
+  });
+
   it("JSON:API's page[number] and page[size]: links.next names the parameter as sent", async () => {
     for (let i = 0; i < 5; i++) await post(handle, '/api/articles', { title: `a${i}` }, 'application/vnd.api+json');
     const seen: string[] = [];

@@ -1,6 +1,6 @@
 import { sampleOf } from '../spec/error-shape.js';
 import { canonicalJson } from '../spec/json.js';
-import type { FilterModel, ListModel, OperationModel, PageFact, PageMember, ResourceModel } from '../spec/model.js';
+import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../spec/schema.js';
 import type { Handler, OperationResult } from './handlers.js';
 import { andThen, filterKey, type ListPage, type RecordValue } from './store/record-store.js';
@@ -26,7 +26,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
   const testOf = tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) }));
   const size = pageSize(model);
   const paging = model.paging;
-  const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsProperty, model.members) : undefined;
+  const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
   const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages') || model.headers.some((h) => h.holds === 'total');
   const linkHeader = model.headers.find((h) => h.holds === 'link');
 
@@ -93,7 +93,7 @@ function fallbackModel(op: OperationModel, resource: ResourceModel): ListModel {
 /** The page size of a request: the size parameter's value, else its default; a paging list without either pages by `maxItems` or 20; else every record. */
 function pageSize(model: ListModel): (query: Record<string, unknown>) => number {
   const limit = model.limit;
-  const array = model.shape.kind === 'array' ? undefined : objectShape(model.shape.schema).properties[model.shape.itemsProperty];
+  const array = model.shape.kind === 'array' ? undefined : model.shape.itemsPath.reduce<Schema | undefined>((at, name) => (at === undefined ? undefined : objectShape(at).properties[name]), model.shape.schema);
   const maxItems = model.shape.kind === 'array' ? model.operation.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema?.['maxItems'] : array?.['maxItems'];
   const fallback = limit?.default ?? (model.paging === undefined ? Infinity : typeof maxItems === 'number' && maxItems > 0 ? Math.min(maxItems, DEFAULT_PAGE_SIZE) : DEFAULT_PAGE_SIZE);
   if (limit === undefined) return () => fallback;
@@ -263,7 +263,7 @@ type WrapperNode =
  * does not apply (no next page) is `null` where the schema allows it, else left out where optional, else the value
  * of the page past the end (an empty page) for `next`/`nextLink`, else a sample.
  */
-function compileWrapper(schema: Schema, itemsProperty: string, members: readonly PageMember[]): (page: string, facts: Facts) => string {
+function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly PageMember[]): (page: string, facts: Facts) => string {
   const build = (object: Schema, path: readonly string[]): WrapperNode[] => {
     const { properties, required } = objectShape(object);
     const nodes: WrapperNode[] = [];
@@ -271,9 +271,9 @@ function compileWrapper(schema: Schema, itemsProperty: string, members: readonly
       const key = JSON.stringify(name);
       const at = [...path, name];
       const fact = members.find((m) => sameStart(m.path, at) && (m.path.length === at.length || (m.path.length === at.length + 1 && m.path.at(-1) === 'href')));
-      if (path.length === 0 && name === itemsProperty) nodes.push({ key, kind: 'page' });
+      if (at.length === itemsPath.length && sameStart(itemsPath, at)) nodes.push({ key, kind: 'page' });
       else if (fact !== undefined) nodes.push({ key, kind: 'fact', holds: fact.holds, href: fact.path.length > at.length, nullable: typesOf(sub).includes('null'), required: required.includes(name), schema: sub });
-      else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
+      else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at)) || (itemsPath.length > at.length && sameStart(itemsPath, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
       else if (required.includes(name)) nodes.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
     }
     return nodes;

@@ -68,6 +68,13 @@ describe('list shapes', () => {
     expect(paths(listOf('articles'))).toEqual({ 'links.self': 'selfLink', 'links.next': 'nextLink', 'links.prev': 'prevLink', 'meta.totalCount': 'total' });
   });
 
+  test("HAL: the records one level down in _embedded, _links as objects with href, Spring's page object", () => {
+    const list = listOf('owners');
+    expect(list.shape).toMatchObject({ kind: 'object', itemsProperty: '_embedded', itemsPath: ['_embedded', 'owners'] });
+    expect(list.paging).toEqual({ kind: 'page', parameter: 'page', first: 0 });
+    expect(paths(list)).toEqual({ '_links.self.href': 'selfLink', '_links.next.href': 'nextLink', '_links.prev.href': 'prevLink', 'page.size': 'size', 'page.totalElements': 'total', 'page.totalPages': 'pages', 'page.number': 'page' });
+  });
+
   test('the paging parameter from cursor-style names; a 0-based page by its default; x-resource names what a guess cannot', async () => {
     for (const name of ['pageToken', 'starting_after', 'continuationToken', 'after']) {
       expect((await specWith([query(name, { type: 'string' })], things)).list!.paging).toEqual({ kind: 'cursor', parameter: name });

@@ -28,7 +28,8 @@ const CURSOR_NAMES = new Set(['cursor', 'pagetoken', 'after', 'startingafter', '
 
 /** The schema of a list's records: the `items` of its array (a bare array, or the wrapper's array member), `allOf` parts included. */
 export function listItemSchema(schema: Schema, shape: ListShape): Schema | undefined {
-  const array = shape.kind === 'array' ? schema : objectShape(schema).properties[shape.itemsProperty];
+  let array: Schema | undefined = schema;
+  for (const name of shape.kind === 'array' ? [] : shape.itemsPath) array = array === undefined ? undefined : objectShape(array).properties[name];
   return array === undefined ? undefined : itemsOf(array);
 }
 
@@ -56,12 +57,23 @@ const ITEMS_NAMES = ['items', 'data', 'results', 'records', 'content', 'elements
  */
 export function shapeOfList(schema: Schema): ListShape | undefined {
   if (typesOf(schema).includes('array')) return { kind: 'array' };
-  const { properties } = objectShape(schema);
-  const arrays = Object.entries(properties).filter(([, sub]) => sub !== undefined && typeof sub === 'object' && isArray(sub));
+  const top = recordsMember(schema);
+  if (top !== undefined) return { kind: 'object', itemsProperty: top, itemsPath: [top], schema };
+  // One level down: HAL's `_embedded.<name>`, or `{data: {items: [...]}, ...}`.
+  for (const [name, sub] of Object.entries(objectShape(schema).properties)) {
+    if (typeof sub !== 'object' || sub === null || !(name === '_embedded' || name === 'embedded' || ITEMS_NAMES.includes(loose(name)) || loose(name) === 'result')) continue;
+    const inner = recordsMember(sub);
+    if (inner !== undefined) return { kind: 'object', itemsProperty: name, itemsPath: [name, inner], schema };
+  }
+  return undefined;
+}
+
+/** The array member of an object schema that holds records: by its usual name, else the first array of objects, else the first array. */
+function recordsMember(schema: Schema): string | undefined {
+  const arrays = Object.entries(objectShape(schema).properties).filter(([, sub]) => typeof sub === 'object' && sub !== null && isArray(sub));
   if (arrays.length === 0) return undefined;
-  const ofObjects = arrays.filter(([, sub]) => mainType(itemsOf(sub) ?? {}) === 'object' || objectShape(itemsOf(sub) ?? {}).properties !== undefined && Object.keys(objectShape(itemsOf(sub) ?? {}).properties).length > 0);
-  const preferred = arrays.find(([name]) => ITEMS_NAMES.includes(loose(name))) ?? ofObjects[0] ?? arrays[0]!;
-  return { kind: 'object', itemsProperty: preferred[0], schema };
+  const ofObjects = arrays.filter(([, sub]) => mainType(itemsOf(sub) ?? {}) === 'object' || Object.keys(objectShape(itemsOf(sub) ?? {}).properties).length > 0);
+  return (arrays.find(([name]) => ITEMS_NAMES.includes(loose(name))) ?? ofObjects[0] ?? arrays[0]!)[0];
 }
 
 /**
@@ -120,7 +132,7 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
     const filter = filterOf(parameter, property, properties[property] ?? {});
     if (filter !== undefined) filters.push(filter);
   }
-  const members = shape.kind === 'object' ? pageMembers(shape.schema, shape.itemsProperty, paging) : [];
+  const members = shape.kind === 'object' ? pageMembers(shape.schema, shape.itemsPath, paging) : [];
   return { operation: op, view, shape, filters, limit, paging, members, headers: pageHeaders(success.headers) };
 }
 
@@ -196,11 +208,11 @@ const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', '
  * The members of a wrapper that describe the page (D46), at most three levels deep, outside the records' array:
  * counts and positions (integers), `more` (boolean), the next cursor and page links (strings, or objects with `href`).
  */
-function pageMembers(schema: Schema, itemsProperty: string, paging: PagingModel | undefined): PageMember[] {
+function pageMembers(schema: Schema, itemsPath: MemberPath, paging: PagingModel | undefined): PageMember[] {
   const out: PageMember[] = [];
   const walk = (object: Schema, path: string[], depth: number): void => {
     for (const [name, sub] of Object.entries(objectShape(object).properties)) {
-      if (depth === 0 && name === itemsProperty) continue;
+      if (path.length === itemsPath.length - 1 && name === itemsPath.at(-1) && path.every((at, i) => itemsPath[i] === at)) continue;
       if (typeof sub !== 'object' || sub === null || isMarked(sub, 'writeOnly')) continue;
       const at = [...path, name];
       const fact = factOf(name, sub, path.at(-1), paging);

@@ -189,10 +189,11 @@ export interface LimitModel {
 }
 
 /**
- * How a list answer holds its records: a bare array (seed, Pets), or an array property of a wrapper object (its
- * schema with `allOf` merged; `itemsProperty` is a top-level member: `data`, `items`, `results`…).
+ * How a list answer holds its records: a bare array (seed, Pets), or an array member of a wrapper object (its
+ * schema with `allOf` merged). `itemsPath` leads to the array: `['data']`, `['items']`, or one level down
+ * (HAL's `['_embedded', 'pets']`, `['data', 'items']`); `itemsProperty` is its first name.
  */
-export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: string; schema: Schema };
+export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: string; itemsPath: MemberPath; schema: Schema };
 
 /**
  * A resource: a collection path with list/create, an item path below it with read/replace/update/delete
