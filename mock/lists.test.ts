@@ -124,7 +124,7 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     expect(odd.json.links.next).toBe('http://mock.test:4010/api/bookings?room=odd&per_page=5&page=3');
   });
 
-  it('a cursor in meta.next_cursor: pages partition the list, a filter keeps its cursor, a deleted record does not stop a cursor, an unknown cursor is a 400', async () => {
+  it('a cursor in meta.next_cursor: pages partition the list, a filter keeps its cursor, records created meanwhile do not shift it, an unknown cursor is a 400', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await post(handle, '/api/events', { kind: i % 3 === 0 ? 'stop' : 'start' })).json.id);
     const newestFirst = [...ids].reverse();
@@ -148,6 +148,9 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     }
     const first = await get(handle, '/api/events?limit=5');
     expect(first.json.items).toHaveLength(5);
+    await post(handle, '/api/events', { kind: 'start' });
+    const second = await get(handle, `/api/events?limit=5&cursor=${first.json.meta.next_cursor}`);
+    expect(second.json.items.map((e: { id: string }) => e.id)).toEqual(newestFirst.slice(5, 10));
     expect((await get(handle, '/api/events?cursor=not-a-cursor')).status).toBe(400);
     expect((await get(handle, `/api/events?cursor=${Buffer.from('after:x').toString('base64url')}`)).status).toBe(400);
     expect((await get(handle, '/api/events?cursor=')).json.items).toHaveLength(5);
