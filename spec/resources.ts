@@ -20,8 +20,9 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // An operation that names its resource joins the group of that name: the one whose collection path ends with
   // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
-  const named = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
-  for (const op of [...operations.filter((op) => !named(op)), ...operations.filter(named)]) {
+  const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
     const collection = itemOf(op.path);
@@ -32,13 +33,18 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
+    // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
+    if (role === 'list' && group.ops.list !== undefined && op.method === 'GET' && !isItem) {
+      named.push({ parent: group.collection, op });
+      continue;
+    }
     if (isItem) group.item = op.path;
     if (group.ops[role] === undefined) group.ops[role] = op;
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
-  const views = takeViews(groups);
+  const views = [...takeViews(groups), ...named];
   for (const [key, group] of groups) {
     const resource = buildResource(key, group, ajv);
     if (resource === undefined) continue;
