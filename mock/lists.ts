@@ -90,12 +90,14 @@ function fallbackModel(op: OperationModel, resource: ResourceModel): ListModel {
   return { operation: op, view: false, shape: resource.listShape ?? { kind: 'array' }, filters: resource.filters, limit: resource.limit, paging: undefined, members: [], headers: [] };
 }
 
-/** The page size of a request: the size parameter's value, else its default; a paging list without either pages by `maxItems` or 20; else every record. */
+/** The page size of a request: the size parameter's value, else its default; a paging list without either pages by `maxItems` or 20; else every record, at most `maxItems`. */
 function pageSize(model: ListModel): (query: Record<string, unknown>) => number {
   const limit = model.limit;
   const array = model.shape.kind === 'array' ? undefined : model.shape.itemsPath.reduce<Schema | undefined>((at, name) => (at === undefined ? undefined : objectShape(at).properties[name]), model.shape.schema);
   const maxItems = model.shape.kind === 'array' ? model.operation.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema?.['maxItems'] : array?.['maxItems'];
-  const fallback = limit?.default ?? (model.paging === undefined ? Infinity : typeof maxItems === 'number' && maxItems > 0 ? Math.min(maxItems, DEFAULT_PAGE_SIZE) : DEFAULT_PAGE_SIZE);
+  const bounded = typeof maxItems === 'number' && maxItems >= 0 ? maxItems : undefined;
+  // Without a size parameter: every record (at most the array's `maxItems`), or pages of 20 when the list pages.
+  const fallback = limit?.default ?? (model.paging === undefined ? (bounded ?? Infinity) : Math.min(bounded ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE));
   if (limit === undefined) return () => fallback;
   return (query) => {
     const asked = query[limit.parameter];
