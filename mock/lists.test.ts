@@ -92,7 +92,7 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     expect(first.json.meta).toEqual({ total: 25 });
     expect(first.json.links).toEqual({ self: '/api/bookings', next: 'http://mock.test:4010/api/bookings?page=2', prev: null });
     expect(first.headers['x-total-count']).toBe('25');
-    expect(first.headers['link']).toBe('</api/bookings?page=2>; rel="next", </api/bookings?page=1>; rel="first"');
+    expect(first.headers['link']).toBe('</api/bookings?page=2>; rel="next", </api/bookings?page=1>; rel="first", </api/bookings?page=3>; rel="last"');
     const second = await get(handle, '/api/bookings?page=2');
     expect(second.json.data.map((b: { id: number }) => b.id)).toEqual(newestFirst.slice(10, 20));
     expect(second.json.links.prev).toBe('http://mock.test:4010/api/bookings?page=1');
@@ -169,7 +169,7 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
       for (let offset = 0; offset < 12; offset += size) seen.push(...(await get(handle, `/api/logs?limit=${size}&offset=${offset}`)).json.map((l: { id: number }) => l.id));
       expect(seen).toEqual(newestFirst);
     }
-    expect((await get(handle, '/api/logs?offset=9')).headers['link']).toBe('</api/logs?offset=6>; rel="prev", </api/logs?offset=0>; rel="first"');
+    expect((await get(handle, '/api/logs?offset=9')).headers['link']).toBe('</api/logs?offset=6>; rel="prev", </api/logs?offset=0>; rel="first", </api/logs?offset=9>; rel="last"');
     expect((await get(handle, '/api/logs?offset=-1')).status).toBe(400);
   });
 

@@ -27,7 +27,8 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
   const size = pageSize(model);
   const paging = model.paging;
   const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
-  const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages') || model.headers.some((h) => h.holds === 'total');
+  // The last page's link needs the count too.
+  const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
   const linkHeader = model.headers.find((h) => h.holds === 'link');
 
   // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
@@ -175,6 +176,8 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
     facts.pastNext = here + step;
     if (here > first) facts.prevLink = withParameter(Math.max(first, here - step));
     facts.firstLink = withParameter(first);
+    const lastPage = Math.max(0, Math.ceil(result.total / limit) - 1);
+    facts.lastLink = withParameter(paging.kind === 'page' ? first + lastPage : lastPage * limit);
   }
   if (facts.next !== undefined) facts.nextLink = withParameter(facts.next as string | number);
   facts.pastNextLink = withParameter(facts.pastNext as string | number);
@@ -215,6 +218,7 @@ function headersOf(model: ListModel, facts: Facts, link: boolean): Record<string
     if (facts.nextLink !== undefined) links.push(`<${String(facts.nextLink)}>; rel="next"`);
     if (facts.prevLink !== undefined) links.push(`<${String(facts.prevLink)}>; rel="prev"`);
     if (facts.firstLink !== undefined) links.push(`<${String(facts.firstLink)}>; rel="first"`);
+    if (facts.lastLink !== undefined) links.push(`<${String(facts.lastLink)}>; rel="last"`);
     if (links.length > 0) out['link'] = links.join(', ');
   }
   return out;

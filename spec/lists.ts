@@ -200,6 +200,7 @@ const LINK_MEMBERS: [PageFact, string[]][] = [
   ['nextLink', ['nextlink', 'nexturl', 'nextpageurl', 'nextpagelink', 'odatanextlink', 'nexthref', 'nextpage']],
   ['prevLink', ['prev', 'previous', 'prevlink', 'previouslink', 'prevurl', 'previousurl', 'prevpageurl', 'previouspageurl']],
   ['firstLink', ['first', 'firstlink', 'firsturl', 'firstpageurl']],
+  ['lastLink', ['last', 'lastlink', 'lasturl', 'lastpageurl']],
   ['selfLink', ['self', 'selflink', 'selfurl']],
 ];
 const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', 'page', 'pageinfo', 'responsemetadata', 'cursors']);
