@@ -1,11 +1,10 @@
-import { sampleOf } from '../spec/error-shape.js';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
-import { canonicalJson, toView } from '../spec/json.js';
+import { toView } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
-import { mainType, objectShape, type Schema } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
+import { listHandler } from './lists.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
-import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { andThen, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * What a handler receives once the request has been routed, authenticated and validated against the spec:
@@ -19,6 +18,10 @@ export interface OperationInput {
   body: unknown;
   /** The media type the pipeline negotiated for the success answer (`Accept`), when the success documents a body. */
   mediaType?: string | undefined;
+  /** The request's path and query as sent (`/v1/pets?page=2`): lists link their other pages with it. */
+  url?: string;
+  /** The request's `Host` header, for links whose schema asks for an absolute URI. */
+  host?: string | undefined;
 }
 
 /**
@@ -26,7 +29,15 @@ export interface OperationInput {
  * replaces the row's name in the body (`PET_NOT_FOUND` for the row `RECORD_NOT_FOUND` of `pets`).
  */
 export type OperationResult =
-  | { status: number; json: string; /** Another media type than the success's JSON one, with its text in `json` or its `bytes`. */ mediaType?: string; bytes?: Buffer }
+  | {
+      status: number;
+      json: string;
+      /** Another media type than the success's JSON one, with its text in `json` or its `bytes`. */
+      mediaType?: string;
+      bytes?: Buffer;
+      /** Headers the answer adds (a list's `Link`, `X-Total-Count`; a create's `Location`). */
+      headers?: Record<string, string>;
+    }
   | { error: ErrorCode; detail?: string; code?: string };
 
 /**
@@ -42,6 +53,8 @@ export type Handler = (input: OperationInput) => Maybe<OperationResult>;
  */
 export function compileHandler(op: OperationModel): Handler {
   const resource = op.resource;
+  // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
+  if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource);
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);
@@ -104,61 +117,6 @@ export function compileHandler(op: OperationModel): Handler {
 function recordProblem(resource: ResourceModel, record: RecordValue): OperationResult | undefined {
   if (resource.validateRecord(toView(record))) return undefined;
   return { error: 'INVALID_BODY', detail: `The ${singularWord(resource.name)} would be invalid: ${resource.validateRecord.errors() || 'it does not match its schema'}.` };
-}
-
-/**
- * Lists records (README › Resources › Lists): each filter keeps the records whose property equals the
- * parameter's value (int64 exactly); the limit parameter's value, else its default, bounds the page (no limit
- * parameter: every record); newest first. A wrapper list puts the page in its array property, the number of
- * matching records in an integer `total`/`count`, and a sample in any other required property.
- */
-function listHandler(op: OperationModel, resource: ResourceModel): Handler {
-  const filters = resource.filters.map((filter) => filter.parameter.name);
-  // A parameter declared as text for a numeric or boolean property (`?rank=2` with `type: string`) compares by value.
-  const converts = resource.filters.map((filter) => filter.parameter.type === 'string' && ['integer', 'number', 'boolean'].includes(mainType(resource.properties[filter.property] ?? {}) ?? ''));
-  const keyOf = (query: Record<string, unknown>, i: number): unknown => {
-    const value = query[filters[i]!];
-    if (!converts[i] || typeof value !== 'string') return filterKey(value);
-    if (value === 'true' || value === 'false') return value === 'true';
-    return /^-?\d+$/.test(value) ? BigInt(value) : Number.isNaN(Number(value)) ? value : filterKey(Number(value));
-  };
-  const limit = resource.limit;
-  const fallback = limit?.default ?? Infinity;
-  const shape = resource.listShape;
-  if (shape === undefined || shape.kind === 'array') {
-    return ({ store, query }) => {
-      const keys = filters.length === 0 ? filters : filters.map((_, i) => keyOf(query, i));
-      const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-      return andThen(store!.list({ keys, limit: size }), (page) => ({ status: op.successStatus, json: page.json }));
-    };
-  }
-  const wrapper = wrapperWriter(shape.schema, shape.itemsProperty);
-  return ({ store, query }) => {
-    const keys = filters.map((_, i) => keyOf(query, i));
-    const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-    return andThen(store!.list({ keys, limit: size, countAll: wrapper.counts }), (page) => ({ status: op.successStatus, json: wrapper.write(page.json, page.total) }));
-  };
-}
-
-const COUNT_NAMES = /^(total|count|totalCount|total_count|totalItems|total_items|totalElements|size)$/;
-
-/** One member of a wrapper list: the page, the count of matches, or a fixed sample (JSON text). */
-type WrapperPart = { key: string; kind: 'page' } | { key: string; kind: 'total' } | { key: string; kind: 'sample'; json: string };
-
-function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean; write: (page: string, total: number) => string } {
-  const { properties, required } = objectShape(schema);
-  const parts: WrapperPart[] = [];
-  for (const [name, sub] of Object.entries(properties)) {
-    const key = JSON.stringify(name);
-    if (name === itemsProperty) parts.push({ key, kind: 'page' });
-    else if (COUNT_NAMES.test(name) && mainType(sub) === 'integer') parts.push({ key, kind: 'total' });
-    else if (required.includes(name)) parts.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
-  }
-  const text = (part: WrapperPart, page: string, total: number): string => (part.kind === 'page' ? page : part.kind === 'total' ? String(total) : part.json);
-  return {
-    counts: parts.some((part) => part.kind === 'total'),
-    write: (page, total) => `{${parts.map((part) => `${part.key}:${text(part, page, total)}`).join(',')}}`,
-  };
 }
 
 /**

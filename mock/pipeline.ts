@@ -147,7 +147,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if ('error' in input) return refuse(entry.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType });
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host });
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
     return respond(entry, result, content);
   };
@@ -155,6 +155,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
   if ('error' in result) return refuse(entry.errors, result);
+  if (result.headers !== undefined) return withHeaders(respond(entry, { ...result, headers: undefined }, content), result.headers);
   if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: NO_BODY, body: '' };
   const mediaType = result.mediaType ?? content?.mediaType;
   if (mediaType === undefined || mediaType === entry.headers['content-type']) return { status: result.status, headers: entry.headers, body: result.json, ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
@@ -197,6 +198,11 @@ function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: s
 function notAcceptable(offered: string[], accept: string | string[] | undefined): Refusal {
   const asked = Array.isArray(accept) ? accept.join(', ') : (accept ?? '');
   return { error: 'NOT_ACCEPTABLE', detail: `Accept: ${asked} admits none of the media types of this answer: ${offered.join(', ')}.` };
+}
+
+/** An answer with the headers its handler added (a list's `Link`, a create's `Location`) over the shared ones. */
+function withHeaders(response: MockResponse, headers: Record<string, string>): MockResponse {
+  return { ...response, headers: { ...response.headers, ...headers } };
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */

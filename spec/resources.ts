@@ -1,16 +1,13 @@
-import type { FilterModel, LimitModel, ListShape, Method, OperationModel, ResourceModel, Role } from './model.js';
-import { compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
+import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
+import type { ListModel, Method, OperationModel, ResourceModel, Role } from './model.js';
+import { compile, isJsonMediaType, isMarked, mainType, objectShape, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
-export interface ResourceExtension {
+export interface ResourceExtension extends ListExtension {
   name?: string;
   role?: Role | 'none';
   id?: string;
-  limit?: string;
-  filters?: Record<string, string>;
 }
-
-const LIMIT_NAMES = ['limit', 'pageSize', 'page_size', 'perPage', 'per_page', 'size', 'maxResults', 'max_results', 'top'];
 
 /**
  * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
@@ -23,8 +20,9 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // An operation that names its resource joins the group of that name: the one whose collection path ends with
   // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
-  const named = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
-  for (const op of [...operations.filter((op) => !named(op)), ...operations.filter(named)]) {
+  const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
     const collection = itemOf(op.path);
@@ -35,12 +33,18 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
+    // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
+    if (role === 'list' && group.ops.list !== undefined && op.method === 'GET' && !isItem) {
+      named.push({ parent: group.collection, op });
+      continue;
+    }
     if (isItem) group.item = op.path;
     if (group.ops[role] === undefined) group.ops[role] = op;
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
+  const views = [...takeViews(groups), ...named];
   for (const [key, group] of groups) {
     const resource = buildResource(key, group, ajv);
     if (resource === undefined) continue;
@@ -52,7 +56,46 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     }
     resources.push(resource);
   }
+  for (const view of views) attachView(view, resources);
   return resources;
+}
+
+type Group = { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel & { extension: ResourceExtension | undefined }>>; extension: ResourceExtension };
+
+/**
+ * Takes out of `groups` the lists on a sub-path of another group's collection (`/pet/findByStatus` below `/pet`,
+ * `/pets/search` below `/pets`): candidates for views of that collection (spec/DECISIONS.md › D48). A group that
+ * `x-resource` names, or that holds any other operation, stays a resource of its own.
+ */
+function takeViews(groups: Map<string, Group>): { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }[] {
+  const out: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }[] = [];
+  for (const [key, group] of groups) {
+    const list = group.ops.list;
+    if (list === undefined || Object.keys(group.ops).length !== 1 || group.extension.name !== undefined || group.item !== undefined) continue;
+    const parent = [...groups.values()].filter((other) => other !== group && group.collection.startsWith(`${other.collection}/`)).sort((a, b) => b.collection.length - a.collection.length)[0];
+    if (parent === undefined) continue;
+    out.push({ parent: parent.collection, op: list });
+    groups.delete(key);
+  }
+  return out;
+}
+
+/**
+ * Makes a sub-path list a view of the resource whose collection it lies under, when its records have that
+ * resource's record schema (D48): `op.resource` is that resource, `op.role` stays `undefined`, and the resource's
+ * `views` hold its list model. Otherwise it is answered from examples, as any operation no resource holds.
+ */
+function attachView(view: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }, resources: ResourceModel[]): void {
+  const resource = resources.find((r) => r.collectionPath === view.parent);
+  if (resource === undefined) return;
+  const model = listModelOf(view.op, true, resource.properties, view.op.extension ?? {});
+  if (model === undefined) return;
+  const schema = view.op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)!.schema!;
+  const item = listItemSchema(schema, model.shape);
+  if (item === undefined || !sameRecords(item, resource.recordSchema)) return;
+  resource.views.push(model);
+  // Its records are the resource's (the mock serves it from that store); it plays no role of the resource's own.
+  view.op.resource = resource;
 }
 
 /**
@@ -86,7 +129,7 @@ function buildResource(
   const { ops, extension } = group;
   const listSchema = successSchema(ops.list);
   const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
-  const listItem = listShape === undefined || listSchema === undefined ? undefined : listShape.kind === 'array' ? (listSchema['items'] as Schema | undefined) : (objectShape(listSchema).properties[listShape.itemsProperty]?.['items'] as Schema | undefined);
+  const listItem = listShape === undefined || listSchema === undefined ? undefined : listItemSchema(listSchema, listShape);
   const recordSchema = successSchema(ops.read) ?? successSchema(ops.create) ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update);
   if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
   const shape = objectShape(recordSchema);
@@ -98,28 +141,10 @@ function buildResource(
   const idSchema = shape.properties[idProperty] ?? {};
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
 
-  const filters: FilterModel[] = [];
-  let limit: LimitModel | undefined;
-  for (const parameter of ops.list?.queryParams ?? []) {
-    const mapped = extension.filters?.[parameter.name];
-    const property = mapped ?? (shape.properties[parameter.name] === undefined ? undefined : parameter.name);
-    const isLimit = extension.limit === parameter.name || (extension.limit === undefined && limit === undefined && LIMIT_NAMES.includes(parameter.name) && parameter.type === 'integer' && property === undefined);
-    if (isLimit) {
-      const schema = parameter.schema;
-      const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
-      limit = {
-        parameter: parameter.name,
-        minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
-        maximum,
-        default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
-      };
-      continue;
-    }
-    if (property === undefined || !isScalar(shape.properties[property] ?? {})) continue;
-    const propertySchema = shape.properties[property]!;
-    const values = Array.isArray(propertySchema['enum']) ? (propertySchema['enum'] as unknown[]).filter((v) => v !== null) : mainType(propertySchema) === 'boolean' ? [true, false] : undefined;
-    filters.push({ parameter, property, values });
-  }
+  const list: ListModel | undefined = ops.list === undefined ? undefined : listModelOf(ops.list, false, shape.properties, extension);
+  // The stores index the main list's equality filters; the others (membership, views) are checked record by record.
+  const filters = (list?.filters ?? []).filter((filter) => filter.match === undefined || filter.match === 'equal');
+  const limit = list?.limit;
   const additional = recordSchema['additionalProperties'];
   return {
     name: extension.name ?? (key.split('/').filter(Boolean).at(-1) ?? key),
@@ -137,6 +162,8 @@ function buildResource(
     filters,
     limit,
     listShape,
+    list,
+    views: [],
     validateRecord: compile(ajv, recordSchema, ''),
   };
 }
@@ -156,19 +183,4 @@ function pickIdProperty(properties: Record<string, Schema>, parameter: string | 
   const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
   if (readOnly !== undefined) return readOnly;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
-}
-
-function isScalar(schema: Schema): boolean {
-  const type = mainType(schema);
-  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' || (type === undefined && Array.isArray(schema['enum']));
-}
-
-/** A bare array of records, or a wrapper object whose one array property holds them. */
-function shapeOfList(schema: Schema): ListShape | undefined {
-  if (typesOf(schema).includes('array')) return { kind: 'array' };
-  const { properties } = objectShape(schema);
-  const arrays = Object.entries(properties).filter(([, sub]) => mainType(sub) === 'array');
-  if (arrays.length === 0) return undefined;
-  const preferred = arrays.find(([name]) => ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'].includes(name)) ?? arrays[0]!;
-  return { kind: 'object', itemsProperty: preferred[0], schema };
 }
