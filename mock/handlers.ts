@@ -110,7 +110,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           return andThen(store!.get(id), (json) => {
             const previous = owned(json, path) === undefined ? undefined : parseRecord(json!);
             if (previous === undefined) return notFound(id);
-            const record = linked(op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, (body ?? {}) as RecordValue), path);
+            // An optional body left out changes nothing (D50): the record is answered as it is.
+            const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue), path);
             const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
             if (invalid !== undefined) return invalid;
             // Another replica may delete the record between the read and the write: then it is not found.

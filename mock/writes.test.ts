@@ -90,6 +90,8 @@ describe('natural keys and creates that answer no body', () => {
     expect(post('/user', { email: 'x' }).status).toBe(400);
     const replaced = send({ method: 'PUT', url: '/api/user/ann', headers: JSON_TYPE, body: JSON.stringify({ username: 'ann', email: 'new@example.com' }) });
     expect(replaced).toMatchObject({ status: 200, json: { username: 'ann', email: 'new@example.com' } });
+    // The body of updateUser is optional: left out, it changes nothing.
+    expect(send({ method: 'PUT', url: '/api/user/ann' })).toMatchObject({ status: 200, json: { username: 'ann', email: 'new@example.com' } });
     expect(send({ method: 'DELETE', url: '/api/user/ann' }).status).toBe(204);
     expect(post('/user', { username: 'ann' }).status).toBe(201);
   });
