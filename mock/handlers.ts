@@ -166,8 +166,18 @@ function exists(op: OperationModel, resource: ResourceModel, id: RecordId): Oper
 function locationOf(op: OperationModel, resource: ResourceModel, basePath: string): ((path: Record<string, unknown>, id: RecordId) => string) | undefined {
   const item = resource.itemPath;
   if (op.role !== 'create' || op.successStatus !== 201 || item === undefined) return undefined;
-  const last = /\{([^}/]+)\}$/.exec(item)?.[1];
-  return (path, id) => `${basePath}${item.replace(/\{([^}/]+)\}/g, (_m, name: string) => encodeURIComponent(String(name === last ? id : path[name])))}`;
+  // Split once: literal text around each template segment, so that a create only joins strings.
+  const pieces = item.split(/\{([^}/]+)\}/);
+  const names = pieces.filter((_, i) => i % 2 === 1);
+  const texts = [`${basePath}${pieces[0]}`, ...pieces.filter((_, i) => i % 2 === 0).slice(1)];
+  return (path, id) => {
+    let location = texts[0]!;
+    for (let i = 0; i < names.length; i++) {
+      const value = i === names.length - 1 ? id : path[names[i]!];
+      location += (typeof value === 'bigint' ? String(value) : encodeURIComponent(String(value))) + texts[i + 1]!;
+    }
+    return location;
+  };
 }
 
 /** How a sub-resource's handlers stay under their parent (D53). */
