@@ -142,5 +142,9 @@ describe('sub-resources', () => {
     const paid = post(`/bookings/${booking.id}/payment`, { amount: 12.5 });
     expect(paid).toMatchObject({ status: 200, json: { bookingId: booking.id, amount: 12.5 } });
     expect(post('/bookings/00000000-0000-4000-8000-000000000000/payment', { amount: 1 }).status).toBe(404);
+    // A writeOnly member of one alternative (a card's cvc) is stored from the request but never answered.
+    const card = post(`/bookings/${booking.id}/payment`, { amount: 3, source: { object: 'card', number: '4242', cvc: '123' } });
+    expect(card).toMatchObject({ status: 200, json: { amount: 3, source: { object: 'card', number: '4242' } } });
+    expect(card.body).not.toContain('cvc');
   });
 });
