@@ -45,7 +45,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
-  for (const [key, group] of groups) group.resource = buildResource(key, group, ajv);
+  for (const [key, group] of groups) group.resource = isAction(group) ? undefined : buildResource(key, group, ajv);
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -86,6 +86,17 @@ function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined
   if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
   if (role === 'read') return answer !== undefined ? role : undefined;
   return role;
+}
+
+/**
+ * A top-level path whose only operation is a create that the convention did not see before forms and empty answers
+ * counted (a form-only body, or no answer body: `POST /oauth2/introspect`, `POST /login`) is an action, not a
+ * collection: no record it stores could be read back. It is answered from its examples (D52).
+ */
+function isAction(group: { collection: string; ops: Partial<Record<Role, OperationModel>> }): boolean {
+  const create = group.ops.create;
+  if (create === undefined || Object.keys(group.ops).length > 1 || parentItemOf(group.collection) !== undefined) return false;
+  return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
 }
 
 /** Media types a write may take: JSON, and the two form encodings (D54). */
@@ -139,7 +150,8 @@ function buildResource(
   const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = ops.create?.body === undefined ? undefined : objectShape(ops.create.body.schema);
-  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties);
+  const singular = (extension.name ?? key.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? key).replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular);
   if (idProperty === undefined) return undefined;
   const idSchema = shape.properties[idProperty] ?? {};
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
@@ -191,17 +203,21 @@ function buildResource(
 }
 
 /**
- * The record property the server assigns: the one named like the item's path parameter (`petId`), else `id`,
- * else the one the parameter name ends with (`petId` → `Id`-suffixed names), else the first `readOnly` one, else
- * the first required property the create body does not take.
+ * The record's identifier: the property named like the item's path parameter (`petId`), else `id`, else the one
+ * the parameter name ends with (`petId` → `Id`-suffixed names), else the resource's singular name followed by the
+ * parameter (`client_id` of `/clients/{id}`, D50), else the first `readOnly` one, else the first property ending
+ * in `id` the create body does not take.
  */
-function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined): string | undefined {
+function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string): string | undefined {
   const names = Object.keys(properties);
   if (parameter !== undefined && names.includes(parameter)) return parameter;
   if (names.includes('id')) return 'id';
   const lower = parameter?.toLowerCase();
   const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
   if (similar !== undefined) return similar;
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
+  const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
+  if (prefixed !== undefined) return prefixed;
   const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
   if (readOnly !== undefined) return readOnly;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));

@@ -44,4 +44,11 @@ describe('writes in the model', () => {
     expect(payment.parent).toEqual({ resource: 'bookings', parameter: 'bookingId', property: 'bookingId', inSchema: true });
     expect(roles(payment)).toEqual({ create: 'POST /bookings/{bookingId}/payment -' });
   });
+
+  test('an id named after the resource and the parameter (`client_id` of `/clients/{id}`); a form-only POST alone on its path is an action', () => {
+    const clients = resource('clients');
+    expect([clients.idProperty, clients.idSource]).toEqual(['client_id', 'either']);
+    expect(model.resources.some((r) => r.name === 'login')).toBe(false);
+    expect(model.operations.find((op) => op.operationId === 'login')?.resource).toBeUndefined();
+  });
 });
