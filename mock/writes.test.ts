@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadModel } from '../spec/model.js';
@@ -72,6 +73,7 @@ describe('the classic Petstore shape: a writable id, PUT and PATCH on the collec
     expect(form('name=Dog&status=lost').status).toBe(400);
     expect(form('age=1').status).toBe(400);
     expect(form('name=a&name=b').status).toBe(400);
+    expect(form('name=Proto&__proto__=x&constructor=y')).toMatchObject({ status: 200, json: { name: 'Proto' } });
     expect(form('id=11&name=Twice').status).toBe(409);
     expect(send({ method: 'POST', url: '/api/pet', headers: FORM_TYPE, body: Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xff]) }).status).toBe(400);
   });
@@ -157,3 +159,21 @@ describe('sub-resources', () => {
     expect(card.body).not.toContain('cvc');
   });
 });
+
+describe('bad form bodies', () => {
+  it('any bytes sent as a form (urlencoded, multipart with or without a boundary) are answered below 500, errors in the documented shape', () => {
+    const types = ['application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=b', 'multipart/form-data; boundary="a b"'];
+    const part = fc.oneof(fc.string(), fc.constantFrom('--b\r\n', 'Content-Disposition: form-data; name="code"\r\n\r\n', 'FR', '\r\n--b--\r\n', 'name=', '&', '%', '%zz', 'filename="f"'));
+    fc.assert(
+      fc.property(fc.constantFrom('/api/pet', '/api/countries'), fc.constantFrom(...types), fc.array(part, { maxLength: 12 }), fc.uint8Array({ maxLength: 8 }), (url, type, parts, tail) => {
+        const answer = send({ method: 'POST', url, headers: { 'content-type': type }, body: Buffer.concat([Buffer.from(parts.join('')), Buffer.from(tail)]) });
+        expect(answer.status).toBeLessThan(500);
+        // 400 and 409 are documented with the spec's Error; 415 is not, so it has the seed's shape (D36).
+        if (answer.status === 400 || answer.status === 409) expect(Object.keys(answer.json as object).sort()).toEqual(['code', 'message']);
+        else if (answer.status !== 200 && answer.status !== 204) expect(answer.status).toBe(415);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
