@@ -53,7 +53,10 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (parentPath !== undefined) {
       const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
       // A collection under an item no resource holds has no parent to scope it: answered from examples.
-      if (parent === undefined) continue;
+      if (parent === undefined) {
+        group.resource = undefined;
+        continue;
+      }
       resource.parent = parentOf(resource, parent, parentPath);
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
@@ -93,8 +96,10 @@ function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined
  * counted (a form-only body, or no answer body: `POST /oauth2/introspect`, `POST /login`) is an action, not a
  * collection: no record it stores could be read back. It is answered from its examples (D52).
  */
-function isAction(group: { collection: string; ops: Partial<Record<Role, OperationModel>> }): boolean {
+function isAction(group: { collection: string; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }): boolean {
   const create = group.ops.create;
+  // `x-resource` naming the part or the resource says it is one.
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
   if (create === undefined || Object.keys(group.ops).length > 1 || parentItemOf(group.collection) !== undefined) return false;
   return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
 }
