@@ -85,6 +85,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
+          // A key only the client chooses (`x-resource: { idSource: client }` where the schema leaves it optional).
+          if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
           return andThen(store!.create(fields, given), (created): OperationResult => {
             if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
             if (created.reason === 'taken') return exists(op, resource, given!);

@@ -6,6 +6,8 @@ export interface ResourceExtension {
   name?: string;
   role?: Role | 'none';
   id?: string;
+  /** Who chooses a new record's id, where the create body's schema does not say it (D50). */
+  idSource?: IdSource;
   limit?: string;
   filters?: Record<string, string>;
 }
@@ -196,7 +198,7 @@ function buildResource(
     idType,
     idSchema,
     idParameter,
-    idSource: idSourceOf(idProperty, ops.create?.body?.schema),
+    idSource: extension.idSource ?? idSourceOf(idProperty, ops.create?.body?.schema),
     parent: undefined,
     createAnswer: ops.create === undefined || createAnswer !== undefined ? 'record' : 'none',
     operations: ops,

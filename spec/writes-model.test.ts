@@ -45,9 +45,9 @@ describe('writes in the model', () => {
     expect(roles(payment)).toEqual({ create: 'POST /bookings/{bookingId}/payment -' });
   });
 
-  test('an id named after the resource and the parameter (`client_id` of `/clients/{id}`); a form-only POST alone on its path is an action', () => {
+  test('an id named after the resource and the parameter (`client_id` of `/clients/{id}`), its source named by x-resource; a form-only POST alone on its path is an action', () => {
     const clients = resource('clients');
-    expect([clients.idProperty, clients.idSource]).toEqual(['client_id', 'either']);
+    expect([clients.idProperty, clients.idSource]).toEqual(['client_id', 'client']);
     expect(model.resources.some((r) => r.name === 'login')).toBe(false);
     expect(model.operations.find((op) => op.operationId === 'login')?.resource).toBeUndefined();
   });
