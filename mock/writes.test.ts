@@ -101,7 +101,7 @@ describe('natural keys and creates that answer no body', () => {
   it('a multipart create (204): text fields coerced, a text file as its text, a duplicate code 409, a bad code or body 400', () => {
     const form = multipart({ code: 'FR', name: 'France', population: '68000000', eu: 'true', flag: { filename: 'flag.txt', content: 'blue white red' } });
     const created = send({ method: 'POST', url: '/api/countries', ...form });
-    expect([created.status, created.body, created.headers['location']]).toEqual([204, '', undefined]);
+    expect([created.status, created.body, created.headers['location']]).toEqual([204, '', '/api/countries/FR']);
     expect(get('/countries/FR').json).toEqual({ code: 'FR', name: 'France', population: 68000000, eu: true, flag: 'blue white red' });
     const binary = multipart({ code: 'DE', name: 'Germany', flag: { filename: 'flag.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff]) } });
     expect(send({ method: 'POST', url: '/api/countries', ...binary }).status).toBe(204);
