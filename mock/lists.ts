@@ -3,7 +3,7 @@ import { canonicalJson } from '../spec/json.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../spec/schema.js';
 import type { Handler, OperationResult } from './handlers.js';
-import { andThen, filterKey, type ListPage, type RecordValue } from './store/record-store.js';
+import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 
 /** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */
 const DEFAULT_PAGE_SIZE = 20;
@@ -18,7 +18,10 @@ const MAX_OFFSET = 2_000_000_000;
  * headers the spec declares (`Link`, `X-Total-Count`, a next-page URL). Errors: `INVALID_QUERY` for a page number
  * below the first, a negative offset, or a cursor the mock did not give.
  */
-export function listHandler(op: OperationModel, resource: ResourceModel): Handler {
+export function listHandler(op: OperationModel, resource: ResourceModel, scope?: { parentId: (path: Record<string, unknown>) => unknown }): Handler {
+  // Under a parent (D53) the stores' last key is the parent's id (record-store.ts storedFilters); answers drop the mock's link member.
+  const parentKey = scope === undefined ? undefined : (path: Record<string, unknown>): unknown => filterKey(scope.parentId(path));
+  const answered = (json: string): string => withoutLink(resource, json);
   const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
@@ -34,15 +37,17 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
   // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
   if (paging === undefined && tested.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
     const names = keyed.map((filter) => filter?.parameter.name);
-    return ({ store, query }) => {
-      const keys = names.length === 0 ? names : names.map((name, i) => (name === undefined ? undefined : keyOf[i]!(query[name])));
+    return ({ store, query, path }) => {
+      const own = names.length === 0 ? names : names.map((name, i) => (name === undefined ? undefined : keyOf[i]!(query[name])));
+      const keys = parentKey === undefined ? own : [...own, parentKey(path)];
       const listed = store!.list(counts ? { keys, limit: size(query), countAll: true } : { keys, limit: size(query) });
-      return andThen(listed, (result): OperationResult => ({ status: op.successStatus, json: writer === undefined ? result.json : writer(result.json, { total: result.total }) }));
+      return andThen(listed, (result): OperationResult => ({ status: op.successStatus, json: writer === undefined ? answered(result.json) : writer(answered(result.json), { total: result.total }) }));
     };
   }
 
-  return ({ store, query, url, host }) => {
-    const keys = keyOf.map((key, i) => (key === undefined ? undefined : key(query[keyed[i]!.parameter.name])));
+  return ({ store, query, path, url, host }) => {
+    const own = keyOf.map((key, i) => (key === undefined ? undefined : key(query[keyed[i]!.parameter.name])));
+    const keys = parentKey === undefined ? own : [...own, parentKey(path)];
     const tests = testOf.flatMap(({ name, test }) => (query[name] === undefined ? [] : [test(query[name])]));
     const limit = size(query);
     let offset = 0;
@@ -76,7 +81,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel): Handle
       const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page, before });
       facts.origin = originOf(host);
       const headers = headersOf(model, facts, linkHeader !== undefined);
-      const json = writer === undefined ? result.json : writer(result.json, facts);
+      const json = writer === undefined ? answered(result.json) : writer(answered(result.json), facts);
       return headers === undefined ? { status: op.successStatus, json } : { status: op.successStatus, json, headers };
     });
   };

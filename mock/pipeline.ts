@@ -1,13 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorShape } from '../spec/error-shape.js';
-import { parseExact } from '../spec/json.js';
+import { parseExact, toView } from '../spec/json.js';
 import { mediaKind, serialize } from '../spec/media.js';
 import { mainType } from '../spec/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
+import { isFormMediaType } from '../spec/resources.js';
 import { negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
+import { parseForm } from './forms.js';
 import { parseJsonBody } from './json.js';
 import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
@@ -87,7 +89,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse> {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
   const unrouted = unroutedShapes(api);
-  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys, unrouted)]));
+  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys, unrouted, api)]));
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
   const literalPaths = new Map<string, Map<string, Served>>();
   for (const op of api.operations) {
@@ -97,6 +99,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
   const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
+  const parentStores = new Map(api.operations.map((op) => [op, op.resource?.parent === undefined ? undefined : options.data.get(op.resource.parent.resource)]));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -147,7 +150,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if ('error' in input) return refuse(entry.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host });
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore: parentStores.get(op) });
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
     return respond(entry, result, content);
   };
@@ -213,7 +216,7 @@ function unavailable(entry: Served, error: unknown): MockResponse {
 
 const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
 
-function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status: number) => ErrorShape): Served {
+function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status: number) => ErrorShape, api: ApiModel): Served {
   const scheme = op.security[0];
   const unauthorized =
     scheme === undefined || scheme.kind === 'bearer'
@@ -227,7 +230,7 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
     unauthorized,
     path: op.pathParams.map(compileCoercion),
     query: op.queryParams.map(compileCoercion),
-    handler: compileHandler(op),
+    handler: compileHandler(op, api),
     errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
     success: successAnswer(op).response,
@@ -265,7 +268,7 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     const raw = decodeSegment(segments[index]!);
     const coerced = entry.path[index]!(raw);
     // A path value that is no valid id names no record: 404, the status a read documents (spec/DECISIONS.md › D11).
-    if (!coerced.ok) return { error: 'RECORD_NOT_FOUND', code: notFoundCode(op), detail: `Nothing has the ${parameter.name} ${JSON.stringify(raw)}: ${coerced.message}.` };
+    if (!coerced.ok) return { error: 'RECORD_NOT_FOUND', code: notFoundCode(op, parameter.name), detail: `Nothing has the ${parameter.name} ${JSON.stringify(raw)}: ${coerced.message}.` };
     path[parameter.name] = coerced.value;
   }
 
@@ -310,6 +313,12 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     if (mainType(body.schema) === 'string' && !body.validate(decoded)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
     return { query, path, body: decoded };
   }
+  if (isFormMediaType(mediaType)) {
+    const form = parseForm(bytes, request.headers['content-type']!, body.schema);
+    if (!form.ok) return { error: 'MALFORMED_FORM', detail: form.message };
+    if (!body.validate(toView(form.value))) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+    return { query, path, body: form.value };
+  }
   const text = decodeText(bytes);
   if (text === undefined) return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };
   const parsed = parseJsonBody(text);
@@ -319,7 +328,10 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   return { query, path, body: parsed.body.value };
 }
 
-function notFoundCode(op: OperationModel): string | undefined {
+/** The code of a 404: the resource's (`PET_NOT_FOUND`), or its parent's when `parameter` names the parent (D53). */
+function notFoundCode(op: OperationModel, parameter?: string): string | undefined {
+  const parent = op.resource?.parent;
+  if (parent !== undefined && parameter === parent.parameter) return `${singularCode(parent.resource)}_NOT_FOUND`;
   return op.resource === undefined ? undefined : `${singularCode(op.resource.name)}_NOT_FOUND`;
 }
 
