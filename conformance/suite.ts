@@ -1,5 +1,6 @@
 import { afterAll, describe, it } from 'vitest';
 import type { ApiModel } from '../spec/model.js';
+import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
 import type { Check } from './checks/check.js';
 import { TargetRefusing, type Exchange } from './client.js';
@@ -57,9 +58,20 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
+    const gaveUp = generationGaveUp(failure);
+    if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };
     const exchange = failingExchange(failure);
     return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
   }
+}
+
+/** The {@link GenerationGaveUp} behind a failure (a property wraps it as its cause), if any. */
+function generationGaveUp(failure: unknown): GenerationGaveUp | undefined {
+  for (let current: unknown = failure, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof GenerationGaveUp) return current;
+  }
+  return undefined;
 }
 
 /** Options of {@link defineConformanceSuite}: checks to skip, each with its reason (printed as the test's name). */
