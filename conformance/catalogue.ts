@@ -91,7 +91,14 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   }
   if (create !== undefined) {
     for (const [role, op] of [['replace', replace], ['update', update]] as const) {
-      if (op !== undefined) writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; an invalid body is a 400 that changes nothing, and a write to an absent id a 404, when documented.`));
+      if (op === undefined) continue;
+      writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; a write to an absent id is a 404, when documented.`));
+      if (op.body === undefined || resource.idParameter === undefined) continue;
+      const opForm = bodyForm(op);
+      if (opForm.kind === 'object' && opForm.required.length > 0) {
+        refusals.push(requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role));
+      }
+      refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
     }
     if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`));
   }

@@ -5,6 +5,7 @@ import type { BadCredentials } from './arbitraries/credentials.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { curl, send, type Exchange, type OutgoingRequest } from './client.js';
 import { expectResponse, Violation } from './contract.js';
+import { encodeBody, requestMediaType } from './body-encoding.js';
 import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -43,18 +44,23 @@ export function pathOf(op: OperationModel, values: Record<string, string>): stri
   return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
 }
 
-/** The JSON media type a request body of `op` is sent as (seed, What the service does: `application/json`). */
+/** The media type a request body of `op` is sent as: JSON where the operation takes it, else the form it declares. */
 export function bodyMediaType(op: OperationModel): string {
-  return op.body?.mediaTypes.find((type) => /json/i.test(type)) ?? 'application/json';
+  return requestMediaType(op).mediaType;
 }
 
-/** A request of `op`: path parameters, a query string (without `?`) and a raw JSON body text. */
-export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string } = {}): RequestSpec {
+/**
+ * A request of `op`: path parameters, a query string (without `?`), and a body: `value`, written as the
+ * operation takes it (JSON or a form, see {@link encodeBody}), or `body`, a raw text sent as `contentType`
+ * (default: the operation's media type, for invalid bodies written by hand).
+ */
+export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
   const path = pathOf(op, parts.path ?? {});
+  const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
   return {
     method: op.method,
     path: parts.query === undefined || parts.query === '' ? path : `${path}?${parts.query}`,
-    ...(parts.body === undefined ? {} : { body: parts.body, headers: { 'content-type': bodyMediaType(op) } }),
+    ...(encoded === undefined ? {} : { body: encoded.text, headers: { 'content-type': encoded.contentType } }),
   };
 }
 

@@ -2,6 +2,7 @@ import { LosslessNumber } from 'lossless-json';
 import { INT64_MAX, INT64_MIN } from '../../spec/schema.js';
 import type { Canonical } from './canonical.js';
 import { OUT_OF_INT64 } from './integers.js';
+import { patternRegExp } from './pattern.js';
 import { FORMAT_BREAKERS } from './strings.js';
 
 /**
@@ -63,6 +64,8 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       for (const value of ['12', true, [1], {}]) add(`not a number: ${JSON.stringify(value)}`, value);
       if (form.min !== undefined) add(`below the minimum ${form.min}`, form.min - 1);
       if (form.max !== undefined) add(`above the maximum ${form.max}`, form.max + 1);
+      if (form.minExclusive === true && form.min !== undefined) add(`equal to the exclusive minimum ${form.min}`, form.min);
+      if (form.maxExclusive === true && form.max !== undefined) add(`equal to the exclusive maximum ${form.max}`, form.max);
       if (form.multipleOf !== undefined) add(`not a multiple of ${form.multipleOf}`, form.multipleOf * 1.5 + 0.001);
       break;
     case 'string': {
@@ -70,8 +73,8 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       for (const value of [42, true, [text], { first: text }]) add(`not a string: ${JSON.stringify(value)}`, value);
       if (form.minLength > 0) add(`shorter than minLength ${form.minLength}`, 'y'.repeat(form.minLength - 1));
       if (form.maxLength !== undefined) add(`longer than maxLength ${form.maxLength}`, 'y'.repeat(form.maxLength + 1));
-      if (form.pattern !== undefined) {
-        const pattern = new RegExp(form.pattern, 'u');
+      const pattern = form.pattern === undefined ? undefined : patternRegExp(form.pattern);
+      if (pattern !== undefined) {
         // Prefer a breaker within the length bounds, so that it breaks the pattern alone (`''` also breaks minLength).
         const fitsLength = (candidate: string): boolean => candidate.length >= form.minLength && (form.maxLength === undefined || candidate.length <= form.maxLength);
         const breaker = PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate) && fitsLength(candidate)) ?? PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate));

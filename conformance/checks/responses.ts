@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { exactJson } from '../../spec/json.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
@@ -49,12 +48,12 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
     if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: requestOf(read, { path: path(id) }), status: successStatuses(read) })));
   }
   if (context.target.readOnly || create === undefined) return probes;
-  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: requestOf(create, { body: exactJson(value) }), status: successStatuses(create) })));
-  const missing = missingRequiredBodies(bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
-  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text }), status: [400] }));
+  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: requestOf(create, { value: value }), status: successStatuses(create) })));
+  const missing = missingRequiredBodies(create, bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
+  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text, contentType: missing.contentType }), status: [400] }));
   for (const op of [replace, update]) {
     if (op === undefined || resource.idParameter === undefined) continue;
-    probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => requestOf(op, { path: { [resource.idParameter!]: idOf(resource, await fresh()) }, body: exactJson(value) }), status: successStatuses(op) })));
+    probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => requestOf(op, { path: { [resource.idParameter!]: idOf(resource, await fresh()) }, value: value }), status: successStatuses(op) })));
   }
   if (remove !== undefined && resource.idParameter !== undefined) {
     probes.push(fc.constant({ op: remove, request: async () => requestOf(remove, { path: { [resource.idParameter!]: idOf(resource, await fresh()) } }), status: successStatuses(remove) }));

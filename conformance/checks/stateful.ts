@@ -91,7 +91,7 @@ class WriteCommand implements RecordCommand {
     const index = this.pick % records.length;
     const old = records[index]!;
     const op = operation(this.resource, this.role);
-    await context.call(op, requestOf(op, { path: { [this.resource.idParameter ?? '']: idOf(this.resource, old) }, body: exactJson(this.value) }), successStatuses(op));
+    await context.call(op, requestOf(op, { path: { [this.resource.idParameter ?? '']: idOf(this.resource, old) }, value: this.value }), successStatuses(op));
     const merged = this.role === 'update' ? { ...old, ...this.value } : { ...this.value, [this.resource.idProperty]: old[this.resource.idProperty] };
     // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
     const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
