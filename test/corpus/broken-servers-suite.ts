@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import type { ErrorObject } from 'ajv';
+import { parseExact } from '../../spec/json.js';
+import { loadModel, PACKAGE_ROOT, type Method } from '../../spec/model.js';
+import { createAjv } from '../../spec/schema.js';
+import type { BrokenServer } from './broken-servers.js';
+import type { Fault } from './proxy.js';
+
+// Broken servers for the checks the suite derives from what a spec declares rather than from the seed's habits:
+// the refusals of replace and update bodies, keyword by keyword. Each is the correct mock with a proxy in front
+// that lets one kind of invalid body through, answering 200 with the record as it was (so the answer itself
+// obeys the spec and only the refusal rule is broken). The suite runs each check with ONE fast-check run: the
+// fixed catalogue alone must catch the fault, on every run.
+
+/** The spec of these broken servers: every keyword on the bodies of a create, a replace and an update. */
+export const WRITE_KEYWORDS_SPEC = join(PACKAGE_ROOT, 'test', 'suite-specs', 'write-keywords.yaml');
+
+/** Ajv's errors that are summaries of others (a branch of `oneOf`/`anyOf`, `if`), not a broken keyword. */
+const SUMMARIES = new Set(['if', 'anyOf', 'oneOf', 'allOf', 'not']);
+
+/**
+ * A fault: a `method` request on an item whose body the spec refuses only for errors `ignored` accepts (one
+ * keyword, or a member's errors) is answered 200 with the record as it is, as a server that does not check that
+ * keyword would; any other request goes to the mock.
+ */
+function ignoring(method: Method, ignored: (error: ErrorObject) => boolean): (spec: string) => Promise<Fault> {
+  return async (spec) => {
+    const op = (await loadModel(spec)).operations.find((candidate) => candidate.method === method && candidate.pathParams.length > 0)!;
+    const validate = createAjv().compile(op.body!.schema);
+    return async (request, forward) => {
+      if (request.method !== method || !op.pattern.test(request.path)) return forward(request);
+      const parsed = parseExact(request.body);
+      if (!parsed.ok || validate(parsed.document.view)) return forward(request);
+      const errors = (validate.errors ?? []).filter((error) => !SUMMARIES.has(error.keyword));
+      if (errors.length === 0 || !errors.every(ignored)) return forward(request);
+      const current = await forward({ ...request, method: 'GET', body: '' });
+      return current.status === 200 ? current : forward(request);
+    };
+  };
+}
+
+const keyword = (...names: string[]) => (error: ErrorObject): boolean => names.includes(error.keyword);
+
+/** One broken server per keyword a replace body can break, and a few for an update body. */
+export const SUITE_BROKEN_SERVERS: readonly BrokenServer[] = [
+  ...(
+    [
+      ['required', ['replaceBox.required-fields', 'replaceBox.invalid-body']],
+      ['maxItems', ['replaceBox.invalid-body']],
+      ['minItems', ['replaceBox.invalid-body']],
+      ['uniqueItems', ['replaceBox.invalid-body']],
+      ['minimum', ['replaceBox.invalid-body']],
+      ['maximum', ['replaceBox.invalid-body']],
+      ['exclusiveMinimum', ['replaceBox.invalid-body']],
+      ['exclusiveMaximum', ['replaceBox.invalid-body']],
+      ['minLength', ['replaceBox.invalid-body']],
+      ['maxLength', ['replaceBox.invalid-body']],
+      ['pattern', ['replaceBox.invalid-body']],
+      ['enum', ['replaceBox.invalid-body']],
+      ['const', ['replaceBox.invalid-body']],
+      ['format', ['replaceBox.invalid-body']],
+      ['additionalProperties', ['replaceBox.invalid-body']],
+      ['type', ['replaceBox.invalid-body']],
+    ] as const
+  ).map(([name, mustFail]: readonly [string, readonly string[]]): BrokenServer => ({
+    name: `PUT ignoring ${name}`,
+    spec: WRITE_KEYWORDS_SPEC,
+    fault: `replaceBox accepts a body whose only fault is a broken \`${name}\`, answering 200 with the record unchanged`,
+    mustFail: mustFail.includes('replaceBox.required-fields') ? ['replaceBox.required-fields'] : [...mustFail],
+    runs: 1,
+    inject: ignoring('PUT', keyword(name)),
+  })),
+  {
+    name: 'PUT ignoring the nested members',
+    spec: WRITE_KEYWORDS_SPEC,
+    fault: 'replaceBox accepts a body whose only faults are inside the nested `door` object',
+    mustFail: ['replaceBox.invalid-body'],
+    runs: 1,
+    inject: ignoring('PUT', (error) => error.instancePath.startsWith('/door/') || (error.instancePath === '/door' && error.keyword === 'required')),
+  },
+  ...(['maxItems', 'pattern', 'exclusiveMaximum', 'additionalProperties', 'type'] as const).map((name): BrokenServer => ({
+    name: `PATCH ignoring ${name}`,
+    spec: WRITE_KEYWORDS_SPEC,
+    fault: `updateBox accepts a body whose only fault is a broken \`${name}\`, answering 200 with the record unchanged`,
+    mustFail: ['updateBox.invalid-body'],
+    runs: 1,
+    inject: ignoring('PATCH', keyword(name)),
+  })),
+];
