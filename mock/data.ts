@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toView } from '../spec/json.js';
 import type { ApiModel, ResourceModel } from '../spec/model.js';
-import { filterKey, type RecordValue } from './store/record-store.js';
+import { filterKey, isValidRecord, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './json.js';
 import { PACKAGE_ROOT } from './operations.js';
 import { singularWord } from './records.js';
@@ -49,7 +48,7 @@ export function dataFromValue(api: ApiModel, value: unknown, source: string): Ma
 export function parseRecords(resource: ResourceModel, records: readonly unknown[], source: string): RecordValue[] {
   const seen = new Set<unknown>();
   return records.map((record, index) => {
-    if (!resource.validateRecord(toView(record))) {
+    if (!isValidRecord(resource, record as RecordValue)) {
       throw new Error(`${source}: entry ${index} is not a ${typeName(resource)}: ${resource.validateRecord.errors()}`);
     }
     const value = record as RecordValue;

@@ -22,6 +22,11 @@ export const ERRORS = {
   ROUTE_NOT_FOUND: { status: 404, message: 'No operation of the Animals interface is served at this path.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
   STORE_FULL: { status: 409, message: 'The mock holds its maximum number of records.' },
+  // A create naming an id (a natural key, or a writable id) already held (spec/DECISIONS.md › D50); the body's code names the resource (`USER_EXISTS`).
+  RECORD_EXISTS: { status: 409, message: 'A record with this id exists already.' },
+  // The same refusal for a create that documents 400 but not 409 (D50).
+  RECORD_EXISTS_INVALID: { status: 400, message: 'A record with this id exists already.' },
+  MALFORMED_FORM: { status: 400, message: 'The form body is malformed.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the mock accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
   MALFORMED_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },

@@ -1,10 +1,10 @@
 import { sampleOf } from '../spec/error-shape.js';
-import { canonicalJson, toView } from '../spec/json.js';
+import { canonicalJson, parseExact } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
 import { mainType, objectShape, type Schema } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
-import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * What a handler receives once the request has been routed, authenticated and validated against the spec:
@@ -16,13 +16,16 @@ export interface OperationInput {
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
+  /** The store of the parent resource, for a sub-resource's operation (spec/DECISIONS.md › D53). */
+  parentStore?: AnyRecordStore | undefined;
 }
 
 /**
- * A handler's answer: a status with a JSON text body (empty for none), or a row of the error table; `code`
- * replaces the row's name in the body (`PET_NOT_FOUND` for the row `RECORD_NOT_FOUND` of `pets`).
+ * A handler's answer: a status with a JSON text body (empty for none) and headers beside the operation's own
+ * (`Location` of a create), or a row of the error table; `code` replaces the row's name in the body
+ * (`PET_NOT_FOUND` for the row `RECORD_NOT_FOUND` of `pets`).
  */
-export type OperationResult = { status: number; json: string } | { error: ErrorCode; detail?: string; code?: string };
+export type OperationResult = { status: number; json: string; headers?: Record<string, string> } | { error: ErrorCode; detail?: string; code?: string };
 
 /**
  * The state logic of one operation. Validation has already happened. The answer is there at once with the
@@ -30,74 +33,186 @@ export type OperationResult = { status: number; json: string } | { error: ErrorC
  */
 export type Handler = (input: OperationInput) => Maybe<OperationResult>;
 
+/** What a handler needs of the whole spec: the base path (for `Location`) and the resources (a sub-resource's parent). */
+export interface HandlerContext {
+  basePath: string;
+  resources: readonly ResourceModel[];
+}
+
 /**
  * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
  * read, replace, update, delete; an operation no resource holds answers its documented success with the
- * spec's example or a schema-valid sample, as Prism does.
+ * spec's example or a schema-valid sample, as Prism does. A replace or update on the collection path finds the
+ * record by the body's id (D50); a sub-resource's operations act under an existing parent only (D53).
  */
-export function compileHandler(op: OperationModel): Handler {
+export function compileHandler(op: OperationModel, context: HandlerContext = { basePath: '', resources: [] }): Handler {
   const resource = op.resource;
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);
-  const idParameter = op.pathParams.at(-1)?.name;
+  const idParameter = op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined;
   const notFound = (id: unknown): OperationResult => ({
     error: 'RECORD_NOT_FOUND',
     code: `${singularCode(resource.name)}_NOT_FOUND`,
     detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
   });
-  // The path value as the store's id: a path parameter declared as a string still names an integer id by its digits.
-  const idOf = (path: Record<string, unknown>): RecordId => {
-    const raw = path[idParameter!];
-    if (resource.idType === 'string') return String(raw);
-    if (typeof raw === 'bigint') return raw;
-    if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
-    return typeof raw === 'string' && /^-?\d{1,19}$/.test(raw) ? BigInt(raw) : String(raw);
+  const scope = parentScope(resource, context.resources);
+  const answer = (json: string): string => (withBody ? withoutLink(resource, json) : '');
+  // The id a read, replace, update or delete names: the last path segment, or the body's id property (`PUT /pet`).
+  const idOf = (path: Record<string, unknown>, body: unknown): RecordId | OperationResult => {
+    if (op.idIn === 'path') return pathId(resource, path[idParameter!]);
+    const raw = body !== null && typeof body === 'object' ? (body as RecordValue)[resource.idProperty] : undefined;
+    const id = raw === undefined ? undefined : bodyId(resource, raw);
+    return id ?? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` };
   };
-  switch (op.role) {
-    case 'list':
-      return listHandler(op, resource);
-    case 'create':
-      return ({ store, body }) =>
-        andThen(store!.create(recordFromBody(resource, body as RecordValue)), (created): OperationResult => {
-          if (created.ok) return { status, json: withBody ? created.json : '' };
-          return created.reason === 'full'
-            ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
-            : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
-        });
-    case 'read':
-      return ({ store, path }) => andThen(store!.get(idOf(path)), (json) => (json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' }));
-    case 'replace':
-      return ({ store, path, body }) => {
-        const id = idOf(path);
-        return andThen(store!.value(id), (previous) => {
-          if (previous === undefined) return notFound(id);
-          const record = recordFromBody(resource, body as RecordValue, previous);
-          const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
-          if (invalid !== undefined) return invalid;
-          // Another replica may delete the record between the read and the write: then it is not found.
-          return andThen(store!.replace(id, record), (json) => (json === undefined ? notFound(id) : { status, json: withBody ? json : '' }));
-        });
-      };
-    case 'update':
-      return ({ store, path, body }) => {
-        const id = idOf(path);
-        return andThen(store!.value(id), (previous) => {
-          if (previous === undefined) return notFound(id);
-          const merged = mergePatch(resource, previous, (body ?? {}) as RecordValue);
-          const invalid = recordProblem(resource, merged);
-          if (invalid !== undefined) return invalid;
-          return andThen(store!.replace(id, merged), (json) => (json === undefined ? notFound(id) : { status, json: withBody ? json : '' }));
-        });
-      };
-    case 'delete':
-      return ({ store, path }) => andThen(store!.delete(idOf(path)), (json) => (json === undefined ? notFound(idOf(path)) : { status, json: withBody ? json : '' }));
-  }
+  // Under a parent, a record of another parent is not found; the link is set from the path whatever the body says.
+  const owned = (json: string | undefined, path: Record<string, unknown>): string | undefined =>
+    json === undefined || scope === undefined || scope.owns(json, path) ? json : undefined;
+  const linked = (record: RecordValue, path: Record<string, unknown>): RecordValue => {
+    if (scope !== undefined) record[scope.parent.property] = scope.parentId(path);
+    return record;
+  };
+  const location = locationOf(op, resource, context.basePath);
+  const handler = ((): Handler => {
+    switch (op.role) {
+      case 'list':
+        return listHandler(op, resource, scope);
+      case 'create':
+        return ({ store, body, path }) => {
+          // An optional body may be absent: the record is then made of defaults and samples (D35).
+          const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
+          const fields = linked(recordFromBody(resource, sentBody), path);
+          const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
+          const given = sent === undefined ? undefined : bodyId(resource, sent);
+          if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
+          return andThen(store!.create(fields, given), (created): OperationResult => {
+            if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
+            if (created.reason === 'taken') return exists(op, resource, given!);
+            return created.reason === 'full'
+              ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
+              : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
+          });
+        };
+      case 'read':
+        return ({ store, path, body }) => {
+          const id = idOf(path, body);
+          if (typeof id === 'object') return id;
+          return andThen(store!.get(id), (json) => {
+            const found = owned(json, path);
+            return found === undefined ? notFound(id) : { status, json: answer(found) };
+          });
+        };
+      case 'replace':
+      case 'update':
+        return ({ store, path, body }) => {
+          const id = idOf(path, body);
+          if (typeof id === 'object') return id;
+          return andThen(store!.get(id), (json) => {
+            const previous = owned(json, path) === undefined ? undefined : parseRecord(json!);
+            if (previous === undefined) return notFound(id);
+            const record = linked(op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, (body ?? {}) as RecordValue), path);
+            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
+            if (invalid !== undefined) return invalid;
+            // Another replica may delete the record between the read and the write: then it is not found.
+            return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
+          });
+        };
+      case 'delete':
+        return ({ store, path, body }) => {
+          const id = idOf(path, body);
+          if (typeof id === 'object') return id;
+          if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: answer(json) }));
+          return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: answer(gone) }))));
+        };
+    }
+  })();
+  return scope === undefined ? handler : scope.guard(handler);
+}
+
+/** A path value as the store's id: a path parameter declared as a string still names an integer id by its digits. */
+function pathId(resource: ResourceModel, raw: unknown): RecordId {
+  if (resource.idType === 'string') return String(raw);
+  if (typeof raw === 'bigint') return raw;
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
+  return typeof raw === 'string' && /^-?\d{1,19}$/.test(raw) ? BigInt(raw) : String(raw);
+}
+
+/** A body's id value as the store's id (the schema validated it already): an integer exactly, or a string; else `undefined`. */
+function bodyId(resource: ResourceModel, raw: unknown): RecordId | undefined {
+  if (resource.idType === 'string') return typeof raw === 'string' ? raw : undefined;
+  const key = filterKey(raw);
+  return typeof key === 'bigint' ? key : undefined;
+}
+
+function parseRecord(json: string): RecordValue | undefined {
+  const parsed = parseExact(json);
+  return parsed.ok ? (parsed.document.value as RecordValue) : undefined;
+}
+
+/**
+ * The refusal of a create naming an id already held (D50): 409 when the operation documents it, else 400 when it
+ * documents that, else 409; the body's code names the resource (`USER_EXISTS`).
+ */
+function exists(op: OperationModel, resource: ResourceModel, id: RecordId): OperationResult {
+  const error = op.errors.documents(409) || !op.errors.documents(400) ? 'RECORD_EXISTS' : 'RECORD_EXISTS_INVALID';
+  return { error, code: `${singularCode(resource.name)}_EXISTS`, detail: `A ${singularWord(resource.name)} with the ${resource.idProperty} ${String(id)} exists already.` };
+}
+
+/**
+ * The `Location` of a created record (D52): the item path with its id (and, under a parent, the parent's id),
+ * below the base path; `undefined` when the resource has no item path or the create answers no 201.
+ */
+function locationOf(op: OperationModel, resource: ResourceModel, basePath: string): ((path: Record<string, unknown>, id: RecordId) => string) | undefined {
+  const item = resource.itemPath;
+  if (op.role !== 'create' || op.successStatus !== 201 || item === undefined) return undefined;
+  const last = /\{([^}/]+)\}$/.exec(item)?.[1];
+  return (path, id) => `${basePath}${item.replace(/\{([^}/]+)\}/g, (_m, name: string) => encodeURIComponent(String(name === last ? id : path[name])))}`;
+}
+
+/** How a sub-resource's handlers stay under their parent (D53). */
+interface ParentScope {
+  parent: NonNullable<ResourceModel['parent']>;
+  /** The parent's id named by the path, as the parent's store keys it. */
+  parentId: (path: Record<string, unknown>) => RecordId;
+  /** Whether a record's JSON text links it to the parent the path names. */
+  owns: (json: string, path: Record<string, unknown>) => boolean;
+  /** The handler, run only when the parent (and its own parent, if any) exists as the path names it; else a 404. */
+  guard: (handler: Handler) => Handler;
+}
+
+function parentScope(resource: ResourceModel, resources: readonly ResourceModel[]): ParentScope | undefined {
+  const parent = resource.parent;
+  const parentResource = parent === undefined ? undefined : resources.find((r) => r.name === parent.resource);
+  if (parent === undefined || parentResource === undefined) return undefined;
+  const parentId = (path: Record<string, unknown>): RecordId => pathId(parentResource, path[parent.parameter]);
+  const same = (value: unknown, id: RecordId): boolean => value !== undefined && String(filterKey(value) ?? value) === String(id);
+  const grand = parentResource.parent;
+  const grandResource = grand === undefined ? undefined : resources.find((r) => r.name === grand.resource);
+  const missing = (path: Record<string, unknown>): OperationResult => ({
+    error: 'RECORD_NOT_FOUND',
+    code: `${singularCode(parentResource.name)}_NOT_FOUND`,
+    detail: `No ${singularWord(parentResource.name)} has the ${parent.parameter} ${String(path[parent.parameter])}.`,
+  });
+  return {
+    parent,
+    parentId,
+    owns: (json, path) => same(parseRecord(json)?.[parent.property], parentId(path)),
+    guard: (handler) => (input) => {
+      const { parentStore, path } = input;
+      if (parentStore === undefined) return missing(path);
+      return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
+        if (json === undefined) return missing(path);
+        // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
+        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
+        return handler(input);
+      });
+    },
+  };
 }
 
 /** A 400 when the record a replace or update makes breaks the record schema (a PATCH removing a required property). */
 function recordProblem(resource: ResourceModel, record: RecordValue): OperationResult | undefined {
-  if (resource.validateRecord(toView(record))) return undefined;
+  if (isValidRecord(resource, record)) return undefined;
   return { error: 'INVALID_BODY', detail: `The ${singularWord(resource.name)} would be invalid: ${resource.validateRecord.errors() || 'it does not match its schema'}.` };
 }
 
@@ -107,8 +222,14 @@ function recordProblem(resource: ResourceModel, record: RecordValue): OperationR
  * parameter: every record); newest first. A wrapper list puts the page in its array property, the number of
  * matching records in an integer `total`/`count`, and a sample in any other required property.
  */
-function listHandler(op: OperationModel, resource: ResourceModel): Handler {
+function listHandler(op: OperationModel, resource: ResourceModel, scope: ParentScope | undefined): Handler {
   const filters = resource.filters.map((filter) => filter.parameter.name);
+  // Under a parent, the last key is the parent's id (the store's parent link filter, record-store.ts storedFilters).
+  const keysOf = (query: Record<string, unknown>, path: Record<string, unknown>): unknown[] => {
+    const keys = filters.map((_, i) => keyOf(query, i));
+    if (scope !== undefined) keys.push(filterKey(scope.parentId(path)));
+    return keys;
+  };
   // A parameter declared as text for a numeric or boolean property (`?rank=2` with `type: string`) compares by value.
   const converts = resource.filters.map((filter) => filter.parameter.type === 'string' && ['integer', 'number', 'boolean'].includes(mainType(resource.properties[filter.property] ?? {}) ?? ''));
   const keyOf = (query: Record<string, unknown>, i: number): unknown => {
@@ -121,17 +242,17 @@ function listHandler(op: OperationModel, resource: ResourceModel): Handler {
   const fallback = limit?.default ?? Infinity;
   const shape = resource.listShape;
   if (shape === undefined || shape.kind === 'array') {
-    return ({ store, query }) => {
-      const keys = filters.length === 0 ? filters : filters.map((_, i) => keyOf(query, i));
+    return ({ store, query, path }) => {
+      const keys = filters.length === 0 && scope === undefined ? filters : keysOf(query, path);
       const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-      return andThen(store!.list({ keys, limit: size }), (page) => ({ status: op.successStatus, json: page.json }));
+      return andThen(store!.list({ keys, limit: size }), (page) => ({ status: op.successStatus, json: withoutLink(resource, page.json) }));
     };
   }
   const wrapper = wrapperWriter(shape.schema, shape.itemsProperty);
-  return ({ store, query }) => {
-    const keys = filters.map((_, i) => keyOf(query, i));
+  return ({ store, query, path }) => {
+    const keys = keysOf(query, path);
     const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-    return andThen(store!.list({ keys, limit: size, countAll: wrapper.counts }), (page) => ({ status: op.successStatus, json: wrapper.write(page.json, page.total) }));
+    return andThen(store!.list({ keys, limit: size, countAll: wrapper.counts }), (page) => ({ status: op.successStatus, json: wrapper.write(withoutLink(resource, page.json), page.total) }));
   };
 }
 

@@ -1,9 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
+import { toView } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
+import { isFormMediaType } from '../spec/resources.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
+import { parseForm } from './forms.js';
 import { parseJsonBody } from './json.js';
 import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse } from './prefer.js';
@@ -72,7 +75,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions & { data:
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse>;
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse> {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
-  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys)]));
+  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys, api)]));
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
   const literalPaths = new Map<string, Map<string, Served>>();
   for (const op of api.operations) {
@@ -82,6 +85,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
   const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
+  const parentStores = new Map(api.operations.map((op) => [op, op.resource?.parent === undefined ? undefined : options.data.get(op.resource.parent.resource)]));
   const unrouted = unroutedShapes(api);
 
   return function handle(request) {
@@ -121,7 +125,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if ('error' in input) return refuse(op.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body });
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, parentStore: parentStores.get(op) });
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered), (error: unknown) => unavailable(op, error));
     return respond(entry, result);
   };
@@ -129,7 +133,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 
 function respond(entry: Served, result: OperationResult): MockResponse {
   if ('error' in result) return refuse(entry.op.errors, result);
-  return { status: result.status, headers: result.json === '' ? NO_BODY : entry.headers, body: result.json };
+  const headers = result.json === '' ? NO_BODY : entry.headers;
+  return { status: result.status, headers: result.headers === undefined ? headers : { ...headers, ...result.headers }, body: result.json };
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */
@@ -140,7 +145,7 @@ function unavailable(op: OperationModel, error: unknown): MockResponse {
 
 const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
 
-function serve(op: OperationModel, apiKeys: readonly string[]): Served {
+function serve(op: OperationModel, apiKeys: readonly string[], api: ApiModel): Served {
   const scheme = op.security[0];
   const unauthorized =
     scheme === undefined || scheme.kind === 'bearer'
@@ -154,7 +159,7 @@ function serve(op: OperationModel, apiKeys: readonly string[]): Served {
     unauthorized,
     path: op.pathParams.map(compileCoercion),
     query: op.queryParams.map(compileCoercion),
-    handler: compileHandler(op),
+    handler: compileHandler(op, api),
     headers: Object.freeze(headersOf(op)),
   };
 }
@@ -236,6 +241,12 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (!body.mediaTypes.includes(mediaType)) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
+  }
+  if (isFormMediaType(mediaType)) {
+    const form = parseForm(bytes, request.headers['content-type']!, body.schema);
+    if (!form.ok) return { error: 'MALFORMED_FORM', detail: form.message };
+    if (!body.validate(toView(form.value))) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+    return { query, path, body: form.value };
   }
   let text: string;
   try {

@@ -1,8 +1,8 @@
-import { parseExact, toView } from '../spec/json.js';
+import { parseExact } from '../spec/json.js';
 import type { ApiModel, ResourceModel } from '../spec/model.js';
 import type { StartingData } from './data.js';
 import type { Dataset } from './pipeline.js';
-import type { RecordValue } from './store/record-store.js';
+import { isValidRecord, type RecordValue } from './store/record-store.js';
 
 /** What a spec reload changed (README › Watching the spec), for the log: one sentence per change. */
 export function describeChanges(before: ApiModel, after: ApiModel): string[] {
@@ -45,7 +45,7 @@ export function carryOver(before: ApiModel, after: ApiModel, data: Dataset): { d
     for (const json of store.all()) {
       const parsed = parseExact(json);
       const record = parsed.ok ? (parsed.document.value as RecordValue) : undefined;
-      if (record !== undefined && resource.validateRecord(toView(record)) && record[resource.idProperty] !== undefined) kept.push(record);
+      if (record !== undefined && isValidRecord(resource, record) && record[resource.idProperty] !== undefined) kept.push(record);
       else dropped++;
     }
     out.set(resource.name, kept);
@@ -61,7 +61,7 @@ export function carryOverStarting(before: ApiModel, after: ApiModel, starting: S
     const previous = matching(before, resource);
     const records = previous === undefined ? undefined : starting.get(previous.name);
     if (records === undefined) continue;
-    out.set(resource.name, records.filter((record) => resource.validateRecord(toView(record))));
+    out.set(resource.name, records.filter((record) => isValidRecord(resource, record)));
   }
   return out;
 }

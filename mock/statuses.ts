@@ -2,15 +2,16 @@ import type { ApiModel, OperationModel } from '../spec/model.js';
 
 /**
  * The statuses the mock may answer for an operation besides its success (README › Error bodies): 400 for an
- * invalid query, path or body; 401 when it asks for a key; 404 for an item operation (no such record); 409
- * for a create (the store is full); 413 and 415 for a body (too large, wrong media type); with a shared store
+ * invalid query, path or body; 401 when it asks for a key; 404 for an item operation or one whose body names
+ * the record (no such record); 409 for a create (the store is full, or the id sent is taken); 413 and 415 for a body (too large, wrong media type); with a shared store
  * (`sharedStore`), 503 for an operation of a resource while the store does not answer.
  */
 export function answerableStatuses(op: OperationModel, sharedStore = false): number[] {
   const statuses = new Set<number>();
   if (op.queryParams.length > 0 || op.body !== undefined) statuses.add(400);
   if (op.security.length > 0) statuses.add(401);
-  if (op.pathParams.length > 0) statuses.add(404);
+  // A record named by the path, or by the body's id (`PUT /pet`, D50), may not exist.
+  if (op.pathParams.length > 0 || op.idIn === 'body') statuses.add(404);
   if (op.role === 'create') statuses.add(409);
   if (op.body !== undefined) {
     statuses.add(413);

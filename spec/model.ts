@@ -35,8 +35,12 @@ export interface ParameterModel {
 /** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */
 export interface BodyModel {
   required: boolean;
+  /**
+   * Every media type the spec lists, in its order: JSON ones, and forms (`application/x-www-form-urlencoded`,
+   * `multipart/form-data`), which the mock parses, coerces to `schema` and stores like JSON (D54).
+   */
   mediaTypes: string[];
-  /** The JSON media type's schema as a request sees it. */
+  /** The schema as a request sees it: the JSON media type's, else the first media type's (a form's). */
   schema: Schema;
   validate: Validator;
 }
@@ -86,6 +90,12 @@ export interface OperationModel {
   /** The resource this operation belongs to and its part, or `undefined` (answered from examples). */
   resource: ResourceModel | undefined;
   role: Role | undefined;
+  /**
+   * Where a read, replace, update or delete finds the record's id (spec/DECISIONS.md › D50): `path` (its last
+   * template segment, `/pets/{petId}`) or `body` (the id property of the body: the classic Petstore's `PUT /pet`);
+   * `undefined` for a list, a create, or an operation no resource holds.
+   */
+  idIn: 'path' | 'body' | undefined;
   /** Error bodies in the shape the spec documents for each status of this operation (seed: `Error`). */
   errors: ErrorShape;
 }
@@ -106,6 +116,37 @@ export interface LimitModel {
   /** Records returned when the parameter is omitted (`maximum`, or all, when the spec gives no default). */
   default: number | undefined;
 }
+
+/**
+ * Where a record's identifier comes from (spec/DECISIONS.md › D50), read from the create body's schema:
+ * - `server`: the create body cannot carry it (absent or `readOnly`): the server assigns it;
+ * - `client`: the create body requires it (a natural key: `username`, `code`, `slug`): taken as sent;
+ * - `either`: the create body may carry it (the Petstore's writable `Pet.id`): kept when sent, assigned when absent.
+ * With `client` or `either`, a create naming an id already held is refused (409, or the documented 400).
+ */
+export type IdSource = 'server' | 'client' | 'either';
+
+/**
+ * The resource a sub-resource's records belong to (spec/DECISIONS.md › D53): `/owners/{ownerId}/pets` lists and
+ * creates the pets of one owner, and answers 404 when that owner does not exist.
+ */
+export interface ParentModel {
+  /** The parent resource's name (`owners`). */
+  resource: string;
+  /** The path parameter naming the parent record in this resource's paths (`ownerId`). */
+  parameter: string;
+  /**
+   * The record property holding the parent's id, set by the server from the path: the property named like the
+   * parameter (`ownerId`, `owner_id`) when the record schema has one, else a member the mock keeps beside the
+   * record and never answers ({@link PARENT_LINK}).
+   */
+  property: string;
+  /** Whether `property` is a property of the record schema (answered) or the mock's own link (never answered). */
+  inSchema: boolean;
+}
+
+/** The member a sub-resource's record keeps its parent's id in when its schema names no such property (never answered). */
+export const PARENT_LINK = '\u0000parent';
 
 /** How a list answer holds its records: a bare array (seed, Pets), or an array property of a wrapper object. */
 export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: string; schema: Schema };
@@ -130,6 +171,15 @@ export interface ResourceModel {
   idSchema: Schema;
   /** The item path's parameter naming the record, e.g. `petId`. */
   idParameter: string | undefined;
+  /** Who chooses a new record's id: the server, the client (a natural key), or either (D50). */
+  idSource: IdSource;
+  /** The resource this one lives under (`/owners/{ownerId}/pets`), or `undefined` for a top-level one (D53). */
+  parent: ParentModel | undefined;
+  /**
+   * What a successful create answers: `record` (its body is the record, with its id), or `none` (201/204 without
+   * a body: the id is the one sent, or read from the `Location` header the mock sends, D52).
+   */
+  createAnswer: 'record' | 'none';
   operations: Partial<Record<Role, OperationModel>>;
   filters: FilterModel[];
   limit: LimitModel | undefined;
@@ -231,6 +281,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       successStatus: success,
       resource: undefined,
       role: undefined,
+      idIn: undefined,
       errors: createErrorShape(responses),
       extension: op['x-resource'] as ResourceExtension | undefined,
     };

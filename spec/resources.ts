@@ -1,4 +1,4 @@
-import type { FilterModel, LimitModel, ListShape, Method, OperationModel, ResourceModel, Role } from './model.js';
+import { PARENT_LINK, type FilterModel, type IdSource, type LimitModel, type ListShape, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
@@ -18,7 +18,7 @@ const LIMIT_NAMES = ['limit', 'pageSize', 'page_size', 'perPage', 'per_page', 's
  * segment is its item (GET read, PUT replace, PATCH update, DELETE delete).
  */
 export function findResources(operations: (OperationModel & { extension: ResourceExtension | undefined })[], ajv: ReturnType<typeof createAjv>): ResourceModel[] {
-  const groups = new Map<string, { collection: string; item: string | undefined; ops: Partial<Record<Role, (typeof operations)[number]>>; extension: ResourceExtension }>();
+  const groups = new Map<string, { collection: string; item: string | undefined; ops: Partial<Record<Role, (typeof operations)[number]>>; extension: ResourceExtension; resource?: ResourceModel }>();
   const itemOf = (path: string): string | undefined => /^(.*)\/\{[^}/]+\}$/.exec(path)?.[1];
   // An operation that names its resource joins the group of that name: the one whose collection path ends with
   // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
@@ -28,27 +28,40 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
     const collection = itemOf(op.path);
-    const isItem = collection !== undefined && !collection.includes('{');
+    // A collection below an item (`/owners/{ownerId}/pets`) is a sub-resource's (D53); other templates are not collections.
+    const isCollection = (path: string): boolean => !path.includes('{') || parentItemOf(path) !== undefined;
+    const isItem = collection !== undefined && isCollection(collection);
     const base = isItem ? collection : op.path;
-    if (base.includes('{') && extension.name === undefined) continue;
+    if (!isCollection(base) && extension.name === undefined) continue;
     const role: Role | undefined = extension.role ?? conventionalRole(op, isItem);
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
     if (isItem) group.item = op.path;
-    if (group.ops[role] === undefined) group.ops[role] = op;
+    // The item path's operation wins over the collection's (`PUT /pets/{id}` over `PUT /pets` with the id in the body).
+    const held = group.ops[role];
+    if (held === undefined || (isItem && held.path !== op.path && itemOf(held.path) === undefined)) group.ops[role] = op;
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
-  for (const [key, group] of groups) {
-    const resource = buildResource(key, group, ajv);
+  for (const [key, group] of groups) group.resource = buildResource(key, group, ajv);
+  for (const group of groups.values()) {
+    const resource = group.resource;
     if (resource === undefined) continue;
-    // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`.
-    if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter(Boolean).join('-');
+    const parentPath = parentItemOf(group.collection);
+    if (parentPath !== undefined) {
+      const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
+      // A collection under an item no resource holds has no parent to scope it: answered from examples.
+      if (parent === undefined) continue;
+      resource.parent = parentOf(resource, parent, parentPath);
+    }
+    // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
+    if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
+      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : 'body';
     }
     resources.push(resource);
   }
@@ -57,21 +70,50 @@ export function findResources(operations: (OperationModel & { extension: Resourc
 
 /**
  * The part an operation plays by the convention, when its shape fits it: a write (create, replace, update) takes a
- * JSON body, a create also answers the record, a list answers an array (bare or in a wrapper) and a read a record.
- * Otherwise it plays none and is answered from its examples (the classic Petstore's `POST /pets` takes no body and
- * answers none: no create). `x-resource` names the part where the shape does not show it.
+ * body (JSON or a form, D54), a list answers an array (bare or in a wrapper) and a read a record. A create may
+ * answer the record or nothing (201/204, D52). On a collection path, `PUT` and `PATCH` replace and update the
+ * record the body's id names (the classic Petstore's `PUT /pet`, D50). Otherwise an operation plays no part and
+ * is answered from its examples (a `POST` that takes no body: no create). `x-resource` names the part where the
+ * shape does not show it.
  */
 function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
-  const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create' };
+  const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create', PUT: 'replace', PATCH: 'update' };
   const role = byMethod[op.method];
-  const takesJson = op.body !== undefined && op.body.mediaTypes.some(isJsonMediaType);
+  const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
   const answer = successSchema(op);
-  // A create answers the record: that is how a client learns the id the server assigned.
-  if (role === 'create') return takesJson && answer !== undefined ? role : undefined;
-  if (role === 'replace' || role === 'update') return takesJson ? role : undefined;
+  if (role === 'create') return takesBody && (answer === undefined || mainType(answer) !== 'array') ? role : undefined;
+  if (role === 'replace' || role === 'update') return takesBody ? role : undefined;
   if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
   if (role === 'read') return answer !== undefined ? role : undefined;
   return role;
+}
+
+/** Media types a write may take: JSON, and the two form encodings (D54). */
+export function isWritableMediaType(mediaType: string): boolean {
+  return isJsonMediaType(mediaType) || isFormMediaType(mediaType);
+}
+
+/** `application/x-www-form-urlencoded` or `multipart/form-data` (D54). */
+export function isFormMediaType(mediaType: string): boolean {
+  const type = mediaType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+}
+
+/** The item path a sub-collection lives under: `/owners/{ownerId}` for `/owners/{ownerId}/pets`; `undefined` for another path. */
+function parentItemOf(path: string): string | undefined {
+  const match = /^(.*\/\{[^}/]+\})\/[^{}/]+$/.exec(path);
+  return match === null ? undefined : match[1];
+}
+
+/**
+ * How a sub-resource names its parent (D53): the path parameter after the parent's collection, and the record
+ * property holding it: one named like the parameter (`ownerId`, `owner_id`, `ownerID`), else the mock's own link.
+ */
+function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: string): ParentModel {
+  const parameter = /\{([^}/]+)\}$/.exec(parentPath)![1]!;
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
+  const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
+  return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined };
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {
@@ -80,18 +122,22 @@ function successSchema(op: OperationModel | undefined): Schema | undefined {
 
 function buildResource(
   key: string,
-  group: { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension },
+  group: { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension; resource?: ResourceModel },
   ajv: ReturnType<typeof createAjv>,
 ): ResourceModel | undefined {
   const { ops, extension } = group;
   const listSchema = successSchema(ops.list);
   const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
   const listItem = listShape === undefined || listSchema === undefined ? undefined : listShape.kind === 'array' ? (listSchema['items'] as Schema | undefined) : (objectShape(listSchema).properties[listShape.itemsProperty]?.['items'] as Schema | undefined);
-  const recordSchema = successSchema(ops.read) ?? successSchema(ops.create) ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update);
+  const createAnswer = successSchema(ops.create);
+  // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
+  const recordSchema = successSchema(ops.read) ?? createAnswer ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update) ?? ops.create?.body?.schema;
   if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
   const shape = objectShape(recordSchema);
   if (Object.keys(shape.properties).length === 0) return undefined;
-  const idParameter = ops.read?.pathParams.at(-1)?.name ?? ops.replace?.pathParams.at(-1)?.name ?? ops.update?.pathParams.at(-1)?.name ?? ops.delete?.pathParams.at(-1)?.name;
+  // Only an item path names the record (`PUT /pet` takes its id in the body, and `/owners/{ownerId}/pets` names the owner).
+  const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
+  const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = ops.create?.body === undefined ? undefined : objectShape(ops.create.body.schema);
   const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties);
   if (idProperty === undefined) return undefined;
@@ -133,6 +179,9 @@ function buildResource(
     idType,
     idSchema,
     idParameter,
+    idSource: idSourceOf(idProperty, ops.create?.body?.schema),
+    parent: undefined,
+    createAnswer: ops.create === undefined || createAnswer !== undefined ? 'record' : 'none',
     operations: ops,
     filters,
     limit,
@@ -156,6 +205,19 @@ function pickIdProperty(properties: Record<string, Schema>, parameter: string | 
   const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
   if (readOnly !== undefined) return readOnly;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+}
+
+/**
+ * Who chooses a new record's id (D50), from the create body's schema as a request sees it: absent or `readOnly`
+ * there, the server; required there, the client (a natural key); optional there, either.
+ */
+function idSourceOf(idProperty: string, createBody: Schema | undefined): IdSource {
+  if (createBody === undefined) return 'server';
+  const { properties, required } = objectShape(createBody);
+  const sub = properties[idProperty] as Schema | boolean | undefined;
+  if (sub === undefined || sub === false) return 'server';
+  if (typeof sub === 'object' && (isMarked(sub, 'readOnly') || (typeof sub['not'] === 'object' && sub['not'] !== null && Object.keys(sub['not']).length === 0))) return 'server';
+  return required.includes(idProperty) ? 'client' : 'either';
 }
 
 function isScalar(schema: Schema): boolean {

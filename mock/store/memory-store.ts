@@ -3,7 +3,7 @@ import { parseExact } from '../../spec/json.js';
 import type { ResourceModel } from '../../spec/model.js';
 import { INT64_MAX } from '../../spec/schema.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
-import { filterKey, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordStore, type RecordValue } from './record-store.js';
+import { filterKey, storedFilters, storedSchema, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordStore, type RecordValue, type StoredFilter } from './record-store.js';
 
 /** Largest `limit` whose pages are kept written between two changes (the seed's maximum page). */
 const MAX_CACHED_LIMIT = 100;
@@ -31,6 +31,7 @@ export class MemoryRecordStore implements RecordStore {
   private readonly write: Writer;
   private readonly idProperty: string;
   private readonly uuid: boolean;
+  private readonly filters: readonly StoredFilter[];
 
   /** @param maxRecords most records held at once; `create` refuses with `'full'` beyond it. */
   constructor(
@@ -38,11 +39,12 @@ export class MemoryRecordStore implements RecordStore {
     readonly maxRecords = 1_000_000,
     initial: readonly RecordValue[] = [],
   ) {
-    this.write = compileRecordWriter(resource.recordSchema, resource.idProperty);
+    this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idProperty = resource.idProperty;
     this.uuid = resource.idType === 'string' && resource.idSchema['format'] === 'uuid';
-    this.columns = resource.filters.map(() => []);
-    this.indexes = resource.filters.map(() => undefined);
+    this.filters = storedFilters(resource);
+    this.columns = this.filters.map(() => []);
+    this.indexes = this.filters.map(() => undefined);
     this.load(initial);
   }
 
@@ -68,10 +70,17 @@ export class MemoryRecordStore implements RecordStore {
     }
   }
 
-  create(fields: RecordValue): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal } {
+  create(fields: RecordValue, given?: RecordId): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal } {
     if (this.live >= this.maxRecords) return { ok: false, reason: 'full' };
     let id: RecordId;
+    if (given !== undefined) {
+      if (this.rowById.has(idKey(given))) return { ok: false, reason: 'taken' };
+      fields[this.idProperty] = given;
+      return { ok: true, id: given, json: this.insert(given, fields, false) };
+    }
     if (this.resource.idType === 'integer') {
+      // Ids a client chose do not move the counter: it steps over them.
+      while (this.nextId <= INT64_MAX && this.rowById.has(idKey(this.nextId))) this.nextId++;
       if (this.nextId > INT64_MAX) return { ok: false, reason: 'ids-exhausted' };
       id = this.nextId;
     } else {
@@ -210,7 +219,8 @@ export class MemoryRecordStore implements RecordStore {
     return true;
   }
 
-  private insert(id: RecordId, record: RecordValue): string {
+  /** Stores a record under a new row; `advance` moves the id counter above `id` (not for an id a client chose). */
+  private insert(id: RecordId, record: RecordValue, advance = true): string {
     const key = idKey(id);
     if (this.rowById.has(key)) throw new Error(`the ${this.idProperty} ${String(id)} is repeated`);
     const json = this.write(record);
@@ -220,13 +230,14 @@ export class MemoryRecordStore implements RecordStore {
     this.live++;
     this.index(row, record);
     this.forgetPages();
+    if (!advance) return json;
     if (typeof id === 'bigint' && id >= this.nextId) this.nextId = id + 1n;
     else if (typeof id === 'string' && /^\d{1,15}$/.test(id) && BigInt(id) >= this.nextId) this.nextId = BigInt(id) + 1n;
     return json;
   }
 
   private index(row: number, record: RecordValue): void {
-    const filters = this.resource.filters;
+    const filters = this.filters;
     for (let i = 0; i < filters.length; i++) {
       const key = filterKey(record[filters[i]!.property]);
       this.columns[i]![row] = key;
@@ -250,7 +261,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   private resetIndexes(): void {
-    this.resource.filters.forEach((filter, i) => {
+    this.filters.forEach((filter, i) => {
       this.indexes[i] = filter.values === undefined ? undefined : new Map(filter.values.map((value) => [filterKey(value), []]));
     });
   }

@@ -1,6 +1,7 @@
 import { isLosslessNumber } from 'lossless-json';
-import { exactInteger } from '../../spec/json.js';
-import type { ResourceModel } from '../../spec/model.js';
+import { exactInteger, toView } from '../../spec/json.js';
+import { PARENT_LINK, type ResourceModel } from '../../spec/model.js';
+import type { Schema } from '../../spec/schema.js';
 
 /**
  * A record as the stores take and give it: one JSON object of the resource's record schema, its numbers exact
@@ -11,8 +12,11 @@ export type RecordValue = Record<string, unknown>;
 /** A record's identifier: `bigint` for an integer id (int64 exact), `string` otherwise (README › Resources). */
 export type RecordId = bigint | string;
 
-/** Why {@link RecordStore.create} refused a record: the store is at its maximum, or no id is left. */
-export type CreateRefusal = 'full' | 'ids-exhausted';
+/**
+ * Why {@link RecordStore.create} refused a record: the store is at its maximum, no id is left, or the id the
+ * client chose is held already (spec/DECISIONS.md › D50).
+ */
+export type CreateRefusal = 'full' | 'ids-exhausted' | 'taken';
 
 /**
  * One page of a list: the JSON text of the array of matching records (newest first, at most `limit`), and the
@@ -24,8 +28,9 @@ export interface ListPage {
 }
 
 /**
- * The values a list asks for, aligned with `resource.filters`: `undefined` where the filter is not given, else
- * the filter key of the query value ({@link filterKey}). `limit` is the page size (`Infinity`: every record).
+ * The values a list asks for, aligned with {@link storedFilters} (the resource's filters, then a sub-resource's
+ * parent link): `undefined` where the filter is not given, else the filter key of the query value
+ * ({@link filterKey}). `limit` is the page size (`Infinity`: every record).
  */
 export interface ListQuery {
   keys: readonly unknown[];
@@ -42,7 +47,9 @@ export interface ListQuery {
  *
  * Contract, which every implementation keeps:
  * - ids are assigned by `create` and never reused, even after `delete` (integer ids count up from above the
- *   largest ever held; string ids are a UUID when the id schema says `format: uuid`, else a counter as text);
+ *   largest ever loaded or assigned, skipping ids held; string ids are a UUID when the id schema says
+ *   `format: uuid`, else a counter as text); an id the client chose (`create`'s `id`) is kept as given, refused
+ *   with `'taken'` when held, and does not move the counter (a client's large id never exhausts it, D50);
  * - records are returned as the JSON text of the resource's serializer (mock/serializer.ts): properties in
  *   the schema's order, id first, int64 exact, `writeOnly` properties never written;
  * - `list` orders records newest first by creation (spec/DECISIONS.md › D8); `replace` keeps a record's place;
@@ -56,10 +63,11 @@ export interface RecordStore {
   /** Number of records held. */
   readonly size: number;
   /**
-   * Stores a new record with a new id (the record's own id property, if any, is overwritten). Returns its JSON
-   * text. `fields` is the caller's fresh object: the store may set the id on it and keep it (no copy per create).
+   * Stores a new record under `id` when given (the client's choice; `'taken'` when held), else under a new id
+   * (the record's own id property, if any, is overwritten). Returns its JSON text. `fields` is the caller's
+   * fresh object: the store may set the id on it and keep it (no copy per create).
    */
-  create(fields: RecordValue): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal };
+  create(fields: RecordValue, id?: RecordId): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal };
   /** The JSON text of the record with this id, or `undefined`. */
   get(id: RecordId): string | undefined;
   /** The record with this id as an exact value (numbers as `LosslessNumber`), or `undefined`. */
@@ -109,7 +117,7 @@ export interface AsyncRecordStore {
   readonly maxRecords: number;
   /** Number of records held. */
   size(): Promise<number>;
-  create(fields: RecordValue): Promise<CreateResult>;
+  create(fields: RecordValue, id?: RecordId): Promise<CreateResult>;
   get(id: RecordId): Promise<string | undefined>;
   value(id: RecordId): Promise<RecordValue | undefined>;
   replace(id: RecordId, record: RecordValue): Promise<string | undefined>;
@@ -155,4 +163,53 @@ export function andThen<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Ma
 /** Number of records of either store. */
 export function sizeOf(store: AnyRecordStore): Maybe<number> {
   return typeof store.size === 'function' ? store.size() : store.size;
+}
+
+/** A filter as a store keeps it: the record property it reads and, for an indexed one, the values it can take. */
+export interface StoredFilter {
+  property: string;
+  values: readonly unknown[] | undefined;
+}
+
+const storedFilterCache = new WeakMap<ResourceModel, readonly StoredFilter[]>();
+
+/**
+ * The filters a store keeps for a resource, in the order of {@link ListQuery.keys}: the list's filters, then,
+ * for a sub-resource, its parent link (spec/DECISIONS.md › D53), so that a parent's records are one filtered list.
+ */
+export function storedFilters(resource: ResourceModel): readonly StoredFilter[] {
+  let found = storedFilterCache.get(resource);
+  if (found === undefined) {
+    found = resource.filters.map((filter) => ({ property: filter.property, values: filter.values }));
+    if (resource.parent !== undefined) found = [...found, { property: resource.parent.property, values: undefined }];
+    storedFilterCache.set(resource, found);
+  }
+  return found;
+}
+
+/**
+ * The schema a store writes a record with: the record schema, and for a sub-resource whose schema names no parent
+ * property, the mock's own link member ({@link PARENT_LINK}) too, which answers never show ({@link withoutLink}).
+ */
+export function storedSchema(resource: ResourceModel): Schema {
+  if (resource.parent === undefined || resource.parent.inSchema) return resource.recordSchema;
+  return { allOf: [resource.recordSchema, { properties: { [PARENT_LINK]: {} } }] };
+}
+
+// The link's member as JSON writes it; a raw `"` after `,` never occurs inside a JSON string, so this finds members only.
+const LINK_MEMBER = new RegExp(`,${JSON.stringify(PARENT_LINK).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:(?:-?\\d+|"(?:[^"\\\\]|\\\\.)*")`, 'g');
+
+/** A record's or a page's JSON text as answered: without the mock's parent link member (D53). */
+export function withoutLink(resource: ResourceModel, json: string): string {
+  return resource.parent === undefined || resource.parent.inSchema ? json : json.replace(LINK_MEMBER, '');
+}
+
+/**
+ * Whether a stored record is valid against its resource's record schema, the mock's parent link aside (D53):
+ * what a state file, an admin load or a spec reload checks.
+ */
+export function isValidRecord(resource: ResourceModel, record: RecordValue): boolean {
+  if (resource.parent === undefined || resource.parent.inSchema || !Object.hasOwn(record, PARENT_LINK)) return resource.validateRecord(toView(record));
+  const { [PARENT_LINK]: _link, ...own } = record;
+  return resource.validateRecord(toView(own));
 }

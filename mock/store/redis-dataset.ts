@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiModel, ResourceModel } from '../../spec/model.js';
 import type { StartingData } from '../data.js';
 import type { MockResponse } from '../pipeline.js';
-import { STORE_RETRY_AFTER_SECONDS, type AnyRecordStore } from './record-store.js';
+import { STORE_RETRY_AFTER_SECONDS, storedFilters, type AnyRecordStore } from './record-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { defaultPrefix, type RedisStoreOptions } from './redis-options.js';
 import { RedisRecordStore, type NamespaceMeta } from './redis-store.js';
@@ -112,6 +112,6 @@ function metaOf(api: ApiModel, resource: ResourceModel): NamespaceMeta {
     // A recursive schema (a `$ref` cycle, dereferenced) has no JSON text: its property names stand for it.
     schema = Object.keys(resource.properties).join(',');
   }
-  const shape = JSON.stringify({ id: resource.idProperty, schema, filters: resource.filters.map((filter) => filter.property) });
+  const shape = JSON.stringify({ id: resource.idProperty, schema, filters: storedFilters(resource).map((filter) => filter.property) });
   return { title: api.title, version: api.version, fingerprint: createHash('sha256').update(shape).digest('hex').slice(0, 16) };
 }

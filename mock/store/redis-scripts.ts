@@ -57,9 +57,10 @@ end
 `;
 
 /**
- * create: ARGV `base, maxRecords, idKind ('int' | 'text' | 'given'), givenId, idName (JSON text), rest (the
- * record's JSON text without its id), filters…`. Returns `{'ok', id, json}`, `{'full'}`, `{'ids-exhausted'}`
- * or `{'taken'}` (a given UUID already held).
+ * create: ARGV `base, maxRecords, idKind ('int' | 'text' | 'given' | 'client'), givenId, idName (JSON text), rest
+ * (the record's JSON text without its id), givenText (the given id's JSON text), filters…`. `int` and `text` count
+ * up past ids held; `given` is a UUID drawn by the caller; `client` an id the client chose, which does not move
+ * the counter. Returns `{'ok', id, json}`, `{'full'}`, `{'ids-exhausted'}` or `{'taken'}` (a given id already held).
  */
 export const CREATE_SCRIPT = `${HELPERS}
 local base = ARGV[1]
@@ -67,9 +68,11 @@ local rec = base .. 'rec'
 if redis.call('HLEN', rec) >= tonumber(ARGV[2]) then return {'full'} end
 local id, text
 if ARGV[3] == 'int' then
-  local r = redis.pcall('INCR', base .. 'seq')
-  if type(r) == 'table' and r.err then return {'ids-exhausted'} end
-  id = redis.call('GET', base .. 'seq')
+  repeat
+    local r = redis.pcall('INCR', base .. 'seq')
+    if type(r) == 'table' and r.err then return {'ids-exhausted'} end
+    id = redis.call('GET', base .. 'seq')
+  until redis.call('HEXISTS', rec, id) == 0
   text = id
 elseif ARGV[3] == 'text' then
   repeat
@@ -80,7 +83,7 @@ elseif ARGV[3] == 'text' then
 else
   id = ARGV[4]
   if redis.call('HEXISTS', rec, id) == 1 then return {'taken'} end
-  text = '"' .. id .. '"'
+  text = ARGV[3] == 'client' and ARGV[7] or ('"' .. id .. '"')
 end
 local rest = ARGV[6]
 local json = '{' .. ARGV[5] .. ':' .. text .. (rest == '{}' and '}' or (',' .. string.sub(rest, 2)))
@@ -88,7 +91,7 @@ redis.call('INCR', base .. 'ord')
 local score = redis.call('GET', base .. 'ord')
 redis.call('HSET', rec, id, json)
 redis.call('ZADD', base .. 'order', score, id)
-local filters = descriptors(7)
+local filters = descriptors(8)
 index(base, filters, keysOf(filters), id, score)
 return {'ok', id, json}
 `;

@@ -4,7 +4,7 @@ import type { ResourceModel } from '../../spec/model.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
 import type { RedisConnection } from './redis-connection.js';
 import { CREATE_SCRIPT, DELETE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RANGE_SCRIPT, REPLACE_SCRIPT } from './redis-scripts.js';
-import { filterKey, type AsyncRecordStore, type CreateResult, type ListPage, type ListQuery, type RecordId, type RecordValue } from './record-store.js';
+import { filterKey, storedFilters, storedSchema, type AsyncRecordStore, type CreateResult, type ListPage, type ListQuery, type RecordId, type RecordValue } from './record-store.js';
 
 /** Records per script when a large load is sent in chunks (each chunk one round trip, pipelined). */
 const LOAD_CHUNK = 5_000;
@@ -52,10 +52,10 @@ export class RedisRecordStore implements AsyncRecordStore {
     private readonly starting: readonly RecordValue[],
     private readonly meta: NamespaceMeta,
   ) {
-    this.write = compileRecordWriter(resource.recordSchema, resource.idProperty);
+    this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idName = JSON.stringify(resource.idProperty);
     this.idKind = resource.idType === 'integer' ? 'int' : resource.idSchema['format'] === 'uuid' ? 'given' : 'text';
-    this.filters = resource.filters.map((filter) => ({
+    this.filters = storedFilters(resource).map((filter) => ({
       property: filter.property,
       escaped: encodeURIComponent(filter.property),
       indexed: filter.values !== undefined,
@@ -88,16 +88,19 @@ export class RedisRecordStore implements AsyncRecordStore {
     return Number(await this.connection.run(() => this.connection.client.hlen(`${this.base}rec`)));
   }
 
-  async create(fields: RecordValue): Promise<CreateResult> {
+  async create(fields: RecordValue, given?: RecordId): Promise<CreateResult> {
     if (!this.done) await this.initialize();
     const { [this.resource.idProperty]: _ignored, ...rest } = fields;
-    const args = [this.base, this.maxRecords, this.idKind, '', this.idName, this.write(rest), ...this.descriptors(rest)];
+    const kind = given === undefined ? this.idKind : 'client';
+    const text = given === undefined ? '' : typeof given === 'bigint' ? String(given) : JSON.stringify(given);
+    const args = [this.base, this.maxRecords, kind, given === undefined ? '' : String(given), this.idName, this.write(rest), text, ...this.descriptors(rest)];
     for (;;) {
-      if (this.idKind === 'given') args[3] = randomUUID();
+      if (kind === 'given') args[3] = randomUUID();
       const reply = (await this.connection.run(() => this.connection.script(CREATE_SCRIPT, args))) as string[];
-      if (reply[0] === 'taken') continue;
-      if (reply[0] !== 'ok') return { ok: false, reason: reply[0] === 'full' ? 'full' : 'ids-exhausted' };
-      const id: RecordId = this.idKind === 'int' ? BigInt(reply[1]!) : reply[1]!;
+      // A drawn UUID met a held one: draw again; an id the client chose is refused.
+      if (reply[0] === 'taken' && kind === 'given') continue;
+      if (reply[0] !== 'ok') return { ok: false, reason: reply[0] === 'full' ? 'full' : reply[0] === 'taken' ? 'taken' : 'ids-exhausted' };
+      const id: RecordId = given ?? (this.idKind === 'int' ? BigInt(reply[1]!) : reply[1]!);
       // `fields` is the caller's fresh record, as with the in-memory store: the id is set on it.
       fields[this.resource.idProperty] = id;
       return { ok: true, id, json: reply[2]! };

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type ResourceModel } from '../../spec/model.js';
 import { MemoryRecordStore } from '../../mock/store/memory-store.js';
-import { filterKey, type AsyncRecordStore, type RecordValue } from '../../mock/store/record-store.js';
+import { filterKey, withoutLink, type AsyncRecordStore, type RecordValue } from '../../mock/store/record-store.js';
+import { PARENT_LINK } from '../../spec/model.js';
 import { RedisConnection } from '../../mock/store/redis-connection.js';
 import { RedisRecordStore } from '../../mock/store/redis-store.js';
 import { startRedis, type TestRedis } from '../redis/redis-server.js';
@@ -19,6 +20,8 @@ const seed = await loadModel();
 const owners = shop.resources.find((r) => r.name === 'owners')!;
 const toys = shop.resources.find((r) => r.name === 'toys')!;
 const pets = seed.resources[0]!;
+const writes = await loadModel(join(import.meta.dirname, '..', '..', 'mock', 'fixtures', 'writes.openapi.yaml'));
+const animals = writes.resources.find((r) => r.name === 'animals')!;
 
 type Make = (resource: ResourceModel, maxRecords: number, initial?: readonly RecordValue[]) => AsyncRecordStore;
 
@@ -29,7 +32,7 @@ function memory(resource: ResourceModel, maxRecords: number, initial: readonly R
     resource,
     maxRecords,
     size: async () => store.size,
-    create: async (fields) => store.create(fields),
+    create: async (fields, id) => store.create(fields, id),
     get: async (id) => store.get(id),
     value: async (id) => store.value(id),
     replace: async (id, record) => store.replace(id, record),
@@ -167,5 +170,31 @@ describe.each(implementations)('record store contract: %s', (_name, make) => {
     await store.load([]);
     expect(await store.size()).toBe(0);
     expect(await store.get(created.id)).toBeUndefined();
+  });
+
+  it('keeps an id the client chose, refuses it while held, and counts its own ids past it without moving there', async () => {
+    const store = make(pets, 100);
+    expect(await store.create({ name: 'a', categoryId: 1n }, 2n)).toEqual({ ok: true, id: 2n, json: '{"id":2,"name":"a","categoryId":1}' });
+    expect(await store.create({ name: 'b', categoryId: 1n }, 2n)).toEqual({ ok: false, reason: 'taken' });
+    expect(await store.create({ name: 'c', categoryId: 1n }, 9223372036854775807n)).toMatchObject({ ok: true, id: 9223372036854775807n });
+    expect(await store.create({ name: 'd', categoryId: 1n })).toMatchObject({ ok: true, id: 1n });
+    expect(await store.create({ name: 'e', categoryId: 1n })).toMatchObject({ ok: true, id: 3n });
+    expect(await store.delete(2n)).toBeDefined();
+    expect(await store.create({ name: 'f', categoryId: 1n }, 2n)).toMatchObject({ ok: true, id: 2n });
+    const named = make(owners, 100);
+    expect(await named.create(fields({ name: 'x', active: true, rank: 0 }), 'a "quoted" key')).toMatchObject({ ok: true, id: 'a "quoted" key' });
+    expect(JSON.parse((await named.get('a "quoted" key'))!)).toMatchObject({ id: 'a "quoted" key', name: 'x' });
+    expect(await named.create(fields({ name: 'y', active: true, rank: 0 }), 'a "quoted" key')).toEqual({ ok: false, reason: 'taken' });
+  });
+
+  it('keeps a sub-resource\'s parent link beside the record: a list by parent, never answered, kept across a load', async () => {
+    const store = make(animals, 100);
+    for (const [name, owner] of [['a', 1n], ['b', 2n], ['c', 1n]] as const) await store.create({ name, [PARENT_LINK]: owner });
+    const first = await store.list({ keys: [filterKey(1n)], limit: 20 });
+    expect(JSON.parse(withoutLink(animals, first.json))).toEqual([{ id: 3, name: 'c' }, { id: 1, name: 'a' }]);
+    expect(withoutLink(animals, (await store.get(2n))!)).toBe('{"id":2,"name":"b"}');
+    const saved = (await store.all()).map((json) => JSON.parse(json) as RecordValue);
+    await store.load(saved.map((record) => ({ ...record, id: BigInt(record['id'] as number), [PARENT_LINK]: BigInt(record[PARENT_LINK] as number) })));
+    expect(idsOf((await store.list({ keys: [filterKey(2n)], limit: 20 })).json)).toEqual([2]);
   });
 });

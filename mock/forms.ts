@@ -1,0 +1,126 @@
+import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import { LosslessNumber } from 'lossless-json';
+import { mainType, objectShape, type Schema } from '../spec/schema.js';
+import { parseJsonBody } from './json.js';
+import type { RecordValue } from './store/record-store.js';
+
+/** A form body as a record: its fields coerced to the schema's types, numbers exact; or why it cannot be read. */
+export type FormParse = { ok: true; value: RecordValue } | { ok: false; message: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^-?(?:0|[1-9]\d*)$/;
+
+/**
+ * Reads an `application/x-www-form-urlencoded` or `multipart/form-data` body (spec/DECISIONS.md › D54) into the
+ * value a JSON body of `schema` would be, for the same validation and storage:
+ * - each field by the type of the property it names: `integer`/`number` from their literal (exact, as JSON
+ *   numbers are kept), `boolean` from `true`/`false`, `array` from the field's repeated values (each by the items'
+ *   type), `object` from a JSON text; any other text stays a string, so that a wrong type fails validation with
+ *   the property's name;
+ * - a multipart file part: its bytes as text when they are UTF-8, as base64 for a `format: byte` property, else a
+ *   placeholder `<file NAME, N bytes>`;
+ * - a field given more than once for a property that is no array: refused.
+ * `contentType` is the request's whole header (multipart needs its `boundary`). Never throws.
+ */
+export function parseForm(bytes: Buffer, contentType: string, schema: Schema): FormParse {
+  const fields = contentType.toLowerCase().startsWith('multipart/') ? multipartFields(bytes, contentType) : urlencodedFields(bytes);
+  if ('message' in fields) return { ok: false, message: fields.message };
+  const { properties } = objectShape(schema);
+  const value: RecordValue = {};
+  for (const [name, raw] of fields.values) {
+    const property = properties[name];
+    const type = property === undefined ? undefined : mainType(property);
+    if (type === 'array') {
+      const items = (property?.['items'] ?? {}) as Schema;
+      value[name] = raw.map((part) => coerce(part, items));
+    } else if (raw.length > 1) {
+      return { ok: false, message: `The form field ${JSON.stringify(name)} is given ${raw.length} times; its property takes one value.` };
+    } else {
+      Object.defineProperty(value, name, { value: coerce(raw[0]!, property ?? {}), enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return { ok: true, value };
+}
+
+/** One form value before coercion: a text field, or a file part's bytes and name. */
+type Part = string | { file: Buffer; name: string };
+
+/** The fields of a form, by name, each with every value given, in the order sent; or why they cannot be read. */
+type Fields = { values: Map<string, Part[]> } | { message: string };
+
+function add(values: Map<string, Part[]>, name: string, part: Part): void {
+  const list = values.get(name);
+  if (list === undefined) values.set(name, [part]);
+  else list.push(part);
+}
+
+function urlencodedFields(bytes: Buffer): Fields {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { message: 'The form body is not valid UTF-8.' };
+  }
+  const values = new Map<string, Part[]>();
+  for (const [name, part] of new URLSearchParams(text)) add(values, name, part);
+  return { values };
+}
+
+/**
+ * The parts of a multipart body, read with busboy. The body is whole in memory, so busboy parses it while `end`
+ * runs: fields arrive at once, and each file's bytes are in its stream's buffer when `end` returns.
+ */
+function multipartFields(bytes: Buffer, contentType: string): Fields {
+  const values = new Map<string, Part[]>();
+  const files: { part: { file: Buffer; name: string }; stream: Readable }[] = [];
+  let failure: string | undefined;
+  try {
+    // No limit below the body's own size (the server bounds it): a longer field would be cut short silently.
+    const parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: bytes.length + 1, fileSize: bytes.length + 1 } });
+    parser.on('field', (name, text) => add(values, name, text));
+    parser.on('file', (name, stream, info) => {
+      const part = { file: Buffer.alloc(0), name: info.filename ?? name };
+      files.push({ part, stream });
+      add(values, name, part);
+    });
+    parser.on('error', (error: Error) => (failure = error.message));
+    parser.end(bytes);
+  } catch (error) {
+    failure = (error as Error).message;
+  }
+  if (failure !== undefined) return { message: `The multipart body cannot be read: ${failure}.` };
+  for (const { part, stream } of files) {
+    const chunks: Buffer[] = [];
+    for (let chunk = stream.read() as Buffer | null; chunk !== null; chunk = stream.read() as Buffer | null) chunks.push(chunk);
+    part.file = Buffer.concat(chunks);
+  }
+  return { values };
+}
+
+/** A form value as the value of a property of `schema` (see {@link parseForm}). */
+function coerce(part: Part, schema: Schema): unknown {
+  if (typeof part === 'object') {
+    if (schema['format'] === 'byte') return part.file.toString('base64');
+    try {
+      return utf8.decode(part.file);
+    } catch {
+      return `<file ${part.name}, ${part.file.length} bytes>`;
+    }
+  }
+  switch (mainType(schema)) {
+    case 'integer':
+      return INTEGER.test(part) ? new LosslessNumber(part) : part;
+    case 'number':
+      return NUMBER.test(part) ? new LosslessNumber(part) : part;
+    case 'boolean':
+      return part === 'true' ? true : part === 'false' ? false : part;
+    case 'object': {
+      const parsed = parseJsonBody(part);
+      return parsed.ok ? parsed.body.value : part;
+    }
+    default:
+      return part;
+  }
+}

@@ -1,0 +1,144 @@
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadModel } from '../spec/model.js';
+import { call, type CallInit } from '../test/in-process.js';
+import { createMock, type Mock } from './index.js';
+
+/**
+ * Writes in the shapes public APIs use (spec/DECISIONS.md D50-D54), served from mock/fixtures/writes.openapi.yaml:
+ * `PUT`/`PATCH` on the collection path with the id in the body, client-chosen ids and natural keys, creates that
+ * answer no body (with `Location`), form bodies, sub-resources under their parent.
+ */
+const model = await loadModel(join(import.meta.dirname, 'fixtures', 'writes.openapi.yaml'));
+const JSON_TYPE = { 'content-type': 'application/json' };
+const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
+
+let mock: Mock;
+beforeEach(async () => {
+  mock = await createMock({ model, data: new Map() });
+});
+const send = (init: CallInit) => call(mock.handle, init);
+const post = (url: string, body: unknown) => send({ method: 'POST', url: `/api${url}`, headers: JSON_TYPE, body: JSON.stringify(body) });
+const get = (url: string) => send({ url: `/api${url}` });
+
+/** A multipart/form-data body: text fields, and files as `{ filename, content }`. */
+function multipart(parts: Record<string, string | { filename: string; content: Buffer | string }>): { headers: Record<string, string>; body: Buffer } {
+  const boundary = '----writes-test-boundary';
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(parts)) {
+    const file = typeof value === 'object';
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${value.filename}"\r\nContent-Type: application/octet-stream` : ''}\r\n\r\n`));
+    chunks.push(file ? Buffer.from(value.content) : Buffer.from(value));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat(chunks) };
+}
+
+describe('the classic Petstore shape: a writable id, PUT and PATCH on the collection path', () => {
+  it('keeps an id the client sends, assigns one when absent, and refuses a taken one with the documented 409', () => {
+    expect(post('/pet', { id: 10, name: 'Rex' })).toMatchObject({ status: 200, json: { id: 10, name: 'Rex' } });
+    expect(post('/pet', { name: 'Tom' })).toMatchObject({ status: 200, json: { id: 1, name: 'Tom' } });
+    const taken = post('/pet', { id: 10, name: 'Again' });
+    expect(taken).toMatchObject({ status: 409, json: { code: 409 } });
+    expect(Object.keys(taken.json as object).sort()).toEqual(['code', 'message']);
+    expect(get('/pet/10').json).toEqual({ id: 10, name: 'Rex' });
+    expect(post('/pet', { id: '9223372036854775807', name: 'Big' }).status).toBe(400);
+    expect(send({ method: 'POST', url: '/api/pet', headers: JSON_TYPE, body: '{"id":9223372036854775807,"name":"Big"}' }).body).toBe('{"id":9223372036854775807,"name":"Big"}');
+  });
+
+  it('PUT /pet replaces the record the body names, PATCH /pet merges into it; 404 when absent, 400 without an id', () => {
+    post('/pet', { id: 7, name: 'Rex', status: 'available', age: 2 });
+    const put = (body: unknown) => send({ method: 'PUT', url: '/api/pet', headers: JSON_TYPE, body: JSON.stringify(body) });
+    expect(put({ id: 7, name: 'Rex II' })).toMatchObject({ status: 200, json: { id: 7, name: 'Rex II' } });
+    expect(get('/pet/7').json).toEqual({ id: 7, name: 'Rex II' });
+    const missing = put({ id: 8, name: 'Nobody' });
+    expect(missing).toMatchObject({ status: 404, json: { code: 404 } });
+    expect((missing.json as { message: string }).message).toContain('8');
+    expect(put({ name: 'No id' }).status).toBe(400);
+    expect(get('/pet/8').status).toBe(404);
+    const patch = send({ method: 'PATCH', url: '/api/pet', headers: JSON_TYPE, body: JSON.stringify({ id: 7, status: 'sold' }) });
+    expect(patch).toMatchObject({ status: 200, json: { id: 7, name: 'Rex II', status: 'sold' } });
+    expect(send({ method: 'PATCH', url: '/api/pet', headers: JSON_TYPE, body: JSON.stringify({ id: 70, status: 'sold' }) }).status).toBe(404);
+    expect(send({ method: 'DELETE', url: '/api/pet/7' }).status).toBe(204);
+    expect(put({ id: 7, name: 'Gone' }).status).toBe(404);
+  });
+
+  it('takes the create as a form (application/x-www-form-urlencoded): coerced to the schema, validated, stored', () => {
+    const form = (body: string) => send({ method: 'POST', url: '/api/pet', headers: FORM_TYPE, body });
+    expect(form('id=11&name=Cat+%C3%A9&age=3&status=pending')).toMatchObject({ status: 200, json: { id: 11, name: 'Cat é', age: 3, status: 'pending' } });
+    expect(get('/pet/11').body).toBe('{"id":11,"name":"Cat é","status":"pending","age":3}');
+    expect(form('name=Dog&age=three')).toMatchObject({ status: 400, json: { code: 400 } });
+    expect(form('name=Dog&status=lost').status).toBe(400);
+    expect(form('age=1').status).toBe(400);
+    expect(form('name=a&name=b').status).toBe(400);
+    expect(form('id=11&name=Twice').status).toBe(409);
+    expect(send({ method: 'POST', url: '/api/pet', headers: FORM_TYPE, body: Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xff]) }).status).toBe(400);
+  });
+});
+
+describe('natural keys and creates that answer no body', () => {
+  it('a username is the client\'s: stored as sent (no counter written into it), 201 without a body and a Location; a duplicate is the documented 400', () => {
+    const created = post('/user', { username: 'ann', email: 'a@example.com' });
+    expect([created.status, created.body, created.headers['location']]).toEqual([201, '', '/api/user/ann']);
+    expect(get('/user/ann').json).toEqual({ username: 'ann', email: 'a@example.com' });
+    const again = post('/user', { username: 'ann' });
+    expect(again).toMatchObject({ status: 400, json: { code: 400 } });
+    expect((again.json as { message: string }).message).toContain('ann');
+    expect(post('/user', { username: 'bo b/é' }).headers['location']).toBe('/api/user/bo%20b%2F%C3%A9');
+    expect(get(`/user/${encodeURIComponent('bo b/é')}`).json).toEqual({ username: 'bo b/é' });
+    expect(post('/user', { email: 'x' }).status).toBe(400);
+    const replaced = send({ method: 'PUT', url: '/api/user/ann', headers: JSON_TYPE, body: JSON.stringify({ username: 'ann', email: 'new@example.com' }) });
+    expect(replaced).toMatchObject({ status: 200, json: { username: 'ann', email: 'new@example.com' } });
+    expect(send({ method: 'DELETE', url: '/api/user/ann' }).status).toBe(204);
+    expect(post('/user', { username: 'ann' }).status).toBe(201);
+  });
+
+  it('a multipart create (204): text fields coerced, a text file as its text, a duplicate code 409, a bad code or body 400', () => {
+    const form = multipart({ code: 'FR', name: 'France', population: '68000000', eu: 'true', flag: { filename: 'flag.txt', content: 'blue white red' } });
+    const created = send({ method: 'POST', url: '/api/countries', ...form });
+    expect([created.status, created.body, created.headers['location']]).toEqual([204, '', undefined]);
+    expect(get('/countries/FR').json).toEqual({ code: 'FR', name: 'France', population: 68000000, eu: true, flag: 'blue white red' });
+    const binary = multipart({ code: 'DE', name: 'Germany', flag: { filename: 'flag.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff]) } });
+    expect(send({ method: 'POST', url: '/api/countries', ...binary }).status).toBe(204);
+    expect((get('/countries/DE').json as { flag: string }).flag).toBe('<file flag.png, 5 bytes>');
+    expect(send({ method: 'POST', url: '/api/countries', ...multipart({ code: 'FR', name: 'Again' }) })).toMatchObject({ status: 409, json: { code: 409 } });
+    expect(send({ method: 'POST', url: '/api/countries', ...multipart({ code: 'fr', name: 'Lower' }) }).status).toBe(400);
+    expect(send({ method: 'POST', url: '/api/countries', ...multipart({ code: 'IT', name: 'Italy', population: '-1' }) }).status).toBe(400);
+    expect(send({ method: 'POST', url: '/api/countries', headers: { 'content-type': 'multipart/form-data' }, body: 'code=IT' })).toMatchObject({ status: 400, json: { code: 400 } });
+    expect(send({ method: 'POST', url: '/api/countries', headers: JSON_TYPE, body: '{"code":"IT","name":"Italy"}' }).status).toBe(415);
+    expect(get('/countries/IT').status).toBe(404);
+  });
+});
+
+describe('sub-resources', () => {
+  it('created and listed under their parent only, 404 under a parent that does not exist or for another parent\'s record', () => {
+    expect(post('/owners', { name: 'Ann' }).json).toEqual({ id: 1, name: 'Ann' });
+    expect(post('/owners', { name: 'Bob' }).json).toEqual({ id: 2, name: 'Bob' });
+    const rex = post('/owners/1/animals', { name: 'Rex' });
+    expect([rex.status, rex.json, rex.headers['location']]).toEqual([201, { id: 1, name: 'Rex' }, '/api/owners/1/animals/1']);
+    post('/owners/2/animals', { name: 'Tom' });
+    post('/owners/1/animals', { name: 'Kit' });
+    expect(get('/owners/1/animals').json).toEqual([{ id: 3, name: 'Kit' }, { id: 1, name: 'Rex' }]);
+    expect(get('/owners/2/animals').body).toBe('[{"id":2,"name":"Tom"}]');
+    expect(get('/owners/1/animals/1').body).toBe('{"id":1,"name":"Rex"}');
+    expect(get('/owners/2/animals/1').status).toBe(404);
+    const orphan = post('/owners/9/animals', { name: 'Nobody' });
+    expect(orphan).toMatchObject({ status: 404, json: { code: 404 } });
+    expect((orphan.json as { message: string }).message).toContain('ownerId 9');
+    expect(get('/owners/9/animals').status).toBe(404);
+    expect(send({ method: 'DELETE', url: '/api/owners/2/animals/1' }).status).toBe(404);
+    expect(send({ method: 'DELETE', url: '/api/owners/1/animals/1' }).status).toBe(204);
+    expect(get('/owners/1/animals').json).toEqual([{ id: 3, name: 'Kit' }]);
+    expect(send({ method: 'DELETE', url: '/api/owners/1' }).status).toBe(204);
+    expect(get('/owners/1/animals').status).toBe(404);
+    expect(get('/owners/1/animals/3').status).toBe(404);
+  });
+
+  it('a booking\'s payment: created under the booking, which its bookingId names; 404 for a booking that does not exist', () => {
+    const booking = post('/bookings', { trip: 'Paris' }).json as { id: string };
+    const paid = post(`/bookings/${booking.id}/payment`, { amount: 12.5 });
+    expect(paid).toMatchObject({ status: 200, json: { bookingId: booking.id, amount: 12.5 } });
+    expect(post('/bookings/00000000-0000-4000-8000-000000000000/payment', { amount: 1 }).status).toBe(404);
+  });
+});
