@@ -9,6 +9,9 @@ import { foundCheck, notFoundCheck } from './checks/read.js';
 import { responsesCheck, unmappedCheck } from './checks/responses.js';
 import { statefulCheck } from './checks/stateful.js';
 import { goneCheck, persistedCheck } from './checks/write.js';
+import { clientChoosesId, clientIdCheck } from './checks/identity.js';
+import { expectReadBack } from './checks/read.js';
+import { createRecord } from './checks/records.js';
 
 /**
  * The seed's rules in the seed's words, for the seed's spec (spec/openapi.yaml as written from the seed): the
@@ -83,6 +86,9 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   }
   if (create !== undefined) {
     writes.push(echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`));
+    if (clientChoosesId(resource)) {
+      writes.push(clientIdCheck(resource, `${create.operationId}.client-id`, `${where(create)}: the spec lets the client choose \`${resource.idProperty}\`: a create naming a new one keeps it (the answer and a read show it); a second create naming it is refused (409, or the documented 400/422) and changes nothing.`, { create: createRecord, readBack: expectReadBack }));
+    }
     const int64 = form === undefined ? [] : int64Properties(form);
     if (int64.length > 0) writes.push(int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`));
   }

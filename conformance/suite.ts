@@ -2,6 +2,8 @@ import { afterAll, describe, it } from 'vitest';
 import type { ApiModel } from '../spec/model.js';
 import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
+import { prepareParents } from './checks/identity.js';
+import { parentRecord } from './checks/population.js';
 import type { Check } from './checks/check.js';
 import { TargetRefusing, type Exchange } from './client.js';
 import { createContext, formatFailure } from './context.js';
@@ -54,7 +56,9 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];
   try {
-    await check.run(createContext(resolved, await modelOf(target.spec), advice));
+    const context = createContext(resolved, await modelOf(target.spec), advice);
+    await prepareParents(context, parentRecord(context));
+    await check.run(context);
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;

@@ -68,6 +68,13 @@ export function refusedBySpec(op: OperationModel, body: BodyModel, text: string)
   return !parsed.ok || !body.validate(parsed.document.view);
 }
 
+/** A body text as the operation reads it: the exact JSON value, the form's fields by the schema, or `undefined` when it is not JSON. */
+export function readCase(op: OperationModel, text: string): unknown {
+  if (takesForm(op)) return decodeForm(op.body?.schema ?? {}, parseFields(text));
+  const parsed = parseExact(text);
+  return parsed.ok ? parsed.document.value : undefined;
+}
+
 /** The fields of a form text the suite wrote (urlencoded or multipart with its own boundary). */
 function parseFields(text: string): [string, string][] {
   if (!text.startsWith(`--${MULTIPART_BOUNDARY}`)) return [...new URLSearchParams(text)];

@@ -3,10 +3,11 @@ import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
-import { invalidBodies, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
+import { invalidBodies, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
 import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema.js';
 import { requestOf, type CheckContext } from '../context.js';
-import { idOf, type Check } from './check.js';
+import { idKey, idOf, type Check } from './check.js';
+import { idValue, itemRequest, withClientId } from './identity.js';
 import { expectReadBack } from './read.js';
 import { expectNothingCreated } from './population.js';
 import { createRecord, operation } from './records.js';
@@ -56,6 +57,8 @@ export type WriteRole = 'create' | 'replace' | 'update';
  * read back as it was.
  */
 interface RefusalTarget {
+  /** The id of the record a replace or update is sent to. */
+  recordId: string | undefined;
   send(body: InvalidBody): Promise<void>;
   /** After the fixed cases and after the random ones: the record written to is unchanged (writes only). */
   unchanged(): Promise<void>;
@@ -71,6 +74,7 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
   const expected = refusalStatuses(op);
   if (role === 'create') {
     return {
+      recordId: undefined,
       async send(body) {
         const { exchange } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), expected);
         await expectNothingCreated(context, resource, body.marker, exchange);
@@ -79,15 +83,36 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
     };
   }
   const created = (await createRecord(context, resource, ordinaryBody(operation(resource, 'create'), context.target.integers, 5)))!;
-  const path = { [resource.idParameter ?? '']: idOf(resource, created) };
+  const recordId = idOf(resource, created);
   return {
+    recordId,
     async send(body) {
-      await context.call(op, requestOf(op, { path, body: body.text, contentType: body.contentType }), expected);
+      // Where the body names the record (D50), a case that drops or changes its id names another one: not sent.
+      if (op.idIn === 'body' && !namesRecord(op, resource, body, recordId)) return;
+      await context.call(op, itemRequest(resource, op, recordId, undefined, body), expected);
     },
     async unchanged() {
       await expectReadBack(context, resource, created, `${op.operationId} refused invalid bodies, yet the record`);
     },
   };
+}
+
+/** Whether a refused body still names the record `recordId` by its id property (or is no object at all). */
+function namesRecord(op: OperationModel, resource: ResourceModel, body: InvalidBody, recordId: string): boolean {
+  const value = readCase(op, body.text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+  const id = (value as Record<string, unknown>)[resource.idProperty];
+  return id !== undefined && idKey(id) === recordId;
+}
+
+/**
+ * The bases a refusal check builds its cases from, as sent: for a create, with a fresh id where the client
+ * chooses it (D50); for a write whose body names the record, with that record's id.
+ */
+function asSent(context: CheckContext, resource: ResourceModel, role: WriteRole, base: Record<string, unknown>, recordId: string | undefined): Record<string, unknown> {
+  if (role === 'create') return withClientId(context, resource, base);
+  const op = operation(resource, role);
+  return op.idIn === 'body' && recordId !== undefined ? { ...base, [resource.idProperty]: idValue(resource, recordId) } : base;
 }
 
 /**
@@ -119,12 +144,12 @@ export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: s
       const mark = role === 'create' ? markers(form) : () => () => undefined;
       const fixed = mark(0);
       const target = await refusalTarget(context, resource, role);
-      const bases = role === 'create' ? fixedBases(context, resource) : [fullestBody(op, context.target.integers, 2), ordinaryBody(op, context.target.integers, 1, true)];
+      const bases = (role === 'create' ? fixedBases(context, resource) : [fullestBody(op, context.target.integers, 2), ordinaryBody(op, context.target.integers, 1, true)]).map((base) => asSent(context, resource, role, base, target.recordId));
       for (const base of bases) {
         for (const body of missingRequiredBodies(op, form, base, fixed)) await target.send(body);
       }
       await target.unchanged();
-      const random = drawnCases(context, op, (base, n) => missingRequiredBodies(op, form, base, mark(10_000 + n * 100)));
+      const random = drawnCases(context, op, (base, n) => missingRequiredBodies(op, form, asSent(context, resource, role, base, target.recordId), mark(10_000 + n * 100)));
       await context.forAll(random, async (body) => (body === undefined ? undefined : target.send(body)), { runs: Math.min(context.target.runs, 30) });
       await target.unchanged();
     },
@@ -149,10 +174,10 @@ export function invalidBodyCheck(resource: ResourceModel, id: string, rule: stri
       const mark = role === 'create' ? markers(form) : () => () => undefined;
       const forbidden = (name: string): unknown => sampleFor(resource.properties[name]);
       const target = await refusalTarget(context, resource, role);
-      const base = fullestBody(op, context.target.integers, 2);
+      const base = asSent(context, resource, role, fullestBody(op, context.target.integers, 2), target.recordId);
       for (const body of invalidBodies(op, form, base, mark(1000), forbidden)) await target.send(body);
       await target.unchanged();
-      const random = drawnCases(context, op, (value, n) => invalidBodies(op, form, value, mark(2_000_000 + n * 1000), forbidden));
+      const random = drawnCases(context, op, (value, n) => invalidBodies(op, form, asSent(context, resource, role, value, target.recordId), mark(2_000_000 + n * 1000), forbidden));
       await context.forAll(random, async (body) => (body === undefined ? undefined : target.send(body)));
       await target.unchanged();
     },

@@ -4,8 +4,9 @@ import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
-import { requestOf, type CheckContext } from '../context.js';
+import type { CheckContext } from '../context.js';
 import { idOf, memory, type Check, type ExactRecord } from './check.js';
+import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
 import { absentIds } from './read.js';
 import { settleRead } from './read-after-write.js';
@@ -52,7 +53,7 @@ function documents(op: OperationModel, status: string): boolean {
 
 /** Sends a write to the item `id` and checks its answer against the contract (a documented 2xx). */
 async function writeItem(context: CheckContext, op: OperationModel, resource: ResourceModel, id: string, body: unknown): Promise<{ exchange: Exchange; body: unknown }> {
-  return context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id }, ...(body === undefined ? {} : { value: body }) }), successStatuses(op));
+  return context.call(op, itemRequest(resource, op, id, body as Record<string, unknown> | undefined), successStatuses(op));
 }
 
 /**
@@ -96,7 +97,7 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
         const expected = { ...kept, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
         await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
         // The same valid write to an id that names no record is the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: absent }, value: change }), [404]);
+        if (documents(op, '404')) await context.call(op, itemRequest(resource, op, absent, change), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
@@ -121,7 +122,7 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
         memory(context, resource).deletedIds.add(recordId);
         await expectGone(context, resource, recordId, op.operationId);
         // Deleting it again names no record: the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: recordId } }), [404]);
+        if (documents(op, '404')) await context.call(op, itemRequest(resource, op, recordId), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
