@@ -1,5 +1,5 @@
 import { isLosslessNumber } from 'lossless-json';
-import { exactJson, toView } from '../spec/json.js';
+import { exactJson, sameJson, toView } from '../spec/json.js';
 import type { BodyModel, OperationModel } from '../spec/model.js';
 import { isJsonMediaType, objectShape, typesOf, type Schema } from '../spec/schema.js';
 
@@ -135,8 +135,13 @@ function scalarOf(schema: Schema, text: string): unknown {
   return text;
 }
 
-/** Whether the spec accepts `value` once written as `op` takes it and read back (forms lose types and `null`). */
+/**
+ * Whether the spec accepts `value` once written as `op` takes it and read back; for a form, also whether it reads
+ * back as sent (a form cannot say `null` nor an empty list, and reads digits in a string-or-integer member as
+ * an integer): only such values are sent as valid, so that an echo can be judged.
+ */
 export function survivesEncoding(op: OperationModel, body: BodyModel, value: unknown): boolean {
   if (!takesForm(op)) return body.validate(toView(value));
-  return body.validate(toView(decodeForm(body.schema, formFields(value))));
+  const decoded = decodeForm(body.schema, formFields(value));
+  return body.validate(toView(decoded)) && sameJson(decoded, value);
 }

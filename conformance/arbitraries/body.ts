@@ -24,7 +24,7 @@ export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitr
   const values = validValues(body.schema, body.validate, options) as fc.Arbitrary<Record<string, unknown>>;
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
-  const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null)));
+  const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { startBroken } from './broken-servers.js';
-import { SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
+import { CLIENT_FORM_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
 import { CORPUS_KEY, failingChecks } from './harness.js';
 
 // Each broken server lets one kind of invalid replace or update body through; the suite, given the spec, must
@@ -26,6 +26,29 @@ describe('refusals of replace and update bodies are caught every run, keyword by
         const failed = (await failingChecks(target, broken.mustFail)).map((failure) => failure.id);
         expect(failed, `${broken.fault} (seed ${seed})`).toEqual(broken.mustFail);
       }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('client-chosen ids and form bodies', () => {
+  test('control: the proxy without a fault passes every check of the spec', async () => {
+    const server = await startBroken({ ...CLIENT_FORM_BROKEN_SERVERS[0]!, inject: () => (request, forward) => forward(request) });
+    try {
+      const failures = await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: CLIENT_FORM_BROKEN_SERVERS[0]!.spec, runs: 10 });
+      expect(failures.map((f) => `${f.id}\n${f.report}`).join('\n\n')).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test.each(CLIENT_FORM_BROKEN_SERVERS.map((broken) => [broken.name, broken] as const))('%s', async (_title, broken) => {
+    const server = await startBroken(broken);
+    try {
+      const target = { baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: broken.spec, runs: broken.runs ?? 30 };
+      const failed = (await failingChecks(target, broken.mustFail)).map((failure) => failure.id);
+      expect(failed, broken.fault).toEqual(broken.mustFail);
     } finally {
       await server.close();
     }

@@ -4,7 +4,7 @@ import { parseExact } from '../../spec/json.js';
 import { loadModel, PACKAGE_ROOT, type Method } from '../../spec/model.js';
 import { createAjv } from '../../spec/schema.js';
 import type { BrokenServer } from './broken-servers.js';
-import type { Fault } from './proxy.js';
+import { seedError, type Fault, type ProxyRequest } from './proxy.js';
 
 // Broken servers for the checks the suite derives from what a spec declares rather than from the seed's habits:
 // the refusals of replace and update bodies, keyword by keyword. Each is the correct mock with a proxy in front
@@ -40,6 +40,80 @@ function ignoring(method: Method, ignored: (error: ErrorObject) => boolean): (sp
 }
 
 const keyword = (...names: string[]) => (error: ErrorObject): boolean => names.includes(error.keyword);
+
+/** The spec of the client-chosen id and form broken servers: a writable optional id, urlencoded and multipart bodies. */
+export const CLIENT_FORMS_SPEC = join(PACKAGE_ROOT, 'test', 'suite-specs', 'client-forms.yaml');
+
+/** A form request's fields rewritten by `edit` (urlencoded only; anything else is left as it is). */
+function editForm(request: ProxyRequest, edit: (fields: URLSearchParams) => void): ProxyRequest {
+  if (!(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return request;
+  const fields = new URLSearchParams(request.body);
+  edit(fields);
+  return { ...request, body: fields.toString() };
+}
+
+const isCreate = (request: ProxyRequest): boolean => request.method === 'POST' && request.path === '/dogs';
+
+/** Broken servers of client-chosen ids and form bodies, on {@link CLIENT_FORMS_SPEC}. */
+export const CLIENT_FORM_BROKEN_SERVERS: readonly BrokenServer[] = [
+  {
+    name: 'client id replaced by the server',
+    spec: CLIENT_FORMS_SPEC,
+    fault: 'createDog drops the id the client chose and assigns its own',
+    mustFail: ['createDog.client-id'],
+    inject: () => (request, forward) => forward(isCreate(request) ? editForm(request, (fields) => fields.delete('id')) : request),
+  },
+  {
+    name: 'a taken client id given a new one',
+    spec: CLIENT_FORMS_SPEC,
+    fault: 'a createDog naming an id already held is answered 201 with a new id instead of 409',
+    mustFail: ['createDog.client-id'],
+    inject: () => async (request, forward) => {
+      if (!isCreate(request)) return forward(request);
+      const id = new URLSearchParams(request.body).get('id');
+      const held = id === null ? undefined : await forward({ ...request, method: 'GET', path: `/dogs/${id}`, body: '' });
+      return forward(held?.status === 200 ? editForm(request, (fields) => fields.delete('id')) : request);
+    },
+  },
+  {
+    name: 'form field dropped',
+    spec: CLIENT_FORMS_SPEC,
+    fault: 'createDog reads the urlencoded form but loses its age field',
+    mustFail: ['createDog.echo'],
+    inject: () => (request, forward) => forward(isCreate(request) ? editForm(request, (fields) => fields.delete('age')) : request),
+  },
+  {
+    name: 'form int64 rounded',
+    spec: CLIENT_FORMS_SPEC,
+    fault: 'createDog reads the chip field of the form as a double (int64 digits lost beyond 2^53)',
+    mustFail: ['createDog.int64'],
+    inject: () => (request, forward) =>
+      forward(isCreate(request) ? editForm(request, (fields) => {
+        const chip = fields.get('chip');
+        if (chip !== null) fields.set('chip', BigInt(Number(chip)).toString());
+      }) : request),
+  },
+  {
+    name: 'form bodies refused',
+    spec: CLIENT_FORMS_SPEC,
+    fault: 'createDog answers 415 to the urlencoded body the spec declares (JSON only, as the old habit)',
+    mustFail: ['createDog.echo'],
+    inject: () => async (request, forward) => (isCreate(request) ? seedError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json') : forward(request)),
+  },
+  {
+    name: 'multipart replace ignoring maxItems',
+    spec: CLIENT_FORMS_SPEC,
+    fault: 'replaceDog accepts a multipart body with more tricks than maxItems, answering 200 with the record unchanged',
+    mustFail: ['replaceDog.invalid-body'],
+    runs: 1,
+    inject: () => async (request, forward) => {
+      const tricks = [...request.body.matchAll(/name="tricks"/g)].length;
+      if (request.method !== 'PUT' || tricks <= 4) return forward(request);
+      const current = await forward({ ...request, method: 'GET', body: '' });
+      return current.status === 200 ? current : forward(request);
+    },
+  },
+];
 
 /** One broken server per keyword a replace body can break, and a few for an update body. */
 export const SUITE_BROKEN_SERVERS: readonly BrokenServer[] = [
