@@ -14,7 +14,8 @@ export interface CorsOptions {
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
 /** Response headers a page may read: the deprecation signals of `getPet` and the 401 challenge. */
 // Retry-After: a page reads how long to wait after a 503 of a mock whose shared store is away.
-const EXPOSE_HEADERS = 'Deprecation, Sunset, WWW-Authenticate, Allow, Retry-After';
+// Link and X-Total-Count: a page reads the next page and the count of a list that declares them (DECISIONS D46).
+const EXPOSE_HEADERS = 'Deprecation, Sunset, WWW-Authenticate, Allow, Retry-After, Link, X-Total-Count';
 /** Methods of the interface and of the admin API. */
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 /** A preflight is cached by the browser for 10 minutes (Chromium caps it at 2 hours). */

@@ -1,8 +1,8 @@
 import { sampleOf } from '../spec/error-shape.js';
 import { canonicalJson, parseExact } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
-import { mainType, objectShape, type Schema } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
+import { listHandler } from './lists.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
@@ -18,6 +18,10 @@ export interface OperationInput {
   body: unknown;
   /** The store of the parent resource, for a sub-resource's operation (spec/DECISIONS.md › D53). */
   parentStore?: AnyRecordStore | undefined;
+  /** The request's path and query as sent (`/v1/pets?page=2`): lists link their other pages with it. */
+  url?: string;
+  /** The request's `Host` header, for links whose schema asks for an absolute URI. */
+  host?: string | undefined;
 }
 
 /**
@@ -47,6 +51,8 @@ export interface HandlerContext {
  */
 export function compileHandler(op: OperationModel, context: HandlerContext = { basePath: '', resources: [] }): Handler {
   const resource = op.resource;
+  // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
+  if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource);
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);
@@ -170,7 +176,7 @@ function locationOf(op: OperationModel, resource: ResourceModel, basePath: strin
 }
 
 /** How a sub-resource's handlers stay under their parent (D53). */
-interface ParentScope {
+export interface ParentScope {
   parent: NonNullable<ResourceModel['parent']>;
   /** The parent's id named by the path, as the parent's store keys it. */
   parentId: (path: Record<string, unknown>) => RecordId;
@@ -214,67 +220,6 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
 function recordProblem(resource: ResourceModel, record: RecordValue): OperationResult | undefined {
   if (isValidRecord(resource, record)) return undefined;
   return { error: 'INVALID_BODY', detail: `The ${singularWord(resource.name)} would be invalid: ${resource.validateRecord.errors() || 'it does not match its schema'}.` };
-}
-
-/**
- * Lists records (README › Resources › Lists): each filter keeps the records whose property equals the
- * parameter's value (int64 exactly); the limit parameter's value, else its default, bounds the page (no limit
- * parameter: every record); newest first. A wrapper list puts the page in its array property, the number of
- * matching records in an integer `total`/`count`, and a sample in any other required property.
- */
-function listHandler(op: OperationModel, resource: ResourceModel, scope: ParentScope | undefined): Handler {
-  const filters = resource.filters.map((filter) => filter.parameter.name);
-  // Under a parent, the last key is the parent's id (the store's parent link filter, record-store.ts storedFilters).
-  const keysOf = (query: Record<string, unknown>, path: Record<string, unknown>): unknown[] => {
-    const keys = filters.map((_, i) => keyOf(query, i));
-    if (scope !== undefined) keys.push(filterKey(scope.parentId(path)));
-    return keys;
-  };
-  // A parameter declared as text for a numeric or boolean property (`?rank=2` with `type: string`) compares by value.
-  const converts = resource.filters.map((filter) => filter.parameter.type === 'string' && ['integer', 'number', 'boolean'].includes(mainType(resource.properties[filter.property] ?? {}) ?? ''));
-  const keyOf = (query: Record<string, unknown>, i: number): unknown => {
-    const value = query[filters[i]!];
-    if (!converts[i] || typeof value !== 'string') return filterKey(value);
-    if (value === 'true' || value === 'false') return value === 'true';
-    return /^-?\d+$/.test(value) ? BigInt(value) : Number.isNaN(Number(value)) ? value : filterKey(Number(value));
-  };
-  const limit = resource.limit;
-  const fallback = limit?.default ?? Infinity;
-  const shape = resource.listShape;
-  if (shape === undefined || shape.kind === 'array') {
-    return ({ store, query, path }) => {
-      const keys = filters.length === 0 && scope === undefined ? filters : keysOf(query, path);
-      const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-      return andThen(store!.list({ keys, limit: size }), (page) => ({ status: op.successStatus, json: withoutLink(resource, page.json) }));
-    };
-  }
-  const wrapper = wrapperWriter(shape.schema, shape.itemsProperty);
-  return ({ store, query, path }) => {
-    const keys = keysOf(query, path);
-    const size = limit === undefined ? Infinity : Number(query[limit.parameter] ?? fallback);
-    return andThen(store!.list({ keys, limit: size, countAll: wrapper.counts }), (page) => ({ status: op.successStatus, json: wrapper.write(withoutLink(resource, page.json), page.total) }));
-  };
-}
-
-const COUNT_NAMES = /^(total|count|totalCount|total_count|totalItems|total_items|totalElements|size)$/;
-
-/** One member of a wrapper list: the page, the count of matches, or a fixed sample (JSON text). */
-type WrapperPart = { key: string; kind: 'page' } | { key: string; kind: 'total' } | { key: string; kind: 'sample'; json: string };
-
-function wrapperWriter(schema: Schema, itemsProperty: string): { counts: boolean; write: (page: string, total: number) => string } {
-  const { properties, required } = objectShape(schema);
-  const parts: WrapperPart[] = [];
-  for (const [name, sub] of Object.entries(properties)) {
-    const key = JSON.stringify(name);
-    if (name === itemsProperty) parts.push({ key, kind: 'page' });
-    else if (COUNT_NAMES.test(name) && mainType(sub) === 'integer') parts.push({ key, kind: 'total' });
-    else if (required.includes(name)) parts.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
-  }
-  const text = (part: WrapperPart, page: string, total: number): string => (part.kind === 'page' ? page : part.kind === 'total' ? String(total) : part.json);
-  return {
-    counts: parts.some((part) => part.kind === 'total'),
-    write: (page, total) => `{${parts.map((part) => `${part.key}:${text(part, page, total)}`).join(',')}}`,
-  };
 }
 
 /** An operation no resource holds: its success status with the spec's example, else a schema-valid sample (Prism's way). */

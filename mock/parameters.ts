@@ -15,16 +15,20 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * (`1e1` and `1.0` are refused in a URL), int64 integers as exact `bigint` within [-2^63, 2^63-1], other
  * integers and numbers as `number`, booleans as `true`/`false`, strings as they are; an array parameter takes
  * every occurrence (`?tag=a&tag=b`) with its items coerced alike. The value is then checked against the
- * parameter's schema (enum, bounds, pattern…). Messages name the parameter: `limit must be <= 100, got 500`.
+ * parameter's schema (enum, bounds, pattern…). An array sent as one value (`explode: false`) is split at its
+ * style's delimiter (`,`, space, `|`). Messages name the parameter: `limit must be <= 100, got 500`.
  */
 export function compileCoercion(parameter: ParameterModel): Coercion {
   const name = parameter.name;
   if (parameter.type === 'array') {
     const items = (parameter.schema['items'] ?? {}) as Schema;
     const item = scalar(name, typeOf(items), items['format'] === 'int64');
+    const delimiter = parameter.delimiter;
     return (raw) => {
       const values: unknown[] = [];
-      for (const text of typeof raw === 'string' ? [raw] : raw) {
+      const texts = typeof raw === 'string' ? [raw] : raw;
+      // `explode: false` (`?status=available,sold`): one value holds every item, split at the style's delimiter.
+      for (const text of delimiter === undefined ? texts : texts.flatMap((one) => (one === '' ? [] : one.split(delimiter)))) {
         const coerced = item(text);
         if (!coerced.ok) return coerced;
         values.push(coerced.value);

@@ -125,7 +125,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if ('error' in input) return refuse(op.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, parentStore: parentStores.get(op) });
+    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, parentStore: parentStores.get(op), url: request.url, host: request.headers.host });
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered), (error: unknown) => unavailable(op, error));
     return respond(entry, result);
   };

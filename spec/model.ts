@@ -30,6 +30,12 @@ export interface ParameterModel {
   type: string | undefined;
   int64: boolean;
   validate: Validator;
+  /**
+   * For an array query parameter sent as one value (`explode: false`): the text between its items (`,` for
+   * `style: form`, ` ` for `spaceDelimited`, `|` for `pipeDelimited`); `undefined` when each item is its own
+   * `name=value` pair (`explode: true`, OpenAPI's default for `form`).
+   */
+  delimiter?: string | undefined;
 }
 
 /** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */
@@ -54,6 +60,8 @@ export interface ResponseModel {
   validate: Validator | undefined;
   /** The first example the spec gives for this response, if any. */
   example: unknown;
+  /** Names of the response headers the spec declares, lower-cased (`link`, `x-total-count`). */
+  headers: string[];
 }
 
 /**
@@ -100,12 +108,85 @@ export interface OperationModel {
   errors: ErrorShape;
 }
 
-/** A query parameter of a list operation that keeps only records whose `property` equals its value. */
+/**
+ * A query parameter of a list operation that keeps only the records whose `property` matches its value
+ * (spec/DECISIONS.md › D33, D47). `match` says how:
+ * - `equal`: a scalar parameter, a scalar property: equal values (int64 exact);
+ * - `in`: an array parameter (`?status=a&status=b`, `?status=a,b`), a scalar property: the record's value is one of them;
+ * - `contains`: a scalar parameter, an array property: one of the record's items is the value;
+ * - `overlap`: an array parameter, an array property: one of the record's items is one of the values.
+ * An item that is an object matches a value when one of its scalar members equals it (`tags: [{name: "a"}]` for `?tags=a`).
+ * `resource.filters` holds only the `equal` filters of the main list (the stores index those).
+ */
 export interface FilterModel {
   parameter: ParameterModel;
   property: string;
-  /** The values the property can take when the schema lists them (`enum`, boolean): such filters are indexed. */
+  /** The values the property (or, for an array property or parameter, its items) can take when the schema lists them (`enum`, boolean). */
   values: unknown[] | undefined;
+  /** How the parameter's value is compared with the record's; `equal` when absent. */
+  match?: FilterMatch;
+}
+
+/** How a filter compares (see {@link FilterModel}). */
+export type FilterMatch = 'equal' | 'in' | 'contains' | 'overlap';
+
+/** A member of a JSON body, by its names from the top: `['meta', 'next_cursor']`, `['links', 'next']`, `['total']`. */
+export type MemberPath = readonly string[];
+
+/**
+ * How a list operation moves past its first page (spec/DECISIONS.md › D45), by the query parameter that says where a
+ * page starts. In every kind, while nothing writes, the pages of a list partition it in the mock's order (newest
+ * first, D8): no record twice, none left out.
+ * - `page`: a page number; `first` is the number of the first page (0 or 1, from the schema's `minimum`, else its
+ *   `default`, else 1); page `first + k` holds the records `k * size` to `(k + 1) * size - 1`.
+ * - `offset`: the number of records to skip (`offset`, `skip`, `start`), from 0.
+ * - `cursor`: an opaque token the previous answer gave (in a body member, a `Link` header or a next-page header);
+ *   absent for the first page. A token the mock did not write is a 400; one whose record was deleted still works.
+ */
+export type PagingModel = { kind: 'page'; parameter: string; first: number } | { kind: 'offset'; parameter: string } | { kind: 'cursor'; parameter: string };
+
+/**
+ * What a member of a list answer (or a response header) holds, as the mock fills it (spec/DECISIONS.md › D46):
+ * - `total`: the number of records matching the filters, all pages (`total`, `count`, `totalCount`, `meta.total`,
+ *   `totalElements`; header `X-Total-Count`); `pages`: the number of pages at this size (`totalPages`);
+ * - `page`, `offset`, `size`: where this page starts (its number, its offset) and the page size used;
+ * - `more`: whether another page follows (`has_more`, `hasMore`); `isFirst`, `isLast`: whether this page is the
+ *   first, the last (Spring's boolean `first`, `last`); `returned`: the records on this page (`numberOfElements`);
+ * - `next`: the value to send in the paging parameter for the next page (`nextCursor`, `next_page_token`,
+ *   `meta.next_cursor`, an integer `nextPage`); `null` (or left out) on the last page;
+ * - `nextLink`, `prevLink`, `firstLink`, `selfLink`: a URL of that page (`next`, `links.next`, `_links.next.href`,
+ *   `@odata.nextLink`; header `x-next`), a path reference: the request's path and query with the paging parameter
+ *   set (`/v1/pets?page=2&size=10`); `null` (or left out) where there is no such page.
+ */
+export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returned' | 'more' | 'isFirst' | 'isLast' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'selfLink';
+
+/** A member of a wrapper list answer and what it holds. */
+export interface PageMember {
+  path: MemberPath;
+  holds: PageFact;
+}
+
+/**
+ * A list operation as a whole (spec/DECISIONS.md › D45-D49): the main list of a collection (`GET /pets`) or a
+ * view of it on a sub-path (`GET /pet/findByStatus`, `/pets/search`), which lists the same records, filtered.
+ */
+export interface ListModel {
+  operation: OperationModel;
+  /** `false` for the collection's own list, `true` for a sub-path view. */
+  view: boolean;
+  shape: ListShape;
+  filters: FilterModel[];
+  /** The page size parameter (D33), shared by every kind of paging. */
+  limit: LimitModel | undefined;
+  /** How pages after the first are asked for; `undefined`: only the first page (and `limit`) exists. */
+  paging: PagingModel | undefined;
+  /** Members of a wrapper answer the mock fills with facts of the page (`[]` for a bare array). */
+  members: PageMember[];
+  /**
+   * Response headers the success response declares and the mock fills: `link` (RFC 8288: `rel="next"` when a next
+   * page exists, `rel="prev"`, `rel="first"`), a `total` header (`X-Total-Count`), a `nextLink`/`next` header (`x-next`).
+   */
+  headers: { name: string; holds: 'link' | 'total' | 'nextLink' | 'next' }[];
 }
 
 /** The page size parameter of a list operation, with its bounds (seed, Limits: 1, 100, default 20). */
@@ -148,8 +229,12 @@ export interface ParentModel {
 /** The member a sub-resource's record keeps its parent's id in when its schema names no such property (never answered). */
 export const PARENT_LINK = '\u0000parent';
 
-/** How a list answer holds its records: a bare array (seed, Pets), or an array property of a wrapper object. */
-export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: string; schema: Schema };
+/**
+ * How a list answer holds its records: a bare array (seed, Pets), or an array member of a wrapper object (its
+ * schema with `allOf` merged). `itemsPath` leads to the array: `['data']`, `['items']`, or one level down
+ * (HAL's `['_embedded', 'pets']`, `['data', 'items']`); `itemsProperty` is its first name.
+ */
+export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: string; itemsPath: MemberPath; schema: Schema };
 
 /**
  * A resource: a collection path with list/create, an item path below it with read/replace/update/delete
@@ -184,6 +269,10 @@ export interface ResourceModel {
   filters: FilterModel[];
   limit: LimitModel | undefined;
   listShape: ListShape | undefined;
+  /** The collection's own list operation in full (paging, next-page pointers, totals); `undefined` without a list. */
+  list: ListModel | undefined;
+  /** Sub-path views of the collection (`GET /pet/findByStatus`): filtered lists of the same records. */
+  views: ListModel[];
   validateRecord: Validator;
 }
 
@@ -237,7 +326,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     const parameter = (p: Record<string, unknown>): ParameterModel => {
       const schema = json(p['schema'] ?? (p['content'] as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema ?? {});
       const name = String(p['name']);
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type: mainType(schema), int64: isInt64(schema), validate: compile(ajv, schema, name) };
+      const type = mainType(schema);
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);
@@ -261,7 +351,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const media = mediaType === undefined ? undefined : content[mediaType];
       const schema = media?.schema === undefined ? undefined : directionalView(json(media.schema), 'response');
       const example = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-      return { status: status.toUpperCase(), mediaType, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), example };
+      const headers = Object.keys((response['headers'] ?? {}) as Record<string, unknown>).map((name) => name.toLowerCase());
+      return { status: status.toUpperCase(), mediaType, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), example, headers };
     });
     const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
     const requirements = (op['security'] as Record<string, string[]>[] | undefined) ?? documentSecurity ?? [];
@@ -296,9 +387,19 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     url: server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? ''),
     description: server.description ?? '',
   }));
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations: operations.map(({ extension: _, ...op }) => op), resources, notes };
+  // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
+  for (const op of operations) Reflect.deleteProperty(op, 'extension');
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes };
 }
 
+/** The item delimiter of an array query parameter sent as one value (OpenAPI `style`/`explode`), else `undefined`. */
+function delimiterOf(parameter: Record<string, unknown>): string | undefined {
+  const style = parameter['style'] ?? 'form';
+  // `explode` defaults to true for `form` only (OpenAPI 3, Parameter Object).
+  const explode = parameter['explode'] === undefined ? style === 'form' : parameter['explode'] === true;
+  if (explode) return undefined;
+  return style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
+}
 
 function authScheme(name: string, scheme: Record<string, unknown> | undefined): AuthScheme[] {
   if (scheme === undefined) return [{ kind: 'bearer', name }];

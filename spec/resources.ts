@@ -1,16 +1,13 @@
-import { PARENT_LINK, type FilterModel, type IdSource, type LimitModel, type ListShape, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
-import { compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
+import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
+import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
+import { compile, isJsonMediaType, isMarked, mainType, objectShape, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
-export interface ResourceExtension {
+export interface ResourceExtension extends ListExtension {
   name?: string;
   role?: Role | 'none';
   id?: string;
-  limit?: string;
-  filters?: Record<string, string>;
 }
-
-const LIMIT_NAMES = ['limit', 'pageSize', 'page_size', 'perPage', 'per_page', 'size', 'maxResults', 'max_results', 'top'];
 
 /**
  * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
@@ -45,6 +42,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
+  const views = takeViews(groups);
   for (const [key, group] of groups) group.resource = buildResource(key, group, ajv);
   for (const group of groups.values()) {
     const resource = group.resource;
@@ -65,7 +63,46 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     }
     resources.push(resource);
   }
+  for (const view of views) attachView(view, resources);
   return resources;
+}
+
+type Group = { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel & { extension: ResourceExtension | undefined }>>; extension: ResourceExtension; resource?: ResourceModel };
+
+/**
+ * Takes out of `groups` the lists on a sub-path of another group's collection (`/pet/findByStatus` below `/pet`,
+ * `/pets/search` below `/pets`): candidates for views of that collection (spec/DECISIONS.md › D48). A group that
+ * `x-resource` names, or that holds any other operation, stays a resource of its own.
+ */
+function takeViews(groups: Map<string, Group>): { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }[] {
+  const out: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }[] = [];
+  for (const [key, group] of groups) {
+    const list = group.ops.list;
+    if (list === undefined || Object.keys(group.ops).length !== 1 || group.extension.name !== undefined || group.item !== undefined) continue;
+    const parent = [...groups.values()].filter((other) => other !== group && group.collection.startsWith(`${other.collection}/`)).sort((a, b) => b.collection.length - a.collection.length)[0];
+    if (parent === undefined) continue;
+    out.push({ parent: parent.collection, op: list });
+    groups.delete(key);
+  }
+  return out;
+}
+
+/**
+ * Makes a sub-path list a view of the resource whose collection it lies under, when its records have that
+ * resource's record schema (D48): `op.resource` is that resource, `op.role` stays `undefined`, and the resource's
+ * `views` hold its list model. Otherwise it is answered from examples, as any operation no resource holds.
+ */
+function attachView(view: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }, resources: ResourceModel[]): void {
+  const resource = resources.find((r) => r.collectionPath === view.parent);
+  if (resource === undefined) return;
+  const model = listModelOf(view.op, true, resource.properties, view.op.extension ?? {});
+  if (model === undefined) return;
+  const schema = view.op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)!.schema!;
+  const item = listItemSchema(schema, model.shape);
+  if (item === undefined || !sameRecords(item, resource.recordSchema)) return;
+  resource.views.push(model);
+  // Its records are the resource's (the mock serves it from that store); it plays no role of the resource's own.
+  view.op.resource = resource;
 }
 
 /**
@@ -128,7 +165,7 @@ function buildResource(
   const { ops, extension } = group;
   const listSchema = successSchema(ops.list);
   const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
-  const listItem = listShape === undefined || listSchema === undefined ? undefined : listShape.kind === 'array' ? (listSchema['items'] as Schema | undefined) : (objectShape(listSchema).properties[listShape.itemsProperty]?.['items'] as Schema | undefined);
+  const listItem = listShape === undefined || listSchema === undefined ? undefined : listItemSchema(listSchema, listShape);
   const createAnswer = successSchema(ops.create);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
   const recordSchema = successSchema(ops.read) ?? createAnswer ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update) ?? ops.create?.body?.schema;
@@ -144,28 +181,10 @@ function buildResource(
   const idSchema = shape.properties[idProperty] ?? {};
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
 
-  const filters: FilterModel[] = [];
-  let limit: LimitModel | undefined;
-  for (const parameter of ops.list?.queryParams ?? []) {
-    const mapped = extension.filters?.[parameter.name];
-    const property = mapped ?? (shape.properties[parameter.name] === undefined ? undefined : parameter.name);
-    const isLimit = extension.limit === parameter.name || (extension.limit === undefined && limit === undefined && LIMIT_NAMES.includes(parameter.name) && parameter.type === 'integer' && property === undefined);
-    if (isLimit) {
-      const schema = parameter.schema;
-      const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
-      limit = {
-        parameter: parameter.name,
-        minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
-        maximum,
-        default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
-      };
-      continue;
-    }
-    if (property === undefined || !isScalar(shape.properties[property] ?? {})) continue;
-    const propertySchema = shape.properties[property]!;
-    const values = Array.isArray(propertySchema['enum']) ? (propertySchema['enum'] as unknown[]).filter((v) => v !== null) : mainType(propertySchema) === 'boolean' ? [true, false] : undefined;
-    filters.push({ parameter, property, values });
-  }
+  const list: ListModel | undefined = ops.list === undefined ? undefined : listModelOf(ops.list, false, shape.properties, extension);
+  // The stores index the main list's equality filters; the others (membership, views) are checked record by record.
+  const filters = (list?.filters ?? []).filter((filter) => filter.match === undefined || filter.match === 'equal');
+  const limit = list?.limit;
   const additional = recordSchema['additionalProperties'];
   return {
     name: extension.name ?? (key.split('/').filter(Boolean).at(-1) ?? key),
@@ -186,6 +205,8 @@ function buildResource(
     filters,
     limit,
     listShape,
+    list,
+    views: [],
     validateRecord: compile(ajv, recordSchema, ''),
   };
 }
@@ -220,17 +241,3 @@ function idSourceOf(idProperty: string, createBody: Schema | undefined): IdSourc
   return required.includes(idProperty) ? 'client' : 'either';
 }
 
-function isScalar(schema: Schema): boolean {
-  const type = mainType(schema);
-  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' || (type === undefined && Array.isArray(schema['enum']));
-}
-
-/** A bare array of records, or a wrapper object whose one array property holds them. */
-function shapeOfList(schema: Schema): ListShape | undefined {
-  if (typesOf(schema).includes('array')) return { kind: 'array' };
-  const { properties } = objectShape(schema);
-  const arrays = Object.entries(properties).filter(([, sub]) => mainType(sub) === 'array');
-  if (arrays.length === 0) return undefined;
-  const preferred = arrays.find(([name]) => ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'].includes(name)) ?? arrays[0]!;
-  return { kind: 'object', itemsProperty: preferred[0], schema };
-}

@@ -1,4 +1,5 @@
 import { canonicalJson, exactInteger, sameJson } from '../../spec/json.js';
+import { memberAt } from '../../spec/lists.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
@@ -28,7 +29,7 @@ export function successStatuses(op: OperationModel): number[] {
 
 /** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
 export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[] {
-  const list = resource.listShape?.kind === 'object' ? (body as Record<string, unknown> | null)?.[resource.listShape.itemsProperty] : body;
+  const list = resource.listShape?.kind === 'object' ? memberAt(body, resource.listShape.itemsPath) : body;
   return Array.isArray(list) ? (list as ExactRecord[]) : [];
 }
 

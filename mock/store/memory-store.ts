@@ -131,6 +131,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   list(query: ListQuery): ListPage {
+    if (query.offset !== undefined || query.before !== undefined || query.test !== undefined) return this.walk(query);
     const { keys, limit } = query;
     const countAll = query.countAll === true;
     let given = -1;
@@ -188,17 +189,68 @@ export class MemoryRecordStore implements RecordStore {
   private page(driver: readonly number[] | undefined, keys: readonly unknown[], limit: number, total: number | undefined, countAll: boolean): ListPage {
     const parts: string[] = [];
     let matched = 0;
+    let last = -1;
     const count = driver === undefined ? this.rows.length : driver.length;
     for (let i = count - 1; i >= 0; i--) {
       const row = driver === undefined ? i : driver[i]!;
       const json = this.rows[row];
       if (json === undefined || !this.matches(row, keys)) continue;
       matched++;
-      if (parts.length < limit) parts.push(json);
-      else if (!countAll || total !== undefined || (driver !== undefined && this.onlyIndexed(keys))) break;
+      if (parts.length < limit) {
+        parts.push(json);
+        last = row;
+      } else if (!countAll || total !== undefined || (driver !== undefined && this.onlyIndexed(keys))) break;
     }
     if (total === undefined) total = driver !== undefined && this.onlyIndexed(keys) ? driver.length : matched;
-    return { json: `[${parts.join(',')}]`, total };
+    return { json: `[${parts.join(',')}]`, total, more: matched > parts.length, last: last === -1 ? undefined : String(last) };
+  }
+
+  /**
+   * A page with an offset, a position to start below (cursors: rows are positions, newest first) or a further
+   * test: a walk newest first over the smallest index of the given filters, else every row. Not cached. Without
+   * `countAll` it starts at the position and stops one match past the page.
+   */
+  private walk(query: ListQuery): ListPage {
+    const { keys, limit, test } = query;
+    const countAll = query.countAll === true;
+    const before = query.before === undefined ? Infinity : Number(query.before);
+    let driver: number[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === undefined || this.indexes[i] === undefined) continue;
+      const rows = this.indexes[i]!.get(keys[i]) ?? [];
+      if (driver === undefined || rows.length < driver.length) driver = rows;
+    }
+    const count = driver === undefined ? this.rows.length : driver.length;
+    let start = count - 1;
+    if (!countAll && before !== Infinity) start = driver === undefined ? Math.min(start, before - 1) : lowerBound(driver, before) - 1;
+    const parts: string[] = [];
+    let skip = query.offset ?? 0;
+    let total = 0;
+    let more = false;
+    let last = -1;
+    for (let i = start; i >= 0; i--) {
+      const row = driver === undefined ? i : driver[i]!;
+      const json = this.rows[row];
+      if (json === undefined || !this.matches(row, keys)) continue;
+      if (test !== undefined) {
+        const parsed = parseExact(json);
+        if (!parsed.ok || !test(parsed.document.value as RecordValue)) continue;
+      }
+      total++;
+      if (row >= before) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      if (parts.length < limit) {
+        parts.push(json);
+        last = row;
+      } else {
+        more = true;
+        if (!countAll) break;
+      }
+    }
+    return { json: `[${parts.join(',')}]`, total, more, last: last === -1 ? undefined : String(last) };
   }
 
   /** Whether the given keys are exactly one indexed filter (then the driving index's length is the total). */

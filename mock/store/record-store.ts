@@ -25,6 +25,13 @@ export type CreateRefusal = 'full' | 'ids-exhausted' | 'taken';
 export interface ListPage {
   json: string;
   total: number;
+  /** Whether another record matches past this page (the list has a next page). */
+  more: boolean;
+  /**
+   * The store's position of the page's last record (`undefined` for an empty page): given back as
+   * {@link ListQuery.before}, it starts the next page there (spec/DECISIONS.md › D45, cursors). Decimal digits.
+   */
+  last: string | undefined;
 }
 
 /**
@@ -37,6 +44,12 @@ export interface ListQuery {
   limit: number;
   /** Whether `total` must count every match (a wrapper's `total`); else it may stop at the page's end. */
   countAll?: boolean;
+  /** Matching records to skip before the page (page-number and offset paging); 0 when absent. */
+  offset?: number;
+  /** Only records older than this position (a {@link ListPage.last} of this store): cursor paging. `total` still counts them all. */
+  before?: string;
+  /** A further condition on each record (membership filters, views): the record as an exact value. */
+  test?: (record: RecordValue) => boolean;
 }
 
 /**

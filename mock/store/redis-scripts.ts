@@ -122,16 +122,21 @@ return json
 `;
 
 /**
- * list: ARGV `base, limit (-1: all), countAll ('1' | '0'), filters…` (only the given ones, with the asked key).
+ * list: ARGV `base, limit (-1: all), countAll ('1' | '0'), offset (matches to skip), before (a creation sequence:
+ * only records below it; '' for none), withParts ('1' | '0'), filters…` (only the given ones, with the asked key).
  * The smallest index among the given indexed filters drives the walk (else the creation order); other filters
- * are checked per id (`ZSCORE` / `HGET`), newest first, in chunks. Returns `{json, total}` with `total` as the
- * in-memory store counts it (record-store.ts `ListPage`).
+ * are checked per id (`ZSCORE` / `HGET`), newest first, in chunks. Returns `{json, total, more (1 | 0), last}`
+ * with `total` as the in-memory store counts it (record-store.ts `ListPage`) and `last` the creation sequence of
+ * the page's last record (`''` for none); with `withParts`, also each record's sequence and JSON text (two tables).
  */
 export const LIST_SCRIPT = `${HELPERS}
 local base = ARGV[1]
 local limit = tonumber(ARGV[2])
 local countAll = ARGV[3] == '1'
-local filters = descriptors(4)
+local offset = tonumber(ARGV[4])
+local before = ARGV[5]
+local withParts = ARGV[6] == '1'
+local filters = descriptors(7)
 local driver, size, driverAt = base .. 'order', nil, 0
 for i, d in ipairs(filters) do
   if d.kind == 'i' then
@@ -140,29 +145,41 @@ for i, d in ipairs(filters) do
   end
 end
 if size == nil then size = redis.call('ZCARD', driver) end
+-- Ranks count newest first: the records below the position start after every record at or above it.
+local from = 0
+if before ~= '' then from = redis.call('ZCOUNT', driver, before, '+inf') end
 local checks = {}
 for i, d in ipairs(filters) do if i ~= driverAt then checks[#checks + 1] = d end end
 local rec = base .. 'rec'
-local parts = {}
+local parts, scores = {}, {}
 if #checks == 0 then
-  local want = limit < 0 and size or math.min(limit, size)
+  local first = from + offset
+  local want = size - first
+  if limit >= 0 and limit < want then want = limit end
   local start = 0
   while start < want do
     local stop = math.min(start + 1000, want) - 1
-    local ids = redis.call('ZREVRANGE', driver, start, stop)
+    local ids = redis.call('ZREVRANGE', driver, first + start, first + stop, 'WITHSCORES')
     if #ids == 0 then break end
-    local jsons = redis.call('HMGET', rec, unpack(ids))
+    local page = {}
+    for k = 1, #ids, 2 do page[#page + 1] = ids[k]; scores[#scores + 1] = ids[k + 1] end
+    local jsons = redis.call('HMGET', rec, unpack(page))
     for _, json in ipairs(jsons) do parts[#parts + 1] = json end
     start = stop + 1
   end
-  return {'[' .. table.concat(parts, ',') .. ']', size}
+  local more = (first + #parts < size) and 1 or 0
+  local reply = {'[' .. table.concat(parts, ',') .. ']', size, more, scores[#scores] or ''}
+  if withParts then reply[5] = scores; reply[6] = parts end
+  return reply
 end
-local matched, start, full = 0, 0, false
+local matched, rank, full, skipped, more = 0, 0, false, 0, 0
+if not countAll then rank = from end
 while not (full and not countAll) do
-  local ids = redis.call('ZREVRANGE', driver, start, start + 255)
+  local ids = redis.call('ZREVRANGE', driver, rank, rank + 255, 'WITHSCORES')
   if #ids == 0 then break end
   local page = {}
-  for _, id in ipairs(ids) do
+  for k = 1, #ids, 2 do
+    local id = ids[k]
     local ok = true
     for _, d in ipairs(checks) do
       if d.kind == 'i' then ok = redis.call('ZSCORE', base .. 'idx:' .. d.prop .. ':' .. d.key, id) ~= false
@@ -171,17 +188,22 @@ while not (full and not countAll) do
     end
     if ok then
       matched = matched + 1
-      if limit < 0 or #parts + #page < limit then page[#page + 1] = id
-      else full = true; if not countAll then break end end
+      if rank + (k - 1) / 2 >= from then
+        if skipped < offset then skipped = skipped + 1
+        elseif limit < 0 or #parts + #page < limit then page[#page + 1] = id; scores[#scores + 1] = ids[k + 1]
+        else full = true; more = 1; if not countAll then break end end
+      end
     end
   end
   if #page > 0 then
     local jsons = redis.call('HMGET', rec, unpack(page))
     for _, json in ipairs(jsons) do parts[#parts + 1] = json end
   end
-  start = start + 256
+  rank = rank + 256
 end
-return {'[' .. table.concat(parts, ',') .. ']', matched}
+local reply = {'[' .. table.concat(parts, ',') .. ']', matched, more, scores[#scores] or ''}
+if withParts then reply[5] = scores; reply[6] = parts end
+return reply
 `;
 
 /**

@@ -143,13 +143,58 @@ export class RedisRecordStore implements AsyncRecordStore {
       const filter = this.filters[i]!;
       const key = encodeKey(query.keys[i]);
       // A value no record can hold (an object) matches nothing; an indexed filter's unknown value has an empty set.
-      if (key === '') return { json: '[]', total: 0 };
+      if (key === '') return { json: '[]', total: 0, more: false, last: undefined };
       given.push(filter.escaped, filter.indexed ? 'i' : 'c', key, 0);
       count++;
     }
+    if (query.test !== undefined) return this.listTested(query, query.test, count, given);
     const limit = query.limit === Infinity ? -1 : query.limit;
-    const reply = (await this.connection.run(() => this.connection.script(LIST_SCRIPT, [this.base, limit, query.countAll === true ? '1' : '0', count, ...given]))) as [string, number];
-    return { json: reply[0], total: Number(reply[1]) };
+    const args = [this.base, limit, query.countAll === true ? '1' : '0', query.offset ?? 0, query.before ?? '', '0', count, ...given];
+    const reply = (await this.connection.run(() => this.connection.script(LIST_SCRIPT, args))) as [string, number, number, string];
+    return { json: reply[0], total: Number(reply[1]), more: Number(reply[2]) === 1, last: reply[3] === '' ? undefined : reply[3] };
+  }
+
+  /**
+   * A list with a further test on each record (membership filters, views): the filters' candidates in chunks of
+   * the list script, newest first, tested here. With `countAll` the walk covers every record (to count them all);
+   * else it starts below `before` and stops one match past the page. Several round trips: not atomic across
+   * chunks (a write between two chunks may move a record across the page's edge).
+   */
+  private async listTested(query: ListQuery, test: (record: RecordValue) => boolean, count: number, given: (string | number)[]): Promise<ListPage> {
+    const countAll = query.countAll === true;
+    const before = query.before === undefined ? undefined : BigInt(query.before);
+    let from = countAll ? '' : (query.before ?? '');
+    const parts: string[] = [];
+    let skip = query.offset ?? 0;
+    let total = 0;
+    let more = false;
+    let last: string | undefined;
+    for (;;) {
+      const args = [this.base, 256, '0', 0, from, '1', count, ...given];
+      const reply = (await this.connection.run(() => this.connection.script(LIST_SCRIPT, args))) as [string, number, number, string, string[], string[]];
+      const scores = reply[4] ?? [];
+      const jsons = reply[5] ?? [];
+      for (let i = 0; i < jsons.length; i++) {
+        const parsed = parseExact(jsons[i]!);
+        if (!parsed.ok || !test(parsed.document.value as RecordValue)) continue;
+        total++;
+        if (before !== undefined && BigInt(scores[i]!) >= before) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        if (parts.length < query.limit) {
+          parts.push(jsons[i]!);
+          last = scores[i];
+        } else {
+          more = true;
+          if (!countAll) return { json: `[${parts.join(',')}]`, total, more, last };
+        }
+      }
+      if (Number(reply[2]) !== 1 || reply[3] === '') break;
+      from = reply[3];
+    }
+    return { json: `[${parts.join(',')}]`, total, more, last };
   }
 
   async load(records: readonly RecordValue[]): Promise<void> {

@@ -124,6 +124,65 @@ describe.each(implementations)('record store contract: %s', (_name, make) => {
     );
   });
 
+  it('pages by offset and by position partition every list, with or without a further test (property)', async () => {
+    const filterNames = owners.filters.map((f) => f.property);
+    const creates = fc.array(fc.record({ name: names, active: flag, rank: fc.integer({ min: 0, max: 2 }) }), { maxLength: 30 });
+    const deletes = fc.array(fc.nat(), { maxLength: 5 });
+    const wanted = fc.tuple(fc.option(names, { nil: undefined }), flag, fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }));
+    await fc.assert(
+      fc.asyncProperty(creates, deletes, wanted, fc.integer({ min: 1, max: 7 }), fc.boolean(), fc.boolean(), async (records, removed, keys, size, tested, countAll) => {
+        const store = make(owners, 1_000);
+        let model: RecordValue[] = [];
+        for (const c of records) {
+          const created = await store.create(fields(c));
+          if (!created.ok) throw new Error('refused');
+          model.push({ ...fields(c), id: created.id });
+        }
+        for (const pick of removed) {
+          if (model.length === 0) break;
+          const [target] = model.splice(pick % model.length, 1);
+          await store.delete(target!['id'] as string);
+        }
+        // The further test keeps ranks 0 and 2 (a membership filter's shape).
+        const test = tested ? (record: RecordValue) => ['0', '2'].includes(String(record['rank'])) : undefined;
+        model = model.filter((record) => filterNames.every((name, i) => keys[i] === undefined || record[name] === keys[i]) && (test === undefined || test(record)));
+        const expected = model.map((record) => record['id']).reverse();
+        const query = { keys: keys.map(filterKey), limit: size, countAll, ...(test === undefined ? {} : { test }) };
+        const byOffset: unknown[] = [];
+        const byPosition: unknown[] = [];
+        let before: string | undefined;
+        for (let page = 0; page <= expected.length / size + 1; page++) {
+          const skipped = await store.list({ ...query, offset: page * size });
+          byOffset.push(...idsOf(skipped.json));
+          expect(skipped.more).toBe((page + 1) * size < expected.length);
+          if (countAll) expect(skipped.total).toBe(expected.length);
+          if (page > 0 && before === undefined) continue;
+          const next = await store.list({ ...query, ...(before === undefined ? {} : { before }) });
+          byPosition.push(...idsOf(next.json));
+          expect(next.more).toBe(byPosition.length < expected.length);
+          before = next.more ? next.last : undefined;
+        }
+        expect(byOffset).toEqual(expected);
+        expect(byPosition).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a position stays good when its record is deleted or records are created: the next page has no gap and no repeat', async () => {
+    const store = make(toys, 100);
+    for (let i = 1; i <= 6; i++) await store.create({ label: `t${i}`, color: i % 2 === 0 ? 'red' : 'blue' });
+    const first = await store.list({ keys: [undefined], limit: 2 });
+    expect(idsOf(first.json)).toEqual([6, 5]);
+    await store.delete(5n);
+    await store.create({ label: 't7' });
+    const second = await store.list({ keys: [undefined], limit: 2, before: first.last! });
+    expect(idsOf(second.json)).toEqual([4, 3]);
+    const red = await store.list({ keys: [filterKey('red')], limit: 1, before: second.last! });
+    expect(idsOf(red.json)).toEqual([2]);
+    expect(red.more).toBe(false);
+  });
+
   it('never reuses an id after a delete, refuses beyond maxRecords, and keeps int64 ids exact', async () => {
     const store = make(toys, 2, [{ id: 9223372036854775806n, label: 'a' }]);
     expect(await store.create({ label: 'b' })).toMatchObject({ ok: true, id: 9223372036854775807n, json: '{"id":9223372036854775807,"label":"b"}' });
@@ -141,7 +200,7 @@ describe.each(implementations)('record store contract: %s', (_name, make) => {
     await store.delete(8n);
     expect(await store.create({ name: 'd', categoryId: 0n })).toMatchObject({ ok: true, id: 9n });
     const sold = await store.list({ keys: [filterKey('sold')], limit: 20 });
-    expect(sold).toEqual({ json: '[]', total: 0 });
+    expect(sold).toEqual({ json: '[]', total: 0, more: false, last: undefined });
     expect(idsOf((await store.list({ keys: [undefined], limit: 2 })).json)).toEqual([9, -3]);
     expect(await store.value(7n)).toMatchObject({ name: 'a' });
     expect(String((await store.value(-3n))?.['categoryId'])).toBe('2');

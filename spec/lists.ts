@@ -1,0 +1,282 @@
+import type { FilterMatch, FilterModel, LimitModel, ListModel, ListShape, MemberPath, OperationModel, PageFact, PageMember, PagingModel, ParameterModel } from './model.js';
+import { isMarked, mainType, objectShape, typesOf, type Schema } from './schema.js';
+
+/**
+ * The parameters `x-resource` may name on a list operation where the names do not show them (README › Resources,
+ * spec/DECISIONS.md › D45): the page size, a page number, an offset or a cursor parameter, and filters.
+ */
+export interface ListExtension {
+  limit?: string;
+  page?: string;
+  offset?: string;
+  cursor?: string;
+  filters?: Record<string, string>;
+}
+
+/**
+ * A parameter or member name compared loosely: lower case, without `_`, `-`, `.`, `@`, `$`, and JSON:API's
+ * `page[size]` read as `pagesize`.
+ */
+function loose(name: string): string {
+  return name.replace(/^page\[(.*)\]$/, 'page$1').toLowerCase().replace(/[_\-.@$[\]]/g, '');
+}
+
+const LIMIT_NAMES = new Set(['limit', 'pagesize', 'perpage', 'size', 'maxresults', 'top', 'pagelimit', 'maxpagesize', 'maxitems', 'take', 'resultsperpage', 'pagesz']);
+const PAGE_NAMES = new Set(['page', 'pagenumber', 'pageno', 'pagenum', 'pageindex', 'currentpage']);
+const OFFSET_NAMES = new Set(['offset', 'skip', 'start', 'startindex', 'pageoffset']);
+const CURSOR_NAMES = new Set(['cursor', 'pagetoken', 'after', 'startingafter', 'continuationtoken', 'continuation', 'nexttoken', 'nextpagetoken', 'marker', 'pagecursor', 'pageafter', 'starttoken', 'startcursor', 'startafter', 'skiptoken', 'next', 'page']);
+
+/** The schema of a list's records: the `items` of its array (a bare array, or the wrapper's array member), `allOf` parts included. */
+export function listItemSchema(schema: Schema, shape: ListShape): Schema | undefined {
+  let array: Schema | undefined = schema;
+  for (const name of shape.kind === 'array' ? [] : shape.itemsPath) array = array === undefined ? undefined : objectShape(array).properties[name];
+  return array === undefined ? undefined : itemsOf(array);
+}
+
+function itemsOf(schema: Schema): Schema | undefined {
+  const items = schema['items'];
+  if (typeof items === 'object' && items !== null && !Array.isArray(items)) return items as Schema;
+  for (const part of (schema['allOf'] as Schema[] | undefined) ?? []) {
+    const found = itemsOf(part);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Whether a schema is an array (its `type`, its `items`, or an `allOf` part that is one). */
+function isArray(schema: Schema): boolean {
+  return typesOf(schema).includes('array') || itemsOf(schema) !== undefined;
+}
+
+const ITEMS_NAMES = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries', 'values', 'value', 'list', 'rows', 'hits', 'nodes', 'edges'];
+
+/**
+ * How an answer holds a list (spec/DECISIONS.md › D33, D45): a bare array, or a wrapper object (composed with
+ * `allOf`/`$ref` or not) whose array member holds the records, preferring the usual names (`items`, `data`,
+ * `results`…) and then a member whose items are objects. `undefined` when the answer is neither.
+ */
+export function shapeOfList(schema: Schema): ListShape | undefined {
+  if (typesOf(schema).includes('array')) return { kind: 'array' };
+  const top = recordsMember(schema);
+  if (top !== undefined) return { kind: 'object', itemsProperty: top, itemsPath: [top], schema };
+  // One level down: HAL's `_embedded.<name>`, or `{data: {items: [...]}, ...}`.
+  for (const [name, sub] of Object.entries(objectShape(schema).properties)) {
+    if (typeof sub !== 'object' || sub === null || !(name === '_embedded' || name === 'embedded' || ITEMS_NAMES.includes(loose(name)) || loose(name) === 'result')) continue;
+    const inner = recordsMember(sub);
+    if (inner !== undefined) return { kind: 'object', itemsProperty: name, itemsPath: [name, inner], schema };
+  }
+  return undefined;
+}
+
+/** The array member of an object schema that holds records: by its usual name, else the first array of objects, else the first array. */
+function recordsMember(schema: Schema): string | undefined {
+  const arrays = Object.entries(objectShape(schema).properties).filter(([, sub]) => typeof sub === 'object' && sub !== null && isArray(sub));
+  if (arrays.length === 0) return undefined;
+  const ofObjects = arrays.filter(([, sub]) => mainType(itemsOf(sub) ?? {}) === 'object' || Object.keys(objectShape(itemsOf(sub) ?? {}).properties).length > 0);
+  return (arrays.find(([name]) => ITEMS_NAMES.includes(loose(name))) ?? ofObjects[0] ?? arrays[0]!)[0];
+}
+
+/**
+ * The list model of a list operation (spec/DECISIONS.md › D45-D47): its shape, filters, page size, paging
+ * parameter, and the members and headers the answer fills. `properties` are the record's top-level properties;
+ * `undefined` when the operation's answer is not a list.
+ */
+export function listModelOf(op: OperationModel, view: boolean, properties: Record<string, Schema>, extension: ListExtension): ListModel | undefined {
+  const success = op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined);
+  if (success?.schema === undefined) return undefined;
+  const shape = shapeOfList(success.schema);
+  if (shape === undefined) return undefined;
+
+  const filters: FilterModel[] = [];
+  let limit: LimitModel | undefined;
+  let paging: PagingModel | undefined;
+  const named = (parameter: ParameterModel): PagingModel['kind'] | 'limit' | undefined => {
+    if (extension.limit === parameter.name) return 'limit';
+    if (extension.page === parameter.name) return 'page';
+    if (extension.offset === parameter.name) return 'offset';
+    if (extension.cursor === parameter.name) return 'cursor';
+    return undefined;
+  };
+  const params = op.queryParams;
+  // Named parameters first, so that a guess never takes a part `x-resource` gave to another parameter.
+  const ordered = [...params.filter((p) => named(p) !== undefined), ...params.filter((p) => named(p) === undefined)];
+  for (const parameter of ordered) {
+    const mapped = extension.filters?.[parameter.name];
+    const property = mapped ?? propertyFor(parameter.name, properties);
+    const name = loose(parameter.name);
+    const integer = parameter.type === 'integer' || parameter.type === 'number';
+    // A text with a format (`after` as a date-time) is a filter's bound, not a token.
+    const text = (parameter.type === 'string' || parameter.type === undefined) && parameter.schema['format'] === undefined;
+    const part =
+      named(parameter) ??
+      (mapped !== undefined || property !== undefined
+        ? undefined
+        : limit === undefined && extension.limit === undefined && integer && LIMIT_NAMES.has(name)
+          ? 'limit'
+          : paging === undefined && integer && PAGE_NAMES.has(name) && extension.page === undefined
+            ? 'page'
+            : paging === undefined && integer && OFFSET_NAMES.has(name) && extension.offset === undefined
+              ? 'offset'
+              : paging === undefined && text && CURSOR_NAMES.has(name) && extension.cursor === undefined
+                ? 'cursor'
+                : undefined);
+    if (part === 'limit') {
+      limit = limitOf(parameter);
+      continue;
+    }
+    if (part !== undefined) {
+      if (paging === undefined) paging = part === 'page' ? { kind: 'page', parameter: parameter.name, first: firstPage(parameter.schema) } : { kind: part, parameter: parameter.name };
+      continue;
+    }
+    if (property === undefined) continue;
+    const filter = filterOf(parameter, property, properties[property] ?? {});
+    if (filter !== undefined) filters.push(filter);
+  }
+  const members = shape.kind === 'object' ? pageMembers(shape.schema, shape.itemsPath, paging) : [];
+  return { operation: op, view, shape, filters, limit, paging, members, headers: pageHeaders(success.headers) };
+}
+
+/** The page size parameter's bounds (D33): without a default the maximum applies, and without either, every record. */
+function limitOf(parameter: ParameterModel): LimitModel {
+  const schema = parameter.schema;
+  const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
+  return {
+    parameter: parameter.name,
+    minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
+    maximum,
+    default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
+  };
+}
+
+/** The number of the first page (D45): the schema's `minimum` when 0 or 1, else its `default` when 0 or 1, else 1. */
+function firstPage(schema: Schema): number {
+  for (const keyword of ['minimum', 'default']) {
+    const value = schema[keyword];
+    if (value === 0 || value === 1) return value;
+  }
+  return 1;
+}
+
+/** The record property a query parameter names: its own name, else its singular or plural (`tag` for `tags`, `statuses` for `status`). */
+function propertyFor(name: string, properties: Record<string, Schema>): string | undefined {
+  if (properties[name] !== undefined) return name;
+  const candidates = [`${name}s`, `${name}es`, name.replace(/s$/, ''), name.replace(/es$/, '')];
+  return candidates.find((candidate) => candidate !== name && properties[candidate] !== undefined);
+}
+
+function isScalar(schema: Schema): boolean {
+  const type = mainType(schema);
+  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' || (type === undefined && Array.isArray(schema['enum']));
+}
+
+/** The filter a parameter makes on a property (D33, D47), or `undefined` when they cannot be compared. */
+function filterOf(parameter: ParameterModel, property: string, propertySchema: Schema): FilterModel | undefined {
+  const many = parameter.type === 'array';
+  const propertyItems = isArray(propertySchema) ? (itemsOf(propertySchema) ?? {}) : undefined;
+  const parameterItems = many ? ((parameter.schema['items'] ?? {}) as Schema) : parameter.schema;
+  if (!isScalar(parameterItems) && mainType(parameterItems) !== undefined) return undefined;
+  let match: FilterMatch;
+  if (propertyItems !== undefined) match = many ? 'overlap' : 'contains';
+  else if (!isScalar(propertySchema)) return undefined;
+  else match = many ? 'in' : 'equal';
+  const valued = propertyItems !== undefined && isScalar(propertyItems) ? propertyItems : propertySchema;
+  const values = Array.isArray(valued['enum']) ? (valued['enum'] as unknown[]).filter((v) => v !== null) : mainType(valued) === 'boolean' ? [true, false] : undefined;
+  return match === 'equal' ? { parameter, property, values } : { parameter, property, values, match };
+}
+
+/** Member names by what they hold (compared loosely); numbers, booleans and texts are told apart by the member's type. */
+const NUMBER_FACTS: [PageFact, string[]][] = [
+  ['total', ['total', 'count', 'totalcount', 'totalitems', 'totalresults', 'totalelements', 'totalrecords', 'totalsize', 'totalhits', 'totalentries', 'totalrows', 'numfound', 'found']],
+  ['pages', ['totalpages', 'pagecount', 'pages', 'numpages', 'numberofpages']],
+  ['page', ['page', 'pagenumber', 'number', 'currentpage', 'pageindex', 'pageno']],
+  ['size', ['pagesize', 'perpage', 'size', 'limit', 'pagelimit']],
+  ['offset', ['offset', 'skip', 'start', 'startindex']],
+  ['next', ['nextpage', 'nextpagenumber', 'nextoffset']],
+  ['returned', ['numberofelements', 'returned', 'returnedcount']],
+];
+const BOOLEAN_FACTS = new Set(['hasmore', 'more', 'hasnext', 'hasnextpage', 'hasmoreitems', 'hasmoreresults']);
+const CURSOR_MEMBERS = new Set(['nextcursor', 'nextpagetoken', 'nexttoken', 'continuationtoken', 'nextmarker', 'endcursor', 'cursor', 'after', 'nextpagecursor', 'nextkey']);
+const LINK_MEMBERS: [PageFact, string[]][] = [
+  ['nextLink', ['nextlink', 'nexturl', 'nextpageurl', 'nextpagelink', 'odatanextlink', 'nexthref', 'nextpage']],
+  ['prevLink', ['prev', 'previous', 'prevlink', 'previouslink', 'prevurl', 'previousurl', 'prevpageurl', 'previouspageurl']],
+  ['firstLink', ['first', 'firstlink', 'firsturl', 'firstpageurl']],
+  ['selfLink', ['self', 'selflink', 'selfurl']],
+];
+const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', 'page', 'pageinfo', 'responsemetadata', 'cursors']);
+
+/**
+ * The members of a wrapper that describe the page (D46), at most three levels deep, outside the records' array:
+ * counts and positions (integers), `more` (boolean), the next cursor and page links (strings, or objects with `href`).
+ */
+function pageMembers(schema: Schema, itemsPath: MemberPath, paging: PagingModel | undefined): PageMember[] {
+  const out: PageMember[] = [];
+  const walk = (object: Schema, path: string[], depth: number): void => {
+    for (const [name, sub] of Object.entries(objectShape(object).properties)) {
+      if (path.length === itemsPath.length - 1 && name === itemsPath.at(-1) && path.every((at, i) => itemsPath[i] === at)) continue;
+      if (typeof sub !== 'object' || sub === null || isMarked(sub, 'writeOnly')) continue;
+      const at = [...path, name];
+      const fact = factOf(name, sub, path.at(-1), paging);
+      if (fact !== undefined) out.push({ path: fact.href ? [...at, 'href'] : at, holds: fact.holds });
+      else if (depth < 2 && (mainType(sub) === 'object' || Object.keys(objectShape(sub).properties).length > 0)) walk(sub, at, depth + 1);
+    }
+  };
+  walk(schema, [], 0);
+  return out;
+}
+
+function factOf(name: string, schema: Schema, parent: string | undefined, paging: PagingModel | undefined): { holds: PageFact; href: boolean } | undefined {
+  const key = loose(name);
+  const type = mainType(schema);
+  const inLinks = parent !== undefined && LINK_PARENTS.has(loose(parent));
+  if (type === 'integer' || type === 'number') {
+    const found = NUMBER_FACTS.find(([, names]) => names.includes(key));
+    return found === undefined ? undefined : { holds: found[0], href: false };
+  }
+  if (type === 'boolean') {
+    if (BOOLEAN_FACTS.has(key)) return { holds: 'more', href: false };
+    if (key === 'first' || key === 'isfirst' || key === 'firstpage') return { holds: 'isFirst', href: false };
+    if (key === 'last' || key === 'islast' || key === 'lastpage') return { holds: 'isLast', href: false };
+    return undefined;
+  }
+  const href = type === 'object' && objectShape(schema).properties['href'] !== undefined;
+  if (type !== 'string' && !href) return undefined;
+  const format = String(schema['format'] ?? '');
+  const uri = format.startsWith('uri') || format === 'url';
+  if (key === 'next') {
+    // A bare `next` holds a URL under `links`, with a URI format, or when the list pages otherwise than by cursor.
+    return { holds: href || uri || (inLinks && loose(parent ?? '') !== 'cursors') || paging?.kind !== 'cursor' ? 'nextLink' : 'next', href };
+  }
+  if (!href && CURSOR_MEMBERS.has(key) && (key !== 'cursor' && key !== 'after' || inLinks)) return { holds: 'next', href: false };
+  const link = LINK_MEMBERS.find(([, names]) => names.includes(key));
+  if (link !== undefined && (link[0] === 'nextLink' || href || uri || inLinks)) return { holds: link[0], href };
+  return undefined;
+}
+
+/** The response headers a list answer fills (D46): `Link`, a total count, a next-page URL or cursor. */
+function pageHeaders(declared: readonly string[]): ListModel['headers'] {
+  const out: ListModel['headers'] = [];
+  for (const name of declared) {
+    const key = loose(name);
+    if (key === 'link') out.push({ name, holds: 'link' });
+    else if (/^x?(totalcount|total|totalitems|totalresults|totalrecords|resultcount|count)$/.test(key)) out.push({ name, holds: 'total' });
+    else if (/next/.test(key)) out.push({ name, holds: /cursor|token|marker/.test(key) ? 'next' : 'nextLink' });
+  }
+  return out;
+}
+
+/** Whether two record schemas describe the same records (D48): the same top-level property names. */
+export function sameRecords(a: Schema, b: Schema): boolean {
+  const left = Object.keys(objectShape(a).properties).sort();
+  const right = Object.keys(objectShape(b).properties).sort();
+  return left.length > 0 && left.length === right.length && left.every((name, i) => name === right[i]);
+}
+
+/** A member's value in a parsed JSON body, or `undefined`. */
+export function memberAt(body: unknown, path: MemberPath): unknown {
+  let value = body;
+  for (const name of path) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
+}
