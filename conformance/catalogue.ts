@@ -10,6 +10,7 @@ import { responsesCheck, unmappedCheck } from './checks/responses.js';
 import { statefulCheck } from './checks/stateful.js';
 import { goneCheck, persistedCheck } from './checks/write.js';
 import { clientChoosesId, clientIdCheck } from './checks/identity.js';
+import { pages, pagesCheck } from './checks/pages.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 
@@ -74,6 +75,10 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
     if (limit !== undefined || resource.filters.length > 0) {
       const params = [limit?.parameter, ...resource.filters.map((f) => f.parameter.name)].filter(Boolean).map((n) => `\`${n}\``).join('/');
       lists.push(invalidQueryCheck(resource, `${list.operationId}.invalid-query`, `${where(list)}: an invalid or repeated ${params} is never a 5xx; a 4xx is in the documented error shape; a 200 still obeys the page and filter rules.`));
+    }
+    if (pages(resource)) {
+      const paging = resource.list!.paging!;
+      lists.push(pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`));
     }
     for (const filter of resource.filters) {
       lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { startBroken } from './broken-servers.js';
-import { CLIENT_FORM_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
+import { CLIENT_FORM_BROKEN_SERVERS, PAGING_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
 import { CORPUS_KEY, failingChecks } from './harness.js';
 
 // Each broken server lets one kind of invalid replace or update body through; the suite, given the spec, must
@@ -48,6 +48,28 @@ describe('client-chosen ids and form bodies', () => {
     try {
       const target = { baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: broken.spec, runs: broken.runs ?? 30 };
       const failed = (await failingChecks(target, broken.mustFail)).map((failure) => failure.id);
+      expect(failed, broken.fault).toEqual(broken.mustFail);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('pagination: the pages of a list partition it, for every paging kind', () => {
+  test('control: the proxy without a fault passes every check of the paged spec', async () => {
+    const server = await startBroken({ ...PAGING_BROKEN_SERVERS[0]!, inject: () => (request, forward) => forward(request) });
+    try {
+      const failures = await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: PAGING_BROKEN_SERVERS[0]!.spec, runs: 10 });
+      expect(failures.map((f) => `${f.id}\n${f.report}`).join('\n\n')).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test.each(PAGING_BROKEN_SERVERS.map((broken) => [broken.name, broken] as const))('%s', async (_title, broken) => {
+    const server = await startBroken(broken);
+    try {
+      const failed = (await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: broken.spec, runs: 5 }, broken.mustFail)).map((failure) => failure.id);
       expect(failed, broken.fault).toEqual(broken.mustFail);
     } finally {
       await server.close();

@@ -4,7 +4,7 @@ import { parseExact } from '../../spec/json.js';
 import { loadModel, PACKAGE_ROOT, type Method } from '../../spec/model.js';
 import { createAjv } from '../../spec/schema.js';
 import type { BrokenServer } from './broken-servers.js';
-import { seedError, type Fault, type ProxyRequest } from './proxy.js';
+import { editAnswer, readObject, seedError, type Fault, type ProxyAnswer, type ProxyRequest } from './proxy.js';
 
 // Broken servers for the checks the suite derives from what a spec declares rather than from the seed's habits:
 // the refusals of replace and update bodies, keyword by keyword. Each is the correct mock with a proxy in front
@@ -111,6 +111,102 @@ export const CLIENT_FORM_BROKEN_SERVERS: readonly BrokenServer[] = [
       if (request.method !== 'PUT' || tricks <= 4) return forward(request);
       const current = await forward({ ...request, method: 'GET', body: '' });
       return current.status === 200 ? current : forward(request);
+    },
+  },
+];
+
+/** The spec of the pagination broken servers: lists paged by page number, by offset and by cursor. */
+export const PAGED_SPEC = join(PACKAGE_ROOT, 'test', 'suite-specs', 'paged.yaml');
+
+/** The records of a list answer (a bare array, or the array member `member` of a wrapper), rewritten by `edit`. */
+function editPage(answer: ProxyAnswer, member: string | undefined, edit: (records: unknown[]) => unknown[]): ProxyAnswer {
+  return editAnswer(answer, (body) => {
+    if (member === undefined) return Array.isArray(body) ? edit(body) : body;
+    const wrapper = body as Record<string, unknown>;
+    return Array.isArray(wrapper[member]) ? { ...wrapper, [member]: edit(wrapper[member]) } : body;
+  });
+}
+
+const listing = (request: ProxyRequest, path: string): boolean => request.method === 'GET' && request.path === path;
+
+/** Broken servers whose pages repeat or skip a record, one per paging kind, on {@link PAGED_SPEC}. */
+export const PAGING_BROKEN_SERVERS: readonly BrokenServer[] = [
+  {
+    name: 'page numbers repeating a record',
+    spec: PAGED_SPEC,
+    fault: 'listDogs page n (n > 1) starts with the last dog of page n-1',
+    mustFail: ['listDogs.pages'],
+    inject: () => async (request, forward) => {
+      const page = Number(request.query.get('page') ?? '1');
+      if (!listing(request, '/dogs') || page < 2) return forward(request);
+      const before = new URLSearchParams(request.query);
+      before.set('page', String(page - 1));
+      const previous = readObject((await forward({ ...request, query: before })).body)?.['data'];
+      const last = Array.isArray(previous) ? previous.at(-1) : undefined;
+      return editPage(await forward(request), 'data', (records) => (last === undefined ? records : [last, ...records.slice(0, -1)]));
+    },
+  },
+  {
+    name: 'page numbers skipping a record',
+    spec: PAGED_SPEC,
+    fault: 'listDogs page n (n > 1) leaves its first dog out',
+    mustFail: ['listDogs.pages'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      return listing(request, '/dogs') && Number(request.query.get('page') ?? '1') > 1 ? editPage(answer, 'data', (records) => records.slice(1)) : answer;
+    },
+  },
+  {
+    name: 'offsets repeating a record',
+    spec: PAGED_SPEC,
+    fault: 'listCats reads offset n as n-1, so each page repeats the last cat of the one before',
+    mustFail: ['listCats.pages'],
+    inject: () => (request, forward) => {
+      const offset = Number(request.query.get('offset') ?? '0');
+      if (!listing(request, '/cats') || offset < 1) return forward(request);
+      const query = new URLSearchParams(request.query);
+      query.set('offset', String(offset - 1));
+      return forward({ ...request, query });
+    },
+  },
+  {
+    name: 'offsets skipping a record',
+    spec: PAGED_SPEC,
+    fault: 'listCats reads offset n as n+1, so a cat between two pages is on neither',
+    mustFail: ['listCats.pages'],
+    inject: () => (request, forward) => {
+      const offset = Number(request.query.get('offset') ?? '0');
+      if (!listing(request, '/cats') || offset < 1) return forward(request);
+      const query = new URLSearchParams(request.query);
+      query.set('offset', String(offset + 1));
+      return forward({ ...request, query });
+    },
+  },
+  {
+    name: 'cursors repeating a record',
+    spec: PAGED_SPEC,
+    fault: 'listBirds with a cursor starts the page with the last bird of the page before',
+    mustFail: ['listBirds.pages'],
+    inject: () => {
+      let last: unknown;
+      return async (request, forward) => {
+        if (!listing(request, '/birds')) return forward(request);
+        const repeated = request.query.has('cursor') ? last : undefined;
+        const answer = editPage(await forward(request), 'items', (records) => (repeated === undefined ? records : [repeated, ...records.slice(0, -1)]));
+        const items = readObject(answer.body)?.['items'];
+        last = Array.isArray(items) ? items.at(-1) : undefined;
+        return answer;
+      };
+    },
+  },
+  {
+    name: 'cursors skipping a record',
+    spec: PAGED_SPEC,
+    fault: 'listBirds with a cursor leaves the first bird of the page out',
+    mustFail: ['listBirds.pages'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      return listing(request, '/birds') && request.query.has('cursor') ? editPage(answer, 'items', (records) => records.slice(1)) : answer;
     },
   },
 ];
