@@ -9,6 +9,10 @@ import { foundCheck, notFoundCheck } from './checks/read.js';
 import { responsesCheck, unmappedCheck } from './checks/responses.js';
 import { statefulCheck } from './checks/stateful.js';
 import { goneCheck, persistedCheck } from './checks/write.js';
+import { clientChoosesId, clientIdCheck } from './checks/identity.js';
+import { pages, pagesCheck } from './checks/pages.js';
+import { expectReadBack } from './checks/read.js';
+import { createRecord } from './checks/records.js';
 
 /**
  * The seed's rules in the seed's words, for the seed's spec (spec/openapi.yaml as written from the seed): the
@@ -72,6 +76,10 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       const params = [limit?.parameter, ...resource.filters.map((f) => f.parameter.name)].filter(Boolean).map((n) => `\`${n}\``).join('/');
       lists.push(invalidQueryCheck(resource, `${list.operationId}.invalid-query`, `${where(list)}: an invalid or repeated ${params} is never a 5xx; a 4xx is in the documented error shape; a 200 still obeys the page and filter rules.`));
     }
+    if (pages(resource)) {
+      const paging = resource.list!.paging!;
+      lists.push(pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`));
+    }
     for (const filter of resource.filters) {
       lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));
     }
@@ -83,6 +91,9 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   }
   if (create !== undefined) {
     writes.push(echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`));
+    if (clientChoosesId(resource)) {
+      writes.push(clientIdCheck(resource, `${create.operationId}.client-id`, `${where(create)}: the spec lets the client choose \`${resource.idProperty}\`: a create naming a new one keeps it (the answer and a read show it); a second create naming it is refused (409, or the documented 400/422) and changes nothing.`, { create: createRecord, readBack: expectReadBack }));
+    }
     const int64 = form === undefined ? [] : int64Properties(form);
     if (int64.length > 0) writes.push(int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`));
   }
@@ -91,7 +102,14 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   }
   if (create !== undefined) {
     for (const [role, op] of [['replace', replace], ['update', update]] as const) {
-      if (op !== undefined) writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; an invalid body is a 400 that changes nothing, and a write to an absent id a 404, when documented.`));
+      if (op === undefined) continue;
+      writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; a write to an absent id is a 404, when documented.`));
+      if (op.body === undefined || resource.idParameter === undefined) continue;
+      const opForm = bodyForm(op);
+      if (opForm.kind === 'object' && opForm.required.length > 0) {
+        refusals.push(requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role));
+      }
+      refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
     }
     if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`));
   }

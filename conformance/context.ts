@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { SPEC_PATH, type ApiModel, type OperationModel } from '../spec/model.js';
+import { SPEC_PATH, type ApiModel, type OperationModel, type ResourceModel } from '../spec/model.js';
 import type { BadCredentials } from './arbitraries/credentials.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { curl, send, type Exchange, type OutgoingRequest } from './client.js';
 import { expectResponse, Violation } from './contract.js';
+import { encodeBody, requestMediaType } from './body-encoding.js';
 import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -43,18 +44,54 @@ export function pathOf(op: OperationModel, values: Record<string, string>): stri
   return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
 }
 
-/** The JSON media type a request body of `op` is sent as (seed, What the service does: `application/json`). */
+/** The media type a request body of `op` is sent as: JSON where the operation takes it, else the form it declares. */
 export function bodyMediaType(op: OperationModel): string {
-  return op.body?.mediaTypes.find((type) => /json/i.test(type)) ?? 'application/json';
+  return requestMediaType(op).mediaType;
 }
 
-/** A request of `op`: path parameters, a query string (without `?`) and a raw JSON body text. */
-export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string } = {}): RequestSpec {
-  const path = pathOf(op, parts.path ?? {});
+/** The parent record each sub-resource's requests are sent under, for the target being checked (D53). */
+const parents = new WeakMap<ResourceModel, string>();
+
+/** Points the requests of a sub-resource at the parent record `id` (see `prepareParents`). */
+export function setParent(resource: ResourceModel, id: string): void {
+  parents.set(resource, id);
+}
+
+/**
+ * The path values naming the parent records of `op`'s resource, when it lives under one (`{ownerId: '7'}`), and
+ * of their parents in turn. A check names the parent explicitly where it wants another one (an absent parent).
+ */
+export function parentPath(op: OperationModel): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (let resource = op.resource; resource?.parent !== undefined; ) {
+    const id = parents.get(resource);
+    if (id !== undefined) values[resource.parent.parameter] = id;
+    const name = resource.parent.resource;
+    resource = grandParents.get(resource)?.find((candidate) => candidate.name === name);
+  }
+  return values;
+}
+
+/** The resources of the model each sub-resource's parent is found among (set with the parent). */
+const grandParents = new WeakMap<ResourceModel, ResourceModel[]>();
+
+/** Records the model's resources for `resource`, so that {@link parentPath} can walk up to its parent's parent. */
+export function setResources(resource: ResourceModel, resources: ResourceModel[]): void {
+  grandParents.set(resource, resources);
+}
+
+/**
+ * A request of `op`: path parameters, a query string (without `?`), and a body: `value`, written as the
+ * operation takes it (JSON or a form, see {@link encodeBody}), or `body`, a raw text sent as `contentType`
+ * (default: the operation's media type, for invalid bodies written by hand).
+ */
+export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
+  const path = pathOf(op, { ...parentPath(op), ...parts.path });
+  const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
   return {
     method: op.method,
     path: parts.query === undefined || parts.query === '' ? path : `${path}?${parts.query}`,
-    ...(parts.body === undefined ? {} : { body: parts.body, headers: { 'content-type': bodyMediaType(op) } }),
+    ...(encoded === undefined ? {} : { body: encoded.text, headers: { 'content-type': encoded.contentType } }),
   };
 }
 

@@ -1,6 +1,9 @@
 import { afterAll, describe, it } from 'vitest';
 import type { ApiModel } from '../spec/model.js';
+import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
+import { prepareParents } from './checks/identity.js';
+import { parentRecord } from './checks/population.js';
 import type { Check } from './checks/check.js';
 import { TargetRefusing, type Exchange } from './client.js';
 import { createContext, formatFailure } from './context.js';
@@ -53,13 +56,26 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];
   try {
-    await check.run(createContext(resolved, await modelOf(target.spec), advice));
+    const context = createContext(resolved, await modelOf(target.spec), advice);
+    await prepareParents(context, parentRecord(context));
+    await check.run(context);
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
+    const gaveUp = generationGaveUp(failure);
+    if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };
     const exchange = failingExchange(failure);
     return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
   }
+}
+
+/** The {@link GenerationGaveUp} behind a failure (a property wraps it as its cause), if any. */
+function generationGaveUp(failure: unknown): GenerationGaveUp | undefined {
+  for (let current: unknown = failure, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof GenerationGaveUp) return current;
+  }
+  return undefined;
 }
 
 /** Options of {@link defineConformanceSuite}: checks to skip, each with its reason (printed as the test's name). */

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { toView } from '../../spec/json.js';
 import type { OperationModel } from '../../spec/model.js';
 import { sampleOf } from '../../spec/error-shape.js';
 import type { Schema } from '../../spec/schema.js';
 import { canonicalise, type Canonical } from './canonical.js';
+import { survivesEncoding, takesForm } from '../body-encoding.js';
+import { boundedFilter, GenerationGaveUp } from './bounded.js';
 import { validValues, type ValueOptions } from './schema.js';
 
 const forms = new WeakMap<Schema, Canonical>();
@@ -18,8 +19,13 @@ export function bodyForm(op: OperationModel): Canonical {
 
 /** Valid request bodies of `op` (objects), by the spec's own validator (seed, Resources › NewPet for createPet). */
 export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
-  if (op.body === undefined) return fc.constant({});
-  return validValues(op.body.schema, op.body.validate, options) as fc.Arbitrary<Record<string, unknown>>;
+  const body = op.body;
+  if (body === undefined) return fc.constant({});
+  const values = validValues(body.schema, body.validate, options) as fc.Arbitrary<Record<string, unknown>>;
+  if (!takesForm(op)) return values;
+  // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
+  const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
+  return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
 }
 
 /**
@@ -53,10 +59,35 @@ function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], se
   return Object.fromEntries(Object.entries(body).filter(([name]) => required.includes(name)));
 }
 
+/**
+ * The fullest valid body of `op` the generator finds for a seed: every optional member present, arrays not empty
+ * (the base of the fixed invalid cases, so that `maxItems`, `uniqueItems` and each nested member's keywords have
+ * a value to break every run). Falls back to an ordinary body, then to the members that do fit, when the spec
+ * allows no body with all of them (`oneOf` branches that exclude each other, `not`).
+ */
+export function fullestBody(op: OperationModel, integers: ValueOptions['integers'], seed: number): Record<string, unknown> {
+  if (op.body === undefined) return {};
+  const drawn = fullest.get(op);
+  const key = `${integers} ${seed}`;
+  const known = drawn?.get(key);
+  if (known !== undefined) return structuredClone(known);
+  let body: Record<string, unknown>;
+  try {
+    [body = ordinaryBody(op, integers, seed)] = fc.sample(bodyValues(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
+  } catch (error) {
+    if (!(error instanceof GenerationGaveUp)) throw error;
+    body = ordinaryBody(op, integers, seed);
+  }
+  if (drawn === undefined) fullest.set(op, new Map([[key, body]]));
+  else drawn.set(key, body);
+  return structuredClone(body);
+}
+const fullest = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
+
 /** `body` with `property` set to `value`, when the spec's validator still accepts it; otherwise `undefined`. */
 export function withProperty(op: OperationModel, body: Record<string, unknown>, property: string, value: unknown): Record<string, unknown> | undefined {
   const changed = { ...body, [property]: value };
-  return op.body === undefined || op.body.validate(toView(changed)) ? changed : undefined;
+  return op.body === undefined || survivesEncoding(op, op.body, changed) ? changed : undefined;
 }
 
 /** A value for a property the request must not send (`readOnly`), from the record's schema. */

@@ -13,7 +13,7 @@ export type Canonical =
   | { kind: 'enum'; values: unknown[] }
   | { kind: 'boolean'; nullable: boolean }
   | { kind: 'integer'; nullable: boolean; min: bigint | undefined; max: bigint | undefined; multipleOf: bigint | undefined; int64: boolean }
-  | { kind: 'number'; nullable: boolean; min: number | undefined; max: number | undefined; multipleOf: number | undefined }
+  | { kind: 'number'; nullable: boolean; min: number | undefined; max: number | undefined; multipleOf: number | undefined; minExclusive?: boolean; maxExclusive?: boolean }
   | { kind: 'string'; nullable: boolean; minLength: number; maxLength: number | undefined; pattern: string | undefined; format: string | undefined }
   | { kind: 'array'; nullable: boolean; items: Canonical; minItems: number; maxItems: number | undefined; uniqueItems: boolean }
   | { kind: 'object'; nullable: boolean; properties: Record<string, Canonical>; required: string[]; forbidden: string[]; additional: boolean }
@@ -115,7 +115,9 @@ function single(type: Exclude<(typeof TYPES)[number], 'null'>, schema: Schema, n
       const min = num(schema['exclusiveMinimum']) ?? num(schema['minimum']);
       const max = num(schema['exclusiveMaximum']) ?? num(schema['maximum']);
       // Exclusive bounds are kept inclusive here and the generator steps inside them; the validator filters the rest.
-      return { kind: 'number', nullable, min, max, multipleOf: num(schema['multipleOf']) };
+      const minExclusive = num(schema['exclusiveMinimum']) !== undefined && (num(schema['minimum']) ?? -Infinity) <= num(schema['exclusiveMinimum'])!;
+      const maxExclusive = num(schema['exclusiveMaximum']) !== undefined && (num(schema['maximum']) ?? Infinity) >= num(schema['exclusiveMaximum'])!;
+      return { kind: 'number', nullable, min, max, multipleOf: num(schema['multipleOf']), ...(minExclusive ? { minExclusive } : {}), ...(maxExclusive ? { maxExclusive } : {}) };
     }
     case 'string':
       return {

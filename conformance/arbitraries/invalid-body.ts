@@ -1,5 +1,7 @@
-import { parseExact, exactJson } from '../../spec/json.js';
-import type { BodyModel } from '../../spec/model.js';
+import { isLosslessNumber } from 'lossless-json';
+import { exactJson, parseExact, toView } from '../../spec/json.js';
+import type { BodyModel, OperationModel } from '../../spec/model.js';
+import { decodeForm, encodeBody, MULTIPART_BOUNDARY, takesForm } from '../body-encoding.js';
 import type { Canonical } from './canonical.js';
 import { invalidValuesOf, type ForbiddenValue } from './invalid.js';
 import { isUnconstrainedString } from './canonical.js';
@@ -12,6 +14,8 @@ import { isUnconstrainedString } from './canonical.js';
 export interface InvalidBody {
   kind: string;
   text: string;
+  /** The `Content-Type` it is sent with: the operation's (JSON, or the form it takes). */
+  contentType: string;
   marker: Marker | undefined;
 }
 
@@ -54,54 +58,89 @@ export function markerValue(form: Canonical, property: string, run: number, inde
   return isUnconstrainedString(sub ?? { kind: 'any' }) ? `conformance case ${run} ${index}` : `c${run}x${index}`.slice(0, 24);
 }
 
-/** Whether the spec's validator refuses a body text (invalid cases that turn out valid are dropped). */
-export function refusedBySpec(body: BodyModel, text: string): boolean {
+/**
+ * Whether the spec refuses a body as the operation reads it: the JSON text parsed exactly, or the form read back
+ * by the body schema (see `decodeForm`). Invalid cases that turn out valid are dropped.
+ */
+export function refusedBySpec(op: OperationModel, body: BodyModel, text: string): boolean {
+  if (takesForm(op)) return !body.validate(toView(decodeForm(body.schema, parseFields(text))));
   const parsed = parseExact(text);
   return !parsed.ok || !body.validate(parsed.document.view);
+}
+
+/** A body text as the operation reads it: the exact JSON value, the form's fields by the schema, or `undefined` when it is not JSON. */
+export function readCase(op: OperationModel, text: string): unknown {
+  if (takesForm(op)) return decodeForm(op.body?.schema ?? {}, parseFields(text));
+  const parsed = parseExact(text);
+  return parsed.ok ? parsed.document.value : undefined;
+}
+
+/** The fields of a form text the suite wrote (urlencoded or multipart with its own boundary). */
+function parseFields(text: string): [string, string][] {
+  if (!text.startsWith(`--${MULTIPART_BOUNDARY}`)) return [...new URLSearchParams(text)];
+  const fields: [string, string][] = [];
+  for (const part of text.split(`--${MULTIPART_BOUNDARY}`).slice(1, -1)) {
+    const match = /^\r\nContent-Disposition: form-data; name="([^"]*)"\r\n\r\n([\s\S]*)\r\n$/.exec(part);
+    if (match !== null) fields.push([match[1]!, match[2]!]);
+  }
+  return fields;
+}
+
+/** A case as sent: `value` written as the operation takes it (JSON or a form), with the marker added. */
+function caseOf(op: OperationModel, kind: string, value: Record<string, unknown>, marker: Marker | undefined): InvalidBody {
+  const { text, contentType } = encodeBody(op, marker === undefined ? value : { ...value, [marker.property]: marker.value });
+  return { kind, text, contentType, marker };
 }
 
 /**
  * Bodies missing required properties (seed, createPet rule 1): each required property dropped in turn, then all
  * of them, from a valid `base`. `mark(avoid)` gives the marker for a case, on a property other than `avoid`.
  */
-export function missingRequiredBodies(form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined): InvalidBody[] {
+export function missingRequiredBodies(op: OperationModel, form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined): InvalidBody[] {
   if (form.kind !== 'object') return [];
   const cases: InvalidBody[] = [];
   for (const name of form.required) {
     const marker = mark([name]);
     const { [name]: _, ...rest } = { ...base, ...(marker === undefined ? {} : { [marker.property]: marker.value }) };
-    cases.push({ kind: `without ${name}`, text: exactJson(rest), marker });
+    cases.push({ ...caseOf(op, `without ${name}`, rest, undefined), marker });
   }
   if (form.required.length > 1) {
     const marker = mark(form.required);
     const rest = Object.fromEntries(Object.entries({ ...base, ...(marker === undefined ? {} : { [marker.property]: marker.value }) }).filter(([name]) => !form.required.includes(name)));
-    cases.push({ kind: `without ${form.required.join(' and ')}`, text: exactJson(rest), marker: marker !== undefined && Object.hasOwn(rest, marker.property) ? marker : undefined });
+    cases.push({ ...caseOf(op, `without ${form.required.join(' and ')}`, rest, undefined), marker: marker !== undefined && Object.hasOwn(rest, marker.property) ? marker : undefined });
   }
   return cases;
 }
 
 /**
- * Every kind of invalid body built from a valid `base`, from the same canonical form as the valid values: each property made invalid in turn (see
- * {@link invalidValuesOf}), an extra or read-only property where the schema forbids it, JSON that is not an
- * object, text that is not JSON, and empty bodies. Only bodies the spec's own validator refuses are kept.
+ * Every kind of invalid body built from a valid `base`, from the same canonical form as the valid values: each
+ * property made invalid in turn (see {@link invalidValuesOf}: type, `null`, bounds, lengths, enum and const,
+ * pattern, format, items, nested members), an extra or read-only property where the schema forbids it, and for
+ * JSON bodies, JSON that is not an object, text that is not JSON, and (where the body is required) empty
+ * bodies. Form bodies get the cases a form can carry. Only bodies the spec's own validator refuses are kept.
  */
-export function invalidBodies(body: BodyModel, form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined, forbiddenValue: ForbiddenValue): InvalidBody[] {
+export function invalidBodies(op: OperationModel, form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined, forbiddenValue: ForbiddenValue): InvalidBody[] {
+  const body = op.body;
+  if (body === undefined) return [];
   const cases: InvalidBody[] = [];
   const top = form.kind === 'object' ? invalidValuesOf(form, base, forbiddenValue) : [];
   for (const wrong of top) {
-    if (wrong.value === null || typeof wrong.value !== 'object' || Array.isArray(wrong.value)) continue;
+    if (wrong.value === null || typeof wrong.value !== 'object' || Array.isArray(wrong.value) || isLosslessNumber(wrong.value)) continue;
     const value = wrong.value as Record<string, unknown>;
     const touched = Object.keys(value).filter((name) => !Object.hasOwn(base, name) || value[name] !== base[name]);
-    const marker = mark(touched);
-    const text = exactJson(marker === undefined ? value : { ...value, [marker.property]: marker.value });
-    cases.push({ kind: wrong.kind, text, marker });
+    cases.push(caseOf(op, wrong.kind, value, mark(touched)));
   }
-  const marker = mark([]);
-  const valid = exactJson(marker === undefined ? base : { ...base, [marker.property]: marker.value });
-  const inner = valid.slice(1, -1);
-  for (const text of ['[]', `[${valid}]`, JSON.stringify('text'), '42', 'null', 'true']) cases.push({ kind: `JSON that is no object: ${text}`, text, marker: undefined });
-  const malformed = [valid.slice(0, -1), valid.slice(0, valid.length >> 1), `${valid}}`, `${valid} x`, valid.replaceAll('"', "'"), `{${inner.replace(/"([^"]+)":/g, '$1:')}}`, `{${inner},"conformance":NaN}`, `{${inner},"conformance":0x10}`, `{${inner},,"conformance":1}`];
-  for (const text of malformed) cases.push({ kind: `malformed JSON ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text, marker });
-  for (const text of ['', ' ', '\n']) cases.push({ kind: `empty body ${JSON.stringify(text)}`, text, marker: undefined });
-  return cases.filter((candidate) => refusedBySpec(body, candidate.text));
+  const json = !takesForm(op);
+  if (json) {
+    const marker = mark([]);
+    const valid = exactJson(marker === undefined ? base : { ...base, [marker.property]: marker.value });
+    const inner = valid.slice(1, -1);
+    const contentType = encodeBody(op, {}).contentType;
+    for (const text of ['[]', `[${valid}]`, JSON.stringify('text'), '42', 'null', 'true']) cases.push({ kind: `JSON that is no object: ${text}`, text, contentType, marker: undefined });
+    const malformed = [valid.slice(0, -1), valid.slice(0, valid.length >> 1), `${valid}}`, `${valid} x`, valid.replaceAll('"', "'"), `{${inner.replace(/"([^"]+)":/g, '$1:')}}`, `{${inner},"conformance":NaN}`, `{${inner},"conformance":0x10}`, `{${inner},,"conformance":1}`];
+    for (const text of malformed) cases.push({ kind: `malformed JSON ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text, contentType, marker });
+  }
+  // An empty body is no body: refused only where the spec says the body is required (OpenAPI's default is optional).
+  if (body.required) for (const text of json ? ['', ' ', '\n'] : ['']) cases.push({ kind: `empty body ${JSON.stringify(text)}`, text, contentType: encodeBody(op, {}).contentType, marker: undefined });
+  return cases.filter((candidate) => refusedBySpec(op, body, candidate.text));
 }

@@ -1,7 +1,12 @@
 import { LosslessNumber } from 'lossless-json';
-import { INT64_MAX, INT64_MIN, patternRegExp } from '../../spec/schema.js';
+import { INT64_MAX, INT64_MIN } from '../../spec/schema.js';
 import type { Canonical } from './canonical.js';
 import { OUT_OF_INT64 } from './integers.js';
+import fc from 'fast-check';
+import { canonicalJson } from '../../spec/json.js';
+import { GenerationGaveUp } from './bounded.js';
+import { patternRegExp, patternString } from './pattern.js';
+import { valueOf } from './schema.js';
 import { FORMAT_BREAKERS } from './strings.js';
 
 /**
@@ -19,6 +24,55 @@ export type ForbiddenValue = (name: string) => unknown;
 /** An integer literal exactly as written, even outside int64 (the value an implementation must refuse). */
 function literal(value: bigint | string): LosslessNumber {
   return new LosslessNumber(String(value));
+}
+
+const lengthCache = new Map<string, string>();
+
+/**
+ * A string of `length` code points that breaks nothing else of `form` where it can: matching its pattern (drawn
+ * once per pattern and length, then kept), so that a too-short or too-long value tests the length alone; else
+ * plain letters.
+ */
+function stringOfLength(form: Extract<Canonical, { kind: 'string' }>, length: number): string {
+  const plain = 'y'.repeat(Math.max(0, length));
+  if (form.pattern === undefined) return plain;
+  const key = `${form.pattern} ${length}`;
+  let found = lengthCache.get(key);
+  if (found === undefined) {
+    try {
+      found = fc.sample(patternString(form.pattern, (text) => [...text].length === length), { numRuns: 1, seed: 1 })[0] ?? plain;
+    } catch (error) {
+      if (!(error instanceof GenerationGaveUp)) throw error;
+      found = plain;
+    }
+    lengthCache.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * `items` made `length` long: with items drawn from the item schema that differ from those held, when the
+ * array's items must be unique (so that only the length is wrong), else the held items repeated.
+ */
+function longerList(form: Extract<Canonical, { kind: 'array' }>, items: readonly unknown[], length: number): unknown[] {
+  const list = [...items];
+  if (form.uniqueItems) {
+    const seen = new Set(list.map((item) => canonicalJson(item)));
+    let drawn: unknown[] = [];
+    try {
+      drawn = fc.sample(valueOf(form.items, { integers: 'safe', strings: 'ordinary' }), { numRuns: length * 4, seed: 1 });
+    } catch (error) {
+      if (!(error instanceof GenerationGaveUp)) throw error;
+    }
+    for (const item of drawn) {
+      if (list.length >= length) break;
+      if (seen.has(canonicalJson(item))) continue;
+      seen.add(canonicalJson(item));
+      list.push(item);
+    }
+  }
+  for (let i = 0; list.length < length; i++) list.push(items[i % items.length]);
+  return list;
 }
 
 /** Strings tried in turn for one that breaks a `pattern`. */
@@ -63,15 +117,17 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       for (const value of ['12', true, [1], {}]) add(`not a number: ${JSON.stringify(value)}`, value);
       if (form.min !== undefined) add(`below the minimum ${form.min}`, form.min - 1);
       if (form.max !== undefined) add(`above the maximum ${form.max}`, form.max + 1);
+      if (form.minExclusive === true && form.min !== undefined) add(`equal to the exclusive minimum ${form.min}`, form.min);
+      if (form.maxExclusive === true && form.max !== undefined) add(`equal to the exclusive maximum ${form.max}`, form.max);
       if (form.multipleOf !== undefined) add(`not a multiple of ${form.multipleOf}`, form.multipleOf * 1.5 + 0.001);
       break;
     case 'string': {
       const text = typeof sample === 'string' ? sample : 'Rex';
       for (const value of [42, true, [text], { first: text }]) add(`not a string: ${JSON.stringify(value)}`, value);
-      if (form.minLength > 0) add(`shorter than minLength ${form.minLength}`, 'y'.repeat(form.minLength - 1));
-      if (form.maxLength !== undefined) add(`longer than maxLength ${form.maxLength}`, 'y'.repeat(form.maxLength + 1));
-      if (form.pattern !== undefined) {
-        const pattern = patternRegExp(form.pattern);
+      if (form.minLength > 0) add(`shorter than minLength ${form.minLength}`, stringOfLength(form, form.minLength - 1));
+      if (form.maxLength !== undefined) add(`longer than maxLength ${form.maxLength}`, stringOfLength(form, form.maxLength + 1));
+      const pattern = form.pattern === undefined ? undefined : patternRegExp(form.pattern);
+      if (pattern !== undefined) {
         // Prefer a breaker within the length bounds, so that it breaks the pattern alone (`''` also breaks minLength).
         const fitsLength = (candidate: string): boolean => candidate.length >= form.minLength && (form.maxLength === undefined || candidate.length <= form.maxLength);
         const breaker = PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate) && fitsLength(candidate)) ?? PATTERN_BREAKERS.find((candidate) => !pattern.test(candidate));
@@ -84,7 +140,7 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       for (const value of ['x', {}, 42]) add(`not an array: ${JSON.stringify(value)}`, value);
       const items = Array.isArray(sample) ? sample : [];
       if (form.minItems > 0) add(`fewer than minItems ${form.minItems}`, items.slice(0, form.minItems - 1));
-      if (form.maxItems !== undefined && items.length > 0) add(`more than maxItems ${form.maxItems}`, Array.from({ length: form.maxItems + 1 }, (_, i) => items[i % items.length]));
+      if (form.maxItems !== undefined && items.length > 0) add(`more than maxItems ${form.maxItems}`, longerList(form, items, form.maxItems + 1));
       if (form.uniqueItems && items.length > 0) add('repeated items where items must be unique', [items[0], items[0], ...items.slice(1)]);
       if (depth < 2) {
         const itemSample = items[0];

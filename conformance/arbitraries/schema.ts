@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { canonicalJson, toView } from '../../spec/json.js';
-import { patternRegExp, type Schema, type Validator } from '../../spec/schema.js';
+import type { Schema, Validator } from '../../spec/schema.js';
 import { canonicalise, isUnconstrainedString, type Canonical } from './canonical.js';
 import { integerBounds, integerIn, type IntegerRange } from './integers.js';
+import { boundedFilter } from './bounded.js';
+import { patternString } from './pattern.js';
 import { boundedString, CORNER_STRINGS, formatString, isOrdinaryString, ordinaryString, unusualString } from './strings.js';
 
 /**
@@ -13,6 +15,11 @@ import { boundedString, CORNER_STRINGS, formatString, isOrdinaryString, ordinary
 export interface ValueOptions {
   integers: IntegerRange;
   strings: 'ordinary' | 'any';
+  /**
+   * Every optional property present, arrays holding at least one item, never `null` where another value is
+   * allowed: the base of the fixed invalid cases, so that each keyword of each member has a value to break.
+   */
+  full?: boolean;
 }
 
 /**
@@ -22,7 +29,7 @@ export interface ValueOptions {
  * `pattern` with a length, a value matching two `oneOf` branches).
  */
 export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.Arbitrary<unknown> {
-  const orNull = (arbitrary: fc.Arbitrary<unknown>, nullable: boolean): fc.Arbitrary<unknown> => (nullable ? fc.oneof({ weight: 5, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }) : arbitrary);
+  const orNull = (arbitrary: fc.Arbitrary<unknown>, nullable: boolean): fc.Arbitrary<unknown> => (nullable && options.full !== true ? fc.oneof({ weight: 5, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }) : arbitrary);
   switch (form.kind) {
     case 'any':
       return ordinaryString;
@@ -59,12 +66,14 @@ export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.A
     case 'array': {
       const items = valueOf(form.items, options, depth + 1);
       const maxLength = Math.max(form.minItems, Math.min(form.maxItems ?? form.minItems + 4, form.minItems + (depth > 2 ? 1 : 4)));
-      const array = form.uniqueItems ? fc.uniqueArray(items, { minLength: form.minItems, maxLength, selector: (v) => canonicalJson(v) }) : fc.array(items, { minLength: form.minItems, maxLength });
+      const minLength = options.full === true ? Math.min(Math.max(1, form.minItems), form.maxItems ?? 1, maxLength) : form.minItems;
+      const array = form.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => canonicalJson(v) }) : fc.array(items, { minLength, maxLength });
       return orNull(array, form.nullable);
     }
     case 'object': {
       const model = Object.fromEntries(Object.entries(form.properties).map(([name, sub]) => [name, valueOf(sub, options, depth + 1)]));
-      return orNull(fc.record(model, { requiredKeys: form.required.filter((name) => name in model) }), form.nullable);
+      const required = options.full === true ? Object.keys(model) : form.required.filter((name) => name in model);
+      return orNull(fc.record(model, { requiredKeys: required }), form.nullable);
     }
     case 'union':
       return fc.oneof(...form.branches.map((branch) => valueOf(branch, options, depth)));
@@ -75,8 +84,8 @@ function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOp
   if (isUnconstrainedString(form)) return options.strings === 'any' ? fc.oneof(ordinaryString, unusualString) : ordinaryString;
   const fits = (text: string): boolean => [...text].length >= form.minLength && (form.maxLength === undefined || [...text].length <= form.maxLength);
   const byFormat = form.format === undefined ? undefined : formatString(form.format);
-  if (byFormat !== undefined) return byFormat.filter(fits);
-  if (form.pattern !== undefined) return fc.stringMatching(patternRegExp(form.pattern)).filter(fits);
+  if (byFormat !== undefined) return boundedFilter(byFormat, fits, `${form.format} string of length within bounds`);
+  if (form.pattern !== undefined) return patternString(form.pattern, fits);
   return boundedString(form.minLength, form.maxLength);
 }
 
@@ -87,7 +96,13 @@ function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOp
 export function validValues(schema: Schema, validate: Validator, options: ValueOptions): fc.Arbitrary<unknown> {
   let form = forms.get(schema);
   if (form === undefined) forms.set(schema, (form = canonicalise(schema)));
-  return valueOf(form, options).filter((value) => validate(toView(value)));
+  return boundedFilter(valueOf(form, options), (value) => validate(toView(value)), `value of ${describeSchema(schema)}`);
+}
+
+/** A short description of a schema for reports: its title, type and first keywords. */
+function describeSchema(schema: Schema): string {
+  const text = JSON.stringify(schema);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 const forms = new WeakMap<Schema, Canonical>();

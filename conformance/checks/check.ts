@@ -40,6 +40,11 @@ interface ResourceMemory {
   atLeast: Map<string, number>;
   /** Values seen per filter property (to draw filter values for filters without an enum). */
   seen: Map<string, Map<string, unknown>>;
+  /** How many ids the suite chose for this resource's creates (where the client chooses them), and which. */
+  clientIds: number;
+  chosenIds: Set<string>;
+  /** The record sub-resources live under during this process (its id), once made. */
+  fixture: Promise<string | undefined> | undefined;
 }
 const memories = new Map<string, ResourceMemory>();
 
@@ -57,7 +62,7 @@ export function memory(context: CheckContext, resource: ResourceModel): Resource
   const key = `${context.target.baseUrl} ${resource.name}`;
   let found = memories.get(key);
   if (found === undefined) {
-    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map() };
+    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
     memories.set(key, found);
   }
   return found;

@@ -1,12 +1,14 @@
 import fc from 'fast-check';
-import type { ResourceModel } from '../../spec/model.js';
-import { bodyForm, bodyValues, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
+import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
-import { invalidBodies, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
+import { invalidBodies, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
 import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema.js';
 import { requestOf, type CheckContext } from '../context.js';
-import type { Check } from './check.js';
+import { idKey, idOf, type Check } from './check.js';
+import { idValue, itemRequest, withClientId } from './identity.js';
+import { expectReadBack } from './read.js';
 import { expectNothingCreated } from './population.js';
 import { createRecord, operation } from './records.js';
 
@@ -46,64 +48,138 @@ function fixedBases(context: CheckContext, resource: ResourceModel): Record<stri
   return bases;
 }
 
-/** Sends a body that must be refused with 400 and makes sure it created nothing (seed, Errors). */
-async function expectRefused(context: CheckContext, resource: ResourceModel, body: InvalidBody): Promise<void> {
-  const op = operation(resource, 'create');
-  const { exchange } = await context.call(op, requestOf(op, { body: body.text }), [400]);
-  await expectNothingCreated(context, resource, body.marker, exchange);
+/** The roles whose request body the refusal checks test: every write that takes a body. */
+export type WriteRole = 'create' | 'replace' | 'update';
+
+/**
+ * Where the refusals of one check go, and how "nothing changed" is seen: a create is sent to the collection and
+ * no record may carry its marker; a replace or update is sent to one record made for the purpose, which must
+ * read back as it was.
+ */
+interface RefusalTarget {
+  /** The id of the record a replace or update is sent to. */
+  recordId: string | undefined;
+  send(body: InvalidBody): Promise<void>;
+  /** After the fixed cases and after the random ones: the record written to is unchanged (writes only). */
+  unchanged(): Promise<void>;
+}
+
+/** The statuses a refused body may get: 400 (seed, Errors), or 422 where the operation documents it instead. */
+function refusalStatuses(op: OperationModel): number[] {
+  return op.responses.some((r) => r.status === '422') && !op.responses.some((r) => r.status === '400') ? [400, 422] : [400];
+}
+
+async function refusalTarget(context: CheckContext, resource: ResourceModel, role: WriteRole): Promise<RefusalTarget> {
+  const op = operation(resource, role);
+  const expected = refusalStatuses(op);
+  if (role === 'create') {
+    return {
+      recordId: undefined,
+      async send(body) {
+        const { exchange } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), expected);
+        await expectNothingCreated(context, resource, body.marker, exchange);
+      },
+      async unchanged() {},
+    };
+  }
+  const created = (await createRecord(context, resource, ordinaryBody(operation(resource, 'create'), context.target.integers, 5)))!;
+  const recordId = idOf(resource, created);
+  return {
+    recordId,
+    async send(body) {
+      // Where the body names the record (D50), a case that drops or changes its id names another one: not sent.
+      if (op.idIn === 'body' && !namesRecord(op, resource, body, recordId)) return;
+      await context.call(op, itemRequest(resource, op, recordId, undefined, body), expected);
+    },
+    async unchanged() {
+      await expectReadBack(context, resource, created, `${op.operationId} refused invalid bodies, yet the record`);
+    },
+  };
+}
+
+/** Whether a refused body still names the record `recordId` by its id property (or is no object at all). */
+function namesRecord(op: OperationModel, resource: ResourceModel, body: InvalidBody, recordId: string): boolean {
+  const value = readCase(op, body.text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+  const id = (value as Record<string, unknown>)[resource.idProperty];
+  return id !== undefined && idKey(id) === recordId;
 }
 
 /**
- * One refused body of a family built from a valid create body: `family(base, n)` lists the cases of a drawn base,
- * with markers numbered by `n` (below 10,000, so that the runs of one check never share a marker); `undefined`
- * when a base gives no case.
+ * The bases a refusal check builds its cases from, as sent: for a create, with a fresh id where the client
+ * chooses it (D50); for a write whose body names the record, with that record's id.
  */
-function drawnCases(context: CheckContext, resource: ResourceModel, family: (base: Record<string, unknown>, n: number) => InvalidBody[]): fc.Arbitrary<InvalidBody | undefined> {
-  const values = bodyValues(operation(resource, 'create'), { integers: context.target.integers, strings: 'ordinary' });
+function asSent(context: CheckContext, resource: ResourceModel, role: WriteRole, base: Record<string, unknown>, recordId: string | undefined): Record<string, unknown> {
+  if (role === 'create') return withClientId(context, resource, base);
+  const op = operation(resource, role);
+  return op.idIn === 'body' && recordId !== undefined ? { ...base, [resource.idProperty]: idValue(resource, recordId) } : base;
+}
+
+/**
+ * One refused body of a family built from a valid body of `op`: `family(base, n)` lists the cases of a drawn
+ * base, with markers numbered by `n` (below 10,000, so that the runs of one check never share a marker);
+ * `undefined` when a base gives no case.
+ */
+function drawnCases(context: CheckContext, op: OperationModel, family: (base: Record<string, unknown>, n: number) => InvalidBody[]): fc.Arbitrary<InvalidBody | undefined> {
+  const values = bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
   return fc.tuple(values, fc.nat()).chain(([base, n]) => {
     const cases = family(base, n % 10_000);
     return cases.length === 0 ? fc.constant(undefined) : fc.constantFrom(...cases);
   });
 }
 
-/** Create rule 1 (seed, Endpoints §2): without a required property, a 400 in the error shape, and nothing created. */
-export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: string): Check {
+/**
+ * Create rule 1 (seed, Endpoints §2), and the same rule for a replace's or update's body: without a required
+ * property, a 400 in the error shape, and nothing created or changed. Every required property is dropped from
+ * fixed bases first (every run), then from random valid bodies.
+ */
+export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: string, role: WriteRole = 'create'): Check {
   return {
     id,
     rule,
     writes: true,
     async run(context) {
-      const op = operation(resource, 'create');
+      const op = operation(resource, role);
       const form = bodyForm(op);
-      const mark = markers(form);
+      const mark = role === 'create' ? markers(form) : () => () => undefined;
       const fixed = mark(0);
-      for (const base of fixedBases(context, resource)) {
-        for (const body of missingRequiredBodies(form, base, fixed)) await expectRefused(context, resource, body);
+      const target = await refusalTarget(context, resource, role);
+      const bases = (role === 'create' ? fixedBases(context, resource) : [fullestBody(op, context.target.integers, 2), ordinaryBody(op, context.target.integers, 1, true)]).map((base) => asSent(context, resource, role, base, target.recordId));
+      for (const base of bases) {
+        for (const body of missingRequiredBodies(op, form, base, fixed)) await target.send(body);
       }
-      const random = drawnCases(context, resource, (base, n) => missingRequiredBodies(form, base, mark(10_000 + n * 100)));
-      await context.forAll(random, async (body) => (body === undefined ? undefined : expectRefused(context, resource, body)), { runs: Math.min(context.target.runs, 30) });
+      await target.unchanged();
+      const random = drawnCases(context, op, (base, n) => missingRequiredBodies(op, form, asSent(context, resource, role, base, target.recordId), mark(10_000 + n * 100)));
+      await context.forAll(random, async (body) => (body === undefined ? undefined : target.send(body)), { runs: Math.min(context.target.runs, 30) });
+      await target.unchanged();
     },
   };
 }
 
 /**
- * Create, Errors (seed): invalid values (every kind derived from the body's schema), non-objects, malformed JSON
- * and empty bodies are a 400 in the error shape; nothing is created.
+ * Create, Errors (seed), and the same for a replace's or update's body: invalid values (every kind derived from
+ * the body's schema, each keyword of each member), non-objects, malformed JSON and empty required bodies are a
+ * 400 in the error shape; nothing is created or changed. The fixed catalogue, built from the fullest valid body
+ * (every optional member present, arrays not empty), runs first on every run, so a server that ignores one
+ * keyword is caught every time; random valid bodies made invalid follow.
  */
-export function invalidBodyCheck(resource: ResourceModel, id: string, rule: string): Check {
+export function invalidBodyCheck(resource: ResourceModel, id: string, rule: string, role: WriteRole = 'create'): Check {
   return {
     id,
     rule,
     writes: true,
     async run(context) {
-      const op = operation(resource, 'create');
+      const op = operation(resource, role);
       const form = bodyForm(op);
-      const mark = markers(form);
+      const mark = role === 'create' ? markers(form) : () => () => undefined;
       const forbidden = (name: string): unknown => sampleFor(resource.properties[name]);
-      const base = ordinaryBody(op, context.target.integers, 2);
-      for (const body of invalidBodies(op.body!, form, base, mark(1000), forbidden)) await expectRefused(context, resource, body);
-      const random = drawnCases(context, resource, (value, n) => invalidBodies(op.body!, form, value, mark(2_000_000 + n * 1000), forbidden));
-      await context.forAll(random, async (body) => (body === undefined ? undefined : expectRefused(context, resource, body)));
+      const target = await refusalTarget(context, resource, role);
+      const base = asSent(context, resource, role, fullestBody(op, context.target.integers, 2), target.recordId);
+      for (const body of invalidBodies(op, form, base, mark(1000), forbidden)) await target.send(body);
+      await target.unchanged();
+      const random = drawnCases(context, op, (value, n) => invalidBodies(op, form, asSent(context, resource, role, value, target.recordId), mark(2_000_000 + n * 1000), forbidden));
+      await context.forAll(random, async (body) => (body === undefined ? undefined : target.send(body)));
+      await target.unchanged();
     },
   };
 }

@@ -5,8 +5,9 @@ import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';
 import { absentInteger, integerBounds } from '../arbitraries/integers.js';
-import { requestOf, type CheckContext } from '../context.js';
+import type { CheckContext } from '../context.js';
 import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.js';
+import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
 import { largestPageQuery } from './population.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
@@ -101,7 +102,7 @@ export function notFoundCheck(resource: ResourceModel, id: string, rule: string)
       const attempt = async ({ value, valid }: { value: string; valid: boolean }): Promise<void> => {
         if (valid && isKnownId(context, resource, value)) return;
         const expected = valid ? [404] : context.target.strict ? [400, 404] : [400, 404, 422];
-        await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: value } }), expected);
+        await context.call(op, itemRequest(resource, op, value), expected);
       };
       const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : [];
       for (const value of malformed) await attempt({ value, valid: false });

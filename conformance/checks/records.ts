@@ -1,11 +1,13 @@
-import { canonicalJson, exactInteger, exactJson, sameJson } from '../../spec/json.js';
+import { canonicalJson, exactInteger, sameJson } from '../../spec/json.js';
 import { memberAt } from '../../spec/lists.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
-import { idOf, memory, rememberRecords, type ExactRecord } from './check.js';
+import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
+import { idValue, itemRequest, withClientId } from './identity.js';
+import { settleRead } from './read-after-write.js';
 
 /** A record as exact JSON, for messages. */
 export function show(record: unknown): string {
@@ -45,7 +47,7 @@ export async function listRecords(context: CheckContext, resource: ResourceModel
 /** The read operation for one id, checked against the contract; `expected` the statuses allowed (default: success). */
 export async function readRecord(context: CheckContext, resource: ResourceModel, id: string, expected?: number[]): Promise<{ exchange: Exchange; record: ExactRecord | undefined }> {
   const op = operation(resource, 'read');
-  const { exchange, body } = await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id } }), expected ?? successStatuses(op));
+  const { exchange, body } = await context.call(op, itemRequest(resource, op, id), expected ?? successStatuses(op));
   const found = exchange.response.status < 300 ? (body as ExactRecord) : undefined;
   if (found !== undefined) expectAsCreated(resource, [found], exchange, op.operationId, context);
   if (found !== undefined) rememberRecords(context, resource, [found]);
@@ -68,16 +70,17 @@ function isNewId(context: CheckContext, resource: ResourceModel, id: string, sen
  * fields and carries a new id) and returns the created record. When `mayRefuse` (a string at the corners of an
  * unconstrained property, DECISIONS D2), a 400 is accepted unless `--strict`, with advice, and `undefined` returned.
  */
-export async function createRecord(context: CheckContext, resource: ResourceModel, value: ExactRecord, mayRefuse = false): Promise<ExactRecord | undefined> {
+export async function createRecord(context: CheckContext, resource: ResourceModel, drawn: ExactRecord, mayRefuse = false): Promise<ExactRecord | undefined> {
   const op = operation(resource, 'create');
+  const value = withClientId(context, resource, drawn);
   const sentAt = memory(context, resource).tick;
   const allowed = mayRefuse && !context.target.strict ? [...successStatuses(op), 400] : successStatuses(op);
-  const { exchange, body } = await context.call(op, requestOf(op, { body: exactJson(value) }), allowed);
+  const { exchange, body } = await context.call(op, requestOf(op, { value }), allowed);
   if (exchange.response.status === 400) {
     context.advise(`${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`);
     return undefined;
   }
-  const created = body as ExactRecord;
+  const created = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : await createdWithoutAnswer(context, resource, value, exchange);
   expectEcho(context, resource, op, value, created, exchange);
   const id = idOf(resource, created);
   if (!isNewId(context, resource, id, sentAt)) throw new Violation(`the ${exchange.response.status} carries ${resource.idProperty} ${id}, which another record already has (ids must be new)`, exchange);
@@ -87,6 +90,22 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
+}
+
+/**
+ * The record a create made when its answer carries none (D52: 201/204 without a body): read back by the id in
+ * its `Location` header, else by the id the client sent; without a read operation, the body sent with that id.
+ * Errors: a {@link Violation} when neither names the record (a client could never find what it created).
+ */
+async function createdWithoutAnswer(context: CheckContext, resource: ResourceModel, sent: ExactRecord, exchange: Exchange): Promise<ExactRecord> {
+  const location = exchange.response.headers['location'];
+  const fromLocation = location === undefined ? undefined : decodeURIComponent(new URL(location, 'http://target').pathname.split('/').filter(Boolean).at(-1) ?? '');
+  const id = fromLocation ?? (Object.hasOwn(sent, resource.idProperty) ? idKey(sent[resource.idProperty]) : undefined);
+  if (id === undefined) throw new Violation(`the ${exchange.response.status} answers no record and no Location header, and the body named no ${resource.idProperty}: the new record cannot be found`, exchange);
+  if (resource.operations.read === undefined) return { ...sent, [resource.idProperty]: idValue(resource, id) };
+  const read = await settleRead(context, () => readRecord(context, resource, id, [...successStatuses(resource.operations.read!), 404]), (r) => r.record !== undefined);
+  if (read.record === undefined) throw new Violation(`the create answered ${exchange.response.status}${fromLocation === undefined ? '' : ` with Location ${location}`}, yet a read of ${resource.name} ${id} is 404`, read.exchange);
+  return read.record;
 }
 
 /** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */

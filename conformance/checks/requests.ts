@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { exactJson } from '../../spec/json.js';
 import type { OperationModel, ParameterModel, ResourceModel } from '../../spec/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
@@ -53,7 +52,7 @@ export async function sampleRequests(context: CheckContext, op: OperationModel, 
     return fc.tuple(body, fc.nat()).map(([value, n]) => {
       const marker = property === undefined ? undefined : { property, value: markerValue(form, property, markerRun, n % 1_000_000) };
       const sent = marker === undefined ? value : { ...value, [marker.property]: marker.value };
-      return { request: requestOf(op, { body: exactJson(sent) }), ...(marker === undefined ? {} : { marker }) };
+      return { request: requestOf(op, { value: sent }), ...(marker === undefined ? {} : { marker }) };
     });
   }
   const ids = resource !== undefined && resource.idParameter !== undefined ? await existingIds(context, resource) : [];
@@ -61,7 +60,7 @@ export async function sampleRequests(context: CheckContext, op: OperationModel, 
   const query = op.queryParams.filter((p) => p.required).map((p, i) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p, 100 + i))}`).join('&');
   const id = ids.length === 0 ? fc.constant(undefined) : fc.constantFrom(...ids);
   return fc.tuple(id, body).map(([value, sent]) => ({
-    request: requestOf(op, { path: value === undefined ? fixed : { ...fixed, [resource!.idParameter!]: value }, query, ...(sent === undefined ? {} : { body: exactJson(sent) }) }),
+    request: requestOf(op, { path: value === undefined ? fixed : { ...fixed, [resource!.idParameter!]: value }, query, ...(sent === undefined ? {} : { value: sent }) }),
   }));
 }
 

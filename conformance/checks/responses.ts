@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { exactJson } from '../../spec/json.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
 import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
 import { idOf, isKnownId, rememberRecords, type Check, type ExactRecord } from './check.js';
+import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
 import { createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
@@ -44,20 +44,19 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
   }
   if (list !== undefined) probes.push((await sampleRequests(context, list, 0)).map(({ request }) => ({ op: list, request, status: successStatuses(list) })));
   if (read !== undefined) {
-    const path = (id: string) => ({ [resource.idParameter ?? '']: id });
-    probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: requestOf(read, { path: path(id) }), status: [404] })));
-    if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: requestOf(read, { path: path(id) }), status: successStatuses(read) })));
+    probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: itemRequest(resource, read, id), status: [404] })));
+    if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: itemRequest(resource, read, id), status: successStatuses(read) })));
   }
   if (context.target.readOnly || create === undefined) return probes;
-  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: requestOf(create, { body: exactJson(value) }), status: successStatuses(create) })));
-  const missing = missingRequiredBodies(bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
-  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text }), status: [400] }));
+  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: async () => requestOf(create, { value: withClientId(context, resource, value) }), status: successStatuses(create) })));
+  const missing = missingRequiredBodies(create, bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
+  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text, contentType: missing.contentType }), status: [400] }));
   for (const op of [replace, update]) {
-    if (op === undefined || resource.idParameter === undefined) continue;
-    probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => requestOf(op, { path: { [resource.idParameter!]: idOf(resource, await fresh()) }, body: exactJson(value) }), status: successStatuses(op) })));
+    if (op === undefined || (resource.idParameter === undefined && op.idIn !== 'body')) continue;
+    probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
   }
-  if (remove !== undefined && resource.idParameter !== undefined) {
-    probes.push(fc.constant({ op: remove, request: async () => requestOf(remove, { path: { [resource.idParameter!]: idOf(resource, await fresh()) } }), status: successStatuses(remove) }));
+  if (remove !== undefined && (resource.idParameter !== undefined || remove.idIn === 'body')) {
+    probes.push(fc.constant({ op: remove, request: async () => itemRequest(resource, remove, idOf(resource, await fresh())), status: successStatuses(remove) }));
   }
   return probes;
 }
@@ -79,7 +78,7 @@ export function responsesCheck(model: ApiModel, id: string, rule: string): Check
       await context.forAll(fc.oneof(...probes), async ({ op, request, status }) => {
         const sent = typeof request === 'function' ? await request() : request;
         const { exchange, body } = await context.call(op, sent, status);
-        if (op.resource !== undefined && op.role === 'create' && exchange.response.status < 300) rememberRecords(context, op.resource, [body as ExactRecord]);
+        if (op.resource !== undefined && op.role === 'create' && exchange.response.status < 300 && body !== null && typeof body === 'object') rememberRecords(context, op.resource, [body as ExactRecord]);
       });
     },
   };

@@ -4,8 +4,9 @@ import type { ApiModel, FilterModel, ResourceModel } from '../../spec/model.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query.js';
 import { Violation } from '../contract.js';
-import { requestOf, type CheckContext } from '../context.js';
+import type { CheckContext } from '../context.js';
 import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
+import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
 import { absentIds } from './read.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord, show, successStatuses } from './records.js';
@@ -91,8 +92,9 @@ class WriteCommand implements RecordCommand {
     const index = this.pick % records.length;
     const old = records[index]!;
     const op = operation(this.resource, this.role);
-    await context.call(op, requestOf(op, { path: { [this.resource.idParameter ?? '']: idOf(this.resource, old) }, body: exactJson(this.value) }), successStatuses(op));
-    const merged = this.role === 'update' ? { ...old, ...this.value } : { ...this.value, [this.resource.idProperty]: old[this.resource.idProperty] };
+    await context.call(op, itemRequest(this.resource, op, idOf(this.resource, old), this.value), successStatuses(op));
+    // The record keeps its id whatever the body says (where the body names the record, its id is the one sent).
+    const merged = { ...(this.role === 'update' ? old : {}), ...this.value, [this.resource.idProperty]: old[this.resource.idProperty] };
     // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
     const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
     model.set(this.resource.name, records.map((record, i) => (i === index ? next : record)));
@@ -109,7 +111,7 @@ class DeleteCommand implements RecordCommand {
     const index = this.pick % records.length;
     const id = idOf(this.resource, records[index]!);
     const op = operation(this.resource, 'delete');
-    await context.call(op, requestOf(op, { path: { [this.resource.idParameter ?? '']: id } }), successStatuses(op));
+    await context.call(op, itemRequest(this.resource, op, id), successStatuses(op));
     model.set(this.resource.name, records.filter((_, i) => i !== index));
     if (this.resource.operations.read !== undefined) {
       const read = await settleRead(context, () => readRecord(context, this.resource, id, [...successStatuses(this.resource.operations.read!), 404]), (r) => r.record === undefined);

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
-import { exactJson, sameJson, toView } from '../../spec/json.js';
+import { sameJson, toView } from '../../spec/json.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
-import { bodyForm, bodyValues, ordinaryBody, sampleFor } from '../arbitraries/body.js';
-import { invalidBodies } from '../arbitraries/invalid-body.js';
+import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
-import { requestOf, type CheckContext } from '../context.js';
+import type { CheckContext } from '../context.js';
 import { idOf, memory, type Check, type ExactRecord } from './check.js';
+import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
-import { absentIds, expectReadBack } from './read.js';
+import { absentIds } from './read.js';
 import { settleRead } from './read-after-write.js';
 import { createRecord, isReturned, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
@@ -51,24 +51,9 @@ function documents(op: OperationModel, status: string): boolean {
   return op.responses.some((response) => response.status === status);
 }
 
-/**
- * A write with an invalid body (every kind the body's schema makes, as for create) is a 400 in the error shape,
- * and the record it names keeps every value it had.
- */
-async function expectInvalidWritesRefused(context: CheckContext, resource: ResourceModel, op: OperationModel): Promise<void> {
-  if (op.body === undefined || !documents(op, '400')) return;
-  const created = (await createRecord(context, resource, ordinaryBody(operation(resource, 'create'), context.target.integers, 5)))!;
-  const recordId = idOf(resource, created);
-  const forbidden = (name: string): unknown => sampleFor(resource.properties[name]);
-  for (const body of invalidBodies(op.body, bodyForm(op), ordinaryBody(op, context.target.integers, 5), () => undefined, forbidden)) {
-    await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: recordId }, body: body.text }), [400]);
-  }
-  await expectReadBack(context, resource, created, `${op.operationId} refused invalid bodies, yet the record`);
-}
-
 /** Sends a write to the item `id` and checks its answer against the contract (a documented 2xx). */
 async function writeItem(context: CheckContext, op: OperationModel, resource: ResourceModel, id: string, body: unknown): Promise<{ exchange: Exchange; body: unknown }> {
-  return context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: id }, ...(body === undefined ? {} : { body: exactJson(body) }) }), successStatuses(op));
+  return context.call(op, itemRequest(resource, op, id, body as Record<string, unknown> | undefined), successStatuses(op));
 }
 
 /**
@@ -103,7 +88,6 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
       const create = operation(resource, 'create');
       const op = operation(resource, role);
       const options = { integers: context.target.integers, strings: 'ordinary' } as const;
-      await expectInvalidWritesRefused(context, resource, op);
       if (role === 'update') await expectNarrowUpdateKeepsTheRest(context, resource, op);
       await context.forAll(fc.tuple(bodyValues(create, options), bodyValues(op, options), absentIds(context, resource)), async ([initial, change, absent]) => {
         const created = (await createRecord(context, resource, initial))!;
@@ -113,7 +97,7 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
         const expected = { ...kept, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
         await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
         // The same valid write to an id that names no record is the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: absent }, body: exactJson(change) }), [404]);
+        if (documents(op, '404')) await context.call(op, itemRequest(resource, op, absent, change), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
@@ -138,7 +122,7 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
         memory(context, resource).deletedIds.add(recordId);
         await expectGone(context, resource, recordId, op.operationId);
         // Deleting it again names no record: the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: recordId } }), [404]);
+        if (documents(op, '404')) await context.call(op, itemRequest(resource, op, recordId), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };

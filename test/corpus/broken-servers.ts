@@ -19,7 +19,7 @@ import { editAnswer, editBody, editRecords, readJson, readObject, seedError, sta
 export interface BrokenServer {
   /** Short kebab-case name, used in the test's title. */
   name: string;
-  /** The corpus case whose spec the suite is given. */
+  /** The corpus case whose spec the suite is given, or the path of a spec file (ending in `.yaml`). */
   spec: string;
   /** The one fault, in words. */
   fault: string;
@@ -50,7 +50,7 @@ export interface RunningBroken {
 
 /** Starts a broken server: the correct mock (from `innerSpec`'s copy when given) and its faulty proxy. */
 export async function startBroken(broken: BrokenServer): Promise<RunningBroken> {
-  const specPath = corpusSpec(broken.spec);
+  const specPath = broken.spec.endsWith('.yaml') ? broken.spec : corpusSpec(broken.spec);
   let innerPath = specPath;
   if (broken.innerSpec !== undefined) {
     const edited = broken.innerSpec(readFileSync(specPath, 'utf8'));

@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { toView } from '../../spec/json.js';
+import { compile, createAjv, type Schema } from '../../spec/schema.js';
+import { GenerationGaveUp } from './bounded.js';
+import { patternString } from './pattern.js';
+import { validValues } from './schema.js';
+
+const ajv = createAjv();
+const draw = (schema: Schema, runs = 20): unknown[] => fc.sample(validValues(schema, compile(ajv, schema), { integers: 'safe', strings: 'ordinary' }), { numRuns: runs, seed: 5 });
+
+describe('generation is bounded and never a failure of the target', () => {
+  test('patterns fast-check cannot read (\\b, lookarounds) are generated loosened and kept only when they match', () => {
+    for (const pattern of ['^\\b[a-z]+\\b$', '^(?=[a-z])[a-z0-9]{3,8}$', '^[a-zA-Z0-9_\\-\\:]+$']) {
+      const regex = new RegExp(pattern);
+      const values = fc.sample(patternString(pattern, () => true), { numRuns: 20, seed: 3 });
+      expect(values.every((value) => regex.test(value)), pattern).toBe(true);
+    }
+  });
+
+  test('a oneOf whose second branch extends the first (every value of it matches both) still gives valid values', () => {
+    const action: Schema = { type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['reboot', 'snapshot'] }, name: { type: 'string' } } };
+    const schema: Schema = { oneOf: [action, { allOf: [action, { required: ['name'] }] }] };
+    const validate = compile(ajv, schema);
+    const values = draw(schema);
+    expect(values.length).toBe(20);
+    expect(values.every((value) => validate(toView(value)))).toBe(true);
+  });
+
+  test('a schema no value satisfies gives up within the bounds, with GenerationGaveUp, instead of drawing for ever', () => {
+    const same: Schema = { type: 'integer', minimum: 1, maximum: 3 };
+    const started = performance.now();
+    expect(() => draw({ oneOf: [same, same] })).toThrow(GenerationGaveUp);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

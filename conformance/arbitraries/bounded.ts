@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+
+/**
+ * Thrown while generating when no value satisfying a schema could be drawn within the bounds of
+ * {@link boundedFilter} (tries and time). It says the suite could not build an input, never that the target is
+ * wrong: `runCheck` turns it into advice on a passing check.
+ */
+export class GenerationGaveUp extends Error {
+  constructor(readonly what: string) {
+    super(`no valid ${what} could be generated within the suite's bounds (the spec's constraints may be unsatisfiable or too rare to hit)`);
+    this.name = 'GenerationGaveUp';
+  }
+}
+
+/** Bounds of one generation: at most `tries` draws and `ms` milliseconds, whichever ends first. */
+export interface GenerationBounds {
+  tries: number;
+  ms: number;
+}
+
+/** Draws tried for a first value (nothing found yet to fall back on): the search is worth some time once. */
+const FIRST_BOUNDS: GenerationBounds = { tries: 2_000, ms: 2_000 };
+/** Draws tried once valid values are known: past these a known valid value is reused instead. */
+const LATER_BOUNDS: GenerationBounds = { tries: 60, ms: 100 };
+/** Valid values kept per arbitrary to fall back on. */
+const POOL_SIZE = 16;
+
+/**
+ * `arbitrary` filtered by `predicate`, with every generation bounded (fast-check's `filter` draws without end, and
+ * a rare predicate, such as a `pattern` with a length or two `oneOf` branches that overlap, stalls a run). Valid
+ * values met are kept (a few); when a draw runs out of tries or time, one of them is reused, chosen by the
+ * same random source, so runs stay reproducible from their seed. With none known yet, it throws
+ * {@link GenerationGaveUp} naming `what`. Shrinking keeps only values the predicate accepts.
+ */
+export function boundedFilter<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => boolean, what: string): fc.Arbitrary<T> {
+  return new BoundedFilter(arbitrary, predicate, what);
+}
+
+class BoundedFilter<T> extends fc.Arbitrary<T> {
+  private readonly pool: fc.Value<T>[] = [];
+
+  constructor(
+    private readonly arbitrary: fc.Arbitrary<T>,
+    private readonly predicate: (value: T) => boolean,
+    private readonly what: string,
+  ) {
+    super();
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    const bounds = this.pool.length === 0 ? FIRST_BOUNDS : LATER_BOUNDS;
+    const deadline = performance.now() + bounds.ms;
+    for (let tries = 0; tries < bounds.tries && (tries < 3 || performance.now() < deadline); tries++) {
+      const drawn = this.arbitrary.generate(mrng, biasFactor);
+      if (this.predicate(drawn.value)) {
+        if (this.pool.length < POOL_SIZE) this.pool.push(drawn);
+        return drawn;
+      }
+    }
+    if (this.pool.length === 0) throw new GenerationGaveUp(this.what);
+    return this.pool[mrng.nextInt(0, this.pool.length - 1)]!;
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.arbitrary.canShrinkWithoutContext(value) && this.predicate(value);
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    // A bounded look at the shrinks: past it, the counterexample stays as found rather than the search going on.
+    return this.arbitrary.shrink(value, context).take(200).filter((candidate) => this.predicate(candidate.value));
+  }
+}

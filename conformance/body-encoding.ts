@@ -1,0 +1,147 @@
+import { isLosslessNumber } from 'lossless-json';
+import { exactJson, sameJson, toView } from '../spec/json.js';
+import type { BodyModel, OperationModel } from '../spec/model.js';
+import { isJsonMediaType, objectShape, typesOf, type Schema } from '../spec/schema.js';
+
+/** How a request body of an operation is written: JSON, or one of the two form encodings HTML and OpenAPI define. */
+export type BodyEncoding = 'json' | 'urlencoded' | 'multipart' | 'raw';
+
+const URLENCODED = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+
+/** The essence of a media type: `multipart/form-data; boundary=x` → `multipart/form-data`. */
+function essence(mediaType: string): string {
+  return mediaType.split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * The media type the suite sends `op`'s body as: the JSON one when the operation declares one (seed, What the
+ * service does: `application/json`), else a form encoding it declares, else its first media type; JSON when
+ * it declares none.
+ */
+export function requestMediaType(op: OperationModel): { mediaType: string; encoding: BodyEncoding } {
+  const types = op.body?.mediaTypes ?? [];
+  const json = types.find(isJsonMediaType);
+  if (json !== undefined) return { mediaType: json, encoding: 'json' };
+  const form = types.find((type) => essence(type) === URLENCODED) ?? types.find((type) => essence(type) === MULTIPART);
+  if (form !== undefined) return { mediaType: essence(form), encoding: essence(form) === URLENCODED ? 'urlencoded' : 'multipart' };
+  if (types.length === 0 || types.some((type) => /^\*\/\*|^application\/\*/.test(type))) return { mediaType: 'application/json', encoding: 'json' };
+  return { mediaType: types[0]!, encoding: 'raw' };
+}
+
+/** Whether `op` takes its body as a form (`application/x-www-form-urlencoded` or `multipart/form-data`) rather than JSON. */
+export function takesForm(op: OperationModel): boolean {
+  const { encoding } = requestMediaType(op);
+  return encoding === 'urlencoded' || encoding === 'multipart';
+}
+
+/** The boundary of the multipart bodies the suite writes (no value sent contains it). */
+export const MULTIPART_BOUNDARY = 'conformance-form-boundary-7f3a9c';
+
+/** One field value as form text: strings as they are, integers in digits (int64 exact), objects as JSON. */
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (isLosslessNumber(value)) return value.value;
+  return exactJson(value);
+}
+
+/**
+ * The form fields of an object value, in order: a member per field, an array as the field repeated (OpenAPI's
+ * default for forms: `style: form`, `explode: true`), an object member as JSON text (multipart's default
+ * part type), `null` members left out (a form cannot say null).
+ */
+export function formFields(value: unknown): [string, string][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || isLosslessNumber(value)) return [];
+  const fields: [string, string][] = [];
+  for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+    if (member === null || member === undefined) continue;
+    if (Array.isArray(member)) for (const item of member) fields.push([name, fieldText(item)]);
+    else fields.push([name, fieldText(member)]);
+  }
+  return fields;
+}
+
+/** `fields` as `application/x-www-form-urlencoded` text (HTML's form serialisation: spaces as `+`). */
+export function urlencoded(fields: readonly [string, string][]): string {
+  return new URLSearchParams(fields as [string, string][]).toString();
+}
+
+/** `fields` as `multipart/form-data` text (RFC 7578), one text part per field, with {@link MULTIPART_BOUNDARY}. */
+export function multipart(fields: readonly [string, string][]): string {
+  const parts = fields.map(([name, text]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${text}\r\n`);
+  return `${parts.join('')}--${MULTIPART_BOUNDARY}--\r\n`;
+}
+
+/** A request body ready to send: its text and its `Content-Type`. */
+export interface EncodedBody {
+  text: string;
+  contentType: string;
+}
+
+/**
+ * `value` written as `op` takes it (see {@link requestMediaType}): exact JSON (int64 digit for digit), a form
+ * (urlencoded or multipart, from {@link formFields}), or for any other media type a string as it is and
+ * anything else as JSON.
+ */
+export function encodeBody(op: OperationModel, value: unknown): EncodedBody {
+  const { mediaType, encoding } = requestMediaType(op);
+  switch (encoding) {
+    case 'urlencoded':
+      return { text: urlencoded(formFields(value)), contentType: mediaType };
+    case 'multipart':
+      return { text: multipart(formFields(value)), contentType: `${MULTIPART}; boundary=${MULTIPART_BOUNDARY}` };
+    case 'raw':
+      return { text: typeof value === 'string' ? value : exactJson(value), contentType: mediaType };
+    case 'json':
+      return { text: exactJson(value), contentType: mediaType };
+  }
+}
+
+/**
+ * The object a server reads from form fields, by the body schema: a field of an integer, number or boolean
+ * member as that type when its text is one, of an array member as the list of its repeated fields, of an
+ * object member as its JSON text parsed; anything else as the text. Used to keep only the invalid form bodies
+ * that stay invalid once read, and the valid ones that stay valid.
+ */
+export function decodeForm(schema: Schema, fields: readonly [string, string][]): Record<string, unknown> {
+  const { properties } = objectShape(schema);
+  const out: Record<string, unknown> = {};
+  for (const [name, text] of fields) {
+    const member = properties[name];
+    const types = member === undefined ? [] : typesOf(member);
+    if (types.includes('array')) {
+      const items = (member?.['items'] as Schema | undefined) ?? {};
+      const list = Array.isArray(out[name]) ? (out[name] as unknown[]) : [];
+      list.push(scalarOf(items, text));
+      out[name] = list;
+    } else out[name] = member === undefined ? text : scalarOf(member, text);
+  }
+  return out;
+}
+
+function scalarOf(schema: Schema, text: string): unknown {
+  const types = typesOf(schema);
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+$/.test(text)) return BigInt(text);
+  if (types.includes('number') && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  if (types.includes('object') || types.includes('array')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/**
+ * Whether the spec accepts `value` once written as `op` takes it and read back; for a form, also whether it reads
+ * back as sent (a form cannot say `null` nor an empty list, and reads digits in a string-or-integer member as
+ * an integer): only such values are sent as valid, so that an echo can be judged.
+ */
+export function survivesEncoding(op: OperationModel, body: BodyModel, value: unknown): boolean {
+  if (!takesForm(op)) return body.validate(toView(value));
+  const decoded = decodeForm(body.schema, formFields(value));
+  return body.validate(toView(decoded)) && sameJson(decoded, value);
+}

@@ -1,0 +1,163 @@
+import fc from 'fast-check';
+import { exactInteger, toView } from '../../spec/json.js';
+import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { compile, createAjv, objectShape, type Schema, type Validator } from '../../spec/schema.js';
+import { GenerationGaveUp } from '../arbitraries/bounded.js';
+import { canonicalise } from '../arbitraries/canonical.js';
+import { validValues } from '../arbitraries/schema.js';
+import { requestOf, setParent, setResources, type CheckContext, type RequestSpec } from '../context.js';
+import { Violation } from '../contract.js';
+import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
+import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
+
+/** A run number that keeps the ids this process chooses apart from those of earlier runs on the same target. */
+const RUN = BigInt(Date.now() % 1_000_000);
+
+const ajv = createAjv();
+const idValidators = new WeakMap<ResourceModel, { schema: Schema; validate: Validator } | null>();
+
+/** The create body's schema of the id property, when the spec lets a client choose the id (D50: `client`, `either`). */
+function clientIdSchema(resource: ResourceModel): { schema: Schema; validate: Validator } | undefined {
+  const known = idValidators.get(resource);
+  if (known !== undefined) return known ?? undefined;
+  const create = resource.operations.create;
+  const schema = resource.idSource === 'server' || create?.body === undefined ? undefined : objectShape(create.body.schema).properties[resource.idProperty];
+  const found = schema === undefined || typeof schema !== 'object' ? null : { schema, validate: compile(ajv, schema, resource.idProperty) };
+  idValidators.set(resource, found);
+  return found ?? undefined;
+}
+
+/**
+ * An id no record of `resource` on this target has, valid for the create body's id property: integers high in
+ * the id's range, numbered by run and by call; strings drawn from the property's schema with a seed of the same
+ * numbering. Errors: {@link GenerationGaveUp} when the schema admits no fresh value the suite can draw.
+ */
+function freshId(context: CheckContext, resource: ResourceModel, id: { schema: Schema; validate: Validator }): unknown {
+  const remembered = memory(context, resource);
+  const form = canonicalise(id.schema);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const n = BigInt(remembered.clientIds++);
+    let candidate: unknown;
+    if (form.kind === 'integer') {
+      const min = form.min ?? -(2n ** 63n);
+      const max = form.max ?? 2n ** 63n - 1n;
+      const wanted = 4n * 10n ** 15n + RUN * 1_000_000n + n;
+      candidate = wanted >= min && wanted <= max ? wanted : min + ((RUN * 1_000n + n) % (max - min + 1n));
+    } else {
+      const plain = `c${RUN}x${n}`;
+      candidate = id.validate(plain) ? plain : fc.sample(validValues(id.schema, id.validate, { integers: context.target.integers, strings: 'ordinary' }), { numRuns: 1, seed: Number((RUN * 1_000n + n) % 2_147_483_647n) })[0];
+    }
+    if (candidate === undefined || !id.validate(toView(candidate))) continue;
+    const key = idKey(candidate);
+    // Chosen ids are held at once: creates in flight together never share one.
+    if (isKnownId(context, resource, key) || remembered.createdIds.has(key) || remembered.chosenIds.has(key)) continue;
+    remembered.chosenIds.add(key);
+    return candidate;
+  }
+  throw new GenerationGaveUp(`${resource.idProperty} for a new ${resource.name}`);
+}
+
+/** Bodies {@link withClientId} made: their id is fresh already (a body passed on keeps it). */
+const chosenBodies = new WeakSet<Record<string, unknown>>();
+
+/**
+ * A create body as the suite sends it: where the spec lets the client choose the id (D50: required in the create
+ * body, or optional and writable), the id it carries, if any, is replaced by a fresh one, so that no create of
+ * the run names an id the target already holds (a 409 then would be right). Where the id is required, one is
+ * always added. Elsewhere the body is unchanged: the id is the server's.
+ */
+export function withClientId(context: CheckContext, resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
+  const id = clientIdSchema(resource);
+  if (id === undefined) return body;
+  // A body without the id leaves it to the server, unless the client must choose it; an id the suite chose stays.
+  if (!Object.hasOwn(body, resource.idProperty) && resource.idSource !== 'client') return body;
+  if (chosenBodies.has(body)) return body;
+  const chosen = { ...body, [resource.idProperty]: freshId(context, resource, id) };
+  chosenBodies.add(chosen);
+  return chosen;
+}
+
+/** Whether the spec lets a client choose the id of a new record of `resource` (then a sent id must come back). */
+export function clientChoosesId(resource: ResourceModel): boolean {
+  return clientIdSchema(resource) !== undefined;
+}
+
+/** The JSON value of an id from its key text: an exact integer for integer ids, the text otherwise. */
+export function idValue(resource: ResourceModel, key: string): unknown {
+  return resource.idType === 'integer' ? (exactInteger(key) ?? key) : key;
+}
+
+/**
+ * A request of an item operation (read, replace, update, delete) naming the record `id` (its key text): in the
+ * path (`/pets/{petId}`), or, where the operation takes it in the body (D50: the classic `PUT /pet`), as the body's
+ * id property. `value` is the body to send (the id added where it goes there); `raw`, a body text written by hand.
+ */
+export function itemRequest(resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
+  if (op.idIn === 'body') {
+    if (raw !== undefined) return requestOf(op, { body: raw.text, contentType: raw.contentType });
+    return requestOf(op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
+  }
+  const path = { [resource.idParameter ?? '']: id };
+  if (raw !== undefined) return requestOf(op, { path, body: raw.text, contentType: raw.contentType });
+  return requestOf(op, { path, ...(value === undefined ? {} : { value }) });
+}
+
+/**
+ * Makes sure every sub-resource of the model has a parent record on the target to live under (created once per
+ * target and process, or the first one listed under `--read-only`), and points the requests of the check about
+ * to run at it. Parents of parents first.
+ */
+export async function prepareParents(context: CheckContext, create: (resource: ResourceModel) => Promise<string | undefined>): Promise<void> {
+  const done = new Set<ResourceModel>();
+  const prepare = async (resource: ResourceModel): Promise<void> => {
+    if (done.has(resource) || resource.parent === undefined) return;
+    done.add(resource);
+    const parent = context.model.resources.find((candidate) => candidate.name === resource.parent!.resource);
+    if (parent === undefined) return;
+    await prepare(parent);
+    const remembered = memory(context, parent);
+    remembered.fixture ??= create(parent);
+    const id = await remembered.fixture;
+    setResources(resource, context.model.resources);
+    if (id !== undefined) setParent(resource, id);
+  };
+  for (const resource of context.model.resources) await prepare(resource);
+}
+
+/**
+ * A client-chosen id (D50: the create body may carry the record's id): a create naming a fresh id is answered
+ * with that id and the record is read back by it; a second create naming the same id is refused (409, or the
+ * 400/422 the operation documents) and leaves the first record as it was.
+ */
+export function clientIdCheck(resource: ResourceModel, id: string, rule: string, helpers: ClientIdHelpers): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const create = resource.operations.create!;
+      const refusals = [409, ...create.responses.map((r) => Number(r.status)).filter((status) => status === 400 || status === 422)];
+      await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (drawn) => {
+        const chosen = withClientId(context, resource, { ...drawn, [resource.idProperty]: null });
+        const created = await helpers.create(context, resource, chosen);
+        const key = idKey(chosen[resource.idProperty]);
+        if (created === undefined) return;
+        if (idKey(created[resource.idProperty]) !== key) throw new Violation(`a create naming ${resource.idProperty} ${key} made a record whose ${resource.idProperty} is ${idKey(created[resource.idProperty])}: the spec lets the client choose it`);
+        if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `${create.operationId} with a chosen ${resource.idProperty}`);
+        const again = { ...ordinaryBodyOf(context, create), [resource.idProperty]: chosen[resource.idProperty] };
+        await context.call(create, requestOf(create, { value: again }), refusals);
+        if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `a second create naming ${resource.idProperty} ${key} was refused, yet the first record`);
+      }, { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}
+
+/** What {@link clientIdCheck} borrows from the record helpers (passed in: they import this module). */
+export interface ClientIdHelpers {
+  create(context: CheckContext, resource: ResourceModel, body: Record<string, unknown>): Promise<ExactRecord | undefined>;
+  readBack(context: CheckContext, resource: ResourceModel, expected: ExactRecord, where: string): Promise<unknown>;
+}
+
+function ordinaryBodyOf(context: CheckContext, create: OperationModel): Record<string, unknown> {
+  return ordinaryBody(create, context.target.integers, 11);
+}

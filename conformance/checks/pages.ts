@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { memberAt } from '../../spec/lists.js';
+import type { ListModel, ResourceModel } from '../../spec/model.js';
+import { limitRange } from '../arbitraries/query.js';
+import type { Exchange } from '../client.js';
+import { Violation } from '../contract.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idOf, memory, type Check, type ExactRecord } from './check.js';
+import { ensurePopulation } from './population.js';
+import { operation, recordsOf, successStatuses } from './records.js';
+
+/** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
+const MAX_PAGES = 400;
+/** Pages a walk of a drawn size should take at most: the smallest sizes drawn keep the walk this short. */
+const PAGES_PER_WALK = 25;
+
+/** One page as read: its records' ids, and what it says of the next page. */
+interface Page {
+  ids: string[];
+  exchange: Exchange;
+  next: string | undefined;
+}
+
+/** The value to send for the next page of a cursor list: the `next` member, a next link's parameter, or the `Link` header's. */
+function nextCursor(list: ListModel, parameter: string, body: unknown, exchange: Exchange): string | undefined {
+  const fromLink = (link: unknown): string | undefined => {
+    if (typeof link !== 'string' || link === '') return undefined;
+    return new URL(link, 'http://target').searchParams.get(parameter) ?? undefined;
+  };
+  for (const member of list.members) {
+    const value = memberAt(body, member.path);
+    if (member.holds === 'next' && value !== null && value !== undefined && value !== '') return String(value);
+    if (member.holds === 'nextLink') {
+      const link = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['href'] : value;
+      const found = fromLink(link);
+      if (found !== undefined) return found;
+    }
+  }
+  for (const header of list.headers) {
+    const value = exchange.response.headers[header.name.toLowerCase()];
+    if (value === undefined) continue;
+    if (header.holds === 'next' && value !== '') return value;
+    if (header.holds === 'nextLink') return fromLink(value);
+    if (header.holds === 'link') {
+      const next = /<([^>]*)>\s*;[^,]*rel="?next"?/i.exec(value);
+      if (next !== null) return fromLink(next[1]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Reads every page of a list with page size `size` (`undefined`: the server's default), as the model says the
+ * list pages (page number, offset, or cursor), while nothing writes. Returns the pages in order. Errors: a
+ * {@link Violation} when the pages never end.
+ */
+async function walk(context: CheckContext, resource: ResourceModel, list: ListModel, size: number | undefined): Promise<Page[]> {
+  const op = list.operation;
+  const paging = list.paging!;
+  const pages: Page[] = [];
+  let cursor: string | undefined;
+  for (let index = 0; index < MAX_PAGES; index++) {
+    const query = new URLSearchParams();
+    if (size !== undefined && list.limit !== undefined) query.set(list.limit.parameter, String(size));
+    if (paging.kind === 'page' && index > 0) query.set(paging.parameter, String(paging.first + index));
+    if (paging.kind === 'offset' && index > 0) query.set(paging.parameter, String(pages.reduce((sum, page) => sum + page.ids.length, 0)));
+    if (paging.kind === 'cursor' && index > 0) query.set(paging.parameter, cursor!);
+    const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+    const records = recordsOf(resource, body);
+    const page: Page = { ids: records.map((record: ExactRecord) => idOf(resource, record)), exchange, next: paging.kind === 'cursor' ? nextCursor(list, paging.parameter, body, exchange) : undefined };
+    pages.push(page);
+    const full = size === undefined ? index === 0 || page.ids.length >= pages[0]!.ids.length : page.ids.length >= size;
+    if (paging.kind === 'cursor' ? page.next === undefined : page.ids.length === 0 || !full) return pages;
+    cursor = page.next;
+  }
+  throw new Violation(`${op.operationId} still answered records after ${MAX_PAGES} pages of ${size ?? 'the default size'}: its pages never end`, pages.at(-1)?.exchange);
+}
+
+/** The ids of a walk, checked for repeats: a record on two pages (or twice on one) is a violation. */
+function idsOf(pages: readonly Page[], size: number | undefined, what: string): string[] {
+  const seen = new Map<string, number>();
+  pages.forEach((page, index) => {
+    for (const id of page.ids) {
+      const before = seen.get(id);
+      if (before !== undefined) throw new Violation(`${what} with pages of ${size ?? 'the default size'}: record ${id} is on page ${before + 1} and again on page ${index + 1}`, page.exchange);
+      seen.set(id, index);
+    }
+  });
+  return [...seen.keys()];
+}
+
+/**
+ * Pagination as a property (README › Lists; D45): for any page size, the pages of the list, walked as the spec
+ * declares (page number, offset, cursor or next link), partition its records while nothing writes: no record on
+ * two pages, none left out, their union the whole list (as read with the largest pages), holding every record
+ * the suite created and did not delete.
+ */
+export function pagesCheck(resource: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const list = resource.list!;
+      const op = operation(resource, 'list');
+      await ensurePopulation(context, resource);
+      const [min, max] = list.limit === undefined ? [undefined, undefined] : limitRange(list.limit);
+      const whole = idsOf(await walk(context, resource, list, max), max, op.operationId);
+      const wholeSet = new Set(whole);
+      const remembered = memory(context, resource);
+      const missing = [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created));
+      if (missing.length > 0) throw new Violation(`${op.operationId} with pages of ${max ?? 'the default size'}: ${missing.length} created ${resource.name} are on no page (e.g. ${missing[0]})`);
+      if (min === undefined || max === undefined) return;
+      // Sizes small enough to need many pages, not so small that one walk reads hundreds.
+      const low = Math.min(max, Math.max(min, Math.ceil(whole.length / PAGES_PER_WALK)));
+      await context.forAll(fc.integer({ min: low, max }), async (size) => {
+        const pages = await walk(context, resource, list, size);
+        const ids = idsOf(pages, size, op.operationId);
+        const got = new Set(ids);
+        const gap = whole.find((one) => !got.has(one));
+        if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is on no page of ${pages.length}`, pages.at(-1)!.exchange);
+        const extra = ids.find((one) => !wholeSet.has(one));
+        if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not in the list read with pages of ${max}`, pages.find((page) => page.ids.includes(extra))!.exchange);
+      }, { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}
+
+/** Whether the suite can walk a resource's list page by page (its model says how it pages). */
+export function pages(resource: ResourceModel): boolean {
+  return resource.list?.paging !== undefined && resource.operations.list === resource.list.operation;
+}
