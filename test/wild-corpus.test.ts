@@ -4,7 +4,7 @@ import { listCheckIds, runCheck } from '../conformance/suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
 import { PACKAGE_ROOT } from '../spec/model.js';
 import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corpus/client.js';
-import { bookshop, notes, nursery, recipes } from './wild-corpus/probes-classic.js';
+import { bookshop, notes, nursery, recipes, rides } from './wild-corpus/probes-classic.js';
 import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
 import { chat, ferry, gallery, identity } from './wild-corpus/probes-modern.js';
 
@@ -29,6 +29,7 @@ const CASES: readonly WildCase[] = [
   { file: 'notes-3.0.yaml', auth: 'none', probes: notes },
   { file: 'recipes-expanded-3.0.yaml', auth: 'none', probes: recipes },
   { file: 'versions-examples-3.0.yaml', auth: 'none', probes: versions },
+  { file: 'rides-offset-3.0.yaml', auth: { query: 'server_token' }, probes: rides },
   { file: 'code-review-links-3.0.yaml', auth: 'none', probes: codeReview },
   { file: 'catalogue-search-form-3.0.yaml', auth: 'none', probes: catalogue },
   { file: 'alerts-callback-3.0.yaml', auth: 'none', probes: alerts },

@@ -27,8 +27,11 @@ export interface WildRequest {
   auth?: boolean;
 }
 
-/** How a spec asks for credentials: a bearer token (OAuth2 or HTTP bearer, plus an `api_key` header), HTTP basic, or none. */
-export type WildAuth = 'bearer' | 'basic' | 'none';
+/**
+ * How a spec asks for credentials: a bearer token (OAuth2 or HTTP bearer, plus an `api_key` header), HTTP basic,
+ * an apiKey query parameter of that name, or none.
+ */
+export type WildAuth = 'bearer' | 'basic' | 'none' | { query: string };
 
 /** A client for one running mock: `call(method, path)` relative to its base URL. */
 export interface WildClient {
@@ -40,6 +43,7 @@ export interface WildClient {
 export type WildProbe = (client: WildClient) => Promise<void>;
 
 function credentials(auth: WildAuth): Record<string, string> {
+  if (typeof auth === 'object') return {};
   if (auth === 'bearer') return { authorization: `Bearer ${WILD_KEY}`, api_key: WILD_KEY };
   if (auth === 'basic') return { authorization: `Basic ${Buffer.from(`front-end:${WILD_KEY}`).toString('base64')}` };
   return {};
@@ -63,7 +67,8 @@ export function wildClient(baseUrl: string, auth: WildAuth): WildClient {
       if (request.bytes !== undefined) [headers['content-type'], body] = [request.bytes.contentType, request.bytes.data];
       if (request.multipart !== undefined) body = request.multipart;
       Object.assign(headers, request.headers);
-      const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      const withKey = typeof auth === 'object' && request.auth !== false ? `${path}${path.includes('?') ? '&' : '?'}${auth.query}=${WILD_KEY}` : path;
+      const response = await fetch(`${baseUrl}${withKey}`, { method, headers, ...(body === undefined ? {} : { body }) });
       const bytes = new Uint8Array(await response.arrayBuffer());
       const text = Buffer.from(bytes).toString('utf8');
       let json: unknown;

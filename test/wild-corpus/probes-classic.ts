@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectStatus, expectSuccess, object, records, type WildProbe } from './client.js';
+import { expectPartition, expectStatus, expectSuccess, object, records, type WildProbe } from './client.js';
 
 // Probes of the specs in the classic petstore shapes (spec/wild/README.md), each written from the spec's own
 // descriptions: what a front-end developer tries first against a mock of it (issue 16 §2-§3).
@@ -187,5 +187,44 @@ export const recipes: Record<string, WildProbe> = {
     expectStatus(refused, 400);
     expect(Object.keys(object(refused)).sort()).toEqual(['code', 'message']);
     expect(records(await call('GET', '/recipes')).length).toBe(before);
+  },
+};
+
+const ride = (product: string, latitude = 48.85) => ({ product_id: product, start_latitude: latitude, start_longitude: 2.35 });
+
+/** rides-offset-3.0.yaml: the OAI Uber example's shape. */
+export const rides: Record<string, WildProbe> = {
+  'requested rides are listed; offset pages of 3 partition the list and count is the number of rides': async ({ call }) => {
+    for (const product of ['x', 'pool', 'black', 'x', 'pool', 'x', 'black']) expectStatus(await call('POST', '/rides', { json: ride(product) }), 201);
+    const first = object(await call('GET', '/rides?limit=100'));
+    const all = (first['rides'] as Record<string, unknown>[]).map((one) => String(one['ride_id']));
+    expect(all.length).toBeGreaterThanOrEqual(7);
+    expect(first['count']).toBe(all.length);
+    const pages: Record<string, unknown>[] = [];
+    for (let offset = 0; offset < all.length + 3; offset += 3) pages.push(object(await call('GET', `/rides?offset=${offset}&limit=3`)));
+    expectPartition(pages.map((page) => (page['rides'] as Record<string, unknown>[]).map((one) => String(one['ride_id']))), all);
+    pages.forEach((page, index) => expect(page).toMatchObject({ offset: index * 3, limit: 3, count: all.length }));
+  },
+  'a ride is read by its ride_id and cancelled (204); then a 404 in the {code, message, fields} shape': async ({ call }) => {
+    const created = object(await call('POST', '/rides', { json: ride('x') }));
+    const id = String(created['ride_id']);
+    expect(object(await call('GET', `/rides/${id}`))).toMatchObject(ride('x'));
+    expectStatus(await call('DELETE', `/rides/${id}`), 204);
+    const gone = await call('GET', `/rides/${id}`);
+    expectStatus(gone, 404);
+    expect(object(gone)['code']).toBe(404);
+  },
+  'bad input: a latitude past 90, limit 101 or a negative offset is a 400': async ({ call }) => {
+    expectStatus(await call('POST', '/rides', { json: ride('x', 91) }), 400);
+    expectStatus(await call('GET', '/rides?limit=101'), 400);
+    expectStatus(await call('GET', '/rides?offset=-1'), 400);
+  },
+  'the key goes in the server_token query parameter; without it, a 401': async ({ call }) => {
+    expectStatus(await call('GET', '/rides', { auth: false }), 401);
+    expectStatus(await call('GET', '/me'), 200);
+  },
+  'products need a latitude and a longitude': async ({ call }) => {
+    expectStatus(await call('GET', '/products?latitude=48.85'), 400);
+    expect(Array.isArray(records(await call('GET', '/products?latitude=48.85&longitude=2.35')))).toBe(true);
   },
 };
