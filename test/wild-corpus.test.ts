@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from '../spec/model.js';
 import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corpus/client.js';
 import { bookshop, notes, nursery, recipes, rides } from './wild-corpus/probes-classic.js';
 import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
-import { chat, ferry, gallery, identity } from './wild-corpus/probes-modern.js';
+import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';
 
 /**
  * The corpus from the wild (spec/wild/README.md, issue 16 §5): for every spec in the shape of a public OpenAPI
@@ -37,6 +37,7 @@ const CASES: readonly WildCase[] = [
   { file: 'ferry-travel-3.1.yaml', auth: 'bearer', probes: ferry },
   { file: 'gallery-3.1.yaml', auth: 'basic', probes: gallery },
   { file: 'identity-clients-3.0.yaml', auth: 'bearer', probes: identity },
+  { file: 'forge-issues-3.0.yaml', auth: 'basic', probes: forge },
   { file: 'chat-rooms-rpc-3.0.yaml', auth: 'bearer', probes: chat },
 ];
 

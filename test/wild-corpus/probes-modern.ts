@@ -255,3 +255,60 @@ export const chat: Record<string, WildProbe> = {
     expect(records(await call('GET', '/rooms.list'), 'rooms').map((one) => one['name'])).not.toContain('Bad Name!');
   },
 };
+
+/** forge-issues-3.0.yaml: the Gitea API shape (issues and comments under a repository). */
+export const forge: Record<string, WildProbe> = {
+  'the repository the examples show is there': async ({ call }) => {
+    expect(object(await call('GET', '/repos/ada/compiler'))['full_name']).toBe('ada/compiler');
+  },
+  'issues created in a repository are listed by it and read by their number': async ({ call }) => {
+    const numbers: string[] = [];
+    for (const title of ['Parser crash', 'Slow start', 'Typo']) {
+      const created = await call('POST', '/repos/ada/compiler/issues', { json: { title, body: 'seen today' } });
+      expectStatus(created, 201);
+      expect(object(created)).toMatchObject({ title, body: 'seen today' });
+      numbers.push(String(object(created)['number']));
+    }
+    expect(new Set(numbers).size).toBe(3);
+    const listed = records(await call('GET', '/repos/ada/compiler/issues?limit=50'));
+    expect(listed.map((issue) => String(issue['number']))).toEqual(expect.arrayContaining(numbers));
+    expect(object(await call('GET', `/repos/ada/compiler/issues/${numbers[1]!}`))['title']).toBe('Slow start');
+  },
+  'a repository that does not exist has no issues to list or create: 404 in the {message, url} shape': async ({ call }) => {
+    const created = await call('POST', '/repos/nobody/nothing/issues', { json: { title: 'lost' } });
+    expectStatus(created, 404);
+    expect(object(created)).toHaveProperty('message');
+    expectStatus(await call('GET', '/repos/nobody/nothing/issues'), 404);
+  },
+  'comments are added under an issue and listed by it; an issue that does not exist is a 404': async ({ call }) => {
+    const issue = object(await call('POST', '/repos/ada/compiler/issues', { json: { title: 'Needs docs' } }));
+    const number = String(issue['number']);
+    const comment = await call('POST', `/repos/ada/compiler/issues/${number}/comments`, { json: { body: 'I can write them' } });
+    expectStatus(comment, 201);
+    expect(object(comment)['body']).toBe('I can write them');
+    expect(records(await call('GET', `/repos/ada/compiler/issues/${number}/comments`)).map((one) => one['body'])).toEqual(['I can write them']);
+    expectStatus(await call('POST', '/repos/ada/compiler/issues/999999/comments', { json: { body: 'nobody reads this' } }), 404);
+  },
+  'pages of limit 2 followed by their Link rel="next" partition the issues; X-Total-Count counts them': async (client) => {
+    for (const title of ['a', 'b', 'c', 'd', 'e']) expectStatus(await client.call('POST', '/repos/ada/compiler/issues', { json: { title } }), 201);
+    const all = records(await client.call('GET', '/repos/ada/compiler/issues?limit=50')).map((issue) => String(issue['number']));
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    const { pages, total } = await pagesByLink(client, '/repos/ada/compiler/issues?limit=2', 'number');
+    expectPartition(pages, all);
+    expect(total).toBe(String(all.length));
+  },
+  'PATCH edits an issue (201) and closes it; DELETE answers 204, then a 404': async ({ call }) => {
+    const number = String(object(await call('POST', '/repos/ada/compiler/issues', { json: { title: 'Old title' } }))['number']);
+    const edited = await call('PATCH', `/repos/ada/compiler/issues/${number}`, { json: { title: 'New title', state: 'closed' } });
+    expectStatus(edited, 201);
+    expect(object(edited)).toMatchObject({ title: 'New title', state: 'closed' });
+    expect(records(await call('GET', '/repos/ada/compiler/issues?state=closed&limit=50')).map((issue) => String(issue['number']))).toContain(number);
+    expectStatus(await call('DELETE', `/repos/ada/compiler/issues/${number}`), 204);
+    expectStatus(await call('GET', `/repos/ada/compiler/issues/${number}`), 404);
+  },
+  'bad input: an issue without its title is refused (400 or the documented 422) and not listed': async ({ call }) => {
+    const refused = await call('POST', '/repos/ada/compiler/issues', { json: { body: 'no title' } });
+    expectStatus(refused, [400, 422]);
+    expect(records(await call('GET', '/repos/ada/compiler/issues?limit=50')).map((issue) => issue['body'])).not.toContain('no title');
+  },
+};
