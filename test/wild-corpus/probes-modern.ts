@@ -71,6 +71,11 @@ export const ferry: Record<string, WildProbe> = {
     expectStatus(refused, 401);
     expect(refused.type).toBe('application/problem+json');
   },
+  'a fresh mock starts with the reservation its list example shows, readable by its id': async ({ call }) => {
+    const listed = records(await call('GET', '/reservations?limit=100'), 'data');
+    expect(listed.map((record) => record['passenger_name'])).toContain('Ada Lovelace');
+    expect(object(await call('GET', '/reservations/2a8e9c57-51c4-4b43-9a52-f7b0e2d1c403'))['passenger_name']).toBe('Ada Lovelace');
+  },
   'ports are offered as JSON and XML: Accept picks XML': async ({ call }) => {
     const xml = await call('GET', '/ports', { headers: { accept: 'application/xml' } });
     expectStatus(xml, 200);
@@ -129,6 +134,13 @@ export const gallery: Record<string, WildProbe> = {
     expectStatus(answer, 200);
     expect(answer.type).toBe('image/png');
     expect([...answer.bytes.slice(0, 8)]).toEqual(PNG_SIGNATURE);
+  },
+  'Prefer: example=exhibition_entry answers that named example; an unknown name is a 400': async ({ call }) => {
+    const body = { passType: 'exhibition', exhibitionId: '3be6453c-03eb-4357-ae5a-984a0e574a54', passDate: '2025-09-05' };
+    const named = await call('POST', '/passes', { json: body, headers: { prefer: 'example=exhibition_entry' } });
+    expectStatus(named, 201);
+    expect(object(named)['confirmationCode']).toBe('pass-exhibition-a98c8f-7eb12');
+    expectStatus(await call('POST', '/passes', { json: body, headers: { prefer: 'example=no_such_example' } }), 400);
   },
   'buying a pass answers a confirmation whose code matches its pattern': async ({ call }) => {
     const answer = await call('POST', '/passes', { json: { passType: 'general', passDate: '2025-09-07', email: 'todd@example.com' } });
