@@ -1,0 +1,397 @@
+import { canonicalJson, parseExact, sameJson } from '../spec/json.js';
+import type { ApiModel, AuthScheme, OperationModel, ParameterModel, ResourceModel } from '../spec/model.js';
+import { isJsonMediaType } from '../spec/schema.js';
+import { documentedResponse, statusFieldOf } from './contract.js';
+
+/**
+ * The judge of one exchange: given the model, a request and its response, the list of the spec's rules they
+ * break. The proxy and `--from-har` judge traffic with it, and the suite's own response checks
+ * (`expectResponse`, the echo of a create, the list filter) stand on the same functions: one judge.
+ */
+
+/** The rules one exchange can break, as logs, headers and counts name them. */
+export type ExchangeRule =
+  | 'route'
+  | 'method'
+  | 'request.parameter'
+  | 'request.body'
+  | 'request.credentials'
+  | 'status'
+  | 'media-type'
+  | 'body.json'
+  | 'body.schema'
+  | 'error.status'
+  | 'auth.accepted'
+  | 'body.accepted'
+  | 'list.filter'
+  | 'list.limit'
+  | 'list.default-limit'
+  | 'create.echo'
+  | 'read.id'
+  | 'sequence.read-after-create'
+  | 'sequence.delete-gone'
+  | 'sequence.pages-overlap';
+
+/**
+ * One broken rule. `operationId` is the spec's (or `METHOD path` when the spec describes none); `side` says
+ * whose fault it is (`request`: the client sent what the spec does not allow; `response`: the server answered
+ * what it does not allow); `pointer` is a JSON pointer into that side (`/query/limit`, `/body/0/status`,
+ * `/headers/content-type`, `/status`); `expected` and `got` are short texts; `message` one readable sentence.
+ */
+export interface ExchangeViolation {
+  operationId: string;
+  rule: ExchangeRule;
+  side: 'request' | 'response';
+  pointer: string;
+  expected: string;
+  got: string;
+  message: string;
+}
+
+/**
+ * An exchange as the judge reads it. `path` is below the spec's base path, query included (`/pets?limit=5`);
+ * header names are lower case; bodies are text as sent and received (decoded when compressed).
+ */
+export interface ObservedExchange {
+  request: { method: string; path: string; headers: Readonly<Record<string, string>>; body?: string | undefined };
+  response: { status: number; headers: Readonly<Record<string, string>>; text: string };
+}
+
+/** The operation a request addresses, with its path parameters as sent (decoded), or why none does. */
+export type Routed = { op: OperationModel; pathValues: Record<string, string> } | { op: undefined; pathKnown: boolean };
+
+/** What {@link judgeExchange} found: the operation, the violations, and the bodies read exactly (for sequence rules). */
+export interface ExchangeVerdict {
+  op: OperationModel | undefined;
+  /** Whether the spec describes this route and method. */
+  described: boolean;
+  violations: ExchangeViolation[];
+  /** Whether the request obeyed the spec (parameters, body, credentials). */
+  requestValid: boolean;
+  /** The request body as exact JSON (numbers as `LosslessNumber`), when it was JSON. */
+  sent: unknown;
+  /** The response body as exact JSON, when it was JSON. */
+  body: unknown;
+  pathValues: Record<string, string>;
+}
+
+/** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
+export function essence(mediaType: string | undefined): string {
+  return (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Splits `path?query` into the path and its query pairs. */
+function splitPath(path: string): { pathname: string; query: URLSearchParams } {
+  const at = path.indexOf('?');
+  return at === -1 ? { pathname: path, query: new URLSearchParams() } : { pathname: path.slice(0, at), query: new URLSearchParams(path.slice(at + 1)) };
+}
+
+/**
+ * The operation of `method` at `path` (below the base path, query allowed). `pathKnown`: some operation has this
+ * path with another method (a method the spec does not document there).
+ */
+export function routeOf(model: ApiModel, method: string, path: string): Routed {
+  const { pathname } = splitPath(path);
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  let pathKnown = false;
+  for (const op of model.operations) {
+    const match = op.pattern.exec(trimmed);
+    if (match === null) continue;
+    if (op.method !== method.toUpperCase()) {
+      pathKnown = true;
+      continue;
+    }
+    const pathValues: Record<string, string> = {};
+    op.pathParams.forEach((param, i) => {
+      const raw = match[i + 1]!;
+      try {
+        pathValues[param.name] = decodeURIComponent(raw);
+      } catch {
+        pathValues[param.name] = raw;
+      }
+    });
+    return { op, pathValues };
+  }
+  return { op: undefined, pathKnown };
+}
+
+/** The JSON value a parameter's text stands for (numbers and booleans parsed exactly; strings as they are). */
+export function parameterValue(param: ParameterModel, text: string): { value: unknown; view: unknown } {
+  if (param.type === 'integer' || param.type === 'number' || param.type === 'boolean') {
+    const parsed = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/.test(text) ? parseExact(text) : undefined;
+    if (parsed?.ok === true) return { value: parsed.document.value, view: parsed.document.view };
+  }
+  if (param.type === 'array') {
+    const items = text.split(',');
+    return { value: items, view: items };
+  }
+  return { value: text, view: text };
+}
+
+/** Whether a request carries credentials for one of the operation's schemes (presence only: a key's validity is the server's). */
+export function hasCredentials(security: readonly AuthScheme[], headers: Readonly<Record<string, string>>, query: URLSearchParams): boolean {
+  if (security.length === 0) return true;
+  return security.some((scheme) => {
+    const authorization = headers['authorization'] ?? '';
+    if (scheme.kind === 'bearer') return /^bearer\s+\S+/i.test(authorization);
+    if (scheme.kind === 'basic') return /^basic\s+\S+/i.test(authorization);
+    if (scheme.in === 'query') return (query.get(scheme.parameter) ?? '') !== '';
+    if (scheme.in === 'cookie') return (headers['cookie'] ?? '').split(';').some((pair) => pair.trim().startsWith(`${scheme.parameter}=`) && pair.trim().length > scheme.parameter.length + 1);
+    return (headers[scheme.parameter.toLowerCase()] ?? '') !== '';
+  });
+}
+
+/**
+ * The request's own violations (route, method, parameters, body, credentials), with the operation it
+ * addresses and its body read exactly. Never throws.
+ */
+export function judgeRequest(model: ApiModel, request: ObservedExchange['request']): { routed: Routed; violations: ExchangeViolation[]; sent: unknown } {
+  const routed = routeOf(model, request.method, request.path);
+  const violations: ExchangeViolation[] = [];
+  const { pathname, query } = splitPath(request.path);
+  if (routed.op === undefined) {
+    const operationId = `${request.method.toUpperCase()} ${pathname}`;
+    const rule: ExchangeRule = routed.pathKnown ? 'method' : 'route';
+    const expected = routed.pathKnown ? 'a method the spec documents on this path' : 'a path the spec documents';
+    violations.push({ operationId, rule, side: 'request', pointer: '/path', expected, got: operationId, message: routed.pathKnown ? `${request.method.toUpperCase()} is not documented on ${pathname}` : `no operation of the spec is at ${pathname}` });
+    return { routed, violations, sent: undefined };
+  }
+  const op = routed.op;
+  const add = (rule: ExchangeRule, pointer: string, expected: string, got: string, message: string): void => {
+    violations.push({ operationId: op.operationId, rule, side: 'request', pointer, expected, got, message });
+  };
+  for (const param of op.pathParams) {
+    const text = routed.pathValues[param.name] ?? '';
+    if (!param.validate(parameterValue(param, text).view)) add('request.parameter', `/path/${param.name}`, describeSchema(param), JSON.stringify(text), `path parameter ${param.name} ${param.validate.errors().replace(new RegExp(`^${param.name}\\s*`), '')}`);
+  }
+  for (const param of op.queryParams) {
+    const texts = query.getAll(param.name);
+    if (texts.length === 0) {
+      if (param.required) add('request.parameter', `/query/${param.name}`, 'present (required)', 'absent', `the required query parameter ${param.name} is missing`);
+      continue;
+    }
+    if (texts.length > 1 && param.type !== 'array') {
+      add('request.parameter', `/query/${param.name}`, 'one value', `${texts.length} values`, `query parameter ${param.name} is sent ${texts.length} times`);
+      continue;
+    }
+    if (!param.validate(parameterValue(param, texts[0]!).view)) add('request.parameter', `/query/${param.name}`, describeSchema(param), JSON.stringify(texts[0]), `query parameter ${param.name} ${param.validate.errors().replace(new RegExp(`^${param.name}\\s*`), '')}`);
+  }
+  if (!hasCredentials(op.security, request.headers, query)) {
+    add('request.credentials', '/headers/authorization', op.security.map(describeScheme).join(' or '), 'none', `${op.operationId} needs credentials (${op.security.map(describeScheme).join(' or ')}) and the request carries none`);
+  }
+  let sent: unknown;
+  const body = op.body;
+  const text = request.body ?? '';
+  if (body !== undefined) {
+    if (text === '') {
+      if (body.required) add('request.body', '/body', 'a JSON body', 'no body', `${op.operationId} requires a request body`);
+    } else {
+      const type = essence(request.headers['content-type']);
+      if (!body.mediaTypes.some((media) => essence(media) === type) && !(isJsonMediaType(type) && body.mediaTypes.some(isJsonMediaType))) {
+        add('request.body', '/headers/content-type', body.mediaTypes.join(' or '), JSON.stringify(request.headers['content-type'] ?? '(none)'), `the request body is sent as ${request.headers['content-type'] ?? 'no Content-Type'}, not ${body.mediaTypes.join(' or ')}`);
+      }
+      const parsed = parseExact(text);
+      if (!parsed.ok) add('request.body', '/body', 'JSON', JSON.stringify(text.slice(0, 60)), `the request body is not JSON: ${parsed.message}`);
+      else {
+        sent = parsed.document.value;
+        if (!body.validate(parsed.document.view)) {
+          for (const issue of body.validate.issues().slice(0, 5)) add('request.body', `/body${issue.pointer}`, 'valid against the request schema', describeAt(parsed.document.value, issue.pointer), `the request ${issue.message}`);
+        }
+      }
+    }
+  }
+  return { routed, violations, sent };
+}
+
+/**
+ * The response's violations of the contract for `op` that hold whatever status was expected: the media type
+ * the spec documents for the status (`application/json` when none, DECISIONS D15), JSON read exactly, the
+ * documented schema (int64 digit for digit), and the error shape's status field equal to the HTTP status
+ * (seed, Errors). Returns the body read exactly, `undefined` when there is none. Never throws.
+ */
+export function judgeResponseBody(op: OperationModel, response: ObservedExchange['response'], method: string = op.method): { violations: ExchangeViolation[]; body: unknown } {
+  const { status, headers, text } = response;
+  const violations: ExchangeViolation[] = [];
+  const add = (rule: ExchangeRule, pointer: string, expected: string, got: string, message: string): void => {
+    violations.push({ operationId: op.operationId, rule, side: 'response', pointer, expected, got, message });
+  };
+  const { response: documented, documented: isDocumented } = documentedResponse(op, status);
+  const bodyless = documented !== undefined && documented.mediaType === undefined;
+  if (bodyless || ((status === 204 || status === 304 || method === 'HEAD') && text === '')) return { violations, body: undefined };
+  const wanted = essence(documented?.mediaType ?? 'application/json');
+  if (essence(headers['content-type']) !== wanted) {
+    add('media-type', '/headers/content-type', wanted, JSON.stringify(headers['content-type'] ?? '(none)'), `expected Content-Type ${wanted}, got ${JSON.stringify(headers['content-type'] ?? '(none)')}`);
+    if (!isJsonMediaType(essence(headers['content-type']))) return { violations, body: undefined };
+  }
+  const parsed = parseExact(text);
+  if (!parsed.ok) {
+    add('body.json', '/body', 'JSON', JSON.stringify(text.slice(0, 60)), `the body is not JSON: ${parsed.message}`);
+    return { violations, body: undefined };
+  }
+  const { value, view } = parsed.document;
+  const validate = documented?.validate;
+  if (validate !== undefined && !validate(view)) {
+    const which = isDocumented ? `schema for ${status}` : `error schema (${status} is not documented for ${op.operationId})`;
+    for (const issue of validate.issues().slice(0, 5)) add('body.schema', `/body${issue.pointer}`, `valid against the spec's ${which}`, describeAt(value, issue.pointer), `the ${status} body does not match the spec's ${which}: ${issue.message}`);
+  }
+  const statusField = status >= 400 ? statusFieldOf(documented) : undefined;
+  if (statusField !== undefined) {
+    const said = (view as Record<string, unknown> | null)?.[statusField];
+    if (said !== status) add('error.status', `/body/${statusField}`, String(status), JSON.stringify(said), `the error body's ${statusField} is ${JSON.stringify(said)} but the HTTP status is ${status}`);
+  }
+  return { violations, body: value };
+}
+
+/** Options of {@link judgeExchange}. */
+export interface JudgeOptions {
+  /** Hold undocumented request parts and gaps strictly (`--strict`): an invalid query answered 2xx is a violation too. */
+  strict?: boolean;
+}
+
+/**
+ * Judges one exchange against the spec: the request (route and method documented, parameters and body valid,
+ * credentials present where required), the response (status documented, media type, body against its schema,
+ * error shape), and the rules one exchange shows (seed, Endpoints: list filter, limit and default page size, a
+ * create's echo; a read answers the record asked for; credentials missing or a body refused by the schema are
+ * never answered 2xx). Never throws.
+ */
+export function judgeExchange(model: ApiModel, exchange: ObservedExchange, options: JudgeOptions = {}): ExchangeVerdict {
+  const { routed, violations, sent } = judgeRequest(model, exchange.request);
+  if (routed.op === undefined) return { op: undefined, described: false, violations, requestValid: false, sent: undefined, body: undefined, pathValues: {} };
+  const op = routed.op;
+  const { status } = exchange.response;
+  const requestValid = violations.length === 0;
+  const add = (rule: ExchangeRule, pointer: string, expected: string, got: string, message: string): void => {
+    violations.push({ operationId: op.operationId, rule, side: 'response', pointer, expected, got, message });
+  };
+  const documentedStatuses = op.responses.map((r) => r.status);
+  const { documented } = documentedResponse(op, status);
+  if (!documented) add('status', '/status', documentedStatuses.join(' or '), String(status), `${op.operationId} answered ${status}, which the spec does not document (${documentedStatuses.join(', ')})`);
+  const success = status >= 200 && status < 300;
+  if (success && violations.some((v) => v.rule === 'request.credentials')) add('auth.accepted', '/status', '401', String(status), `a request without credentials was answered ${status}; the spec asks for 401 (seed, Authentication)`);
+  if (success && violations.some((v) => v.rule === 'request.body')) add('body.accepted', '/status', '400', String(status), `a request body the spec refuses was answered ${status}; the spec asks for 400 (seed, Errors)`);
+  if (success && options.strict === true && violations.some((v) => v.rule === 'request.parameter')) add('status', '/status', '400', String(status), `an invalid parameter was answered ${status} (--strict asks for 400)`);
+  const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase());
+  violations.push(...judged.violations);
+  const resource = op.resource;
+  if (success && resource !== undefined && judged.body !== undefined) {
+    const { query } = splitPath(exchange.request.path);
+    if (op.role === 'list') for (const problem of listProblems(resource, op, query, judged.body)) add(problem.rule, problem.pointer, problem.expected, problem.got, problem.message);
+    if (op.role === 'create' && sent !== null && typeof sent === 'object' && !Array.isArray(sent) && requestValid) {
+      for (const problem of echoProblems(resource, sent as Record<string, unknown>, judged.body)) add('create.echo', `/body/${problem.name}`, problem.expected, problem.got, problem.message);
+    }
+    if (op.role === 'read' && resource.idParameter !== undefined && typeof judged.body === 'object' && judged.body !== null) {
+      const asked = routed.pathValues[resource.idParameter];
+      const got = (judged.body as Record<string, unknown>)[resource.idProperty];
+      if (asked !== undefined && got !== undefined && idText(got) !== asked) add('read.id', `/body/${resource.idProperty}`, asked, idText(got), `asked for ${resource.idProperty} ${asked}, the answer holds ${idText(got)}`);
+    }
+  }
+  return { op, described: true, violations, requestValid, sent, body: judged.body, pathValues: routed.pathValues };
+}
+
+/** A record id as one text: a string as it is, a number's canonical digits (int64 exact). */
+export function idText(value: unknown): string {
+  return typeof value === 'string' ? value : canonicalJson(value);
+}
+
+/** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
+export function listedRecords(resource: ResourceModel, body: unknown): Record<string, unknown>[] {
+  const list = resource.listShape?.kind === 'object' ? (body as Record<string, unknown> | null)?.[resource.listShape.itemsProperty] : body;
+  return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
+}
+
+/** Where a list answer holds its records, as a JSON pointer prefix (`` for a bare array). */
+function listPointer(resource: ResourceModel): string {
+  return resource.listShape?.kind === 'object' ? `/${resource.listShape.itemsProperty}` : '';
+}
+
+/** The first listed record whose `property` is not `value` (seed, listPets rule 1), as an index and a sentence. */
+export function filterStranger(records: readonly Record<string, unknown>[], property: string, value: unknown): { index: number; message: string } | undefined {
+  const index = records.findIndex((record) => !sameJson(record[property], value));
+  if (index === -1) return undefined;
+  return { index, message: `item ${index} has ${property} ${canonicalJson(records[index]![property] ?? null)}, but the query asks for ${canonicalJson(value)}` };
+}
+
+/**
+ * The list rules one answer shows (seed, listPets rules 1-3; Limits): each single, valid filter value held by
+ * every record; never more records than the page size asked for; without one, at most the default page size
+ * (the maximum when the spec gives no default, DECISIONS D33); an invalid page size still never beyond the maximum.
+ */
+export function listProblems(resource: ResourceModel, op: OperationModel, query: URLSearchParams, body: unknown): { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] {
+  const problems: { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] = [];
+  const records = listedRecords(resource, body);
+  const at = listPointer(resource);
+  for (const filter of resource.filters) {
+    const texts = query.getAll(filter.parameter.name);
+    if (texts.length !== 1) continue;
+    const { value, view } = parameterValue(filter.parameter, texts[0]!);
+    if (!filter.parameter.validate(view)) continue;
+    const stranger = filterStranger(records, filter.property, value);
+    if (stranger !== undefined) problems.push({ rule: 'list.filter', pointer: `${at}/${stranger.index}/${filter.property}`, expected: canonicalJson(value), got: canonicalJson(records[stranger.index]![filter.property] ?? null), message: `${filter.parameter.name}=${texts[0]} was answered with ${stranger.message}` });
+  }
+  const limit = resource.limit;
+  if (limit !== undefined) {
+    const texts = query.getAll(limit.parameter);
+    const param = op.queryParams.find((p) => p.name === limit.parameter);
+    const asked = texts.length === 1 && param !== undefined && param.validate(parameterValue(param, texts[0]!).view) ? Number(texts[0]) : undefined;
+    if (asked !== undefined && records.length > asked) {
+      problems.push({ rule: 'list.limit', pointer: `${at}/${asked}`, expected: `at most ${asked} records`, got: `${records.length} records`, message: `${limit.parameter}=${asked} was answered with ${records.length} records` });
+    } else if (texts.length === 0) {
+      const bound = limit.default ?? limit.maximum;
+      if (bound !== undefined && records.length > bound) problems.push({ rule: 'list.default-limit', pointer: `${at}/${bound}`, expected: `at most ${bound} records (the default page size)`, got: `${records.length} records`, message: `without ${limit.parameter}, the answer holds ${records.length} records, more than the default page size ${bound}` });
+    } else if (asked === undefined && limit.maximum !== undefined && records.length > limit.maximum) {
+      problems.push({ rule: 'list.limit', pointer: `${at}/${limit.maximum}`, expected: `at most ${limit.maximum} records (the largest page)`, got: `${records.length} records`, message: `an invalid ${limit.parameter} was answered with ${records.length} records, more than the largest page ${limit.maximum}` });
+    }
+  }
+  return problems;
+}
+
+/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
+export function isReturned(resource: ResourceModel, name: string): boolean {
+  const schema = resource.properties[name] as unknown;
+  if (schema === undefined) return resource.keepsOtherProperties;
+  return typeof schema === 'object' && schema !== null;
+}
+
+/**
+ * The fields of a create's answer that do not repeat the submitted ones exactly (seed, createPet rule 2: int64
+ * digit for digit, strings code unit for code unit). A field left out of the request may come back filled.
+ */
+export function echoProblems(resource: ResourceModel, sent: Readonly<Record<string, unknown>>, got: unknown): { name: string; expected: string; got: string; message: string }[] {
+  const record = (got !== null && typeof got === 'object' ? got : {}) as Record<string, unknown>;
+  const problems: { name: string; expected: string; got: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(sent)) {
+    if (!isReturned(resource, name)) continue;
+    if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
+    else if (!sameJson(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
+  }
+  return problems;
+}
+
+/** The value at a JSON pointer of an exact document, as short JSON text (`(absent)` when there is none). */
+function describeAt(document: unknown, pointer: string): string {
+  let node: unknown = document;
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return '(absent)';
+    node = (node as Record<string, unknown>)[key];
+  }
+  const text = canonicalJson(node);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function describeSchema(param: ParameterModel): string {
+  const text = JSON.stringify(param.schema);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function describeScheme(scheme: AuthScheme): string {
+  if (scheme.kind === 'bearer') return 'Authorization: Bearer <key>';
+  if (scheme.kind === 'basic') return 'Authorization: Basic <credentials>';
+  return `${scheme.parameter} in the ${scheme.in}`;
+}
+
+/** A violation as one log line / header item: `createPet create.echo /body/categoryId`. */
+export function violationLabel(violation: ExchangeViolation): string {
+  return `${violation.operationId} ${violation.rule} ${violation.pointer || '/'}`;
+}
