@@ -141,11 +141,18 @@ export function hasCredentials(security: readonly AuthScheme[], headers: Readonl
   });
 }
 
+/** What {@link judgeRequest} found: the operation addressed, the request's violations, its body read exactly. */
+export interface RequestVerdict {
+  routed: Routed;
+  violations: ExchangeViolation[];
+  sent: unknown;
+}
+
 /**
  * The request's own violations (route, method, parameters, body, credentials), with the operation it
  * addresses and its body read exactly. Never throws.
  */
-export function judgeRequest(model: ApiModel, request: ObservedExchange['request']): { routed: Routed; violations: ExchangeViolation[]; sent: unknown } {
+export function judgeRequest(model: ApiModel, request: ObservedExchange['request']): RequestVerdict {
   const routed = routeOf(model, request.method, request.path);
   const violations: ExchangeViolation[] = [];
   const { pathname, query } = splitPath(request.path);
@@ -253,10 +260,12 @@ export interface JudgeOptions {
  * credentials present where required), the response (status documented, media type, body against its schema,
  * error shape), and the rules one exchange shows (seed, Endpoints: list filter, limit and default page size, a
  * create's echo; a read answers the record asked for; credentials missing or a body refused by the schema are
- * never answered 2xx). Never throws.
+ * never answered 2xx). `judgedRequest`: the request's verdict when already taken (the proxy judges it first). Never throws.
  */
-export function judgeExchange(model: ApiModel, exchange: ObservedExchange, options: JudgeOptions = {}): ExchangeVerdict {
-  const { routed, violations, sent } = judgeRequest(model, exchange.request);
+export function judgeExchange(model: ApiModel, exchange: ObservedExchange, options: JudgeOptions = {}, judgedRequest?: RequestVerdict): ExchangeVerdict {
+  const requestVerdict = judgedRequest ?? judgeRequest(model, exchange.request);
+  const { routed, sent } = requestVerdict;
+  const violations = [...requestVerdict.violations];
   if (routed.op === undefined) return { op: undefined, described: false, violations, requestValid: false, sent: undefined, body: undefined, pathValues: {} };
   const op = routed.op;
   const { status } = exchange.response;
