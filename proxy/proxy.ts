@@ -64,6 +64,8 @@ export interface StartedProxy {
   server: Server;
   mock: Mock<AnyRecordStore, Maybe<MockResponse>>;
   counts: ViolationCounts;
+  /** Writes the recording (`record`) and the mock's state file now: call it before the process exits. */
+  flush(): void;
   close(): Promise<void>;
 }
 
@@ -251,6 +253,10 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     server,
     mock,
     counts,
+    flush: () => {
+      recorder?.flush();
+      mock.flush();
+    },
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -78,7 +78,7 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   check.issues = () =>
     (validate.errors ?? [])
       .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
-      .map((error) => ({ pointer: error.keyword === 'required' ? `${error.instancePath}/${String((error.params as { missingProperty?: unknown }).missingProperty)}` : error.instancePath, message: describeErrors([error]) }));
+      .map((error) => ({ pointer: error.keyword === 'required' ? `${error.instancePath}/${String((error.params as { missingProperty?: unknown }).missingProperty)}` : error.instancePath, message: describeErrors([error], prefix) }));
   return check;
 }
 
