@@ -253,6 +253,11 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
 export interface JudgeOptions {
   /** Hold undocumented request parts and gaps strictly (`--strict`): an invalid query answered 2xx is a violation too. */
   strict?: boolean;
+  /**
+   * Judge credentials (default true). `--from-har` turns it off unless `--strict`: browsers export HAR files
+   * without `Authorization` and cookies by default, so their absence there proves nothing (DECISIONS D65).
+   */
+  credentials?: boolean;
 }
 
 /**
@@ -265,7 +270,7 @@ export interface JudgeOptions {
 export function judgeExchange(model: ApiModel, exchange: ObservedExchange, options: JudgeOptions = {}, judgedRequest?: RequestVerdict): ExchangeVerdict {
   const requestVerdict = judgedRequest ?? judgeRequest(model, exchange.request);
   const { routed, sent } = requestVerdict;
-  const violations = [...requestVerdict.violations];
+  const violations = options.credentials === false ? requestVerdict.violations.filter((v) => v.rule !== 'request.credentials') : [...requestVerdict.violations];
   if (routed.op === undefined) return { op: undefined, described: false, violations, requestValid: false, sent: undefined, body: undefined, pathValues: {} };
   const op = routed.op;
   const { status } = exchange.response;
