@@ -1,4 +1,4 @@
-import { canonicalJson, parseExact, sameJson } from '../spec/json.js';
+import { canonicalJson, parseExact, parseQuick, sameJson } from '../spec/json.js';
 import type { ApiModel, AuthScheme, OperationModel, ParameterModel, ResourceModel } from '../spec/model.js';
 import { isJsonMediaType } from '../spec/schema.js';
 import { documentedResponse, statusFieldOf } from './contract.js';
@@ -118,6 +118,9 @@ export function routeOf(model: ApiModel, method: string, path: string): Routed {
 /** The JSON value a parameter's text stands for (numbers and booleans parsed exactly; strings as they are). */
 export function parameterValue(param: ParameterModel, text: string): { value: unknown; view: unknown } {
   if (param.type === 'integer' || param.type === 'number' || param.type === 'boolean') {
+    // Short integers and booleans are exact as JS values: the common query (`limit=20`) needs no parser.
+    if (/^-?\d{1,15}$/.test(text)) return { value: Number(text), view: Number(text) };
+    if (text === 'true' || text === 'false') return { value: text === 'true', view: text === 'true' };
     const parsed = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/.test(text) ? parseExact(text) : undefined;
     if (parsed?.ok === true) return { value: parsed.document.value, view: parsed.document.view };
   }
@@ -216,7 +219,7 @@ export function judgeRequest(model: ApiModel, request: ObservedExchange['request
  * documented schema (int64 digit for digit), and the error shape's status field equal to the HTTP status
  * (seed, Errors). Returns the body read exactly, `undefined` when there is none. Never throws.
  */
-export function judgeResponseBody(op: OperationModel, response: ObservedExchange['response'], method: string = op.method): { violations: ExchangeViolation[]; body: unknown } {
+export function judgeResponseBody(op: OperationModel, response: ObservedExchange['response'], method: string = op.method, quick = false): { violations: ExchangeViolation[]; body: unknown } {
   const { status, headers, text } = response;
   const violations: ExchangeViolation[] = [];
   const add = (rule: ExchangeRule, pointer: string, expected: string, got: string, message: string): void => {
@@ -230,7 +233,7 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
     add('media-type', '/headers/content-type', wanted, JSON.stringify(headers['content-type'] ?? '(none)'), `expected Content-Type ${wanted}, got ${JSON.stringify(headers['content-type'] ?? '(none)')}`);
     if (!isJsonMediaType(essence(headers['content-type']))) return { violations, body: undefined };
   }
-  const parsed = parseExact(text);
+  const parsed = quick ? parseQuick(text) : parseExact(text);
   if (!parsed.ok) {
     add('body.json', '/body', 'JSON', JSON.stringify(text.slice(0, 60)), `the body is not JSON: ${parsed.message}`);
     return { violations, body: undefined };
@@ -258,6 +261,8 @@ export interface JudgeOptions {
    * without `Authorization` and cookies by default, so their absence there proves nothing (DECISIONS D65).
    */
   credentials?: boolean;
+  /** Parse response bodies natively when that is exact (spec/json.ts `parseQuick`): the proxy's hot path. */
+  quick?: boolean;
 }
 
 /**
@@ -285,7 +290,7 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
   if (success && violations.some((v) => v.rule === 'request.credentials')) add('auth.accepted', '/status', '401', String(status), `a request without credentials was answered ${status}; the spec asks for 401 (seed, Authentication)`);
   if (success && violations.some((v) => v.rule === 'request.body')) add('body.accepted', '/status', '400', String(status), `a request body the spec refuses was answered ${status}; the spec asks for 400 (seed, Errors)`);
   if (success && options.strict === true && violations.some((v) => v.rule === 'request.parameter')) add('status', '/status', '400', String(status), `an invalid parameter was answered ${status} (--strict asks for 400)`);
-  const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase());
+  const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase(), options.quick === true);
   violations.push(...judged.violations);
   const resource = op.resource;
   if (success && resource !== undefined && judged.body !== undefined) {

@@ -168,7 +168,7 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
       } catch (error) {
         text = `(${(error as Error).message})`;
       }
-      verdict = judgeExchange(model, { request: { method, path: below, headers, body: body?.toString('utf8') }, response: { status: answer.status, headers: responseHeaders, text } }, {}, judgedRequest);
+      verdict = judgeExchange(model, { request: { method, path: below, headers, body: body?.toString('utf8') }, response: { status: answer.status, headers: responseHeaders, text } }, { quick: true }, judgedRequest);
     }
     const violations = verdict?.violations ?? [];
     write(res, answer, options.violationHeader === false ? undefined : violations);
