@@ -25,13 +25,15 @@ export interface TestUpstream {
 export interface Gaps {
   missing?: readonly string[];
   notImplemented?: readonly string[];
-  /** Extra response headers on every answer (e.g. CORS). */
+  /** Extra response headers on every answer. */
   headers?: Record<string, string>;
+  /** Answer CORS preflights and add CORS headers for any origin (as a backend a browser page calls does). */
+  cors?: boolean;
 }
 
 /** Starts an upstream with `fault` on a free loopback port; its records are the mock's demo pets. */
 export async function startUpstream(model: ApiModel, fault: Fault, gaps: Gaps = {}): Promise<TestUpstream> {
-  const mock = await createMock({ model, apiKeys: ['upstream-key'], corsOrigins: false });
+  const mock = await createMock({ model, apiKeys: ['upstream-key'], corsOrigins: gaps.cors === true ? '*' : false });
   const received: TestUpstream['received'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
