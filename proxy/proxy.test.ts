@@ -84,6 +84,16 @@ describe('a correct upstream behind the proxy', () => {
     expect(counts.byRule).toEqual({ 'request.credentials': 1 });
   });
 
+  it('forwards a route the spec does not describe and reports it as route', async () => {
+    const { upstream, proxy } = await setUp('none');
+    const inside = await call(proxy, 'GET', '/store/orders');
+    expect(inside.violations).toContain('route');
+    const outside = await request(`${proxy.origin}/elsewhere`, { headers: { authorization: `Bearer ${KEY}` } });
+    await outside.body.text();
+    expect(outside.headers[VIOLATIONS_HEADER]).toContain('route');
+    expect(upstream.received.map((r) => r.url)).toEqual(['/v1/store/orders', '/elsewhere']);
+  });
+
   it('passes a gzip body through byte for byte and still judges it', async () => {
     const { proxy } = await setUp('gzip');
     const response = await request(`${proxy.baseUrl}/pets?limit=2`, { headers: { authorization: `Bearer ${KEY}`, 'accept-encoding': 'gzip' } });

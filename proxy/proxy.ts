@@ -129,7 +129,10 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     const upstreamPath = below === undefined ? url : `${upstream.basePath}${below}`;
     const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
     const headers = flatHeaders(req.headers);
-    const judgedRequest: RequestVerdict | undefined = preflight || below === undefined ? undefined : judgeRequest(model, { method, path: below, headers, body: body?.toString('utf8') });
+    // A path outside the base path is judged as it is: no operation has it (`route`).
+    const judgedPath = below ?? url;
+    const bodyText = body?.toString('utf8');
+    const judgedRequest: RequestVerdict | undefined = preflight ? undefined : judgeRequest(model, { method, path: judgedPath, headers, body: bodyText });
     const op = judgedRequest?.routed.op;
     const pathValues = judgedRequest?.routed.op === undefined ? {} : judgedRequest.routed.pathValues;
 
@@ -161,14 +164,14 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
 
     let verdict: ExchangeVerdict | undefined;
     let text = '';
-    if (below !== undefined && !preflight) {
+    if (!preflight) {
       const responseHeaders = flatHeaders(answer.headers);
       try {
         text = decodeBody(answer.bytes, responseHeaders['content-encoding']);
       } catch (error) {
         text = `(${(error as Error).message})`;
       }
-      verdict = judgeExchange(model, { request: { method, path: below, headers, body: body?.toString('utf8') }, response: { status: answer.status, headers: responseHeaders, text } }, { quick: true }, judgedRequest);
+      verdict = judgeExchange(model, { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: responseHeaders, text } }, { quick: true }, judgedRequest);
     }
     const violations = verdict?.violations ?? [];
     write(res, answer, options.violationHeader === false ? undefined : violations);
