@@ -54,7 +54,8 @@ export interface ExchangeViolation {
  */
 export interface ObservedExchange {
   request: { method: string; path: string; headers: Readonly<Record<string, string>>; body?: string | undefined };
-  response: { status: number; headers: Readonly<Record<string, string>>; text: string };
+  /** `bodyMissing`: the recording kept no body (a HAR exported without content): nothing about it is judged. */
+  response: { status: number; headers: Readonly<Record<string, string>>; text: string; bodyMissing?: boolean };
 }
 
 /** The operation a request addresses, with its path parameters as sent (decoded), or why none does. */
@@ -285,11 +286,14 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
   };
   const documentedStatuses = op.responses.map((r) => r.status);
   const { documented } = documentedResponse(op, status);
-  if (!documented) add('status', '/status', documentedStatuses.join(' or '), String(status), `${op.operationId} answered ${status}, which the spec does not document (${documentedStatuses.join(', ')})`);
+  // A 304 answers a conditional request from a cache's copy: HTTP's, not the contract's.
+  const revalidated = status === 304 && (exchange.request.headers['if-none-match'] !== undefined || exchange.request.headers['if-modified-since'] !== undefined);
+  if (!documented && !revalidated) add('status', '/status', documentedStatuses.join(' or '), String(status), `${op.operationId} answered ${status}, which the spec does not document (${documentedStatuses.join(', ')})`);
   const success = status >= 200 && status < 300;
   if (success && violations.some((v) => v.rule === 'request.credentials')) add('auth.accepted', '/status', '401', String(status), `a request without credentials was answered ${status}; the spec asks for 401 (seed, Authentication)`);
   if (success && violations.some((v) => v.rule === 'request.body')) add('body.accepted', '/status', '400', String(status), `a request body the spec refuses was answered ${status}; the spec asks for 400 (seed, Errors)`);
   if (success && options.strict === true && violations.some((v) => v.rule === 'request.parameter')) add('status', '/status', '400', String(status), `an invalid parameter was answered ${status} (--strict asks for 400)`);
+  if (exchange.response.bodyMissing === true || revalidated) return { op, described: true, violations, requestValid, sent, body: undefined, pathValues: routed.pathValues };
   const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase(), options.quick === true);
   violations.push(...judged.violations);
   const resource = op.resource;
@@ -302,7 +306,10 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
     if (op.role === 'read' && resource.idParameter !== undefined && typeof judged.body === 'object' && judged.body !== null) {
       const asked = routed.pathValues[resource.idParameter];
       const got = (judged.body as Record<string, unknown>)[resource.idProperty];
-      if (asked !== undefined && got !== undefined && idText(got) !== asked) add('read.id', `/body/${resource.idProperty}`, asked, idText(got), `asked for ${resource.idProperty} ${asked}, the answer holds ${idText(got)}`);
+      const param = op.pathParams.find((p) => p.name === resource.idParameter);
+      // Compared as values: `/pets/007` asks for the record whose id is 7.
+      const same = asked === undefined || got === undefined || idText(got) === asked || (param !== undefined && sameJson(parameterValue(param, asked).value, got));
+      if (!same) add('read.id', `/body/${resource.idProperty}`, asked, idText(got), `asked for ${resource.idProperty} ${asked}, the answer holds ${idText(got)}`);
     }
   }
   return { op, described: true, violations, requestValid, sent, body: judged.body, pathValues: routed.pathValues };

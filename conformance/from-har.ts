@@ -56,11 +56,19 @@ export function readHar(file: string, model: ApiModel): { exchanges: TrafficExch
       url,
       exchange: {
         request: { method, path, headers: headerMap(entry.request?.headers), ...(body === '' ? {} : { body }) },
-        response: { status, headers: headerMap(entry.response?.headers), text: text(entry.response?.content) },
+        response: { status, headers: headerMap(entry.response?.headers), text: text(entry.response?.content), ...(bodyMissing(entry) ? { bodyMissing: true } : {}) },
       },
     });
   }
   return { exchanges, outside };
+}
+
+/**
+ * Whether the recorder left the response's body out (devtools omit large or binary bodies, and some exports all
+ * of them): no `content.text` at all, where an empty body is `""`.
+ */
+function bodyMissing(entry: HarEntry): boolean {
+  return entry.response?.content?.text === undefined;
 }
 
 function headerMap(headers: { name: string; value: string }[] | undefined): Record<string, string> {

@@ -161,6 +161,17 @@ describe('sequence rules on recorded traffic', () => {
     expect(rules(paged, harOf([entry(1, 'GET', '/pets?limit=2&offset=0', 200, [a, b]), entry(2, 'GET', '/pets?limit=2&offset=2', 200, [b, c])]))).toEqual(['sequence.pages-overlap']);
   });
 
+  it('a body the recorder left out is not judged; a 304 to a conditional request is not a status violation', () => {
+    const bare = entry(1, 'GET', '/pets/5', 200, undefined) as { response: { content: { text?: string } } };
+    delete bare.response.content.text;
+    const conditional = entry(2, 'GET', '/pets/5', 304, undefined) as { request: { headers: { name: string; value: string }[] } };
+    conditional.request.headers.push({ name: 'If-None-Match', value: '"abc"' });
+    const judged = judgeTraffic(model, readHar(harOf([bare, conditional]), model).exchanges);
+    expect(judged.flatMap((j) => j.verdict.violations)).toEqual([]);
+    const empty = entry(3, 'GET', '/pets/5', 200, undefined);
+    expect(judgeTraffic(model, readHar(harOf([empty]), model).exchanges)[0]!.verdict.violations.map((v) => v.rule)).toEqual(['body.json']);
+  });
+
   it('an exchange the spec does not describe is listed, not failed, unless --strict', async () => {
     const file = harOf([entry(1, 'GET', '/store/orders', 200, []), entry(2, 'GET', '/pets/5', 404, notFound)]);
     const spec = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
