@@ -1,6 +1,7 @@
 import { canonicalJson, sameJson } from '../spec/json.js';
 import type { ApiModel, ResourceModel } from '../spec/model.js';
-import { idText, isReturned, judgeExchange, listedRecords, routeOf, type ExchangeVerdict, type ExchangeViolation, type ObservedExchange } from './exchange.js';
+import { idText, judgeExchange, routeOf, type ExchangeVerdict, type ExchangeViolation, type ObservedExchange } from './exchange.js';
+import { isReturned, listedRecords } from './record-rules.js';
 
 /**
  * The suite on traffic it did not send (`petstore-conformance --from-har`): every exchange judged alone

@@ -1,31 +1,24 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { TargetTls } from '../conformance/target.js';
 import { decodeBody } from '../conformance/transport/dispatcher.js';
 import { documentedResponse } from '../conformance/contract.js';
-import { hasCredentials, idText, judgeExchange, judgeRequest, violationLabel, type ExchangeVerdict, type ExchangeViolation, type RequestVerdict } from '../conformance/exchange.js';
+import { hasCredentials, idText, judgeExchange, judgeRequest, violationLabel, type ExchangeVerdict, type RequestVerdict } from '../conformance/exchange.js';
 import { parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
 import { ADMIN_PREFIX } from '../mock/admin.js';
-import { bearerToken } from '../mock/bearer.js';
-import { apiError, type ErrorCode } from '../mock/errors.js';
+import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, write, type Answer } from './answer.js';
+
+export { ANSWERED_BY_HEADER, VIOLATIONS_HEADER, violationsHeader } from './answer.js';
 import { HEALTH_PATH } from '../mock/front-door.js';
 import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from '../mock/index.js';
-import type { JournalViolation } from '../mock/journal.js';
 import type { MockRequest, MockResponse } from '../mock/pipeline.js';
 import type { AnyRecordStore, Maybe } from '../mock/store/record-store.js';
 import { Recorder } from './recorder.js';
 import { createUpstream, headerText, UpstreamError } from './upstream.js';
 import { ViolationCounts } from './violation-counts.js';
-
-/** Response header naming the violations of an exchange (`--no-violation-header` leaves it out). */
-export const VIOLATIONS_HEADER = 'x-petstore-violations';
-/** Response header saying which side answered: `upstream` or `mock` (with the reason of a fallback). */
-export const ANSWERED_BY_HEADER = 'x-petstore-answered-by';
-/** Longest value of {@link VIOLATIONS_HEADER}, in characters: the count comes first, the list is cut beyond. */
-const HEADER_MAX = 1024;
 
 /** How to run the validating proxy (README › Proxy). Every field but `model` and `upstream` has a default. */
 export interface ProxyOptions {
@@ -67,16 +60,6 @@ export interface StartedProxy {
   /** Writes the recording (`record`) and the mock's state file now: call it before the process exits. */
   flush(): void;
   close(): Promise<void>;
-}
-
-/** One answer on its way to the client: status, headers, the body bytes as they go on the wire, and who made it. */
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  bytes: Buffer;
-  answeredBy: 'upstream' | 'mock';
-  /** Why the mock answered: `--mock-operations`, a fallback (`404`, `501`, `unreachable`), a record the mock holds, `--errors`. */
-  reason?: string;
 }
 
 /**
@@ -244,6 +227,15 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     });
     req.on('error', () => res.destroy());
   });
+  // A request node cannot parse still gets the error shape, as from the mock (mock/server.ts).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const failed = errorResponse(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'MALFORMED_REQUEST');
+    socket.end(`HTTP/1.1 ${failed.status} ${STATUS_CODES[failed.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(failed.body)}\r\nconnection: close\r\n\r\n${failed.body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolve());
@@ -330,72 +322,3 @@ function withMockCredentials(request: MockRequest, op: OperationModel | undefine
   return { ...request, headers };
 }
 
-/** Headers as one lower-case text per name (a repeated header joined with `, `). */
-function flatHeaders(headers: IncomingHttpHeaders | Record<string, string | string[]>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-  return out;
-}
-
-/** The value of {@link VIOLATIONS_HEADER}: the count, then `operation rule pointer` items, ASCII, cut at {@link HEADER_MAX}. */
-export function violationsHeader(violations: readonly ExchangeViolation[]): string {
-  const text = `${violations.length}; ${violations.map(violationLabel).join(', ')}`.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));
-  return text.length > HEADER_MAX ? `${text.slice(0, HEADER_MAX - 3)}...` : text;
-}
-
-/** Writes an answer with its bytes unchanged, adding who answered and the violations (exposed to pages when CORS is on). */
-function write(res: ServerResponse, answer: Answer | MockResponse, violations: readonly ExchangeViolation[] | undefined): void {
-  const bytes = 'bytes' in answer ? answer.bytes : Buffer.from(answer.body);
-  const flat: string[] = [];
-  let exposed = false;
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (name === 'access-control-expose-headers') continue;
-    for (const item of Array.isArray(value) ? value : [value]) flat.push(name, item);
-  }
-  const added: string[] = [];
-  if ('answeredBy' in answer) {
-    flat.push(ANSWERED_BY_HEADER, answer.reason === undefined ? answer.answeredBy : `${answer.answeredBy}; ${answer.reason}`);
-    added.push(ANSWERED_BY_HEADER);
-  }
-  if (violations !== undefined && violations.length > 0) {
-    flat.push(VIOLATIONS_HEADER, violationsHeader(violations));
-    added.push(VIOLATIONS_HEADER);
-  }
-  const expose = headerText(answer.headers['access-control-expose-headers']);
-  if (answer.headers['access-control-allow-origin'] !== undefined) {
-    exposed = true;
-    flat.push('access-control-expose-headers', [expose, ...added].filter((item) => item !== undefined && item !== '').join(', '));
-  }
-  if (!exposed && expose !== undefined) flat.push('access-control-expose-headers', expose);
-  if (!flat.some((item, i) => i % 2 === 0 && item.toLowerCase() === 'content-length') && answer.status !== 204 && answer.status !== 304) flat.push('content-length', String(bytes.length));
-  res.writeHead(answer.status, flat);
-  res.end(bytes);
-}
-
-function journalViolation(violation: ExchangeViolation): JournalViolation {
-  const { operationId, rule, side, pointer, expected, got } = violation;
-  return { operationId, rule, side, pointer, expected, got };
-}
-
-function errorResponse(code: ErrorCode, detail?: string, headers: Record<string, string> = {}): MockResponse {
-  const error = apiError(code, detail);
-  return { status: error.status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(error) };
-}
-
-function errorAnswer(code: ErrorCode, detail?: string, headers: Record<string, string> = {}): Answer {
-  const response = errorResponse(code, detail, headers);
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(response.body), answeredBy: 'mock' };
-}
-
-/** The admin API's guard, for the proxy's own admin endpoint: off with `--no-admin`, a token when one is set. */
-function adminRefusal(enabled: boolean, tokenDigest: Buffer | undefined, request: MockRequest): Answer | undefined {
-  if (!enabled) return errorAnswer('ADMIN_DISABLED');
-  if (tokenDigest === undefined) return undefined;
-  const given = bearerToken(request.headers.authorization);
-  if (given === undefined || !timingSafeEqual(digest(given), tokenDigest)) return errorAnswer('ADMIN_UNAUTHORIZED', undefined, { 'www-authenticate': 'Bearer realm="admin"' });
-  return undefined;
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}

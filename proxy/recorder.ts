@@ -1,7 +1,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Exchange } from '../conformance/client.js';
-import { idText, listedRecords } from '../conformance/exchange.js';
+import { idText } from '../conformance/exchange.js';
+import { listedRecords } from '../conformance/record-rules.js';
 import { toHar } from '../conformance/report/har.js';
 import { exactJson, toView } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';

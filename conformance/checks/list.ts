@@ -4,7 +4,7 @@ import type { FilterModel, ResourceModel } from '../../spec/model.js';
 import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
-import { filterStranger } from '../exchange.js';
+import { filterStranger } from '../record-rules.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';

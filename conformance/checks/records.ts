@@ -3,7 +3,7 @@ import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
-import { echoProblems, isReturned as isReturnedByJudge } from '../exchange.js';
+import { echoProblems, isReturned as isReturnedByJudge } from '../record-rules.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 
