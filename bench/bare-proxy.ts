@@ -36,3 +36,4 @@ const server = createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as { port: number }).port }));
 process.on('disconnect', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));

@@ -8,3 +8,4 @@ import { loadModel } from '../spec/model.js';
 const proxy = await startProxy({ model: await loadModel(), upstream: process.argv[2]!, port: 0, mock: { admin: false, journalSize: 100 } });
 process.send?.({ port: new URL(proxy.origin).port });
 process.on('disconnect', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));

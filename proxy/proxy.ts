@@ -111,7 +111,8 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     const below = base === '' ? url : url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`) ? url.slice(base.length) || '/' : undefined;
     const upstreamPath = below === undefined ? url : `${upstream.basePath}${below}`;
     const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    const headers = flatHeaders(req.headers);
+    // node joins a request's repeated headers into one text (set-cookie aside, which requests do not carry): no copy needed.
+    const headers = req.headers as Readonly<Record<string, string>>;
     // A path outside the base path is judged as it is: no operation has it (`route`).
     const judgedPath = below ?? url;
     const bodyText = body?.toString('utf8');
@@ -148,9 +149,11 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     let verdict: ExchangeVerdict | undefined;
     let text = '';
     if (!preflight) {
-      const responseHeaders = flatHeaders(answer.headers);
+      // The judge reads the media type alone; the recording keeps every header.
+      const responseHeaders = recorder === undefined ? { 'content-type': headerText(answer.headers['content-type']) ?? '' } : flatHeaders(answer.headers);
+      if (answer.headers['content-type'] === undefined) delete responseHeaders['content-type'];
       try {
-        text = decodeBody(answer.bytes, responseHeaders['content-encoding']);
+        text = decodeBody(answer.bytes, headerText(answer.headers['content-encoding']));
       } catch (error) {
         text = `(${(error as Error).message})`;
       }

@@ -76,13 +76,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         const code = (error as NodeJS.ErrnoException).code ?? ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
         throw new UpstreamError(`cannot reach ${origin}: ${(error as Error).message}${code === undefined ? '' : ` (${code})`}`, !UNREACHABLE.has(code ?? ''), { cause: error });
       }
-      const chunks: Buffer[] = [];
+      let bytes: Buffer;
       try {
-        for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+        bytes = Buffer.from(await answer.body.arrayBuffer());
       } catch (error) {
         throw new UpstreamError(`the upstream broke off its answer: ${(error as Error).message}`, true, { cause: error });
       }
-      return { status: answer.statusCode, headers: answeredHeaders(answer.headers), bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
+      return { status: answer.statusCode, headers: answeredHeaders(answer.headers), bytes };
     },
   };
 }
