@@ -31,6 +31,7 @@ describe('judgeExchange', () => {
     expect(rules(exchange('POST', '/pets', 201, pet(9), { body: '{"name":"Rex","categoryId":1,"status":"available"}' }))).toEqual([]);
     expect(rules(exchange('GET', '/pets/9', 200, pet(9)))).toEqual([]);
     expect(rules(exchange('GET', '/pets/9', 404, '{"code":"X","message":"no","status":404}'))).toEqual([]);
+    expect(rules(exchange('GET', '/pets/9', 429, 'slow down', { responseHeaders: { 'content-type': 'text/plain', 'retry-after': '1' } }))).toEqual([]);
     expect(rules(exchange('POST', '/pets', 201, '{"id":1,"name":"A","categoryId":9223372036854775807}', { body: '{"name":"A","categoryId":9223372036854775807}' }))).toEqual([]);
   });
 

@@ -289,12 +289,15 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
   const { documented } = documentedResponse(op, status);
   // A 304 answers a conditional request from a cache's copy: HTTP's, not the contract's.
   const revalidated = status === 304 && (exchange.request.headers['if-none-match'] !== undefined || exchange.request.headers['if-modified-since'] !== undefined);
-  if (!documented && !revalidated) add('status', '/status', documentedStatuses.join(' or '), String(status), `${op.operationId} answered ${status}, which the spec does not document (${documentedStatuses.join(', ')})`);
+  // A 429 or 503 the spec does not document is a refusal (a gateway's quota, a restart), not an answer: the suite
+  // retries them and gives no verdict (conformance/client.ts); the judge passes over them the same way.
+  const refused = !documented && (status === 429 || status === 503);
+  if (!documented && !revalidated && !refused) add('status', '/status', documentedStatuses.join(' or '), String(status), `${op.operationId} answered ${status}, which the spec does not document (${documentedStatuses.join(', ')})`);
   const success = status >= 200 && status < 300;
   if (success && violations.some((v) => v.rule === 'request.credentials')) add('auth.accepted', '/status', '401', String(status), `a request without credentials was answered ${status}; the spec asks for 401 (seed, Authentication)`);
   if (success && violations.some((v) => v.rule === 'request.body')) add('body.accepted', '/status', '400', String(status), `a request body the spec refuses was answered ${status}; the spec asks for 400 (seed, Errors)`);
   if (success && options.strict === true && violations.some((v) => v.rule === 'request.parameter')) add('status', '/status', '400', String(status), `an invalid parameter was answered ${status} (--strict asks for 400)`);
-  if (exchange.response.bodyMissing === true || revalidated) return { op, described: true, violations, requestValid, sent, body: undefined, pathValues: routed.pathValues };
+  if (exchange.response.bodyMissing === true || revalidated || refused) return { op, described: true, violations, requestValid, sent, body: undefined, pathValues: routed.pathValues };
   const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase(), options.quick === true);
   violations.push(...judged.violations);
   const resource = op.resource;
