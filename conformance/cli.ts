@@ -57,6 +57,7 @@ const program = new Command('petstore-conformance')
   .addOption(new Option('--junit <file>', 'write JUnit XML'))
   .addOption(new Option('--reporter <name>', 'console, or junit (with --output)').choices(['console', 'junit']).default('console'))
   .addOption(new Option('--output <file>', 'where the junit reporter writes its XML'))
+  .addOption(new Option('--from-har <file>', 'judge the exchanges of a HAR file (devtools, petstore-mock --proxy --record, any recorder) instead of sending requests: every exchange and the sequence rules; no target needed'))
   .addHelpText('after', '\nHTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. With GITHUB_STEP_SUMMARY set, a markdown summary is appended to it.\nColours only on a terminal; NO_COLOR and FORCE_COLOR are honoured.')
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE))
   .showHelpAfterError();
@@ -86,10 +87,12 @@ interface CliOptions {
   junit?: string;
   reporter: 'console' | 'junit';
   output?: string;
+  fromHar?: string;
 }
 
 program.parse();
 const options = program.opts<CliOptions>();
+if (options.fromHar !== undefined) await fromHar(options.fromHar);
 
 const baseUrl = options.baseUrl ?? (options.target === undefined ? undefined : await serverUrl(options.target));
 if (baseUrl === undefined) usage('give --base-url URL (or PETSTORE_BASE_URL), or --target staging');
@@ -214,6 +217,23 @@ function withEveryExchange(failing: { exchange: Exchange; comment: string }[]): 
     entries.push(comment === undefined ? { exchange } : { exchange, comment });
   }
   return [...entries, ...failing.filter(({ exchange }) => comments.has(key(exchange)))];
+}
+
+/**
+ * `--from-har FILE`: the suite on recorded traffic (conformance/from-har.ts), with the same reports; exits 0
+ * (conforms), 1 (violations) or 2 (the file or the spec cannot be read).
+ */
+async function fromHar(file: string): Promise<never> {
+  if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
+  const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
+  const { runFromHar } = await import('./from-har.js');
+  const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  try {
+    const code = await runFromHar({ file, model, specPath: options.spec, strict: options.strict, html: options.html, junit: options.junit ?? (options.reporter === 'junit' ? options.output : undefined), har: options.har, version });
+    process.exit(code);
+  } catch (error) {
+    return usage((error as Error).message);
+  }
 }
 
 /**

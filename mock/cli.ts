@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { OperationModel } from '../spec/model.js';
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { PACKAGE_ROOT, type ApiModel, type OperationModel } from '../spec/model.js';
+import { readDataFile, type StartingData } from './data.js';
 import { checkAnswersSoon } from './answers.js';
-import { readDataFile } from './data.js';
 import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { datasetSizes } from './isolation.js';
 import type { StoreState } from './store/record-store.js';
@@ -44,10 +46,20 @@ const program = new Command('petstore-mock')
   .addOption(new Option('--keep-alive-timeout <ms>', 'time an idle keep-alive connection stays open').env('PETSTORE_KEEP_ALIVE_TIMEOUT').default(5_000).argParser(natural))
   .addOption(new Option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, time requests in flight get to finish').env('PETSTORE_SHUTDOWN_GRACE').default(10_000).argParser(natural))
   .addOption(new Option('--log-format <format>', 'auto: readable on a terminal, JSON lines otherwise').env('PETSTORE_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
+  .addOption(new Option('--proxy <base-url>', 'validating proxy: forward every request to this upstream (its base URL, e.g. https://staging.example.com/v1) and judge each exchange against the spec').env('PETSTORE_PROXY'))
+  .addOption(new Option('--proxy-ca <file>', 'with --proxy: PEM file of a CA to trust for an https upstream, besides the system ones').env('PETSTORE_PROXY_CA'))
+  .addOption(new Option('--proxy-cert <file>', 'with --proxy: PEM client certificate for the upstream (mutual TLS), with --proxy-key').env('PETSTORE_PROXY_CERT'))
+  .addOption(new Option('--proxy-key <file>', 'with --proxy: PEM private key of --proxy-cert').env('PETSTORE_PROXY_KEY'))
+  .addOption(new Option('--mock-operations <operationId...>', 'with --proxy: answer these operations from the mock, never from the upstream').env('PETSTORE_MOCK_OPERATIONS'))
+  .addOption(new Option('--fallback', 'with --proxy: answer from the mock when the upstream lacks the route (404), answers 501, or cannot be reached').env('PETSTORE_FALLBACK'))
+  .addOption(new Option('--errors', "with --proxy: refuse a request the spec does not allow with the spec's 400/401 instead of forwarding it").env('PETSTORE_ERRORS'))
+  .addOption(new Option('--no-violation-header', 'with --proxy: leave out the X-Petstore-Violations response header').env('PETSTORE_NO_VIOLATION_HEADER').default(true, 'header on'))
+  .addOption(new Option('--record <dir>', 'with --proxy: write the exchanges (DIR/traffic.har) and the records seen (DIR/data.json, for --data) into this folder').env('PETSTORE_RECORD'))
   .configureHelp({ optionDescription: describeOption })
   .showHelpAfterError();
 
 program.parse();
+const PACKAGE_VERSION = (JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, 'utf8')) as { version: string }).version;
 unsetFalseEnvFlags(program);
 const options = program.opts<{
   spec: string;
@@ -76,6 +88,15 @@ const options = program.opts<{
   requestTimeout: number;
   keepAliveTimeout: number;
   shutdownGrace: number;
+  proxy?: string;
+  proxyCa?: string;
+  proxyCert?: string;
+  proxyKey?: string;
+  mockOperations?: string[] | string;
+  fallback?: boolean;
+  errors?: boolean;
+  violationHeader: boolean;
+  record?: string;
 }>();
 const apiKeys = list(options.apiKey);
 const corsOrigins = list(options.corsOrigin);
@@ -92,78 +113,146 @@ try {
   const api = await loadApi(options.spec).catch((error: unknown) => {
     throw new Error(`cannot load the spec ${options.spec}: ${(error as Error).message}`);
   });
+  checkProxyFlags();
   const data = options.empty === true ? new Map() : options.data === undefined ? undefined : readDataFile(api, options.data);
   const logger = createLogger({ level: options.logLevel, format: options.logFormat });
   // The admin API is never open to an API key alone (a client's key must not reset its data): without --admin-token, a random token guards it.
   const adminToken = options.admin ? (options.adminToken ?? randomBytes(18).toString('base64url')) : undefined;
-  const mock = await startMock({
-    api,
-    apiKeys: anyKey ? undefined : apiKeys,
-    ...(data === undefined ? {} : { data }),
-    maxPets: options.maxPets,
+  if (options.proxy !== undefined) {
+    await runProxy(api, data, logger, adminToken);
+  } else {
+    const mock = await startMock({
+      api,
+      apiKeys: anyKey ? undefined : apiKeys,
+      ...(data === undefined ? {} : { data }),
+      maxPets: options.maxPets,
+      port: options.port,
+      host: options.host,
+      maxBodyBytes: options.maxBodyBytes,
+      corsOrigins: !options.cors ? false : corsOrigins.includes('*') ? '*' : corsOrigins,
+      latency: options.latency,
+      isolateByKey: options.isolateByKey === true,
+      admin: options.admin,
+      adminToken,
+      journalSize: options.journalSize,
+      stateFile: options.stateFile,
+      logger,
+      ...(redisUrl === undefined
+        ? {}
+        : {
+            store: {
+              url: redisUrl,
+              prefix: options.storePrefix,
+              timeoutMs: options.storeTimeout,
+              // The log says when the store goes away and when it answers again (README › Several replicas › Faults).
+              onState: (state: StoreState, detail: string) => (state === 'ready' ? logger.info(detail) : logger.warn(detail)),
+            },
+          }),
+      headersTimeout: options.headersTimeout,
+      requestTimeout: options.requestTimeout,
+      keepAliveTimeout: options.keepAliveTimeout,
+    });
+    const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
+    const adminText = !options.admin
+      ? 'off'
+      : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
+    // A Redis not reachable yet leaves the count unknown; the start-up log says why.
+    const counted = await Promise.resolve(datasetSizes(mock.stores.sharedData)).catch(() => undefined);
+    const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : Object.entries(counted).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
+    const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
+    const first = api.resources[0];
+    process.stdout.write(
+      `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
+        `API key: ${keyText}\n` +
+        `Admin API: ${adminText}\n` +
+        `Store: ${storeText}\n` +
+        (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
+    );
+    for (const note of mock.notes) logger.warn(note);
+    // Answers no valid value could be made for, and examples their schema rejects: logged as the check finds them.
+    checkAnswersSoon(mock.api, (note) => logger.warn(note));
+    if (options.watch === true) {
+      watchSpec(options.spec, mock, (event) => {
+        if (!event.ok) logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
+        else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
+      });
+    }
+    // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
+    // The last log lines are written while the event loop still runs: when stdout is a closed pipe
+    // (`petstore-mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
+    // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
+    const exit = (code: number): void => {
+      logger.flush();
+      setTimeout(() => process.exit(code), 100);
+    };
+    installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
+  }
+} catch (error) {
+  process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
+  process.exit(1);
+}
+
+/** Flags that only mean something with --proxy, and those that cannot go with it: a usage error naming them. */
+function checkProxyFlags(): void {
+  const proxyOnly = { proxyCa: '--proxy-ca', proxyCert: '--proxy-cert', proxyKey: '--proxy-key', mockOperations: '--mock-operations', fallback: '--fallback', errors: '--errors', violationHeader: '--no-violation-header', record: '--record' } as const;
+  const given = (name: string): boolean => {
+    const source = program.getOptionValueSource(name);
+    return source !== undefined && source !== 'default';
+  };
+  if (options.proxy === undefined) {
+    const stray = Object.entries(proxyOnly).filter(([name]) => given(name)).map(([, flag]) => flag);
+    if (stray.length > 0) throw new Error(`${stray.join(', ')} need --proxy BASE_URL (the upstream to forward to)`);
+    return;
+  }
+  if (!/^https?:\/\/[^/]/.test(options.proxy)) throw new Error(`--proxy must be an http(s) URL, got ${JSON.stringify(options.proxy)}`);
+  const conflicts = { store: '--store', isolateByKey: '--isolate-by-key', watch: '--watch', stateFile: '--state-file' } as const;
+  const clashing = Object.entries(conflicts).filter(([name]) => given(name)).map(([, flag]) => flag);
+  if (clashing.length > 0) throw new Error(`${clashing.join(', ')} cannot be used with --proxy (the proxy's mock side keeps its records in memory, shared by every key)`);
+  if ((options.proxyCert === undefined) !== (options.proxyKey === undefined)) throw new Error('a client certificate for the upstream needs both --proxy-cert FILE and --proxy-key FILE');
+}
+
+/** `--proxy`: the validating proxy in front of the upstream, with the mock for fallback (README › Proxy). */
+async function runProxy(api: ApiModel, data: StartingData | undefined, logger: Logger, adminToken: string | undefined): Promise<void> {
+  const { startProxy } = await import('../proxy/proxy.js');
+  const tls = { ...(options.proxyCa === undefined ? {} : { ca: options.proxyCa }), ...(options.proxyCert === undefined ? {} : { cert: options.proxyCert }), ...(options.proxyKey === undefined ? {} : { key: options.proxyKey }) };
+  const proxy = await startProxy({
+    model: api,
+    upstream: options.proxy!.replace(/\/+$/, ''),
+    tls,
+    mockOperations: options.mockOperations === undefined ? [] : list(options.mockOperations),
+    fallback: options.fallback === true,
+    errors: options.errors === true,
+    violationHeader: options.violationHeader,
+    record: options.record,
+    version: PACKAGE_VERSION,
+    logger,
     port: options.port,
     host: options.host,
     maxBodyBytes: options.maxBodyBytes,
-    corsOrigins: !options.cors ? false : corsOrigins.includes('*') ? '*' : corsOrigins,
-    latency: options.latency,
-    isolateByKey: options.isolateByKey === true,
-    admin: options.admin,
-    adminToken,
-    journalSize: options.journalSize,
-    stateFile: options.stateFile,
-    logger,
-    ...(redisUrl === undefined
-      ? {}
-      : {
-          store: {
-            url: redisUrl,
-            prefix: options.storePrefix,
-            timeoutMs: options.storeTimeout,
-            // The log says when the store goes away and when it answers again (README › Several replicas › Faults).
-            onState: (state: StoreState, detail: string) => (state === 'ready' ? logger.info(detail) : logger.warn(detail)),
-          },
-        }),
-    headersTimeout: options.headersTimeout,
-    requestTimeout: options.requestTimeout,
-    keepAliveTimeout: options.keepAliveTimeout,
+    mock: {
+      apiKeys,
+      ...(data === undefined ? {} : { data }),
+      maxPets: options.maxPets,
+      corsOrigins: !options.cors ? false : corsOrigins.includes('*') ? '*' : corsOrigins,
+      admin: options.admin,
+      adminToken,
+      journalSize: options.journalSize,
+    },
   });
-  const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
-  const adminText = !options.admin
-    ? 'off'
-    : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
-  // A Redis not reachable yet leaves the count unknown; the start-up log says why.
-  const counted = await Promise.resolve(datasetSizes(mock.stores.sharedData)).catch(() => undefined);
-  const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : Object.entries(counted).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
-  const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
-  const first = api.resources[0];
+  const adminText = !options.admin ? 'off' : `${proxy.origin}/__admin (violations: GET ${proxy.origin}/__admin/violations${options.adminToken === undefined ? `; generated token: send "Authorization: Bearer ${adminToken}"` : '; token required'})`;
+  const mocked = options.mockOperations === undefined ? [] : list(options.mockOperations);
   process.stdout.write(
-    `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
-      `API key: ${keyText}\n` +
+    `${api.title || 'API'} validating proxy ${api.version} serving ${proxy.baseUrl} in front of ${redactUrl(options.proxy!)}\n` +
+      `Mock side: ${mocked.length === 0 ? 'no operation' : mocked.join(', ')}${options.fallback === true ? '; fallback on 404 route, 501 or unreachable' : ''}\n` +
       `Admin API: ${adminText}\n` +
-      `Store: ${storeText}\n` +
-      (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
+      (options.record === undefined ? '' : `Recording into ${options.record} (traffic.har, data.json)\n`),
   );
-  for (const note of mock.notes) logger.warn(note);
-  // Answers no valid value could be made for, and examples their schema rejects: logged as the check finds them.
-  checkAnswersSoon(mock.api, (note) => logger.warn(note));
-  if (options.watch === true) {
-    watchSpec(options.spec, mock, (event) => {
-      if (!event.ok) logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
-      else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
-    });
-  }
-  // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
-  // The last log lines are written while the event loop still runs: when stdout is a closed pipe
-  // (`petstore-mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
-  // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
+  for (const note of proxy.mock.notes) logger.debug(note);
   const exit = (code: number): void => {
     logger.flush();
     setTimeout(() => process.exit(code), 100);
   };
-  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
-} catch (error) {
-  process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
-  process.exit(1);
+  installShutdown(proxy.server, { graceMs: options.shutdownGrace, hooks: [() => proxy.flush(), () => void proxy.mock.dispose()], log: (message) => logger.info(message), exit });
 }
 
 /** A curl line that calls `url` with the credentials `op`'s first security scheme asks for (none when it asks for none). */

@@ -49,6 +49,10 @@ export const ERRORS = {
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to answer this request; this is a bug of the mock.' },
   // The shared store (`--store redis://…`) did not answer within `--store-timeout`: sent with `Retry-After` (README › Several replicas).
   STORE_UNAVAILABLE: { status: 503, message: 'The mock cannot reach its shared store for now; retry after Retry-After seconds.' },
+  // The validating proxy (`--proxy`, README › Proxy) could not reach its upstream and had no fallback (`--fallback`) for it.
+  UPSTREAM_UNREACHABLE: { status: 502, message: 'The proxy could not reach the upstream service.' },
+  // The upstream sent an answer the proxy could not read in full (a broken connection mid-body, a timeout).
+  UPSTREAM_FAILED: { status: 502, message: 'The upstream service did not answer in full.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** One of the stable error codes of {@link ERRORS}. */

@@ -18,12 +18,33 @@ export interface JournalEntry {
   /** The request body as UTF-8 text (first 4 KiB), when one was sent. */
   body?: string;
   bodyTruncated?: boolean;
+  /** Behind the validating proxy (`--proxy`, README › Proxy): which side answered. */
+  answeredBy?: 'upstream' | 'mock';
+  /** Behind the validating proxy: the spec's rules the exchange broke (none: an empty list). */
+  violations?: JournalViolation[];
+}
+
+/** A broken rule as the proxy's judge names it (conformance/exchange.ts): operation, rule, JSON pointer, expected, got. */
+export interface JournalViolation {
+  operationId: string;
+  rule: string;
+  side: 'request' | 'response';
+  pointer: string;
+  expected: string;
+  got: string;
+}
+
+/** What the proxy adds to an entry besides the request and its status. */
+export interface JournalExtra {
+  answeredBy: 'upstream' | 'mock';
+  violations: JournalViolation[];
 }
 
 interface Row {
   at: number;
   request: MockRequest;
   status: number;
+  extra?: JournalExtra | undefined;
 }
 
 /**
@@ -41,12 +62,12 @@ export class Journal {
   }
 
   /** Records an answered request; drops the oldest when full. */
-  record(request: MockRequest, response: MockResponse): void {
+  record(request: MockRequest, response: Pick<MockResponse, 'status'> & Partial<MockResponse>, extra?: JournalExtra): void {
     if (this.capacity === 0) return;
     const body = request.body;
     // Keep at most BODY_BYTES_KEPT (+1 to know it was cut) so that a 1 MiB body is not held 100 times.
     const kept = body !== undefined && body.length > BODY_BYTES_KEPT ? { ...request, body: Buffer.from(body.subarray(0, BODY_BYTES_KEPT + 1)) } : request;
-    this.rows[this.next] = { at: Date.now(), request: kept, status: response.status };
+    this.rows[this.next] = { at: Date.now(), request: kept, status: response.status, extra };
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
   }
@@ -73,13 +94,17 @@ export class Journal {
   }
 }
 
-function toEntry({ at, request, status }: Row): JournalEntry {
+function toEntry({ at, request, status, extra }: Row): JournalEntry {
   const headers: JournalEntry['headers'] = {};
   for (const [name, value] of Object.entries(request.headers)) if (!SECRET_HEADERS.has(name)) headers[name] = value;
   const entry: JournalEntry = { time: new Date(at).toISOString(), method: request.method, url: request.url, status, headers };
   if (request.body !== undefined && request.body.length > 0) {
     entry.body = request.body.subarray(0, BODY_BYTES_KEPT).toString('utf8');
     if (request.body.length > BODY_BYTES_KEPT) entry.bodyTruncated = true;
+  }
+  if (extra !== undefined) {
+    entry.answeredBy = extra.answeredBy;
+    entry.violations = extra.violations;
   }
   return entry;
 }

@@ -37,6 +37,28 @@ export function parseExact(text: string): ExactParse {
   return { ok: true, document: { value, view: toView(value) } };
 }
 
+/** A run of 16 digits or more: a number JSON.parse may not keep exactly (beyond 2^53, or 16+ significant digits). */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * {@link parseExact} for hot paths that only read (the validating proxy): when no number literal of the text
+ * has 16 digits or more, `JSON.parse` keeps every number exactly, so the document is parsed natively (numbers
+ * as JS numbers, `value` and `view` the same tree); otherwise it is parsed losslessly. Never throws. Unlike
+ * {@link parseExact}, a member name repeated with different values is not refused on the native path.
+ */
+export function parseQuick(text: string): ExactParse {
+  if (LONG_DIGITS.test(text)) return parseExact(text);
+  const depth = nestingDepth(text);
+  if (depth > MAX_JSON_DEPTH) return { ok: false, message: `it is nested too deeply (${depth} levels; at most ${MAX_JSON_DEPTH})` };
+  try {
+    const value: unknown = JSON.parse(text);
+    return { ok: true, document: { value, view: value } };
+  } catch {
+    // The lossless parser's message names the position and the token.
+    return parseExact(text);
+  }
+}
+
 /** Deepest `[`/`{` nesting of a JSON text, counted outside string literals in one pass. */
 export function nestingDepth(text: string): number {
   let depth = 0;

@@ -94,6 +94,8 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, prefix 
 export interface Validator {
   (value: unknown): boolean;
   errors: () => string;
+  /** The last errors one by one: a JSON pointer into the value (`/0/status`, `` for the root) and what is wrong there. */
+  issues: () => { pointer: string; message: string }[];
 }
 
 /**
@@ -106,6 +108,10 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   let validate: ValidateFunction | undefined;
   const check = ((value: unknown) => (validate ??= ajv.compile(schema))(value)) as Validator;
   check.errors = () => describeErrors(validate?.errors, prefix);
+  check.issues = () =>
+    (validate?.errors ?? [])
+      .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
+      .map((error) => ({ pointer: error.keyword === 'required' ? `${error.instancePath}/${String((error.params as { missingProperty?: unknown }).missingProperty)}` : error.instancePath, message: describeErrors([error], prefix) }));
   return check;
 }
 

@@ -8,7 +8,7 @@ export const CLI_PATH = join(PACKAGE_ROOT, 'dist', 'mock', 'cli.js');
 
 /** Builds `dist/` (tsc) when it is missing or older than a source file of the mock, the suite or the spec, so CLI tests never run stale code. */
 export function ensureBuilt(): void {
-  const sources = ['mock', 'spec', 'conformance'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
+  const sources = ['mock', 'spec', 'conformance', 'proxy'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
   const newest = Math.max(...sources.map((path) => statSync(path).mtimeMs));
   let built = 0;
   try {

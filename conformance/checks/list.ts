@@ -4,6 +4,7 @@ import type { FilterModel, ResourceModel } from '../../spec/model.js';
 import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
+import { filterStranger } from '../record-rules.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
@@ -15,12 +16,9 @@ function keyOf(query: ListQuery): { parameter: string; value: unknown } | undefi
   return query.filter === undefined ? undefined : { parameter: query.filter.model.parameter.name, value: query.filter.value };
 }
 
-/** The first listed record whose filtered property is not the value asked for, as a violation message. */
+/** The first listed record whose filtered property is not the value asked for, as a violation message (the judge's rule). */
 function stranger(records: readonly ExactRecord[], filter: ListQuery['filter']): string | undefined {
-  if (filter === undefined) return undefined;
-  const index = records.findIndex((record) => !sameJson(record[filter.model.property], filter.value));
-  if (index === -1) return undefined;
-  return `item ${index} has ${filter.model.property} ${show(records[index]![filter.model.property] ?? null)}, but the query asks for ${show(filter.value)}`;
+  return filter === undefined ? undefined : filterStranger(records, filter.model.property, filter.value)?.message;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
+import { echoProblems, isReturned as isReturnedByJudge } from '../record-rules.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
@@ -108,12 +109,8 @@ async function createdWithoutAnswer(context: CheckContext, resource: ResourceMod
   return read.record;
 }
 
-/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
-export function isReturned(resource: ResourceModel, name: string): boolean {
-  const schema = resource.properties[name] as unknown;
-  if (schema === undefined) return resource.keepsOtherProperties;
-  return typeof schema === 'object' && schema !== null;
-}
+/** Whether the record as responses carry it shows `name` (the judge's rule, conformance/exchange.ts). */
+export const isReturned = isReturnedByJudge;
 
 /**
  * The answer repeats every submitted field exactly (seed, createPet rule 2; "byte for byte": int64 digit for
@@ -121,11 +118,8 @@ export function isReturned(resource: ResourceModel, name: string): boolean {
  * default, seed Gaps: the default status is not shown): advice, never a failure.
  */
 export function expectEcho(context: CheckContext, resource: ResourceModel, op: OperationModel, sent: ExactRecord, got: ExactRecord, exchange: Exchange): void {
-  for (const [name, value] of Object.entries(sent)) {
-    if (!isReturned(resource, name)) continue;
-    if (!Object.hasOwn(got, name)) throw new Violation(`${name} was sent as ${show(value)} but the answer leaves it out`, exchange);
-    if (!sameJson(got[name], value)) throw new Violation(`${name} was sent as ${show(value)} but came back as ${show(got[name])}`, exchange);
-  }
+  const problem = echoProblems(resource, sent, got)[0];
+  if (problem !== undefined) throw new Violation(problem.message, exchange);
   for (const [name, value] of Object.entries(got)) {
     if (name === resource.idProperty || Object.hasOwn(sent, name) || resource.properties[name] === undefined) continue;
     context.advise(`${op.operationId} without ${name} answered ${name} ${show(value)} (allowed: a default the spec does not show)`);

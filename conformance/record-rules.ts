@@ -1,0 +1,85 @@
+import { canonicalJson, sameJson } from '../spec/json.js';
+import type { OperationModel, ResourceModel } from '../spec/model.js';
+import type { ExchangeRule } from './exchange.js';
+import { parameterValue } from './exchange.js';
+
+/**
+ * The seed's rules that one answer shows about records (seed, Endpoints: listPets rules 1-3, createPet rule 2),
+ * as pure functions of the model and the exact JSON: the judge (conformance/exchange.ts) and the suite's checks
+ * (checks/list.ts, checks/records.ts) both call them.
+ */
+
+/** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
+export function listedRecords(resource: ResourceModel, body: unknown): Record<string, unknown>[] {
+  const list = resource.listShape?.kind === 'object' ? (body as Record<string, unknown> | null)?.[resource.listShape.itemsProperty] : body;
+  return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
+}
+
+/** Where a list answer holds its records, as a JSON pointer prefix (`` for a bare array). */
+function listPointer(resource: ResourceModel): string {
+  return resource.listShape?.kind === 'object' ? `/${resource.listShape.itemsProperty}` : '';
+}
+
+/** The first listed record whose `property` is not `value` (seed, listPets rule 1), as an index and a sentence. */
+export function filterStranger(records: readonly Record<string, unknown>[], property: string, value: unknown): { index: number; message: string } | undefined {
+  const index = records.findIndex((record) => !sameJson(record[property], value));
+  if (index === -1) return undefined;
+  return { index, message: `item ${index} has ${property} ${canonicalJson(records[index]![property] ?? null)}, but the query asks for ${canonicalJson(value)}` };
+}
+
+/**
+ * The list rules one answer shows (seed, listPets rules 1-3; Limits): each single, valid filter value held by
+ * every record; never more records than the page size asked for; without one, at most the default page size
+ * (the maximum when the spec gives no default, DECISIONS D33); an invalid page size still never beyond the maximum.
+ */
+export function listProblems(resource: ResourceModel, op: OperationModel, query: URLSearchParams, body: unknown): { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] {
+  const problems: { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] = [];
+  const records = listedRecords(resource, body);
+  const at = listPointer(resource);
+  for (const filter of resource.filters) {
+    const texts = query.getAll(filter.parameter.name);
+    if (texts.length !== 1) continue;
+    const { value, view } = parameterValue(filter.parameter, texts[0]!);
+    if (!filter.parameter.validate(view)) continue;
+    const stranger = filterStranger(records, filter.property, value);
+    if (stranger !== undefined) problems.push({ rule: 'list.filter', pointer: `${at}/${stranger.index}/${filter.property}`, expected: canonicalJson(value), got: canonicalJson(records[stranger.index]![filter.property] ?? null), message: `${filter.parameter.name}=${texts[0]} was answered with ${stranger.message}` });
+  }
+  const limit = resource.limit;
+  if (limit !== undefined) {
+    const texts = query.getAll(limit.parameter);
+    const param = op.queryParams.find((p) => p.name === limit.parameter);
+    const asked = texts.length === 1 && param !== undefined && param.validate(parameterValue(param, texts[0]!).view) ? Number(texts[0]) : undefined;
+    if (asked !== undefined && records.length > asked) {
+      problems.push({ rule: 'list.limit', pointer: `${at}/${asked}`, expected: `at most ${asked} records`, got: `${records.length} records`, message: `${limit.parameter}=${asked} was answered with ${records.length} records` });
+    } else if (texts.length === 0) {
+      const bound = limit.default ?? limit.maximum;
+      if (bound !== undefined && records.length > bound) problems.push({ rule: 'list.default-limit', pointer: `${at}/${bound}`, expected: `at most ${bound} records (the default page size)`, got: `${records.length} records`, message: `without ${limit.parameter}, the answer holds ${records.length} records, more than the default page size ${bound}` });
+    } else if (asked === undefined && limit.maximum !== undefined && records.length > limit.maximum) {
+      problems.push({ rule: 'list.limit', pointer: `${at}/${limit.maximum}`, expected: `at most ${limit.maximum} records (the largest page)`, got: `${records.length} records`, message: `an invalid ${limit.parameter} was answered with ${records.length} records, more than the largest page ${limit.maximum}` });
+    }
+  }
+  return problems;
+}
+
+/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
+export function isReturned(resource: ResourceModel, name: string): boolean {
+  const schema = resource.properties[name] as unknown;
+  if (schema === undefined) return resource.keepsOtherProperties;
+  return typeof schema === 'object' && schema !== null;
+}
+
+/**
+ * The fields of a create's answer that do not repeat the submitted ones exactly (seed, createPet rule 2: int64
+ * digit for digit, strings code unit for code unit). A field left out of the request may come back filled.
+ */
+export function echoProblems(resource: ResourceModel, sent: Readonly<Record<string, unknown>>, got: unknown): { name: string; expected: string; got: string; message: string }[] {
+  const record = (got !== null && typeof got === 'object' ? got : {}) as Record<string, unknown>;
+  const problems: { name: string; expected: string; got: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(sent)) {
+    if (!isReturned(resource, name)) continue;
+    if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
+    else if (!sameJson(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
+  }
+  return problems;
+}
+

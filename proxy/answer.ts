@@ -1,0 +1,98 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { violationLabel, type ExchangeViolation } from '../conformance/exchange.js';
+import { bearerToken } from '../mock/bearer.js';
+import { apiError, type ErrorCode } from '../mock/errors.js';
+import type { JournalViolation } from '../mock/journal.js';
+import type { MockRequest, MockResponse } from '../mock/pipeline.js';
+import { headerText } from './upstream.js';
+
+/** What the proxy writes: its own headers, answers and errors, the same for both sides (README › The validating proxy). */
+
+/** Response header naming the violations of an exchange (`--no-violation-header` leaves it out). */
+export const VIOLATIONS_HEADER = 'x-petstore-violations';
+/** Response header saying which side answered: `upstream` or `mock` (with the reason of a fallback). */
+export const ANSWERED_BY_HEADER = 'x-petstore-answered-by';
+/** Longest value of {@link VIOLATIONS_HEADER}, in characters: the count comes first, the list is cut beyond. */
+const HEADER_MAX = 1024;
+
+/** One answer on its way to the client: status, headers, the body bytes as they go on the wire, and who made it. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  bytes: Buffer;
+  answeredBy: 'upstream' | 'mock';
+  /** Why the mock answered: `--mock-operations`, a fallback (`404`, `501`, `unreachable`), a record the mock holds, `--errors`. */
+  reason?: string;
+}
+
+/** Headers as one lower-case text per name (a repeated header joined with `, `). */
+export function flatHeaders(headers: IncomingHttpHeaders | Record<string, string | string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  return out;
+}
+
+/** The value of {@link VIOLATIONS_HEADER}: the count, then `operation rule pointer` items, ASCII, cut at {@link HEADER_MAX}. */
+export function violationsHeader(violations: readonly ExchangeViolation[]): string {
+  const text = `${violations.length}; ${violations.map(violationLabel).join(', ')}`.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));
+  return text.length > HEADER_MAX ? `${text.slice(0, HEADER_MAX - 3)}...` : text;
+}
+
+/** Writes an answer with its bytes unchanged, adding who answered and the violations (exposed to pages when CORS is on). */
+export function write(res: ServerResponse, answer: Answer | MockResponse, violations: readonly ExchangeViolation[] | undefined): void {
+  // A mock's binary answer carries its bytes too (D57); its other answers carry text.
+  const bytes = answer.bytes ?? Buffer.from('body' in answer ? answer.body : '');
+  const flat: string[] = [];
+  let exposed = false;
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (name === 'access-control-expose-headers') continue;
+    for (const item of Array.isArray(value) ? value : [value]) flat.push(name, item);
+  }
+  const added: string[] = [];
+  if ('answeredBy' in answer) {
+    flat.push(ANSWERED_BY_HEADER, answer.reason === undefined ? answer.answeredBy : `${answer.answeredBy}; ${answer.reason}`);
+    added.push(ANSWERED_BY_HEADER);
+  }
+  if (violations !== undefined && violations.length > 0) {
+    flat.push(VIOLATIONS_HEADER, violationsHeader(violations));
+    added.push(VIOLATIONS_HEADER);
+  }
+  const expose = headerText(answer.headers['access-control-expose-headers']);
+  if (answer.headers['access-control-allow-origin'] !== undefined) {
+    exposed = true;
+    flat.push('access-control-expose-headers', [expose, ...added].filter((item) => item !== undefined && item !== '').join(', '));
+  }
+  if (!exposed && expose !== undefined) flat.push('access-control-expose-headers', expose);
+  if (!flat.some((item, i) => i % 2 === 0 && item.toLowerCase() === 'content-length') && answer.status !== 204 && answer.status !== 304) flat.push('content-length', String(bytes.length));
+  res.writeHead(answer.status, flat);
+  res.end(bytes);
+}
+
+export function journalViolation(violation: ExchangeViolation): JournalViolation {
+  const { operationId, rule, side, pointer, expected, got } = violation;
+  return { operationId, rule, side, pointer, expected, got };
+}
+
+export function errorResponse(code: ErrorCode, detail?: string, headers: Record<string, string> = {}): MockResponse {
+  const error = apiError(code, detail);
+  return { status: error.status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(error) };
+}
+
+export function errorAnswer(code: ErrorCode, detail?: string, headers: Record<string, string> = {}): Answer {
+  const response = errorResponse(code, detail, headers);
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(response.body), answeredBy: 'mock' };
+}
+
+/** The admin API's guard, for the proxy's own admin endpoint: off with `--no-admin`, a token when one is set. */
+export function adminRefusal(enabled: boolean, tokenDigest: Buffer | undefined, request: MockRequest): Answer | undefined {
+  if (!enabled) return errorAnswer('ADMIN_DISABLED');
+  if (tokenDigest === undefined) return undefined;
+  const given = bearerToken(request.headers.authorization);
+  if (given === undefined || !timingSafeEqual(digest(given), tokenDigest)) return errorAnswer('ADMIN_UNAUTHORIZED', undefined, { 'www-authenticate': 'Bearer realm="admin"' });
+  return undefined;
+}
+
+export function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
