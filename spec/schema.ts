@@ -62,10 +62,20 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, prefix 
   return [...new Set(sentences)].join('; ') || 'is invalid';
 }
 
+/** Pointer of the first error that names a value (summaries of `oneOf`/`anyOf`/`if` skipped); a missing property's own pointer. */
+function firstPointer(errors: ErrorObject[] | null | undefined): string | undefined {
+  const first = (errors ?? []).find((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf') ?? errors?.[0];
+  if (first === undefined) return undefined;
+  const missing = first.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
+  return missing === undefined ? first.instancePath : `${first.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
 /** A compiled validator and the sentence for its last errors. */
 export interface Validator {
   (value: unknown): boolean;
   errors: () => string;
+  /** JSON pointer (RFC 6901) of the first value the last call refused (`/name`; a missing property's own pointer), or `undefined`. */
+  pointer: () => string | undefined;
 }
 
 /** Compiles `schema`; errors come back as one sentence prefixed by `prefix` (`body`, `limit`). */
@@ -73,6 +83,7 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   const validate: ValidateFunction = ajv.compile(schema);
   const check = ((value: unknown) => validate(value)) as Validator;
   check.errors = () => describeErrors(validate.errors, prefix);
+  check.pointer = () => firstPointer(validate.errors);
   return check;
 }
 
