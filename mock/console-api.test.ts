@@ -72,7 +72,7 @@ describe('model and health', () => {
 
 describe('records', () => {
   it('pages as the mock lists them (newest first), filtered by the spec filter, with the total', async () => {
-    const listed = await (await fetch(`${mock.baseUrl}/pets?status=available&limit=100`, { headers: KEY })).json();
+    const listed = (await (await fetch(`${mock.baseUrl}/pets?status=available&limit=100`, { headers: KEY })).json()) as unknown[];
     const { json } = await admin('/__admin/pets/page?status=available&offset=1&limit=2');
     expect(json.total).toBe(listed.length);
     expect(json.records).toEqual(listed.slice(1, 3));

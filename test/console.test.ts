@@ -37,7 +37,7 @@ async function read(path: string): Promise<{ status: number; text: string }> {
 /** Presses Tab until the focused element matches `selector` (at most 60 times); keyboard only, no click. */
 async function tabTo(on: Page, selector: string): Promise<void> {
   for (let i = 0; i < 60; i++) {
-    if (await on.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    if (await on.evaluate<boolean>(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
     await on.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector}`);
@@ -55,7 +55,7 @@ describe('signing in', () => {
     for (const name of ['Mittens', 'Rex', 'listPets', 'Pet Store']) expect(text, name).not.toContain(name);
     expect(await other.locator('#records tbody tr').count()).toBe(0);
     expect(await other.locator('#nav').isHidden()).toBe(true);
-    expect(await other.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await other.evaluate<number>('sessionStorage.length')).toBe(0);
     expect(other.url()).toBe(`${mock.origin}/__admin/`);
     await context.close();
   });
@@ -63,8 +63,8 @@ describe('signing in', () => {
   it('the right token shows the spec and its records, and keeps the token for the tab only (sessionStorage)', async () => {
     expect(await page.locator('#spec-title').textContent()).toBe('Pet Store Service — Animals Interface · 1.0.0');
     await page.getByRole('cell', { name: 'Mittens' }).waitFor();
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toContain('petstore-console-token');
-    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    expect(await page.evaluate<string[]>('Object.keys(sessionStorage)')).toContain('petstore-console-token');
+    expect(await page.evaluate<string[]>('Object.keys(localStorage)')).toEqual([]);
     expect(page.url()).not.toContain(TOKEN);
   });
 });
@@ -95,7 +95,7 @@ describe('resources', () => {
 
   it('an invalid edit shows the mock’s own message (the one createPet gives) and changes nothing', async () => {
     const before = await read('/pets/2');
-    const createPet = await (await fetch(`${mock.baseUrl}/pets`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"name":"x","categoryId":"two"}' })).json();
+    const createPet = (await (await fetch(`${mock.baseUrl}/pets`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"name":"x","categoryId":"two"}' })).json()) as { message: string };
     await page.getByRole('button', { name: 'Edit pet 2' }).click();
     await page.locator('#record-categoryId').fill('two');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -216,7 +216,7 @@ describe('keyboard only', () => {
 
     await tabTo(kb, '#new-record');
     await kb.keyboard.press('Enter');
-    expect(await kb.evaluate(() => document.activeElement?.id)).toBe('record-name');
+    expect(await kb.evaluate<string>('document.activeElement?.id')).toBe('record-name');
     await kb.keyboard.type('Typed only');
     await kb.keyboard.press('Tab');
     await kb.keyboard.type('6');
@@ -235,7 +235,7 @@ describe('keyboard only', () => {
     expect(await kb.locator('#tab-requests').getAttribute('aria-selected')).toBe('true');
     expect(await kb.locator('#view-requests').isVisible()).toBe(true);
     await kb.keyboard.press('ArrowRight');
-    expect(await kb.evaluate(() => document.activeElement?.id)).toBe('tab-operations');
+    expect(await kb.evaluate<string>('document.activeElement?.id')).toBe('tab-operations');
     await kb.keyboard.press('Escape');
     await kb.keyboard.press('End');
     expect(await kb.locator('#view-health').isVisible()).toBe(true);
@@ -262,12 +262,12 @@ describe('markup as data', () => {
     await page.locator('button.request').filter({ hasText: 'INVALID_BODY' }).first().click();
     await page.getByText('"name": "<script>alert(2)</script>"').waitFor();
     expect(await page.locator('#requests script, #requests img').count()).toBe(0);
-    const inline = await page.evaluate(() => {
+    const inline = await page.evaluate<boolean>(`(() => {
       const script = document.createElement('script');
       script.textContent = 'window.__inlineRan = true';
       document.body.append(script);
-      return (window as unknown as { __inlineRan?: boolean }).__inlineRan ?? false;
-    });
+      return window.__inlineRan ?? false;
+    })()`);
     expect(inline, 'the CSP blocks an inline script').toBe(false);
     await page.waitForTimeout(200);
     expect(alerts).toEqual([]);
