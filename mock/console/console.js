@@ -512,9 +512,9 @@ function validationText(validation) {
   return `${validation.code}${validation.pointer !== undefined ? ` at ${validation.pointer === '' ? '(body)' : validation.pointer}` : ''}`;
 }
 
-function requestItem(entry) {
-  const path = entry.url;
-  const details = el('div', { className: 'details', hidden: true, id: `request-${entry.seq}` },
+/** The details of a journal entry, built when first opened (a flood of requests only renders their summary lines). */
+function requestDetails(entry, id) {
+  return el('div', { className: 'details', id },
     entry.validation?.outcome === 'refused' ? el('p', { className: 'error' }, entry.validation.message) : null,
     el('h4', {}, 'Request'),
     el('pre', { className: 'code small' }, Object.entries(entry.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`).join('\n')),
@@ -525,21 +525,31 @@ function requestItem(entry) {
     el('h4', {}, 'Replay'),
     el('div', { className: 'curl' }, el('code', {}, entry.curl), el('button', { type: 'button', className: 'small', onclick: (event) => copy(entry.curl, event.currentTarget) }, 'Copy')),
   );
-  const summary = el('button', { type: 'button', className: 'request', 'aria-expanded': 'false', 'aria-controls': details.id },
+}
+
+function requestItem(entry) {
+  const detailsId = `request-${entry.seq}`;
+  const summary = el('button', { type: 'button', className: 'request', 'aria-expanded': 'false', 'aria-controls': detailsId },
     el('span', { className: `status ${statusClass(entry.status)}` }, String(entry.status)),
     el('span', { className: 'method' }, entry.method),
-    el('span', { className: 'path' }, path),
+    el('span', { className: 'path' }, entry.url),
     el('span', { className: 'operation' }, entry.operationId ?? '—'),
     el('span', { className: `validation ${entry.validation?.outcome ?? 'valid'}` }, validationText(entry.validation)),
     el('span', { className: 'muted' }, `${entry.durationMs} ms`),
     el('time', { className: 'muted', datetime: entry.time }, new Date(entry.time).toLocaleTimeString()),
   );
+  const item = el('li', { 'data-seq': entry.seq }, summary);
+  let details;
   summary.addEventListener('click', () => {
     const open = summary.getAttribute('aria-expanded') === 'true';
     summary.setAttribute('aria-expanded', String(!open));
+    if (details === undefined) {
+      details = requestDetails(entry, detailsId);
+      item.append(details);
+    }
     details.hidden = open;
   });
-  return el('li', { 'data-seq': entry.seq }, summary, details);
+  return item;
 }
 
 async function copy(text, button) {
@@ -559,8 +569,11 @@ function renderRequests() {
   $('requests-count').textContent = state.requests.length === 0 ? '' : String(state.requests.length);
 }
 
-function addRequests(entries) {
+function addRequests(entries, skipped = 0) {
   const list = $('requests');
+  // How many entries the stream delivered (and left out under a flood): shown on the list for tests and benchmarks.
+  list.dataset.received = String(Number(list.dataset.received ?? 0) + entries.length);
+  list.dataset.skipped = String(Number(list.dataset.skipped ?? 0) + skipped);
   for (const entry of entries) {
     if (state.requests.some((known) => known.seq === entry.seq)) continue;
     state.requests.unshift(entry);
@@ -599,7 +612,7 @@ function refreshSoon() {
 function onEvent(name, data) {
   if (name === 'requests') {
     const batch = parseExact(data);
-    addRequests(batch.entries);
+    addRequests(batch.entries, batch.skipped);
     if (batch.entries.some((e) => !['GET', 'HEAD', 'OPTIONS'].includes(e.method) && e.status < 300)) refreshSoon();
   } else if (name === 'change') {
     refreshSoon();
