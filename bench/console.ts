@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     `## Console open vs closed (\`npm run bench:console\`${QUICK ? ' --quick' : ''})`,
     '',
     `${new Date().toISOString().slice(0, 10)}, this machine (${cpus().length} cores, Node ${process.version.slice(1)}, headless Chromium on the same machine), load average before ${before.map((l) => l.toFixed(2)).join(' ')}. The machine is shared with other engineers' test runs: figures are noisy; the ratio pairs rounds run back to back.`,
-    `Medians of ${ROUNDS} interleaved rounds of ${SECONDS} s at 50 connections. Open: a signed-in console on the Requests view, its journal stream live (batches every 100 ms, at most 50 entries each) and its records page polled every 3 s.`,
+    `Medians of ${ROUNDS} interleaved rounds of ${SECONDS} s at 50 connections. Open: a signed-in console on the Requests view, its journal stream live (batches every 100 ms, at most 25 entries each) and its records page polled every 3 s.`,
     '',
     '| operation | console closed (req/s) | console open (req/s) | open / closed | CPU per request, closed / open (us) | entries the page received per round |',
     '|---|---|---|---|---|---|',

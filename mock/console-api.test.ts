@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, loadApi, startMock, type Api, type StartedMock } from './index.js';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../spec/model.js';
+import { call } from '../test/in-process.js';
+import { createMock, DEFAULT_API_KEY, loadApi, startMock, type Api, type StartedMock } from './index.js';
 import type { JournalEntry } from './journal.js';
 
 /** The admin endpoints the console reads (README › Console, Admin API), over a socket: the stream needs one. */
@@ -67,6 +70,19 @@ describe('model and health', () => {
     const { json } = await admin('/__admin/health');
     expect(json).toMatchObject({ title: api.title, version: '1.0.0', store: { status: 'ok', store: 'memory' }, lastReload: null, journal: { capacity: 100 } });
     expect(Array.isArray(json.undocumented)).toBe(true);
+  });
+});
+
+describe('reloads', () => {
+  it('GET /__admin/health names the last reload and what it changed, or why it was refused', async () => {
+    const watched = await createMock({ api: await loadApi() });
+    const health = () => call(watched.handle, { url: '/__admin/health' }).json;
+    expect(health().lastReload).toBeNull();
+    const report = watched.reload(await loadApi(join(PACKAGE_ROOT, 'spec', 'corpus', 'optional-field.yaml')));
+    expect(report.changes.length).toBeGreaterThan(0);
+    expect(health().lastReload).toMatchObject({ ok: true, changes: report.changes, dropped: 0 });
+    watched.reloadRefused('spec/openapi.yaml: bad indentation');
+    expect(health().lastReload).toMatchObject({ ok: false, message: 'spec/openapi.yaml: bad indentation' });
   });
 });
 

@@ -210,7 +210,10 @@ export function deleteOne(resource: ResourceModel, store: AnyRecordStore, rawId:
   return andThen(store.delete(idOf(resource, rawId)), (json): ConsoleAnswer => (json === undefined ? notFound(resource, rawId) : { status: 204, body: '' }));
 }
 
-/** `POST /__admin/<resource>/generate?count=N` (1..10,000): N new schema-valid records; `{"created":N}`. */
+/**
+ * `POST /__admin/<resource>/generate?count=N` (1..10,000): N new schema-valid records (mock/generate.ts);
+ * `{"created":N}`, with `"full":true` when `--max-pets` stopped it early (409 `STORE_FULL` when none fitted).
+ */
 export function generate(resource: ResourceModel, store: AnyRecordStore, query: URLSearchParams): Maybe<ConsoleAnswer> {
   const count = wholeNumber(query.get('count'), 10);
   if (count === undefined || count < 1 || count > MAX_GENERATED) return { error: 'INVALID_QUERY', detail: `count must be a whole number from 1 to ${MAX_GENERATED}.` };
@@ -227,7 +230,10 @@ export function generate(resource: ResourceModel, store: AnyRecordStore, query: 
       const result = store.create(recordFromBody(resource, records[i]!));
       if (result instanceof Promise) {
         return result.then((answered) => {
-          if (!answered.ok) return stop();
+          if (!answered.ok) {
+            full = true;
+            return stop();
+          }
           created++;
           return step(i + 1);
         });
@@ -240,7 +246,8 @@ export function generate(resource: ResourceModel, store: AnyRecordStore, query: 
     }
     return stop();
   };
-  const stop = (): ConsoleAnswer => (full && created === 0 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store.maxRecords} ${resource.name}.` } : { status: 201, body: JSON.stringify({ created }) });
+  const stop = (): ConsoleAnswer =>
+    full && created === 0 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store.maxRecords} ${resource.name}.` } : { status: 201, body: JSON.stringify(full ? { created, full: true } : { created }) };
   return step(0);
 }
 

@@ -7,7 +7,7 @@ const BODY_BYTES_KEPT = 4096;
 /** Milliseconds between two batches of the live stream: at most this often are entries turned into JSON for watchers. */
 const STREAM_INTERVAL_MS = 100;
 /** Newest entries sent per batch; under a flood the older ones of the batch are only counted (`skipped`). */
-const STREAM_BATCH_MAX = 50;
+const STREAM_BATCH_MAX = 25;
 
 /**
  * How the mock judged a request against the spec (README › Console): `valid` when it reached its handler,
@@ -75,7 +75,7 @@ export type JournalListener = (batch: { entries: JournalEntry[]; skipped: number
  * A bounded journal of the requests the mock answered (README › Admin API), newest first. A ring of
  * `capacity` rows: recording costs one small object and keeps references only (headers and bodies are turned
  * into an entry when read), so the hot path does no copying. Watchers get new entries in batches at most every
- * 100 ms, so a flood of requests costs them one timer and at most 50 entries per batch. Capacity 0 records nothing.
+ * 100 ms, so a flood of requests costs them one timer and at most 25 entries per batch. Capacity 0 records nothing.
  */
 export class Journal {
   private rows: (Row | undefined)[];

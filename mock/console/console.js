@@ -88,7 +88,9 @@ class Refused extends Error {
 }
 
 async function admin(path, init = {}) {
-  const response = await fetch(`/__admin${path}`, { ...init, headers: { authorization: `Bearer ${state.token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers } });
+  // With --isolate-by-key the admin API acts on the data of the key named in X-Petstore-Key: the one typed at sign-in.
+  const keyHeader = state.key === '' ? {} : { 'x-petstore-key': state.key };
+  const response = await fetch(`/__admin${path}`, { ...init, headers: { authorization: `Bearer ${state.token}`, ...keyHeader, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers } });
   const text = await response.text();
   if (response.status === 401) {
     signOut('The admin token was refused. Sign in again.');
