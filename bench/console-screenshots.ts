@@ -30,6 +30,7 @@ try {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${mock.origin}/__admin/`);
+    await shot(page, `sign-in-${scheme}`);
     await page.getByLabel('Admin token').fill(TOKEN);
     await page.locator('#api-key').fill(DEFAULT_API_KEY);
     await page.getByRole('button', { name: 'Sign in' }).click();

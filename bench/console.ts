@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,16 +10,17 @@ import { measure, type Measured } from './load.js';
 
 /**
  * `npm run bench:console`: the mock's throughput with the console open (README › Console) against the same mock
- * with no console, in one run. The mock runs in a child process; "open" rounds have a headless Chromium (Debian's,
- * `CHROMIUM_PATH`) signed in on the Requests view, its journal stream receiving every batch and the records page
- * polled; "closed" rounds have no page. Interleaved rounds of autocannon (50 connections) on the list and create
- * operations; the ratio is the median of paired rounds. Target (issue: console): open ≥ 0.9 × closed. Prints
- * PASS/FAIL, appends a section to bench/RESULTS.md (not with `--quick`), exits 1 when a target fails.
+ * with no console, in one run. Two identical mocks run in child processes and are loaded at the same time
+ * (autocannon, 25 connections each, list then create); each round a headless Chromium (Debian's, `CHROMIUM_PATH`)
+ * is signed in on the Requests view of one of them (the other the next round), its journal stream receiving every
+ * batch and its records page polled. The ratio of the pair, median over rounds, is the figure. Target (README ›
+ * Console): open ≥ 0.9 × closed. Prints PASS/FAIL, appends a section to bench/RESULTS.md (not with `--quick`),
+ * exits 1 when a target fails.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const QUICK = process.argv.includes('--quick');
-const ROUNDS = QUICK ? 2 : 5;
+const ROUNDS = QUICK ? 2 : 8;
 const SECONDS = QUICK ? 2 : 4;
 const TOKEN = 'bench-console-admin';
 const AUTH = { authorization: `Bearer ${DEFAULT_API_KEY}` };
@@ -41,53 +42,62 @@ async function openConsole(browser: Browser, origin: string): Promise<Page> {
   return page;
 }
 
-async function main(): Promise<void> {
+async function startChild(): Promise<{ origin: string; child: ChildProcess }> {
   const child = fork(fileURLToPath(import.meta.url), ['serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const origin = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the mock exited with ${code} before listening`)));
     child.on('message', (message: { origin?: string }) => message.origin !== undefined && resolve(message.origin));
   });
+  return { origin, child };
+}
+
+async function main(): Promise<void> {
+  // Two identical mocks loaded at the same time, the console open on one of them (each round the other): both share
+  // whatever else the machine runs at that moment, so the pair's ratio cancels the drift of a shared machine.
+  const mocks = [await startChild(), await startChild()];
   const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const before = loadavg();
-  log(`Console open vs closed: ${ROUNDS} round(s) x ${SECONDS} s, 50 connections; load average ${before.map((l) => l.toFixed(2)).join(' ')}`);
+  log(`Console open vs closed: ${ROUNDS} round(s) x ${SECONDS} s, two mocks under load at once (25 connections each); load average ${before.map((l) => l.toFixed(2)).join(' ')}`);
   const results: { name: string; closed: Measured[]; open: Measured[]; seen: number[] }[] = [];
   try {
     for (const [name, load] of [
-      ['list', { url: `${origin}/v1${LIST_PATH}`, headers: AUTH }],
-      ['create', { url: `${origin}/v1/pets`, ...POST }],
+      ['list', (origin: string) => ({ url: `${origin}/v1${LIST_PATH}`, headers: AUTH })],
+      ['create', (origin: string) => ({ url: `${origin}/v1/pets`, ...POST })],
     ] as const) {
-      await measure({ ...load, duration: 1 });
+      await Promise.all(mocks.map((mock) => measure({ ...load(mock.origin), duration: 1, connections: 25 })));
       const row = { name, closed: [] as Measured[], open: [] as Measured[], seen: [] as number[] };
       for (let round = 0; round < ROUNDS; round++) {
-        for (const mode of round % 2 === 0 ? (['closed', 'open'] as const) : (['open', 'closed'] as const)) {
-          const page = mode === 'open' ? await openConsole(browser, origin) : undefined;
-          const cpu = cpuSeconds(child.pid);
-          const measured = await measure({ ...load, duration: SECONDS });
-          measured.cpuMicrosPerRequest = Math.round((1e7 * (cpuSeconds(child.pid) - cpu)) / Math.max(1, measured.total)) / 10;
-          if (page !== undefined) {
-            // How many entries the page received: the stream really ran during the round.
-            row.seen.push(Number(await page.locator('#requests').getAttribute('data-received')));
-            await page.context().close();
-          }
-          row[mode].push(measured);
-          log(`  ${name} round ${round + 1} console ${mode.padEnd(6)} ${fmt(measured.requestsPerSecond)} req/s  p99 ${measured.p99Ms} ms  ${measured.cpuMicrosPerRequest} us CPU/request  failures ${measured.failures}`);
+        const watched = mocks[round % 2]!;
+        const page = await openConsole(browser, watched.origin);
+        const cpu = mocks.map((mock) => cpuSeconds(mock.child.pid));
+        const measured = await Promise.all(mocks.map((mock) => measure({ ...load(mock.origin), duration: SECONDS, connections: 25 })));
+        mocks.forEach((mock, i) => (measured[i]!.cpuMicrosPerRequest = Math.round((1e7 * (cpuSeconds(mock.child.pid) - cpu[i]!)) / Math.max(1, measured[i]!.total)) / 10));
+        // How many entries the page received: the stream really ran during the round.
+        row.seen.push(Number(await page.locator('#requests').getAttribute('data-received')));
+        await page.context().close();
+        const open = measured[round % 2]!;
+        const closed = measured[(round + 1) % 2]!;
+        row.open.push(open);
+        row.closed.push(closed);
+        for (const [mode, m] of [['open', open], ['closed', closed]] as const) {
+          log(`  ${name} round ${round + 1} console ${mode.padEnd(6)} ${fmt(m.requestsPerSecond)} req/s  p99 ${m.p99Ms} ms  ${m.cpuMicrosPerRequest} us CPU/request  failures ${m.failures}`);
         }
       }
       results.push(row);
     }
   } finally {
     await browser.close();
-    await stopChild(child);
+    await Promise.all(mocks.map((mock) => stopChild(mock.child)));
   }
   const targets = results.map((row) => ({ name: `${row.name}: console open / closed`, value: median(row.open.map((m, i) => m.requestsPerSecond / row.closed[i]!.requestsPerSecond)), goal: 0.9 }));
   const section = [
     '',
     `## Console open vs closed (\`npm run bench:console\`${QUICK ? ' --quick' : ''})`,
     '',
-    `${new Date().toISOString().slice(0, 10)}, this machine (${cpus().length} cores, Node ${process.version.slice(1)}, headless Chromium on the same machine), load average before ${before.map((l) => l.toFixed(2)).join(' ')}. The machine is shared with other engineers' test runs: figures are noisy; the ratio pairs rounds run back to back.`,
-    `Medians of ${ROUNDS} interleaved rounds of ${SECONDS} s at 50 connections. Open: a signed-in console on the Requests view, its journal stream live (batches every 100 ms, at most 25 entries each) and its records page polled every 3 s.`,
+    `${new Date().toISOString().slice(0, 10)}, this machine (${cpus().length} cores, Node ${process.version.slice(1)}, headless Chromium on the same machine), load average before ${before.map((l) => l.toFixed(2)).join(' ')}. The machine is shared with other engineers' test runs: figures are noisy. Two identical mocks are loaded at the same time, so each round's ratio compares them under the same background load.`,
+    `Medians of ${ROUNDS} rounds of ${SECONDS} s, 25 connections on each mock. Open: a signed-in console on the Requests view of one mock (the other each round), its journal stream live (batches every 100 ms, at most 25 entries each) and its records page polled every 3 s.`,
     '',
-    '| operation | console closed (req/s) | console open (req/s) | open / closed | CPU per request, closed / open (us) | entries the page received per round |',
+    '| operation | console closed (req/s) | console open (req/s) | open / closed (median of rounds) | CPU per request, closed / open (us) | entries the page received per round |',
     '|---|---|---|---|---|---|',
     ...results.map(
       (row, i) =>
