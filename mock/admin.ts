@@ -61,10 +61,11 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Ma
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const routes = routesOf(options.api);
   // Every change made through the admin API also reaches the console's watchers (its `change` events).
-  const acting: AdminOptions = { ...options, onChange: () => {
+  const onChange = (): void => {
     options.onChange();
     options.journal.changed();
-  } };
+  };
+  const acting: AdminOptions = { ...options, onChange };
 
   return function admin(request) {
     if (!options.enabled) return answer({ error: 'ADMIN_DISABLED' });

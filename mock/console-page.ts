@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../spec/model.js';
 import type { MockResponse } from './pipeline.js';
 
-/** The console's files (README › Console): plain HTML, CSS and an ES module, shipped as they are (package "files"). */
+/** The console's files (README › Console): plain HTML, CSS and ES modules, shipped as they are (package "files"). */
 export const CONSOLE_DIR = join(PACKAGE_ROOT, 'mock', 'console');
 
 /**
@@ -15,7 +15,7 @@ export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'se
 
 const FILES: Record<string, { file: string; type: string }> = {
   '/__admin/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/__admin/console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
+  ...Object.fromEntries(['console', 'session', 'dom', 'resources', 'requests', 'operations', 'health'].map((name) => [`/__admin/${name}.js`, { file: `${name}.js`, type: 'text/javascript; charset=utf-8' }])),
   '/__admin/console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
   '/__admin/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
