@@ -167,8 +167,11 @@ async function openStream() {
 }
 
 // Another replica on the same Redis writes where this process cannot see: the visible page is re-read every 3 s.
+// The store's state (a Redis going away and coming back) is re-read as often while the Health view is shown.
 setInterval(() => {
-  if (state.token !== '' && state.view === 'resources' && document.visibilityState === 'visible' && !$('record-dialog').open) loadPage(true).catch(() => {});
+  if (state.token === '' || document.visibilityState !== 'visible') return;
+  if (state.view === 'resources' && !$('record-dialog').open) loadPage(true).catch(() => {});
+  if (state.view === 'health') loadHealth().catch(() => {});
 }, POLL_MS);
 
 // ---------- start ----------
