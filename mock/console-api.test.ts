@@ -135,6 +135,24 @@ describe('records', () => {
   });
 });
 
+describe('records on other specs', () => {
+  it('an edit keeps the server’s readOnly values and is judged by the replace operation where there is one', async () => {
+    const assigned = await createMock({ api: await loadApi(join(PACKAGE_ROOT, 'spec', 'corpus', 'server-assigned-field.yaml')) });
+    const created = call(assigned.handle, { method: 'POST', url: '/__admin/pets', body: '{"name":"Kept","categoryId":1}' });
+    expect(created.status).toBe(201);
+    const { id, createdAt } = created.json as { id: number; createdAt: string };
+    const edited = call(assigned.handle, { method: 'PUT', url: `/__admin/pets/${id}`, body: JSON.stringify({ ...created.json, name: 'Renamed', createdAt: '2000-01-01T00:00:00Z' }) });
+    expect(edited.status).toBe(200);
+    expect(edited.json).toMatchObject({ id, name: 'Renamed', createdAt });
+
+    const replacing = await createMock({ api: await loadApi(join(PACKAGE_ROOT, 'spec', 'corpus', 'put-update.yaml')) });
+    const viaApi = call(replacing.handle, { method: 'PUT', url: '/v1/pets/1', body: '{"name":"X"}', headers: { authorization: `Bearer ${DEFAULT_API_KEY}`, 'content-type': 'application/json' } });
+    const viaConsole = call(replacing.handle, { method: 'PUT', url: '/__admin/pets/1', body: '{"id":1,"name":"X"}' });
+    expect(viaApi.status).toBe(400);
+    expect(viaConsole.json).toEqual(viaApi.json);
+  });
+});
+
 describe('the journal', () => {
   it('entries carry the operation, duration, validation outcome with pointer, both bodies and a curl line without the key', async () => {
     await admin('/__admin/requests', { method: 'DELETE' });

@@ -1,6 +1,6 @@
 import { exactJson, parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
-import { compile, createAjv, type Validator } from '../spec/schema.js';
+import { compile, createAjv, isMarked, type Validator } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
 import { generateRecords, MAX_GENERATED } from './generate.js';
 import type { JournalEntry, Journal } from './journal.js';
@@ -179,21 +179,28 @@ export function createOne(resource: ResourceModel, store: AnyRecordStore, text: 
 }
 
 /**
- * `PUT /__admin/<resource>/<id>`: replaces one record with a JSON object (its id kept from the path), validated
- * as the replace operation validates its body when the spec has one, then always against the record schema.
+ * `PUT /__admin/<resource>/<id>`: replaces one record with a JSON object (its id kept from the path, its readOnly
+ * values from the record held, absent properties' defaults filled as a replace fills them), validated as the replace
+ * operation validates its body when the spec has one, then always against the record schema.
  */
 export function replaceOne(resource: ResourceModel, store: AnyRecordStore, rawId: string, text: string): Maybe<ConsoleAnswer> {
   const id = idOf(resource, rawId);
   const parsed = parseExact(text);
   if (!parsed.ok) return { error: 'MALFORMED_JSON', detail: `The request body is not valid JSON: ${parsed.message}.` };
-  const view = parsed.document.view;
-  if (typeof view !== 'object' || view === null || Array.isArray(view)) return { error: 'INVALID_BODY', detail: 'The request body is invalid: body must be object.' };
+  const value = parsed.document.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'INVALID_BODY', detail: 'The request body is invalid: body must be object.' };
+  // The id and the server's own (readOnly) values come from the record held, as a replace operation keeps them.
+  const fields = { ...(value as RecordValue) };
+  delete fields[resource.idProperty];
+  for (const [name, schema] of Object.entries(resource.properties)) if (isMarked(schema, 'readOnly')) delete fields[name];
   const body = resource.operations.replace?.body;
-  if (body !== undefined && !body.validate(view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+  if (body !== undefined) {
+    const view = parseExact(exactJson(fields));
+    if (view.ok && !body.validate(view.document.view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+  }
   return andThen(store.value(id), (previous): Maybe<ConsoleAnswer> => {
     if (previous === undefined) return notFound(resource, rawId);
-    const record = { ...(parsed.document.value as RecordValue) };
-    delete record[resource.idProperty];
+    const record = recordFromBody(resource, fields, previous);
     const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
     if (invalid !== undefined) return invalid;
     return andThen(store.replace(id, record), (json): ConsoleAnswer => (json === undefined ? notFound(resource, rawId) : { status: 200, body: json }));
