@@ -4,6 +4,7 @@ import { PACKAGE_ROOT } from '../spec/model.js';
 import { call } from '../test/in-process.js';
 import { createMock, DEFAULT_API_KEY, loadApi, startMock, type Api, type StartedMock } from './index.js';
 import type { JournalEntry } from './journal.js';
+import { drain } from './shutdown.js';
 
 /** The admin endpoints the console reads (README › Console, Admin API), over a socket: the stream needs one. */
 
@@ -195,6 +196,16 @@ describe('the journal', () => {
     await admin('/__admin/reset', { method: 'POST' });
     await until('event: change');
     abort.abort();
+  });
+
+  it('a shutdown’s drain ends open streams at once rather than after the grace period', async () => {
+    const other = await startMock({ api, port: 0, adminToken: 'console-admin' });
+    const response = await fetch(`${other.origin}/__admin/requests/stream`, { headers: ADMIN });
+    expect(response.status).toBe(200);
+    const started = Date.now();
+    expect(await drain(other.server, 5_000)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await other.close();
   });
 
   it('closing the server ends open streams (no hang)', async () => {

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { apiError } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 import { answerDelay, type Latency } from './prefer.js';
+import { DRAINING } from './shutdown.js';
 import type { Maybe } from './store/record-store.js';
 
 /** Socket-level settings of the mock's HTTP server. */
@@ -99,6 +100,11 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
       if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }), streams);
     });
     req.on('error', () => res.destroy());
+  });
+
+  // A shutdown's drain (mock/shutdown.ts) ends the streams too: a watcher never holds the process for the grace period.
+  server.on(DRAINING, () => {
+    for (const res of streams) res.end();
   });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
