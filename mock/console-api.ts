@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { exactJson, parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
 import { compile, createAjv, isMarked, type Validator } from '../spec/schema.js';
@@ -162,20 +163,40 @@ export function pageOf(resource: ResourceModel, store: AnyRecordStore, query: UR
 
 /**
  * `POST /__admin/<resource>`: one record from a JSON object, validated as the create operation validates its body
- * (the same message), or by the record schema when the spec has no create; the id is assigned. 201 and the record.
+ * (the same message), or by the record schema when the spec has no create. The id and readOnly properties, when
+ * sent (a record exported earlier), are left out: the store assigns them as on create. 201 and the record.
  */
 export function createOne(resource: ResourceModel, store: AnyRecordStore, text: string): Maybe<ConsoleAnswer> {
   const parsed = parseExact(text);
   if (!parsed.ok) return { error: 'MALFORMED_JSON', detail: `The request body is not valid JSON: ${parsed.message}.` };
+  const value = parsed.document.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'INVALID_BODY', detail: 'The request body is invalid: body must be object.' };
+  const fields = writable(resource, value as RecordValue);
   const body = resource.operations.create?.body;
-  if (typeof parsed.document.view !== 'object' || parsed.document.view === null || Array.isArray(parsed.document.view)) return { error: 'INVALID_BODY', detail: 'The request body is invalid: body must be object.' };
-  if (body !== undefined && !body.validate(parsed.document.view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
-  const record = recordFromBody(resource, parsed.document.value as RecordValue);
+  if (body !== undefined) {
+    const view = parseExact(exactJson(fields));
+    if (view.ok && !body.validate(view.document.view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
+  }
+  const record = recordFromBody(resource, fields);
   if (body === undefined) {
-    const invalid = recordProblem(resource, { ...record, [resource.idProperty]: resource.idType === 'integer' ? 1 : 'x' });
+    const invalid = recordProblem(resource, { ...record, [resource.idProperty]: placeholderId(resource) });
     if (invalid !== undefined) return invalid;
   }
   return andThen(store.create(record), (created): ConsoleAnswer => (created.ok ? { status: 201, body: created.json } : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store.maxRecords} ${resource.name}.` }));
+}
+
+/** A record's fields a client may set: without its id and its readOnly properties (the server's, as on create and replace). */
+function writable(resource: ResourceModel, value: RecordValue): RecordValue {
+  const fields = { ...value };
+  delete fields[resource.idProperty];
+  for (const [name, schema] of Object.entries(resource.properties)) if (isMarked(schema, 'readOnly')) delete fields[name];
+  return fields;
+}
+
+/** An id of the right kind, to validate a record before the store assigns its real one. */
+function placeholderId(resource: ResourceModel): unknown {
+  if (resource.idType === 'integer') return 1;
+  return resource.idSchema['format'] === 'uuid' ? randomUUID() : 'id';
 }
 
 /**
@@ -190,9 +211,7 @@ export function replaceOne(resource: ResourceModel, store: AnyRecordStore, rawId
   const value = parsed.document.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'INVALID_BODY', detail: 'The request body is invalid: body must be object.' };
   // The id and the server's own (readOnly) values come from the record held, as a replace operation keeps them.
-  const fields = { ...(value as RecordValue) };
-  delete fields[resource.idProperty];
-  for (const [name, schema] of Object.entries(resource.properties)) if (isMarked(schema, 'readOnly')) delete fields[name];
+  const fields = writable(resource, value as RecordValue);
   const body = resource.operations.replace?.body;
   if (body !== undefined) {
     const view = parseExact(exactJson(fields));

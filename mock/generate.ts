@@ -54,7 +54,9 @@ function between(min: number, max: number): number {
   return min + Math.floor(Math.random() * (max - min + 1));
 }
 
-function varied(schema: Schema, index: number, top = false): unknown {
+function varied(schema: Schema | boolean, index: number, top = false): unknown {
+  // `false` (a writeOnly member in the record's view) has no value: the property is left out.
+  if (typeof schema !== 'object' || schema === null) return schema === false ? undefined : 'text';
   if ('const' in schema) return schema['const'];
   if (Array.isArray(schema['enum'])) return pick(schema['enum'] as unknown[]);
   if (schema['oneOf'] !== undefined || schema['anyOf'] !== undefined || schema['allOf'] !== undefined || schema['pattern'] !== undefined) return sampleOf(schema);
@@ -66,7 +68,8 @@ function varied(schema: Schema, index: number, top = false): unknown {
       for (const [name, property] of Object.entries(properties)) {
         if (isMarked(property, 'writeOnly') && !required.has(name)) continue;
         if (!required.has(name) && Math.random() < 0.34) continue;
-        out[name] = varied(property, index);
+        const value = varied(property, index);
+        if (value !== undefined) out[name] = value;
       }
       return top || Object.keys(out).length > 0 || required.size > 0 ? out : sampleOf(schema);
     }
