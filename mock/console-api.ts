@@ -6,7 +6,7 @@ import type { ErrorCode } from './errors.js';
 import { generateRecords, MAX_GENERATED } from './generate.js';
 import type { JournalEntry, Journal } from './journal.js';
 import { compileCoercion } from './parameters.js';
-import type { AnyDataset, MockResponse, ResponseSink } from './pipeline.js';
+import type { MockResponse, ResponseSink } from './pipeline.js';
 import { recordFromBody, singularCode, singularWord } from './records.js';
 import { answerableStatuses } from './statuses.js';
 import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
@@ -33,7 +33,7 @@ export interface ConsoleStatus {
 
 /** Most records a page of `GET /__admin/<resource>/page` holds. */
 const PAGE_MAX = 500;
-/** Seconds between two comment lines of the stream: keeps proxies and browsers from closing an idle stream. */
+/** Milliseconds between two comment lines of the stream: keeps proxies and browsers from closing an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
 
 /**
@@ -308,9 +308,4 @@ function idOf(resource: ResourceModel, raw: string): RecordId {
 function wholeNumber(text: string | null, fallback: number): number | undefined {
   if (text === null || text === '') return fallback;
   return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
-}
-
-/** The data a resource's console endpoints act on, by name. */
-export function storeOf(data: AnyDataset, resource: ResourceModel): AnyRecordStore {
-  return data.get(resource.name)!;
 }
