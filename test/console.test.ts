@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,29 @@ describe('resources', () => {
     await page.locator('#filter-status').selectOption('');
     await page.getByRole('button', { name: 'Reset to starting data' }).click();
     await page.locator('#page-info').filter({ hasText: '1–8 of 8' }).waitFor();
+  });
+});
+
+describe('the data file', () => {
+  it('exports the file --data reads and imports one back (an array for the resource shown, or an object)', async () => {
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export data file' }).click();
+    const download = await downloading;
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { pets: { name: string }[] };
+    expect(exported.pets.map((pet) => pet.name)).toContain('Mittens');
+    expect(mock.api.resources[0]!.validateRecord(exported.pets[0])).toBe(true);
+
+    await page.locator('#import').setInputFiles({ name: 'pets.json', mimeType: 'application/json', buffer: Buffer.from('[{"id":70,"name":"Imported","categoryId":9223372036854775806,"status":"sold"}]') });
+    await page.getByRole('cell', { name: 'Imported' }).waitFor();
+    expect((await read('/pets?limit=100')).text).toBe('[{"id":70,"name":"Imported","categoryId":9223372036854775806,"status":"sold"}]');
+
+    await page.locator('#import').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('[{"id":1,"name":"No category"}]') });
+    await page.locator('#resource-message').filter({ hasText: 'entry 0 is not a Pet' }).waitFor();
+    expect((await read('/pets?limit=100')).text, 'a bad file changes nothing').toContain('"Imported"');
+
+    await page.locator('#import').setInputFiles({ name: 'data.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+    await page.getByRole('cell', { name: 'Mittens' }).waitFor();
+    expect((await read('/pets?limit=100')).text).not.toContain('"Imported"');
   });
 });
 
