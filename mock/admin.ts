@@ -89,7 +89,9 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Ma
       return answer({ error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${path}; allowed: ${allow}.`, headers: { allow } });
     }
     const result = action(acting, request, query);
-    return result instanceof Promise ? result.then(answer, failed) : answer(result);
+    // A HEAD gets the head of a stream, not a stream that would never end.
+    const respond = (answered: Answer): MockResponse => answer(request.method === 'HEAD' && !('error' in answered) ? { status: answered.status, body: answered.body } : answered);
+    return result instanceof Promise ? result.then(respond, failed) : respond(result);
   };
 }
 

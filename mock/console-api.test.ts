@@ -208,6 +208,12 @@ describe('the journal', () => {
     await other.close();
   });
 
+  it('a HEAD of the stream gets its head and ends', async () => {
+    const response = await fetch(`${mock.origin}/__admin/requests/stream`, { method: 'HEAD', headers: ADMIN, signal: AbortSignal.timeout(2000) });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+  });
+
   it('closing the server ends open streams (no hang)', async () => {
     const other = await startMock({ api, port: 0, adminToken: 'console-admin' });
     const response = await fetch(`${other.origin}/__admin/requests/stream`, { headers: ADMIN });
