@@ -33,7 +33,7 @@ export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) =
   const recording = journal.capacity > 0;
   const finish = (request: MockRequest, answered: MockResponse, started: number): MockResponse => {
     const response = cors.decorate(request, answered);
-    if (recording) journal.record(request, response, performance.now() - started);
+    if (recording) journal.record(request, response, undefined, performance.now() - started);
     if (onChange !== undefined && response.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') onChange();
     return response;
   };

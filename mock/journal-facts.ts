@@ -1,7 +1,7 @@
 import { parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
-import type { EntryFacts, Validation } from './journal.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { EntryFacts, JournalResponse, Validation } from './journal.js';
+import type { MockRequest } from './pipeline.js';
 
 /** Codes of the answers the pipeline gives before routing found an operation (spec/DECISIONS.md › D11, D12). */
 const UNROUTED = new Set(['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED']);
@@ -13,11 +13,11 @@ const UNROUTED = new Set(['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED']);
  * spec documents) and, for a refused body, the JSON pointer of the first failing value, found by validating the
  * kept body again with the operation's own validator.
  */
-export function journalFacts(api: () => ApiModel): (request: MockRequest, response: MockResponse) => EntryFacts {
+export function journalFacts(api: () => ApiModel): (request: MockRequest, response: JournalResponse) => EntryFacts {
   return (request, response) => {
     const model = api();
     const op = routeOf(model, request);
-    const error = response.status >= 400 ? errorFacts(response.body) : undefined;
+    const error = response.status >= 400 ? errorFacts(response.body ?? '') : undefined;
     if (op === undefined) return { validation: error === undefined ? { outcome: 'valid' } : { outcome: 'unrouted', code: error.code ?? String(response.status) } };
     if (error === undefined || response.status >= 500 || (error.code !== undefined && UNROUTED.has(error.code))) return { operationId: op.operationId, validation: { outcome: 'valid' } };
     const validation: Validation = { outcome: 'refused', code: error.code ?? String(response.status), message: error.message ?? '' };
@@ -57,5 +57,5 @@ function bodyPointer(op: OperationModel, request: MockRequest): string | undefin
   if (op.body === undefined || request.body === undefined || request.body.length === 0) return undefined;
   const parsed = parseExact(request.body.toString('utf8'));
   if (!parsed.ok) return '';
-  return op.body.validate(parsed.document.view) ? undefined : op.body.validate.pointer();
+  return op.body.validate(parsed.document.view) ? undefined : (op.body.validate.issues()[0]?.pointer ?? '');
 }

@@ -10,7 +10,7 @@ const answer = (status: number, body = '[]'): MockResponse => ({ status, headers
 describe('Journal', () => {
   it('keeps the newest entries, filters by status and class, and never holds a credential', () => {
     const journal = new Journal(3);
-    journal.record(request('/v1/pets?a', { authorization: 'Bearer secret', cookie: 'c=1' }), answer(200), 1.23456);
+    journal.record(request('/v1/pets?a', { authorization: 'Bearer secret', cookie: 'c=1' }), answer(200));
     journal.record(request('/v1/pets/9'), answer(404, '{"code":"PET_NOT_FOUND"}'));
     journal.record(request('/v1/pets?b'), answer(401));
     journal.record(request('/v1/pets?c'), answer(200));
@@ -18,7 +18,7 @@ describe('Journal', () => {
     expect(journal.entries({ status: '4xx' }).map((e) => e.status)).toEqual([401, 404]);
     expect(journal.entries({ status: '404', limit: 5 })).toHaveLength(1);
     const first = new Journal(1);
-    first.record(request('/v1/pets', { authorization: 'Bearer secret', cookie: 'c=1' }), answer(200), 1.23456);
+    first.record(request('/v1/pets', { authorization: 'Bearer secret', cookie: 'c=1' }), answer(200), undefined, 1.23456);
     const [entry] = first.entries() as [JournalEntry];
     expect(JSON.stringify(entry)).not.toContain('secret');
     expect(entry.headers['cookie']).toBeUndefined();
@@ -58,6 +58,13 @@ describe('Journal', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('keeps what a recorder adds (the proxy: who answered, what it broke) and takes an answer without a body', () => {
+    const journal = new Journal(2);
+    const violation = { operationId: 'getPet', rule: 'schema', side: 'response' as const, pointer: '/id', expected: 'integer', got: '"7"' };
+    journal.record(request('/v1/pets/7'), { status: 200 }, { answeredBy: 'upstream', violations: [violation] });
+    expect(journal.entries()[0]).toMatchObject({ status: 200, answeredBy: 'upstream', violations: [violation], response: { headers: {}, body: '' } });
   });
 
   it('a cleared journal tells its watchers', () => {

@@ -16,6 +16,25 @@ const STREAM_BATCH_MAX = 25;
  */
 export type Validation = { outcome: 'valid' } | { outcome: 'refused'; code: string; message: string; pointer?: string } | { outcome: 'unrouted'; code: string };
 
+/** A rule an exchange through the validating proxy broke (`--proxy`): which side, where, what was expected and got. */
+export interface JournalViolation {
+  operationId: string;
+  rule: string;
+  side: 'request' | 'response';
+  pointer: string;
+  expected: string;
+  got: string;
+}
+
+/** What a recorder may add to a row besides the exchange (the validating proxy: who answered, what it broke). */
+export interface JournalExtra {
+  answeredBy?: 'upstream' | 'mock' | undefined;
+  violations?: JournalViolation[] | undefined;
+}
+
+/** An answer as the journal keeps it: only `status` is required (a proxied answer may come without a text body). */
+export type JournalResponse = Pick<MockResponse, 'status'> & Partial<MockResponse>;
+
 /** What a journal reader works out for a row, from the spec served now (`operationId`, the validation outcome). */
 export interface EntryFacts {
   operationId?: string | undefined;
@@ -49,6 +68,10 @@ export interface JournalEntry {
   response: { headers: Record<string, string>; body: string; bodyTruncated?: boolean };
   /** A shell command replaying the request; the key appears as `$PETSTORE_API_KEY`, never in clear. */
   curl: string;
+  /** Through the validating proxy: who answered. */
+  answeredBy?: 'upstream' | 'mock';
+  /** Through the validating proxy: the rules the exchange broke. */
+  violations?: JournalViolation[];
   [extra: string]: unknown;
 }
 
@@ -63,9 +86,10 @@ interface Row {
   seq: number;
   at: number;
   request: MockRequest;
-  response: MockResponse;
+  response: JournalResponse;
   duration: number;
   hadCredentials: boolean;
+  extra: JournalExtra | undefined;
 }
 
 /** A watcher of the live journal: new entries (newest last) and how many were left out of the batch. */
@@ -87,21 +111,21 @@ export class Journal {
   private readonly listeners = new Set<JournalListener>();
   private readonly changeListeners = new Set<() => void>();
   /** Works out a row's operation and validation outcome when it is read (the spec may have been reloaded since). */
-  facts: (request: MockRequest, response: MockResponse) => EntryFacts = () => ({ validation: { outcome: 'valid' } });
+  facts: (request: MockRequest, response: JournalResponse) => EntryFacts = () => ({ validation: { outcome: 'valid' } });
 
   constructor(readonly capacity = 100) {
     this.rows = new Array<Row | undefined>(capacity);
   }
 
-  /** Records an answered request that took `duration` ms; drops the oldest when full. */
-  record(request: MockRequest, response: MockResponse, duration = 0): void {
+  /** Records an answered request, what a recorder adds to it (`extra`) and the ms it took; drops the oldest when full. */
+  record(request: MockRequest, response: JournalResponse, extra?: JournalExtra, duration = 0): void {
     if (this.capacity === 0) return;
     const body = request.body;
     // Keep at most BODY_BYTES_KEPT (+1 to know it was cut) so that a 1 MiB body is not held 100 times.
     const kept = body !== undefined && body.length > BODY_BYTES_KEPT ? { ...request, body: Buffer.from(body.subarray(0, BODY_BYTES_KEPT + 1)) } : request;
     const headers = request.headers;
     const hadCredentials = headers.authorization !== undefined;
-    this.rows[this.next] = { seq: ++this.seq, at: Date.now(), request: kept, response, duration, hadCredentials };
+    this.rows[this.next] = { seq: ++this.seq, at: Date.now(), request: kept, response, duration, hadCredentials, extra };
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
     if (this.listeners.size > 0 && this.timer === undefined) this.timer = setTimeout(() => this.flush(), STREAM_INTERVAL_MS);
@@ -164,7 +188,7 @@ export class Journal {
     for (const listener of this.listeners) listener({ entries, skipped });
   }
 
-  private toEntry({ seq, at, request, response, duration, hadCredentials }: Row): JournalEntry {
+  private toEntry({ seq, at, request, response, duration, hadCredentials, extra }: Row): JournalEntry {
     const headers: JournalEntry['headers'] = {};
     for (const [name, value] of Object.entries(request.headers)) if (!SECRET_HEADERS.has(name)) headers[name] = value;
     const facts = this.facts(request, response);
@@ -178,9 +202,11 @@ export class Journal {
       durationMs: Math.round(duration * 1000) / 1000,
       validation: facts.validation,
       headers,
-      response: { headers: response.headers, body: response.body.slice(0, BODY_BYTES_KEPT), ...(response.body.length > BODY_BYTES_KEPT ? { bodyTruncated: true } : {}) },
+      response: answerOf(response),
       curl: '',
     };
+    if (extra?.answeredBy !== undefined) entry.answeredBy = extra.answeredBy;
+    if (extra?.violations !== undefined) entry.violations = extra.violations;
     let text: string | undefined;
     if (request.body !== undefined && request.body.length > 0) {
       text = request.body.subarray(0, BODY_BYTES_KEPT).toString('utf8');
@@ -190,6 +216,11 @@ export class Journal {
     entry.curl = curlLine(request, headers, hadCredentials, entry.bodyTruncated === true ? undefined : text);
     return entry;
   }
+}
+
+function answerOf(response: JournalResponse): JournalEntry['response'] {
+  const body = response.body ?? '';
+  return { headers: response.headers ?? {}, body: body.slice(0, BODY_BYTES_KEPT), ...(body.length > BODY_BYTES_KEPT ? { bodyTruncated: true } : {}) };
 }
 
 /** `404` matches 404 only; `4xx` (or `4XX`) any 4xx. */

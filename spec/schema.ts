@@ -62,20 +62,23 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, prefix 
   return [...new Set(sentences)].join('; ') || 'is invalid';
 }
 
-/** Pointer of the first error that names a value (summaries of `oneOf`/`anyOf`/`if` skipped); a missing property's own pointer. */
-function firstPointer(errors: ErrorObject[] | null | undefined): string | undefined {
-  const first = (errors ?? []).find((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf') ?? errors?.[0];
-  if (first === undefined) return undefined;
-  const missing = first.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
-  return missing === undefined ? first.instancePath : `${first.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+/** Each error that names a value (the summaries of `oneOf`/`anyOf`/`if` left out), by pointer; a missing property's own pointer. */
+function issuesOf(errors: ErrorObject[] | null | undefined): { pointer: string; message: string }[] {
+  return (errors ?? [])
+    .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
+    .map((error) => {
+      const missing = error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined;
+      const pointer = missing === undefined ? error.instancePath : `${error.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      return { pointer, message: describeErrors([{ ...error, instancePath: '' }]) };
+    });
 }
 
 /** A compiled validator and the sentence for its last errors. */
 export interface Validator {
   (value: unknown): boolean;
   errors: () => string;
-  /** JSON pointer (RFC 6901) of the first value the last call refused (`/name`; a missing property's own pointer), or `undefined`. */
-  pointer: () => string | undefined;
+  /** The last call's errors one by one: the JSON pointer (RFC 6901) of each refused value (a missing property's own pointer) and what is wrong with it. */
+  issues: () => { pointer: string; message: string }[];
 }
 
 /** Compiles `schema`; errors come back as one sentence prefixed by `prefix` (`body`, `limit`). */
@@ -83,7 +86,7 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   const validate: ValidateFunction = ajv.compile(schema);
   const check = ((value: unknown) => validate(value)) as Validator;
   check.errors = () => describeErrors(validate.errors, prefix);
-  check.pointer = () => firstPointer(validate.errors);
+  check.issues = () => issuesOf(validate.errors);
   return check;
 }
 
