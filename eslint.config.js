@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * before its request has answered) and imports of types that survive into the emitted JavaScript.
  */
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'spec/openapi.ts', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'spec/openapi.ts', '**/*.js', '**/*.mjs', '!mock/console/*.js'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -24,5 +24,18 @@ export default tseslint.config(
     // Tests probe parsed response bodies field by field; typing every probe would only restate the schema.
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The console's page (mock/console/) is plain browser JavaScript served as it is: no type information, browser globals.
+    files: ['mock/console/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['document', 'window', 'sessionStorage', 'fetch', 'URL', 'URLSearchParams', 'Blob', 'TextDecoderStream', 'AbortController', 'setTimeout', 'clearTimeout', 'setInterval', 'navigator', 'crypto', 'performance', 'btoa', 'Node'].map((name) => [name, 'readonly']),
+      ),
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-undef': 'error', '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off', '@typescript-eslint/consistent-type-imports': 'off' },
   },
 );

@@ -4,6 +4,8 @@ import { bearerToken } from './bearer.js';
 import { dataFromValue, parseRecords, typeName } from './data.js';
 import { apiError, type ErrorCode } from './errors.js';
 import { datasetSizes, reloadDataset, type Stores } from './isolation.js';
+import { consolePage } from './console-page.js';
+import { createOne, deleteOne, generate, healthOf, journalQuery, modelOf, pageOf, readOne, replaceOne, requestStream, type ConsoleAnswer, type ConsoleStatus } from './console-api.js';
 import type { Journal } from './journal.js';
 import { parseJsonBody } from './json.js';
 import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
@@ -27,9 +29,17 @@ export interface AdminOptions {
   token: string | undefined;
   /** Called after the data changed (reset or replace), for the state file. */
   onChange: () => void;
+  /** What `GET /__admin/health` reports besides the spec (README › Console › Health); default: the in-memory store, no reload. */
+  status?: ConsoleStatus | undefined;
 }
 
-type Answer = { status: number; body: string } | { error: ErrorCode; detail?: string; headers?: Record<string, string>; code?: string };
+type Answer = ConsoleAnswer | { error: ErrorCode; detail?: string; headers?: Record<string, string>; code?: string };
+
+const MEMORY_STATUS: ConsoleStatus = {
+  health: () => ({ status: 200, headers: {}, body: '{"status":"ok","store":"memory"}' }),
+  lastReload: () => undefined,
+  sharedStore: false,
+};
 
 /**
  * The admin API (README › Admin API), outside the seed's contract:
@@ -38,16 +48,29 @@ type Answer = { status: number; body: string } | { error: ErrorCode; detail?: st
  * - `GET /__admin/<resource>`, `PUT /__admin/<resource>` (`/__admin/pets` for the seed): every record, oldest
  *   first; replace them with a JSON array of records (validated against the resource's schema);
  * - `GET /__admin/data`, `PUT /__admin/data`: every resource's records as `{"<resource>": [...]}`; replace some;
- * - `GET /__admin/requests?limit=N`, `DELETE /__admin/requests`: the journal of recent requests, newest first; clear it.
+ * - `GET /__admin/requests?limit=N&operation=ID&status=4xx`, `DELETE /__admin/requests`: the journal of recent
+ *   requests, newest first; clear it; `GET /__admin/requests/stream`: the journal live (Server-Sent Events);
+ * - `GET /__admin/model`, `GET /__admin/health`: the spec as the console reads it; the store, last reload, undocumented statuses;
+ * - `GET /__admin/<resource>/page`, `POST /__admin/<resource>`, `GET|PUT|DELETE /__admin/<resource>/<id>`,
+ *   `POST /__admin/<resource>/generate?count=N`: the console's record operations (README › Console);
+ * - `GET /__admin/` and its assets: the console's page, without the token (it shows nothing until signed in).
  * Errors are rows of the error table (`ADMIN_UNAUTHORIZED`, `ADMIN_DISABLED`, `ADMIN_NOT_FOUND`,
  * `INVALID_RECORDS` named after the resource: `INVALID_PETS`, ...).
  */
 export function createAdmin(options: AdminOptions): (request: MockRequest) => Maybe<MockResponse> {
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const routes = routesOf(options.api);
+  // Every change made through the admin API also reaches the console's watchers (its `change` events).
+  const onChange = (): void => {
+    options.onChange();
+    options.journal.changed();
+  };
+  const acting: AdminOptions = { ...options, onChange };
 
   return function admin(request) {
     if (!options.enabled) return answer({ error: 'ADMIN_DISABLED' });
+    const page = consolePage(request.method, request.url, request.headers.accept);
+    if (page !== undefined) return page;
     if (tokenDigest !== undefined) {
       const given = bearerToken(request.headers.authorization);
       if (given === undefined || !timingSafeEqual(digest(given), tokenDigest)) {
@@ -58,15 +81,17 @@ export function createAdmin(options: AdminOptions): (request: MockRequest) => Ma
     const path = (queryAt === -1 ? request.url : request.url.slice(0, queryAt)).replace(/\/+$/, '');
     const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const route = routes[path.slice(ADMIN_PREFIX.length)];
+    const route = routes[path.slice(ADMIN_PREFIX.length)] ?? recordRoute(acting, path.slice(ADMIN_PREFIX.length));
     if (route === undefined) return answer({ error: 'ADMIN_NOT_FOUND', detail: `No admin endpoint is served at ${path}; see GET ${ADMIN_PREFIX}.` });
     const action = route[method];
     if (action === undefined) {
       const allow = Object.keys(route).join(', ');
       return answer({ error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${path}; allowed: ${allow}.`, headers: { allow } });
     }
-    const result = action(options, request, query);
-    return result instanceof Promise ? result.then(answer, failed) : answer(result);
+    const result = action(acting, request, query);
+    // A HEAD gets the head of a stream, not a stream that would never end.
+    const respond = (answered: Answer): MockResponse => answer(request.method === 'HEAD' && !('error' in answered) ? { status: answered.status, body: answered.body } : answered);
+    return result instanceof Promise ? result.then(respond, failed) : respond(result);
   };
 }
 
@@ -84,7 +109,7 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
     '': {
       GET: () =>
         json(200, {
-          endpoints: ['POST /__admin/reset', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}`, `PUT /__admin/${r.name}`]), 'GET /__admin/data', 'PUT /__admin/data', 'GET /__admin/requests?limit=N', 'DELETE /__admin/requests'],
+          endpoints: ['POST /__admin/reset', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}`, `PUT /__admin/${r.name}`]), 'GET /__admin/data', 'PUT /__admin/data', 'GET /__admin/requests?limit=N&operation=ID&status=4xx', 'DELETE /__admin/requests', 'GET /__admin/requests/stream', 'GET /__admin/model', 'GET /__admin/health', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}/page?offset=N&limit=N`, `POST /__admin/${r.name}`, `GET|PUT|DELETE /__admin/${r.name}/<id>`, `POST /__admin/${r.name}/generate?count=N`]), 'GET /__admin/ (the console)'],
         }),
     },
     '/reset': {
@@ -114,15 +139,20 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
       PUT: (options, request) => load(options, request, undefined),
     },
     '/requests': {
-      GET({ journal }, _request, query) {
-        const limit = query.get('limit');
-        if (limit !== null && !/^\d{1,9}$/.test(limit)) return { error: 'INVALID_QUERY', detail: `limit must be a whole number, got ${JSON.stringify(limit)}.` };
-        return json(200, journal.entries(limit === null ? undefined : Number(limit)));
-      },
+      GET: ({ journal }, _request, query) => journalQuery(journal, query),
       DELETE({ journal }) {
         journal.clear();
         return { status: 204, body: '' };
       },
+    },
+    '/requests/stream': {
+      GET: ({ journal }) => requestStream(journal),
+    },
+    '/model': {
+      GET: ({ status }) => ({ status: 200, body: modelOf(api, (status ?? MEMORY_STATUS).sharedStore) }),
+    },
+    '/health': {
+      GET: ({ status, journal }) => healthOf(api, status ?? MEMORY_STATUS, journal),
     },
   };
   for (const resource of api.resources) {
@@ -134,9 +164,45 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
         return andThen(data.get(resource.name)!.all(), (texts) => ({ status: 200, body: `[${texts.join(',')}]` }));
       },
       PUT: (options, request) => load(options, request, resource),
+      POST: (options, request) => withStore(options, request, resource, (store) => changing(options, createOne(resource, store, bodyText(request)))),
     };
+    routes[`/${resource.name}/page`] = { GET: (options, request, query) => withStore(options, request, resource, (store) => pageOf(resource, store, query)) };
+    routes[`/${resource.name}/generate`] = { POST: (options, request, query) => withStore(options, request, resource, (store) => changing(options, generate(resource, store, query))) };
   }
   return routes;
+}
+
+/** `/<resource>/<id>`: one record, read, replaced or deleted (the console's edit form). */
+function recordRoute({ api }: AdminOptions, path: string): Record<string, Action> | undefined {
+  const slash = path.indexOf('/', 1);
+  if (slash === -1 || path.indexOf('/', slash + 1) !== -1) return undefined;
+  const resource = api.resources.find((r) => r.name === path.slice(1, slash));
+  if (resource === undefined) return undefined;
+  const id = path.slice(slash + 1);
+  return {
+    GET: (options, request) => withStore(options, request, resource, (store) => readOne(resource, store, id)),
+    PUT: (options, request) => withStore(options, request, resource, (store) => changing(options, replaceOne(resource, store, id, bodyText(request)))),
+    DELETE: (options, request) => withStore(options, request, resource, (store) => changing(options, deleteOne(resource, store, id))),
+  };
+}
+
+/** Runs `act` on the resource's store of the data the call acts on (the shared data, or a key's with `X-Petstore-Key`). */
+function withStore({ stores }: AdminOptions, request: MockRequest, resource: ResourceModel, act: (store: AnyRecordStore) => Maybe<Answer>): Maybe<Answer> {
+  const data = targetData(stores, request);
+  if ('error' in data) return data;
+  return act(data.get(resource.name)!);
+}
+
+/** Tells the state file and the console's watchers about a change once it succeeded. */
+function changing({ onChange }: AdminOptions, result: Maybe<Answer>): Maybe<Answer> {
+  return andThen(result, (answered) => {
+    if (!('error' in answered)) onChange();
+    return answered;
+  });
+}
+
+function bodyText(request: MockRequest): string {
+  return request.body === undefined ? '' : request.body.toString('utf8');
 }
 
 /**
@@ -192,8 +258,9 @@ function keyData(stores: Stores<AnyRecordStore>, key: string): AnyDataset | { er
 function answer(result: Answer): MockResponse {
   if ('error' in result) {
     const error = apiError(result.error, result.detail, result.code);
-    return { status: error.status, headers: { 'content-type': 'application/json', ...result.headers }, body: JSON.stringify(error) };
+    return { status: error.status, headers: { 'content-type': 'application/json', ...('headers' in result ? result.headers : {}) }, body: JSON.stringify(error) };
   }
+  if (result.stream !== undefined) return { status: result.status, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, body: result.body, stream: result.stream };
   return { status: result.status, headers: result.status === 204 ? {} : { 'content-type': 'application/json' }, body: result.body };
 }
 

@@ -165,6 +165,7 @@ try {
       `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
         `API key: ${keyText}\n` +
         `Admin API: ${adminText}\n` +
+        (options.admin ? `Console: ${mock.origin}/__admin/ (sign in with the admin token)\n` : '') +
         `Store: ${storeText}\n` +
         (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
     );
@@ -173,8 +174,10 @@ try {
     checkAnswersSoon(mock.api, (note) => logger.warn(note));
     if (options.watch === true) {
       watchSpec(options.spec, mock, (event) => {
-        if (!event.ok) logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
-        else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
+        if (!event.ok) {
+          logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
+          mock.reloadRefused(event.message);
+        } else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
       });
     }
     // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.

@@ -30,9 +30,10 @@ export interface FrontDoorParts {
  */
 export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) => Maybe<MockResponse> {
   const { cors, admin, health, stores, journal, onChange } = parts;
-  const finish = (request: MockRequest, answered: MockResponse): MockResponse => {
+  const recording = journal.capacity > 0;
+  const finish = (request: MockRequest, answered: MockResponse, started: number): MockResponse => {
     const response = cors.decorate(request, answered);
-    journal.record(request, response);
+    if (recording) journal.record(request, response, undefined, performance.now() - started);
     if (onChange !== undefined && response.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') onChange();
     return response;
   };
@@ -41,17 +42,25 @@ export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) =
     if (preflight !== undefined) return preflight;
     if (isAdmin(request.url)) {
       const answered = admin(request);
-      return answered instanceof Promise ? answered.then((response) => cors.decorate(request, response)) : cors.decorate(request, answered);
+      return answered instanceof Promise ? answered.then((response) => decorateAdmin(cors, request, response)) : decorateAdmin(cors, request, answered);
     }
     if (isHealth(request)) {
       const answered = health();
       return answered instanceof Promise ? answered.then((response) => cors.decorate(request, response)) : cors.decorate(request, answered);
     }
 
+    const started = recording ? performance.now() : 0;
     const handler = stores.handlerFor(request);
     const answered = handler === 'full' ? tooManyKeys() : handler(request);
-    return answered instanceof Promise ? answered.then((response) => finish(request, response)) : finish(request, answered);
+    return answered instanceof Promise ? answered.then((response) => finish(request, response, started)) : finish(request, answered, started);
   };
+}
+
+/** The CORS headers on an admin answer, its stream (the journal's Server-Sent Events) kept. */
+function decorateAdmin(cors: Cors, request: MockRequest, response: MockResponse): MockResponse {
+  const decorated = cors.decorate(request, response);
+  if (response.stream !== undefined) decorated.stream = response.stream;
+  return decorated;
 }
 
 function isHealth(request: MockRequest): boolean {

@@ -5,7 +5,9 @@ import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { demoData, type StartingData } from './data.js';
 import { createFrontDoor, HEALTH_PATH } from './front-door.js';
 import { createDataset, inMemory, Stores } from './isolation.js';
+import type { ReloadInfo } from './console-api.js';
 import { Journal } from './journal.js';
+import { journalFacts } from './journal-facts.js';
 import { deprecationWarner, requestLogger } from './logger.js';
 import { loadApi, type Api } from './operations.js';
 import { createPipeline, type Dataset, type MockRequest, type MockResponse } from './pipeline.js';
@@ -108,6 +110,8 @@ export interface Mock<Store extends AnyRecordStore = RecordStore, Answer extends
   health(): Maybe<MockResponse>;
   /** Closes the connection to the store (no-op in memory). */
   dispose(): Promise<void>;
+  /** Notes a reload under `--watch` that kept the previous spec (its reason), for `GET /__admin/health`. */
+  reloadRefused(message: string): void;
 }
 
 /** A mock keeping its records in Redis: its stores answer promises, and so does `handle`. */
@@ -138,6 +142,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   const saved = options.stateFile === undefined ? undefined : readStateFile(api, options.stateFile);
   const onDeprecated = options.logger === undefined ? undefined : deprecationWarner(options.logger);
   const journal = new Journal(options.journalSize ?? 100);
+  journal.facts = journalFacts(() => api);
+  let lastReload: ReloadInfo | undefined;
   const cors = createCors({ origins: options.corsOrigins ?? '*' });
   const maxPets = options.maxPets ?? 1_000_000;
   // Loaded only when asked for: the in-memory mock never loads the Redis client (start-up time).
@@ -166,8 +172,9 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
       ...(redis === undefined ? {} : { dropKeys: () => redis.dropKeyNamespaces() }),
       ...(savedData === undefined ? {} : { saved: savedData }),
     });
-    const admin = createAdmin({ api: model, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange });
     const health = redis === undefined ? () => MEMORY_HEALTH : () => redis.health();
+    const status = { health, lastReload: () => lastReload, sharedStore: redis !== undefined };
+    const admin = createAdmin({ api: model, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange, status });
     return { stores, handle: createFrontDoor({ cors, admin, health, stores, journal, onChange: stateFile === undefined ? undefined : onChange }) };
   };
   let engine: Engine = build(api, starting, saved);
@@ -206,6 +213,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
         // The records stay in Redis, shared with other replicas: served as they are under the new spec.
         engine = build(model, carryOverStarting(api, model, engine.stores.starting), undefined);
         api = model;
+        lastReload = { time: new Date().toISOString(), ok: true, changes, dropped: 0 };
+        journal.changed();
         return { changes, dropped: 0 };
       }
       const stores = memoryStores();
@@ -222,7 +231,13 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
       engine = build(model, carriedStarting, { data: shared.data, keys });
       api = model;
       onChange();
+      lastReload = { time: new Date().toISOString(), ok: true, changes, dropped };
+      journal.changed();
       return { changes, dropped };
+    },
+    reloadRefused(message) {
+      lastReload = { time: new Date().toISOString(), ok: false, changes: [], dropped: 0, message };
+      journal.changed();
     },
     flush: () => stateFile?.flush(),
     health: () => engine.handle({ method: 'GET', url: HEALTH_PATH, headers: {} }),
@@ -286,6 +301,7 @@ export async function startMock(options: MockOptions & ServerOptions = {}): Prom
     flush: () => mock.flush(),
     health: () => mock.health(),
     dispose: () => mock.dispose(),
+    reloadRefused: (message) => mock.reloadRefused(message),
     origin: running.origin,
     server: running.server,
     close,

@@ -35,6 +35,17 @@ export interface MockResponse {
   body: string;
   /** A binary answer's bytes (`image/png`, `application/octet-stream`…), sent instead of `body` (then `''`). */
   bytes?: Buffer | undefined;
+  /**
+   * A long answer written piece by piece after `body` (the admin API's Server-Sent Events): the HTTP adapter
+   * calls it once the head is sent. Never set by the contract's pipeline.
+   */
+  stream?: ((sink: ResponseSink) => void) | undefined;
+}
+
+/** Where a streamed answer writes: `write` sends text at once; `onClose` runs once the client left or the server closes. */
+export interface ResponseSink {
+  write(text: string): void;
+  onClose(listener: () => void): void;
 }
 
 /** The records a pipeline serves: one store per resource, by resource name. */

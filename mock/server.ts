@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { apiError, type ErrorCode } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 import { answerDelay, type Latency } from './prefer.js';
+import { DRAINING } from './shutdown.js';
 import type { Maybe } from './store/record-store.js';
 
 /** Socket-level settings of the mock's HTTP server. */
@@ -63,7 +64,8 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     if (plain && req.headers.prefer === undefined) return undefined;
     const started = onResponse === undefined ? 0 : performance.now();
     const finish = (response: MockResponse): void => {
-      write(res, response);
+      if (response.stream !== undefined) openStream(res, response, streams);
+      else write(res, response);
       if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
     };
     if (latency === undefined && req.headers.prefer === undefined) return finish;
@@ -73,12 +75,14 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
       else finish(response);
     };
   };
+  /** Streamed answers still open: ended when the server closes, so that `close()` does not wait for watchers to leave. */
+  const streams = new Set<ServerResponse>();
   const server = createServer(settings, (req, res) => {
     const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
     // The common case (no request log, --latency or `Prefer`) makes no closure or timer per request.
     const send = senderFor(req, res);
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      deliver(res, send, answer(handle, request));
+      deliver(res, send, answer(handle, request), streams);
       req.resume();
       return;
     }
@@ -92,16 +96,21 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
         refused = true;
         res.setHeader('connection', 'close');
         const tooLarge = errorAnswer(request, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
-        deliver(res, send, options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge));
+        deliver(res, send, options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge), streams);
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
       // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
-      if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }));
+      if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }), streams);
     });
     req.on('error', () => res.destroy());
+  });
+
+  // A shutdown's drain (mock/shutdown.ts) ends the streams too: a watcher never holds the process for the grace period.
+  server.on(DRAINING, () => {
+    for (const res of streams) res.end();
   });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -136,19 +145,37 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        for (const res of streams) res.end();
         server.closeIdleConnections();
       }),
   };
 }
 
 /** Writes an answer at once (or once a store over the network answered), or hands it to the request's sender (request log, latency). */
-function deliver(res: ServerResponse, send: ((response: MockResponse) => void) | undefined, response: Maybe<MockResponse>): void {
+function deliver(res: ServerResponse, send: ((response: MockResponse) => void) | undefined, response: Maybe<MockResponse>, streams: Set<ServerResponse>): void {
   if (response instanceof Promise) {
-    void response.then((answered) => deliver(res, send, answered));
+    void response.then((answered) => deliver(res, send, answered, streams));
     return;
   }
-  if (send === undefined) write(res, response);
+  if (response.stream !== undefined && send === undefined) openStream(res, response, streams);
+  else if (send === undefined) write(res, response);
   else send(response);
+}
+
+/** Sends the head and `body` of a streamed answer, then hands the socket to its writer until either side ends it. */
+function openStream(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>): void {
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  res.writeHead(response.status, headers);
+  res.write(response.body);
+  streams.add(res);
+  res.on('close', () => streams.delete(res));
+  response.stream!({
+    write: (text) => {
+      if (!res.writableEnded) res.write(text);
+    },
+    onClose: (listener) => res.on('close', listener),
+  });
 }
 
 /** Flat `[name, value, ..., 'content-length', '']` arrays of shared (frozen) header objects, built once each. */

@@ -75,6 +75,9 @@ export function installShutdown(server: Server, options: ShutdownOptions = {}): 
   };
 }
 
+/** Event a draining server emits: answers that never end by themselves (the admin API's streams) end then. */
+export const DRAINING = 'petstore:draining';
+
 /**
  * Stops `server` accepting and resolves once every connection has closed: `true` when that happened within
  * `graceMs`, `false` when the remaining connections had to be cut. `onHurry` receives a function that cuts
@@ -104,6 +107,7 @@ export function drain(server: Server, graceMs: number, onHurry?: (cut: () => voi
       return;
     }
     server.close(() => finish(true));
+    server.emit(DRAINING);
     server.closeIdleConnections();
   });
 }

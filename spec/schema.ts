@@ -90,11 +90,22 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, prefix 
   return [...new Set(sentences)].join('; ') || 'is invalid';
 }
 
+/** Each error that names a value (the summaries of `oneOf`/`anyOf`/`if` left out), by pointer; a missing property's own pointer. */
+function issuesOf(errors: ErrorObject[] | null | undefined, prefix = ''): { pointer: string; message: string }[] {
+  return (errors ?? [])
+    .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
+    .map((error) => {
+      const missing = error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined;
+      const pointer = missing === undefined ? error.instancePath : `${error.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      return { pointer, message: describeErrors([error], prefix) };
+    });
+}
+
 /** A compiled validator and the sentence for its last errors. */
 export interface Validator {
   (value: unknown): boolean;
   errors: () => string;
-  /** The last errors one by one: a JSON pointer into the value (`/0/status`, `` for the root) and what is wrong there. */
+  /** The last call's errors one by one: the JSON pointer (RFC 6901) of each refused value (a missing property's own pointer) and what is wrong with it. */
   issues: () => { pointer: string; message: string }[];
 }
 
@@ -108,10 +119,7 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   let validate: ValidateFunction | undefined;
   const check = ((value: unknown) => (validate ??= ajv.compile(schema))(value)) as Validator;
   check.errors = () => describeErrors(validate?.errors, prefix);
-  check.issues = () =>
-    (validate?.errors ?? [])
-      .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
-      .map((error) => ({ pointer: error.keyword === 'required' ? `${error.instancePath}/${String((error.params as { missingProperty?: unknown }).missingProperty)}` : error.instancePath, message: describeErrors([error], prefix) }));
+  check.issues = () => issuesOf(validate?.errors, prefix);
   return check;
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
+import type * as MockModule from '../../mock/index.js';
 import { ensureCompiled } from './run-cli.js';
 
 /**
@@ -57,6 +58,21 @@ describe('the package as npm installs it', () => {
     for (const file of ['dist/conformance/cli.js', 'dist/conformance/conformance.test.js', 'dist/mock/cli.js', 'spec/openapi.yaml']) expect(existsSync(join(root, file)), file).toBe(true);
     const sources = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
     expect(sources).toEqual([]);
+  });
+
+  it('the installed mock serves its console: the page and its modules come with the package', async () => {
+    const root = join(installed, 'node_modules', 'petstore-animals-harness');
+    const installedMock = (await import(join(root, 'dist', 'mock', 'index.js'))) as typeof MockModule;
+    const served = await installedMock.startMock({ port: 0, adminToken: 'package-admin' });
+    try {
+      for (const asset of ['', 'console.js', 'resources.js', 'console.css']) {
+        const response = await fetch(`${served.origin}/__admin/${asset}`);
+        expect(response.status, asset).toBe(200);
+        expect(response.headers.get('content-security-policy'), asset).toContain("script-src 'self'");
+      }
+    } finally {
+      await served.close();
+    }
   });
 
   it('npx petstore-conformance --help and npx petstore-mock --help work from the empty folder', async () => {
