@@ -1,6 +1,7 @@
 import { relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
+import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, ParserError, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
+import { JSON_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { OpenAPIV2 } from 'openapi-types';
 
 /** A spec as read from disk: one OpenAPI 3 object, every `$ref` serving needs replaced by its target. */
@@ -93,12 +94,12 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
   return { document, format, skipped: [...new Set(skipped)], locate: (value) => origins.get(value) };
 }
 
-/** The parsers of json-schema-ref-parser, each followed by `watch` on what it returns. */
+/** The parsers of json-schema-ref-parser (YAML: {@link parseYaml}), each followed by `watch` on what it returns. */
 function withOrigins(watch: (value: unknown, file: FileInfo) => unknown): Record<string, Plugin> {
   const defaults = getJsonSchemaRefParserDefaultOptions().parse as Record<string, Plugin>;
   const plugins: Record<string, Plugin> = {};
   for (const [name, plugin] of Object.entries(defaults)) {
-    const parse = plugin.parse;
+    const parse = name === 'yaml' ? parseYaml : plugin.parse;
     if (typeof parse !== 'function' || (name !== 'json' && name !== 'yaml')) {
       plugins[name] = plugin;
       continue;
@@ -106,6 +107,24 @@ function withOrigins(watch: (value: unknown, file: FileInfo) => unknown): Record
     plugins[name] = { ...plugin, parse: async (file: FileInfo) => watch(await parse(file), file) };
   }
   return plugins;
+}
+
+/**
+ * YAML as JSON reads it: the JSON schema of YAML (`2024-01-01` and `yes` stay strings, as an OpenAPI author
+ * means them), and a key repeated in a mapping takes its last value, as `JSON.parse` does, instead of failing the
+ * whole spec (public specs hold such slips). A file that needs YAML's full types is read with them.
+ */
+function parseYaml(file: FileInfo): unknown {
+  const text = Buffer.isBuffer(file.data) ? file.data.toString('utf8') : file.data;
+  try {
+    return loadYaml(text, { schema: JSON_SCHEMA, json: true });
+  } catch {
+    try {
+      return loadYaml(text, { json: true });
+    } catch (error) {
+      throw new ParserError((error as Error).message, file.url);
+    }
+  }
 }
 
 /**

@@ -180,6 +180,12 @@ describe('an invalid document stops the load (a keyword no validator can compile
     expect(await loadError(join(root, 'old.yaml'))).toBe(`${file(root, 'old.yaml')}#/swagger: version "1.2" is not supported (2.0 is)`);
   });
 
+  it('a key repeated in a YAML mapping is no error: the last one counts, as JSON.parse does; dates stay strings', async () => {
+    const root = writeFiles('duplicate-key', { 'api.yaml': "openapi: 3.0.3\ninfo: {title: First, version: 2024-01-01}\ninfo: {title: Last, version: 2024-01-02}\npaths:\n  /pets:\n    get:\n      responses: {'200': {description: ok}}\n" });
+    const model = await loadModel(join(root, 'api.yaml'));
+    expect([model.title, model.version]).toEqual(['Last', '2024-01-02']);
+  });
+
   it('a parameter without "in"', async () => {
     const root = writeFiles('bad-parameter', { 'api.yaml': "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /pets:\n    get:\n      parameters: [{name: limit}]\n      responses: {'200': {description: ok}}\n" });
     expect(await loadError(join(root, 'api.yaml'))).toBe(`${file(root, 'api.yaml')}#/paths/~1pets/get/parameters/0: a parameter needs a "name" and an "in"`);
