@@ -110,6 +110,33 @@ describe('a Swagger 2.0 spec (test/load/swagger2/kennel.yaml), converted on load
     expect(model.notes.filter((note) => note.includes('not followed'))).toEqual([`1 $ref that serving never reads (in x- extensions, descriptions, tags or info) not followed: ${relative(process.cwd(), SWAGGER2)}#/paths/~1dogs/get/x-docs → pages/list-dogs.md`]);
   });
 
+  it('in several files: definitions kept in another file, referred to from several operations', async () => {
+    const root = writeFiles('swagger2-files', {
+      'api.yaml': [
+        "swagger: '2.0'",
+        "info: {title: Multi, version: '1'}",
+        'basePath: /m',
+        'paths:',
+        '  /dogs:',
+        '    get:',
+        "      responses: {'200': {description: ok, schema: {type: array, items: {$ref: 'defs.yaml#/Dog'}}}}",
+        '    post:',
+        "      parameters: [{name: body, in: body, required: true, schema: {$ref: 'defs.yaml#/Dog'}}]",
+        "      responses: {'201': {description: ok, schema: {$ref: 'defs.yaml#/Dog'}}}",
+        '  /dogs/{id}:',
+        '    get:',
+        '      parameters: [{name: id, in: path, required: true, type: integer}]',
+        "      responses: {'200': {description: ok, schema: {$ref: 'defs.yaml#/Dog'}}}",
+      ].join('\n'),
+      'defs.yaml': "Dog:\n  type: object\n  required: [name]\n  properties:\n    id: {type: integer, readOnly: true}\n    name: {type: string}\n    owner: {$ref: '#/Owner'}\nOwner:\n  type: object\n  properties:\n    name: {type: string}\n",
+    });
+    const multi = await loadModel(join(root, 'api.yaml'));
+    expect(multi.basePath).toBe('/m');
+    expect(multi.resources.map((resource) => [resource.name, Object.keys(resource.operations).sort(), Object.keys(resource.properties)])).toEqual([['dogs', ['create', 'list', 'read'], ['id', 'name', 'owner']]]);
+    expect(multi.resources[0]!.operations.create!.body!.validate({ name: 'Rex', owner: { name: 'Ann' } })).toBe(true);
+    expect(multi.resources[0]!.operations.create!.body!.validate({ name: 'Rex', owner: { name: 1 } })).toBe(false);
+  });
+
   it('formData parameters become a form request body', async () => {
     const root = writeFiles('form', {
       'form.yaml': [
