@@ -42,8 +42,8 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
  * serving needs.
  *
  * A `$ref` inside an `x-` extension (other than `x-resource`), standing for a `description` or `summary`, or in
- * the root's `tags`, `info` or `externalDocs` is not followed: serving never reads it, so a Markdown page or a missing file there never stops the start
- * (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
+ * the root's `tags`, `info` or `externalDocs` is not followed: serving never reads it, so a Markdown page or a
+ * missing file there never stops the start (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
  * a file that cannot be read or parsed, a `$ref` that does not resolve, or a document that is neither OpenAPI 3
  * nor Swagger 2.0.
  */
@@ -73,13 +73,15 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
     if (JSONParserErrorGroup.getParserErrors(parser).length > 0) throw new JSONParserErrorGroup(parser);
     if (root === null || typeof root !== 'object' || Array.isArray(root)) throw new SpecDocumentError(`${display(rootFile)}#: not an OpenAPI document (an object with "openapi" or "swagger" was expected)`);
     if (root['swagger'] !== undefined) {
-      if (String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
+      // `swagger: 2.0` unquoted is the YAML number 2.
+      if (root['swagger'] !== 2 && String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
       format = 'swagger-2.0';
       const bundled = await new $RefParser().bundle(rootFile, root, options);
       document = await convertSwagger(bundled as unknown as OpenAPIV2.Document, display(rootFile));
       document = (await new $RefParser().dereference(rootFile, document, options)) as Record<string, unknown>;
     } else {
-      const version = root['openapi'];
+      // `openapi: 3.1` unquoted is the YAML number 3.1 (and `3.0` the number 3): read as the version it spells.
+      const version = typeof root['openapi'] === 'number' ? (Number.isInteger(root['openapi']) ? `${root['openapi']}.0` : String(root['openapi'])) : root['openapi'];
       if (typeof version !== 'string' || !/^3\.[012]\./.test(`${version}.`)) {
         throw new SpecDocumentError(`${display(rootFile)}#/openapi: ${version === undefined ? 'missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)' : `version ${JSON.stringify(version)} is not supported (3.0, 3.1, 3.2, or Swagger 2.0)`}`);
       }
@@ -170,7 +172,7 @@ async function convertSwagger(bundled: OpenAPIV2.Document, file: string): Promis
   // Imported only for a 2.0 document: the converter and its dependencies take about 0.3 s to load.
   const { convertObj } = await import('swagger2openapi');
   try {
-    const converted = await convertObj(bundled, { patch: true, warnOnly: true, resolve: false });
+    const converted = await convertObj({ ...bundled, swagger: '2.0' }, { patch: true, warnOnly: true, resolve: false });
     return converted.openapi as unknown as Record<string, unknown>;
   } catch (error) {
     throw new SpecDocumentError(`${file}#: this Swagger 2.0 document cannot be converted to OpenAPI 3: ${(error as Error).message}`);

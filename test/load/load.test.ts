@@ -213,6 +213,15 @@ describe('an invalid document stops the load (a keyword no validator can compile
     expect([model.title, model.version]).toEqual(['Last', '2024-01-02']);
   });
 
+  it('a version written as a YAML number (openapi: 3.0, swagger: 2.0, unquoted) is the version it spells', async () => {
+    const root = writeFiles('number-version', {
+      'v3.yaml': "openapi: 3.0\ninfo: {title: T, version: '1'}\npaths:\n  /pets:\n    get:\n      responses: {'200': {description: ok}}\n",
+      'v2.yaml': "swagger: 2.0\ninfo: {title: T, version: '1'}\nbasePath: /two\npaths:\n  /pets:\n    get:\n      responses: {'200': {description: ok}}\n",
+    });
+    expect((await loadModel(join(root, 'v3.yaml'))).operations).toHaveLength(1);
+    expect((await loadModel(join(root, 'v2.yaml'))).basePath).toBe('/two');
+  });
+
   it('a parameter without "in"', async () => {
     const root = writeFiles('bad-parameter', { 'api.yaml': "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /pets:\n    get:\n      parameters: [{name: limit}]\n      responses: {'200': {description: ok}}\n" });
     expect(await loadError(join(root, 'api.yaml'))).toBe(`${file(root, 'api.yaml')}#/paths/~1pets/get/parameters/0: a parameter needs a "name" and an "in"`);
