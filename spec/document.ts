@@ -1,6 +1,7 @@
 import { relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
+import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, ParserError, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
+import { JSON_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { OpenAPIV2 } from 'openapi-types';
 
 /** A spec as read from disk: one OpenAPI 3 object, every `$ref` serving needs replaced by its target. */
@@ -41,8 +42,8 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
  * serving needs.
  *
  * A `$ref` inside an `x-` extension (other than `x-resource`), standing for a `description` or `summary`, or in
- * the root's `tags`, `info` or `externalDocs` is not followed: serving never reads it, so a Markdown page or a missing file there never stops the start
- * (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
+ * the root's `tags`, `info` or `externalDocs` is not followed: serving never reads it, so a Markdown page or a
+ * missing file there never stops the start (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
  * a file that cannot be read or parsed, a `$ref` that does not resolve, or a document that is neither OpenAPI 3
  * nor Swagger 2.0.
  */
@@ -72,13 +73,15 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
     if (JSONParserErrorGroup.getParserErrors(parser).length > 0) throw new JSONParserErrorGroup(parser);
     if (root === null || typeof root !== 'object' || Array.isArray(root)) throw new SpecDocumentError(`${display(rootFile)}#: not an OpenAPI document (an object with "openapi" or "swagger" was expected)`);
     if (root['swagger'] !== undefined) {
-      if (String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
+      // `swagger: 2.0` unquoted is the YAML number 2.
+      if (root['swagger'] !== 2 && String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
       format = 'swagger-2.0';
       const bundled = await new $RefParser().bundle(rootFile, root, options);
       document = await convertSwagger(bundled as unknown as OpenAPIV2.Document, display(rootFile));
       document = (await new $RefParser().dereference(rootFile, document, options)) as Record<string, unknown>;
     } else {
-      const version = root['openapi'];
+      // `openapi: 3.1` unquoted is the YAML number 3.1 (and `3.0` the number 3): read as the version it spells.
+      const version = typeof root['openapi'] === 'number' ? (Number.isInteger(root['openapi']) ? `${root['openapi']}.0` : String(root['openapi'])) : root['openapi'];
       if (typeof version !== 'string' || !/^3\.[012]\./.test(`${version}.`)) {
         throw new SpecDocumentError(`${display(rootFile)}#/openapi: ${version === undefined ? 'missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)' : `version ${JSON.stringify(version)} is not supported (3.0, 3.1, 3.2, or Swagger 2.0)`}`);
       }
@@ -93,12 +96,12 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
   return { document, format, skipped: [...new Set(skipped)], locate: (value) => origins.get(value) };
 }
 
-/** The parsers of json-schema-ref-parser, each followed by `watch` on what it returns. */
+/** The parsers of json-schema-ref-parser (YAML: {@link parseYaml}), each followed by `watch` on what it returns. */
 function withOrigins(watch: (value: unknown, file: FileInfo) => unknown): Record<string, Plugin> {
   const defaults = getJsonSchemaRefParserDefaultOptions().parse as Record<string, Plugin>;
   const plugins: Record<string, Plugin> = {};
   for (const [name, plugin] of Object.entries(defaults)) {
-    const parse = plugin.parse;
+    const parse = name === 'yaml' ? parseYaml : plugin.parse;
     if (typeof parse !== 'function' || (name !== 'json' && name !== 'yaml')) {
       plugins[name] = plugin;
       continue;
@@ -106,6 +109,24 @@ function withOrigins(watch: (value: unknown, file: FileInfo) => unknown): Record
     plugins[name] = { ...plugin, parse: async (file: FileInfo) => watch(await parse(file), file) };
   }
   return plugins;
+}
+
+/**
+ * YAML as JSON reads it: the JSON schema of YAML (`2024-01-01` and `yes` stay strings, as an OpenAPI author
+ * means them), and a key repeated in a mapping takes its last value, as `JSON.parse` does, instead of failing the
+ * whole spec (public specs hold such slips). A file that needs YAML's full types is read with them.
+ */
+function parseYaml(file: FileInfo): unknown {
+  const text = Buffer.isBuffer(file.data) ? file.data.toString('utf8') : file.data;
+  try {
+    return loadYaml(text, { schema: JSON_SCHEMA, json: true });
+  } catch {
+    try {
+      return loadYaml(text, { json: true });
+    } catch (error) {
+      throw new ParserError((error as Error).message, file.url);
+    }
+  }
 }
 
 /**
@@ -151,7 +172,7 @@ async function convertSwagger(bundled: OpenAPIV2.Document, file: string): Promis
   // Imported only for a 2.0 document: the converter and its dependencies take about 0.3 s to load.
   const { convertObj } = await import('swagger2openapi');
   try {
-    const converted = await convertObj(bundled, { patch: true, warnOnly: true, resolve: false });
+    const converted = await convertObj({ ...bundled, swagger: '2.0' }, { patch: true, warnOnly: true, resolve: false });
     return converted.openapi as unknown as Record<string, unknown>;
   } catch (error) {
     throw new SpecDocumentError(`${file}#: this Swagger 2.0 document cannot be converted to OpenAPI 3: ${(error as Error).message}`);

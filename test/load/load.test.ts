@@ -110,6 +110,33 @@ describe('a Swagger 2.0 spec (test/load/swagger2/kennel.yaml), converted on load
     expect(model.notes.filter((note) => note.includes('not followed'))).toEqual([`1 $ref that serving never reads (in x- extensions, descriptions, tags or info) not followed: ${relative(process.cwd(), SWAGGER2)}#/paths/~1dogs/get/x-docs → pages/list-dogs.md`]);
   });
 
+  it('in several files: definitions kept in another file, referred to from several operations', async () => {
+    const root = writeFiles('swagger2-files', {
+      'api.yaml': [
+        "swagger: '2.0'",
+        "info: {title: Multi, version: '1'}",
+        'basePath: /m',
+        'paths:',
+        '  /dogs:',
+        '    get:',
+        "      responses: {'200': {description: ok, schema: {type: array, items: {$ref: 'defs.yaml#/Dog'}}}}",
+        '    post:',
+        "      parameters: [{name: body, in: body, required: true, schema: {$ref: 'defs.yaml#/Dog'}}]",
+        "      responses: {'201': {description: ok, schema: {$ref: 'defs.yaml#/Dog'}}}",
+        '  /dogs/{id}:',
+        '    get:',
+        '      parameters: [{name: id, in: path, required: true, type: integer}]',
+        "      responses: {'200': {description: ok, schema: {$ref: 'defs.yaml#/Dog'}}}",
+      ].join('\n'),
+      'defs.yaml': "Dog:\n  type: object\n  required: [name]\n  properties:\n    id: {type: integer, readOnly: true}\n    name: {type: string}\n    owner: {$ref: '#/Owner'}\nOwner:\n  type: object\n  properties:\n    name: {type: string}\n",
+    });
+    const multi = await loadModel(join(root, 'api.yaml'));
+    expect(multi.basePath).toBe('/m');
+    expect(multi.resources.map((resource) => [resource.name, Object.keys(resource.operations).sort(), Object.keys(resource.properties)])).toEqual([['dogs', ['create', 'list', 'read'], ['id', 'name', 'owner']]]);
+    expect(multi.resources[0]!.operations.create!.body!.validate({ name: 'Rex', owner: { name: 'Ann' } })).toBe(true);
+    expect(multi.resources[0]!.operations.create!.body!.validate({ name: 'Rex', owner: { name: 1 } })).toBe(false);
+  });
+
   it('formData parameters become a form request body', async () => {
     const root = writeFiles('form', {
       'form.yaml': [
@@ -178,6 +205,21 @@ describe('an invalid document stops the load (a keyword no validator can compile
     expect(await loadError(join(root, 'broken.yaml'))).toMatch(new RegExp(`^${file(root, 'broken.yaml').replace(/[.]/g, '\\.')}#: `));
     expect(await loadError(join(root, 'other.yaml'))).toBe(`${file(root, 'other.yaml')}#/openapi: missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)`);
     expect(await loadError(join(root, 'old.yaml'))).toBe(`${file(root, 'old.yaml')}#/swagger: version "1.2" is not supported (2.0 is)`);
+  });
+
+  it('a key repeated in a YAML mapping is no error: the last one counts, as JSON.parse does; dates stay strings', async () => {
+    const root = writeFiles('duplicate-key', { 'api.yaml': "openapi: 3.0.3\ninfo: {title: First, version: 2024-01-01}\ninfo: {title: Last, version: 2024-01-02}\npaths:\n  /pets:\n    get:\n      responses: {'200': {description: ok}}\n" });
+    const model = await loadModel(join(root, 'api.yaml'));
+    expect([model.title, model.version]).toEqual(['Last', '2024-01-02']);
+  });
+
+  it('a version written as a YAML number (openapi: 3.0, swagger: 2.0, unquoted) is the version it spells', async () => {
+    const root = writeFiles('number-version', {
+      'v3.yaml': "openapi: 3.0\ninfo: {title: T, version: '1'}\npaths:\n  /pets:\n    get:\n      responses: {'200': {description: ok}}\n",
+      'v2.yaml': "swagger: 2.0\ninfo: {title: T, version: '1'}\nbasePath: /two\npaths:\n  /pets:\n    get:\n      responses: {'200': {description: ok}}\n",
+    });
+    expect((await loadModel(join(root, 'v3.yaml'))).operations).toHaveLength(1);
+    expect((await loadModel(join(root, 'v2.yaml'))).basePath).toBe('/two');
   });
 
   it('a parameter without "in"', async () => {
