@@ -75,10 +75,23 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
   });
   const scope = parentScope(resource, context.resources);
+  // The id of the record under the path's parent (a singleton's, D53), found by the store's parent link; `undefined` when none.
+  const singleOf = (path: Record<string, unknown>, store: AnyRecordStore): Maybe<RecordId | undefined> => {
+    if (scope === undefined) return undefined;
+    const keys = [...resource.filters.map(() => undefined), filterKey(scope.parentId(path))];
+    return andThen(store.list({ keys, limit: 1 }), (page) => {
+      const record = page.json === '[]' ? undefined : parseRecord(page.json.slice(1, -1));
+      return record === undefined ? undefined : bodyId(resource, record[resource.idProperty]);
+    });
+  };
   const answer = (json: string): string => (withBody ? withoutLink(resource, json) : '');
-  // The id a read, replace, update or delete names: the last path segment, or the body's id property (`PUT /pet`).
-  const idOf = (path: Record<string, unknown>, body: unknown): RecordId | OperationResult => {
+  // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
+  // for a singleton the one record under the path's parent (found by the store's parent link, D53).
+  const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
     if (op.idIn === 'path') return pathId(resource, path[idParameter!]);
+    if (op.idIn === 'parent' && scope !== undefined) {
+      return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
+    }
     const raw = body !== null && typeof body === 'object' ? (body as RecordValue)[resource.idProperty] : undefined;
     const id = raw === undefined ? undefined : bodyId(resource, raw);
     return id ?? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` };
@@ -105,27 +118,36 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
           // A key only the client chooses (`x-resource: { idSource: client }` where the schema leaves it optional).
           if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
-          return andThen(store!.create(fields, given), (created): OperationResult => {
-            if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
-            if (created.reason === 'taken') return exists(op, resource, given!);
-            return created.reason === 'full'
-              ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
-              : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
-          });
+          const create = (): Maybe<OperationResult> =>
+            andThen(store!.create(fields, given), (created): OperationResult => {
+              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
+              if (created.reason === 'taken') return exists(op, resource, given!);
+              return created.reason === 'full'
+                ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
+                : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
+            });
+          // A singleton holds one record per parent: a second create is refused as a taken id is.
+          if (resource.parent?.singleton !== true) return create();
+          return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : exists(op, resource, held)));
         };
       case 'read':
-        return ({ store, path, body }) => {
-          const id = idOf(path, body);
-          if (typeof id === 'object') return id;
-          return andThen(store!.get(id), (json) => {
-            const found = owned(json, path);
-            return found === undefined ? notFound(id) : { status, json: answer(found) };
+        return ({ store, path, body }) =>
+          andThen(idOf(path, body, store!), (id) => {
+            if (typeof id === 'object') return id;
+            return andThen(store!.get(id), (json) => {
+              const found = owned(json, path);
+              return found === undefined ? notFound(id) : { status, json: answer(found) };
+            });
           });
-        };
       case 'replace':
       case 'update':
-        return ({ store, path, body }) => {
-          const id = idOf(path, body);
+        return ({ store, path, body }) =>
+          andThen(idOf(path, body, store!), (id) => {
+          // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
+          if (typeof id === 'object' && op.idIn === 'parent' && op.role === 'replace' && body !== undefined) {
+            return andThen(store!.create(linked(recordFromBody(resource, body as RecordValue), path)), (created): OperationResult =>
+              created.ok ? { status, json: answer(created.json) } : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` });
+          }
           if (typeof id === 'object') return id;
           return andThen(store!.get(id), (json) => {
             const previous = owned(json, path) === undefined ? undefined : parseRecord(json!);
@@ -137,14 +159,14 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             // Another replica may delete the record between the read and the write: then it is not found.
             return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
           });
-        };
+          });
       case 'delete':
-        return ({ store, path, body }) => {
-          const id = idOf(path, body);
-          if (typeof id === 'object') return id;
-          if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: answer(json) }));
-          return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: answer(gone) }))));
-        };
+        return ({ store, path, body }) =>
+          andThen(idOf(path, body, store!), (id) => {
+            if (typeof id === 'object') return id;
+            if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: answer(json) }));
+            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: answer(gone) }))));
+          });
     }
   })();
   return scope === undefined ? handler : scope.guard(handler);

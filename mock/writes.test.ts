@@ -149,6 +149,25 @@ describe('sub-resources', () => {
     expect(get('/owners/1/animals/3').status).toBe(404);
   });
 
+  it('a singleton (an owner\'s profile): PUT sets it, GET reads it, PATCH merges, DELETE removes it; one per owner', () => {
+    post('/owners', { name: 'Ann' });
+    post('/owners', { name: 'Bob' });
+    const write = (method: string, url: string, body: unknown) => send({ method, url: `/api${url}`, headers: JSON_TYPE, body: JSON.stringify(body) });
+    expect(get('/owners/1/profile')).toMatchObject({ status: 404, json: { code: 404 } });
+    expect(write('PATCH', '/owners/1/profile', { bio: 'x' }).status).toBe(404);
+    expect(write('PUT', '/owners/1/profile', { bio: 'Hi', tags: ['a'] })).toMatchObject({ status: 200, json: { bio: 'Hi', tags: ['a'] } });
+    expect(write('PUT', '/owners/2/profile', { bio: 'Bob here' }).status).toBe(200);
+    expect(get('/owners/1/profile').json).toMatchObject({ bio: 'Hi', tags: ['a'] });
+    expect(write('PUT', '/owners/1/profile', { bio: 'Hello' }).json).toMatchObject({ bio: 'Hello' });
+    expect(write('PATCH', '/owners/1/profile', { tags: ['b'] }).json).toMatchObject({ bio: 'Hello', tags: ['b'] });
+    expect((get('/owners/1/profile').json as { id: number }).id).toBe((write('PATCH', '/owners/1/profile', {}).json as { id: number }).id);
+    expect(get('/owners/2/profile').json).toMatchObject({ bio: 'Bob here' });
+    expect(write('PUT', '/owners/3/profile', { bio: 'Nobody' }).status).toBe(404);
+    expect(send({ method: 'DELETE', url: '/api/owners/1/profile' }).status).toBe(204);
+    expect(get('/owners/1/profile').status).toBe(404);
+    expect(get('/owners/2/profile').status).toBe(200);
+  });
+
   it('a booking\'s payment: created under the booking, which its bookingId names; 404 for a booking that does not exist', () => {
     const booking = post('/bookings', { trip: 'Paris' }).json as { id: string };
     const paid = post(`/bookings/${booking.id}/payment`, { amount: 12.5 });

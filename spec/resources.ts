@@ -1,6 +1,6 @@
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
-import { compile, isJsonMediaType, isMarked, mainType, objectShape, type createAjv, type Schema } from './schema.js';
+import { compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
 export interface ResourceExtension extends ListExtension {
@@ -10,6 +10,9 @@ export interface ResourceExtension extends ListExtension {
   /** Who chooses a new record's id, where the create body's schema does not say it (D50). */
   idSource?: IdSource;
 }
+
+/** Members of a wrapper object that hold a list's records. */
+const LIST_MEMBERS = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'];
 
 /**
  * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
@@ -24,6 +27,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
   const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
   const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
+  const singletons = new Set(operations.filter((op) => op.method === 'GET' && parentItemOf(op.path) !== undefined && isSingleRecord(successSchema(op))).map((op) => op.path));
   for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
@@ -33,7 +38,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     const isItem = collection !== undefined && isCollection(collection);
     const base = isItem ? collection : op.path;
     if (!isCollection(base) && extension.name === undefined) continue;
-    const role: Role | undefined = extension.role ?? conventionalRole(op, isItem);
+    const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem));
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
@@ -63,14 +68,14 @@ export function findResources(operations: (OperationModel & { extension: Resourc
         group.resource = undefined;
         continue;
       }
-      resource.parent = parentOf(resource, parent, parentPath);
+      resource.parent = parentOf(resource, parent, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
     if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
-      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : 'body';
+      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
     }
     resources.push(resource);
   }
@@ -136,6 +141,32 @@ function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined
   return role;
 }
 
+/** The part an operation plays on a singleton's path (D53): `GET` read, `PUT` replace, `PATCH` update, `DELETE` delete, `POST` create. */
+function singletonRole(op: OperationModel): Role | undefined {
+  const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
+  switch (op.method) {
+    case 'GET':
+      return 'read';
+    case 'DELETE':
+      return 'delete';
+    case 'PUT':
+      return takesBody ? 'replace' : undefined;
+    case 'PATCH':
+      return takesBody ? 'update' : undefined;
+    case 'POST':
+      return takesBody ? 'create' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Whether an answer is one record (an object with properties), not a list (an array, or a wrapper of `data`, `items`…). */
+function isSingleRecord(schema: Schema | undefined): boolean {
+  if (schema === undefined || typesOf(schema).includes('array')) return false;
+  const properties = Object.entries(objectShape(schema).properties);
+  return properties.length > 0 && !properties.some(([name, sub]) => LIST_MEMBERS.includes(name) && mainType(sub) === 'array');
+}
+
 /**
  * A top-level path whose only operation is a create that the convention did not see before forms and empty answers
  * counted (a form-only body, or no answer body: `POST /oauth2/introspect`, `POST /login`) is an action, not a
@@ -170,11 +201,11 @@ function parentItemOf(path: string): string | undefined {
  * How a sub-resource names its parent (D53): the path parameter after the parent's collection, and the record
  * property holding it: one named like the parameter (`ownerId`, `owner_id`, `ownerID`), else the mock's own link.
  */
-function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: string): ParentModel {
+function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: string, singleton: boolean): ParentModel {
   const parameter = /\{([^}/]+)\}$/.exec(parentPath)![1]!;
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
-  return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined };
+  return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined, singleton };
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {

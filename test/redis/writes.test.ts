@@ -53,5 +53,14 @@ describe('writes on the Redis store', () => {
     expect((await send('POST', '/owners/3/animals', { name: 'Nobody' })).status).toBe(404);
     expect((await send('DELETE', '/owners/1/animals/1')).status).toBe(204);
     expect((await send('GET', '/owners/1/animals')).text).toBe('[]');
+    // A singleton: one profile per owner, set by PUT and read in place.
+    expect((await send('GET', '/owners/1/profile')).status).toBe(404);
+    expect(await send('PUT', '/owners/1/profile', { bio: 'Ann' })).toMatchObject({ status: 200, json: { bio: 'Ann' } });
+    expect(await send('PUT', '/owners/2/profile', { bio: 'Bob' })).toMatchObject({ status: 200, json: { bio: 'Bob' } });
+    expect(await send('PATCH', '/owners/1/profile', { tags: ['x'] })).toMatchObject({ status: 200, json: { bio: 'Ann', tags: ['x'] } });
+    expect((await send('GET', '/owners/2/profile')).json).toMatchObject({ bio: 'Bob' });
+    expect((await send('DELETE', '/owners/2/profile')).status).toBe(204);
+    expect((await send('GET', '/owners/2/profile')).status).toBe(404);
+    expect((await send('GET', '/owners/1/profile')).json).toMatchObject({ bio: 'Ann' });
   });
 });
