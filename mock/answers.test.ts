@@ -62,10 +62,13 @@ describe('samples and examples the schema accepts, and only those', () => {
     expect(answerNotes(unsatisfiable)).toEqual(['never (GET /status) 200 application/json: no example or sample satisfies its schema; the mock answers its best candidate']);
   });
 
-  test('an operation documenting no 2xx answers its 3xx, else its default as 200', () => {
-    expect([get('/authorize').status, get('/authorize').body]).toEqual([302, '']);
+  test('an operation documenting no 2xx answers its 3xx, else its default as 200, with the headers they declare', () => {
+    const redirect = get('/authorize');
+    expect([redirect.status, redirect.body]).toEqual([302, '']);
+    expect(redirect.headers['location']).toMatch(/^https?:\/\/example\.com/);
     const status = get('/status');
-    expect([status.status, json(status)]).toEqual([200, { state: 'up' }]);
+    expect([status.status, json(status), status.headers['x-rate-limit']]).toEqual([200, { state: 'up' }, '10']);
+    expect(answerProblem(op('getStatus'), { ...status, headers: { 'content-type': 'application/json' } })).toContain('X-Rate-Limit is missing');
     expect(answerProblem(op('getStatus'), status)).toBeUndefined();
   });
 });

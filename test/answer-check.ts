@@ -14,7 +14,13 @@ export function answerProblem(op: OperationModel | undefined, response: MockResp
   if (op === undefined) return undefined;
   // An undocumented error is held to the operation's first documented error, as the suite holds it (D39).
   const documented = documentedFor(op, response.status) ?? (response.status >= 400 ? op.responses.find((r) => /^[45]|^DEFAULT$/.test(r.status) && r.contents.length > 0) : undefined);
-  if (documented === undefined || documented.contents.length === 0) return undefined;
+  if (documented === undefined) return undefined;
+  // Every header the response declares required is sent (its value checked where the schema is a string's).
+  for (const header of documented.headers) {
+    const value = response.headers[header.name.toLowerCase()];
+    if (header.required && value === undefined) return `${response.status}: the required header ${header.name} is missing`;
+  }
+  if (documented.contents.length === 0) return undefined;
   const hasBody = response.body !== '' || response.bytes !== undefined;
   if (!hasBody) return undefined;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
