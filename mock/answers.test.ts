@@ -120,6 +120,16 @@ describe('binary and text answers, negotiated by Accept', () => {
     expect(negotiate([{ mediaType: 'text/plain' }], 'image/*')).toBeUndefined();
   });
 
+  test('a range documented as the media type (*/* as Springdoc writes it) is answered as JSON with a concrete Content-Type', () => {
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const answer = get('/generated', accept === undefined ? {} : { accept });
+      expect([answer.status, answer.headers['content-type'], json(answer)]).toEqual([200, 'application/json', { id: 1 }]);
+    }
+    const forced = get('/generated', { prefer: 'code=400' });
+    expect([forced.status, forced.headers['content-type']]).toEqual([400, 'application/json']);
+    expect(answerProblem(op('getGenerated'), forced)).toBeUndefined();
+  });
+
   test('a record of a resource is written in XML when Accept asks for the documented XML', () => {
     const xml = get('/animals/7', { accept: 'application/xml' });
     expect([xml.status, xml.headers['content-type']]).toEqual([200, 'application/xml']);

@@ -170,7 +170,10 @@ function quality(ranges: readonly Range[], mediaType: string): number {
   let best = -1;
   let q = 0;
   for (const range of ranges) {
-    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' ? 0 : -1;
+    // A documented range (`*/*`, `image/*`) admits any type the Accept range names within it.
+    const typeFits = range.type === type || range.type === '*' || type === '*';
+    const subtypeFits = range.subtype === subtype || range.subtype === '*' || subtype === '*';
+    const specificity = !typeFits || !subtypeFits ? -1 : range.type === '*' ? 0 : range.subtype === '*' ? 1 : 2;
     if (specificity > best) {
       best = specificity;
       q = range.q;

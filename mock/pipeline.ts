@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorShape } from '../spec/error-shape.js';
 import { parseExact } from '../spec/json.js';
-import { mediaKind, serialize } from '../spec/media.js';
+import { concreteType, mediaKind, serialize } from '../spec/media.js';
 import { mainType } from '../spec/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
 import { documentedHeaders, negotiate, pickAnswer, successAnswer } from './answers.js';
@@ -175,7 +175,7 @@ function respond(entry: Served, result: OperationResult, content: ContentModel |
 function headersFor(entry: Served, mediaType: string): Readonly<Record<string, string>> {
   let headers = entry.headersByType.get(mediaType);
   if (headers === undefined) {
-    headers = Object.freeze({ ...entry.headers, 'content-type': mediaType });
+    headers = Object.freeze({ ...entry.headers, 'content-type': concreteType(mediaType) });
     entry.headersByType.set(mediaType, headers);
   }
   return headers;
@@ -193,7 +193,7 @@ function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: s
   const answer = picked.answer;
   const declared = { ...(asked.response === entry.success ? entry.emptyHeaders : {}), ...documentedHeaders(asked.response) };
   if (answer === undefined || asked.status === 204) return { status: asked.status, headers: Object.keys(declared).length === 0 ? NO_BODY : declared, body: '' };
-  const headers = { ...declared, 'content-type': answer.mediaType };
+  const headers = { ...declared, 'content-type': concreteType(answer.mediaType) };
   return answer.payload.bytes === undefined ? { status: asked.status, headers, body: answer.payload.text } : { status: asked.status, headers, body: '', bytes: answer.payload.bytes };
 }
 
@@ -346,7 +346,7 @@ function emptyHeadersOf(op: OperationModel): Readonly<Record<string, string>> {
 /** Headers of an operation's success answer: its media type, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
 function headersOf(op: OperationModel): Record<string, string> {
   const success = successAnswer(op).response;
-  const headers: Record<string, string> = { ...documentedHeaders(success), 'content-type': success?.mediaType ?? JSON_TYPE };
+  const headers: Record<string, string> = { ...documentedHeaders(success), 'content-type': concreteType(success?.mediaType ?? JSON_TYPE) };
   if (op.deprecated) {
     headers['deprecation'] = 'true';
     if (op.sunset !== undefined) headers['sunset'] = new Date(`${op.sunset}T00:00:00Z`).toUTCString();

@@ -24,7 +24,13 @@ export function answerProblem(op: OperationModel | undefined, response: MockResp
   const hasBody = response.body !== '' || response.bytes !== undefined;
   if (!hasBody) return undefined;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const content = documented.contents.find((c) => c.mediaType.toLowerCase() === type);
+  // A documented range (`*/*`, `image/*`) admits any type within it.
+  const within = (range: string): boolean => {
+    const [t = '', sub = ''] = range.split(';')[0]!.trim().toLowerCase().split('/');
+    const [sentType = '', sentSub = ''] = type.split('/');
+    return (t === '*' || t === sentType) && (sub === '*' || sub === sentSub);
+  };
+  const content = documented.contents.find((c) => c.mediaType.toLowerCase() === type) ?? documented.contents.find((c) => within(c.mediaType));
   if (content === undefined) return `${response.status} sent as ${type || '(none)'}, documented: ${documented.contents.map((c) => c.mediaType).join(', ')}`;
   const kind = mediaKind(content.mediaType);
   if (kind === 'binary') return response.bytes !== undefined && response.bytes.length > 0 ? undefined : `${response.status} ${type}: no bytes`;
