@@ -11,8 +11,8 @@ import { createMock, type Mock, type MockRequest } from './index.js';
  * The property of spec/DECISIONS.md › D55–D58: for every operation of every spec the repository holds (the
  * corpus, the wild-style specs, this file's fixtures), every answer the mock gives with no state — each
  * documented status forced with `Prefer: code=`, each named example, each media type asked with `Accept`, a
- * request without credentials, an unknown path and method — has a documented media type and a body its
- * documented schema accepts.
+ * request without credentials, a malformed body or one of another media type, an unknown path — has a documented
+ * media type and a body its documented schema accepts (an undocumented error: the operation's first documented one).
  */
 const FOLDERS = [join(PACKAGE_ROOT, 'spec', 'corpus'), join(PACKAGE_ROOT, 'test', 'wild'), join(PACKAGE_ROOT, 'spec', 'wild')];
 const SPECS = [
@@ -68,6 +68,8 @@ function requestsFor(api: ApiModel, op: OperationModel): MockRequest[] {
     }
   }
   if (op.security.length > 0) requests.push({ method: op.method, url: urlOf(api, op, ''), headers: {} });
+  // Refusals of bad input: a malformed JSON body, a body in a media type the operation does not take.
+  if (body !== undefined) requests.push({ ...base, body: Buffer.from('{"unterminated": ') }, { ...base, headers: { ...base.headers, 'content-type': 'application/x-unknown' } });
   return requests;
 }
 

@@ -62,10 +62,13 @@ describe('samples and examples the schema accepts, and only those', () => {
     expect(answerNotes(unsatisfiable)).toEqual(['never (GET /status) 200 application/json: no example or sample satisfies its schema; the mock answers its best candidate']);
   });
 
-  test('an operation documenting no 2xx answers its 3xx, else its default as 200', () => {
-    expect([get('/authorize').status, get('/authorize').body]).toEqual([302, '']);
+  test('an operation documenting no 2xx answers its 3xx, else its default as 200, with the headers they declare', () => {
+    const redirect = get('/authorize');
+    expect([redirect.status, redirect.body]).toEqual([302, '']);
+    expect(redirect.headers['location']).toMatch(/^https?:\/\/example\.com/);
     const status = get('/status');
-    expect([status.status, json(status)]).toEqual([200, { state: 'up' }]);
+    expect([status.status, json(status), status.headers['x-rate-limit']]).toEqual([200, { state: 'up' }, '10']);
+    expect(answerProblem(op('getStatus'), { ...status, headers: { 'content-type': 'application/json' } })).toContain('X-Rate-Limit is missing');
     expect(answerProblem(op('getStatus'), status)).toBeUndefined();
   });
 });
@@ -115,6 +118,16 @@ describe('binary and text answers, negotiated by Accept', () => {
     expect(get('/motd', { accept: 'application/json;q=0.5, application/xml' }).body).toContain('<message><text>Hello</text></message>');
     expect(negotiate([{ mediaType: 'text/plain' }, { mediaType: 'application/json' }], 'text/*;q=0.9, */*;q=0.1')?.mediaType).toBe('text/plain');
     expect(negotiate([{ mediaType: 'text/plain' }], 'image/*')).toBeUndefined();
+  });
+
+  test('a range documented as the media type (*/* as Springdoc writes it) is answered as JSON with a concrete Content-Type', () => {
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const answer = get('/generated', accept === undefined ? {} : { accept });
+      expect([answer.status, answer.headers['content-type'], json(answer)]).toEqual([200, 'application/json', { id: 1 }]);
+    }
+    const forced = get('/generated', { prefer: 'code=400' });
+    expect([forced.status, forced.headers['content-type']]).toEqual([400, 'application/json']);
+    expect(answerProblem(op('getGenerated'), forced)).toBeUndefined();
   });
 
   test('a record of a resource is written in XML when Accept asks for the documented XML', () => {

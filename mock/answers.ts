@@ -1,6 +1,6 @@
 import { mediaKind, serialize, type Payload } from '../spec/media.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
-import { validAnswer } from '../spec/samples.js';
+import { validAnswer, validatorOf } from '../spec/samples.js';
 
 /**
  * One answer ready for the wire: a documented media type and its body (spec/DECISIONS.md › D55, D57). `valid`
@@ -118,6 +118,30 @@ export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void):
   };
 }
 
+/**
+ * Values for the headers a response declares (D57): each required one, and a redirect's `Location`, from the
+ * header's example, else a valid sample of its schema (arrays joined by commas, as RFC 9110 lists values).
+ * Made once per response; a handler's own value (a create's `Location`, a list's `Link`) replaces it.
+ */
+export function documentedHeaders(response: ResponseModel | undefined): Record<string, string> {
+  if (response === undefined) return {};
+  let found = headerValues.get(response);
+  if (found === undefined) {
+    found = {};
+    for (const header of response.headers) {
+      if (!header.required && !(/^3/.test(response.status) && header.name.toLowerCase() === 'location')) continue;
+      const validate = validatorOf(header.schema);
+      const value = header.example !== undefined && (validate === undefined || validate(header.example)) ? header.example : validAnswer(header.schema).value;
+      const text = Array.isArray(value) ? value.map(String).join(', ') : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+      if (/^[\t\x20-\x7e]*$/.test(text)) found[header.name.toLowerCase()] = text;
+    }
+    headerValues.set(response, found);
+  }
+  return found;
+}
+
+const headerValues = new WeakMap<ResponseModel, Record<string, string>>();
+
 /** One media range of an `Accept` header with its quality. */
 interface Range {
   type: string;
@@ -146,7 +170,10 @@ function quality(ranges: readonly Range[], mediaType: string): number {
   let best = -1;
   let q = 0;
   for (const range of ranges) {
-    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' ? 0 : -1;
+    // A documented range (`*/*`, `image/*`) admits any type the Accept range names within it.
+    const typeFits = range.type === type || range.type === '*' || type === '*';
+    const subtypeFits = range.subtype === subtype || range.subtype === '*' || subtype === '*';
+    const specificity = !typeFits || !subtypeFits ? -1 : range.type === '*' ? 0 : range.subtype === '*' ? 1 : 2;
     if (specificity > best) {
       best = specificity;
       q = range.q;

@@ -48,7 +48,7 @@ export interface MockOptions {
   apiKeys?: readonly string[];
   /** Starting records of the spec's first resource (the seed's pets); `[]` starts empty. */
   pets?: readonly RecordValue[];
-  /** Starting records by resource name (README › Starting data). Default: the demo pets when they fit the spec. */
+  /** Starting records by resource name (README › Starting data). Default: the demo pets for the shipped spec, else the records the spec's examples show (D55). */
   data?: StartingData;
   /** Most records held per resource (default 1,000,000); beyond it a create answers 409 `STORE_FULL`. */
   maxPets?: number;

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorShape } from '../spec/error-shape.js';
 import { parseExact, toView } from '../spec/json.js';
-import { mediaKind, serialize } from '../spec/media.js';
+import { concreteType, mediaKind, serialize } from '../spec/media.js';
 import { mainType } from '../spec/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
 import { isFormMediaType } from '../spec/resources.js';
-import { negotiate, pickAnswer, successAnswer } from './answers.js';
+import { documentedHeaders, negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS } from './errors.js';
 import { compileHandler, type Handler, type OperationResult } from './handlers.js';
@@ -76,6 +76,8 @@ interface Served {
   /** The operation's error shapes; the API's when the operation documents no error body at all (D58). */
   errors: ErrorShape;
   headers: Readonly<Record<string, string>>;
+  /** The success headers of an answer without body: `headers` but `Content-Type` (a redirect's `Location`, `Deprecation`). */
+  emptyHeaders: Readonly<Record<string, string>>;
   /** The documented response of the success status, whose media types `Accept` is matched against. */
   success: ResponseModel | undefined;
   /** Success headers per negotiated media type other than the default one (made on first use). */
@@ -170,7 +172,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
   if ('error' in result) return refuse(entry.errors, result);
   if (result.headers !== undefined) return withHeaders(respond(entry, { ...result, headers: undefined }, content), result.headers);
-  if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: NO_BODY, body: '' };
+  if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: entry.emptyHeaders, body: '' };
   const mediaType = result.mediaType ?? content?.mediaType;
   if (mediaType === undefined || mediaType === entry.headers['content-type']) return { status: result.status, headers: entry.headers, body: result.json, ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
   const headers = headersFor(entry, mediaType);
@@ -188,7 +190,7 @@ function respond(entry: Served, result: OperationResult, content: ContentModel |
 function headersFor(entry: Served, mediaType: string): Readonly<Record<string, string>> {
   let headers = entry.headersByType.get(mediaType);
   if (headers === undefined) {
-    headers = Object.freeze({ ...entry.headers, 'content-type': mediaType });
+    headers = Object.freeze({ ...entry.headers, 'content-type': concreteType(mediaType) });
     entry.headersByType.set(mediaType, headers);
   }
   return headers;
@@ -204,8 +206,9 @@ function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: s
   }
   if (!picked.ok) return refuse(entry.errors, notAcceptable(picked.offered, accept));
   const answer = picked.answer;
-  if (answer === undefined || asked.status === 204) return { status: asked.status, headers: NO_BODY, body: '' };
-  const headers = headersFor(entry, answer.mediaType);
+  const declared = { ...(asked.response === entry.success ? entry.emptyHeaders : {}), ...documentedHeaders(asked.response) };
+  if (answer === undefined || asked.status === 204) return { status: asked.status, headers: Object.keys(declared).length === 0 ? NO_BODY : declared, body: '' };
+  const headers = { ...declared, 'content-type': concreteType(answer.mediaType) };
   return answer.payload.bytes === undefined ? { status: asked.status, headers, body: answer.payload.text } : { status: asked.status, headers, body: '', bytes: answer.payload.bytes };
 }
 
@@ -244,6 +247,7 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
     handler: compileHandler(op, api),
     errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
+    emptyHeaders: emptyHeadersOf(op),
     success: successAnswer(op).response,
     headersByType: new Map(),
     lastAccept: undefined,
@@ -362,10 +366,16 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** The success headers of an answer without body; the shared empty object when there are none (most operations). */
+function emptyHeadersOf(op: OperationModel): Readonly<Record<string, string>> {
+  const { 'content-type': _, ...others } = headersOf(op);
+  return Object.keys(others).length === 0 ? NO_BODY : Object.freeze(others);
+}
+
 /** Headers of an operation's success answer: its media type, and for a deprecated one `Deprecation` and `Sunset` (seed, Endpoints §3; DECISIONS D21). */
 function headersOf(op: OperationModel): Record<string, string> {
   const success = successAnswer(op).response;
-  const headers: Record<string, string> = { 'content-type': success?.mediaType ?? JSON_TYPE };
+  const headers: Record<string, string> = { ...documentedHeaders(success), 'content-type': concreteType(success?.mediaType ?? JSON_TYPE) };
   if (op.deprecated) {
     headers['deprecation'] = 'true';
     if (op.sunset !== undefined) headers['sunset'] = new Date(`${op.sunset}T00:00:00Z`).toUTCString();

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { mediaKind, serialize } from './media.js';
+import { concreteType, mediaKind, serialize } from './media.js';
 import type { ContentModel, ResponseModel } from './model.js';
 import { validAnswer, validSample } from './samples.js';
 import { mainType, objectShape, type Schema } from './schema.js';
@@ -67,7 +67,7 @@ export function createErrorShape(responses: readonly ResponseModel[]): ErrorShap
     write(facts) {
       const { value, content } = made(facts);
       if (content === undefined) return { text: JSON.stringify(value), mediaType: 'application/json' };
-      return { text: serialize(value, content.mediaType, content.schema).text ?? '', mediaType: content.mediaType };
+      return { text: serialize(value, content.mediaType, content.schema).text ?? '', mediaType: concreteType(content.mediaType) };
     },
   };
 }

@@ -133,7 +133,7 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
     if (filter !== undefined) filters.push(filter);
   }
   const members = shape.kind === 'object' ? pageMembers(shape.schema, shape.itemsPath, paging) : [];
-  return { operation: op, view, shape, filters, limit, paging, members, headers: pageHeaders(success.headers) };
+  return { operation: op, view, shape, filters, limit, paging, members, headers: pageHeaders(success.headers.map((header) => header.name.toLowerCase())) };
 }
 
 /** The page size parameter's bounds (D33): without a default the maximum applies, and without either, every record. */

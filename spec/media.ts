@@ -18,6 +18,20 @@ export function mediaKind(mediaType: string): MediaKind {
   return 'binary';
 }
 
+/**
+ * The media type to name in `Content-Type` for a documented one: itself, or for a range (`*\/*` in specs generated
+ * by Springdoc, `image/*`) a concrete type of it: `application/json`, `image/png`, `text/plain`, else
+ * `application/octet-stream`.
+ */
+export function concreteType(mediaType: string): string {
+  const type = mediaType.split(';')[0]!.trim().toLowerCase();
+  if (!type.includes('*')) return mediaType;
+  if (type === '*/*' || type === 'application/*') return 'application/json';
+  if (type === 'image/*') return 'image/png';
+  if (type === 'text/*') return 'text/plain';
+  return 'application/octet-stream';
+}
+
 /** A body ready for the wire: text (sent as UTF-8) or bytes. */
 export type Payload = { text: string; bytes?: undefined } | { text?: undefined; bytes: Buffer };
 

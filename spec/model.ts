@@ -69,6 +69,15 @@ export interface ContentModel {
   examples: NamedExample[];
 }
 
+/** A response header the spec declares (`Location`, `X-Rate-Limit`…): whether it is required, its schema and example. */
+export interface HeaderModel {
+  name: string;
+  required: boolean;
+  schema: Schema;
+  /** The header's own `example`, or the first of its `examples`. */
+  example: unknown;
+}
+
 /**
  * One documented response: a status (`200`, `4XX`, `default`), and its content. `mediaType`/`schema`/`validate`/
  * `example`/`examples` describe the JSON media type when there is one (else the first); `contents` lists every one.
@@ -85,8 +94,8 @@ export interface ResponseModel {
   examples: NamedExample[];
   /** Every documented media type, in the spec's order (empty for a response without body). */
   contents: ContentModel[];
-  /** Names of the response headers the spec declares, lower-cased (`link`, `x-total-count`). */
-  headers: string[];
+  /** The response headers the spec declares (`Content-Type` left out: the media type says it). */
+  headers: HeaderModel[];
 }
 
 /**
@@ -395,8 +404,15 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
         }
         return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), examples };
       });
-      const headers = Object.keys((response['headers'] ?? {}) as Record<string, unknown>).map((name) => name.toLowerCase());
       const main = contents.find((c) => isJsonMediaType(c.mediaType)) ?? contents[0];
+      const headers = Object.entries((response['headers'] ?? {}) as Record<string, Record<string, unknown>>)
+        .filter(([name, header]) => name.toLowerCase() !== 'content-type' && header !== null && typeof header === 'object')
+        .map(([name, header]): HeaderModel => ({
+          name,
+          required: header['required'] === true,
+          schema: json(header['schema'] ?? {}),
+          example: header['example'] ?? Object.values((header['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value,
+        }));
       return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents, headers };
     });
     const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;

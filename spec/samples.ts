@@ -71,7 +71,8 @@ function* candidates(schema: Schema, examples: readonly unknown[]): Generator<un
   yield generate(schema, { optional: false, examples: false, depth: 0 });
 }
 
-interface Mode {
+/** How {@link generate} builds a value: how full, whether members' own examples are taken, and how deep it is. */
+export interface Mode {
   /** Whether optional object members are filled too (the fuller value first, the required-only one as fallback). */
   optional: boolean;
   /** Whether a member's own `example` is taken as it is (first try), or the member is built from its keywords. */
@@ -81,7 +82,11 @@ interface Mode {
 
 const MAX_DEPTH = 8;
 
-/** A value built from the schema's keywords; composite keywords pick their first branch that the branch's validator accepts. */
+/**
+ * A value built from the schema's keywords (deterministic): `const`, an `enum` member of an allowed type, a
+ * member's own example (first try), the first `oneOf`/`anyOf` branch whose value the whole node's validator
+ * accepts, `allOf` merged, then by type. Not checked as a whole: {@link validAnswer} does that.
+ */
 export function generate(schema: Schema, mode: Mode = { optional: true, examples: true, depth: 0 }): unknown {
   if (schema['const'] !== undefined) return schema['const'];
   if (Array.isArray(schema['enum'])) {

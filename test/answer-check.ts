@@ -14,11 +14,23 @@ export function answerProblem(op: OperationModel | undefined, response: MockResp
   if (op === undefined) return undefined;
   // An undocumented error is held to the operation's first documented error, as the suite holds it (D39).
   const documented = documentedFor(op, response.status) ?? (response.status >= 400 ? op.responses.find((r) => /^[45]|^DEFAULT$/.test(r.status) && r.contents.length > 0) : undefined);
-  if (documented === undefined || documented.contents.length === 0) return undefined;
+  if (documented === undefined) return undefined;
+  // Every header the response declares required is sent (its value checked where the schema is a string's).
+  for (const header of documented.headers) {
+    const value = response.headers[header.name.toLowerCase()];
+    if (header.required && value === undefined) return `${response.status}: the required header ${header.name} is missing`;
+  }
+  if (documented.contents.length === 0) return undefined;
   const hasBody = response.body !== '' || response.bytes !== undefined;
   if (!hasBody) return undefined;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const content = documented.contents.find((c) => c.mediaType.toLowerCase() === type);
+  // A documented range (`*/*`, `image/*`) admits any type within it.
+  const within = (range: string): boolean => {
+    const [t = '', sub = ''] = range.split(';')[0]!.trim().toLowerCase().split('/');
+    const [sentType = '', sentSub = ''] = type.split('/');
+    return (t === '*' || t === sentType) && (sub === '*' || sub === sentSub);
+  };
+  const content = documented.contents.find((c) => c.mediaType.toLowerCase() === type) ?? documented.contents.find((c) => within(c.mediaType));
   if (content === undefined) return `${response.status} sent as ${type || '(none)'}, documented: ${documented.contents.map((c) => c.mediaType).join(', ')}`;
   const kind = mediaKind(content.mediaType);
   if (kind === 'binary') return response.bytes !== undefined && response.bytes.length > 0 ? undefined : `${response.status} ${type}: no bytes`;
