@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../spec/model.js';
+import { PACKAGE_ROOT, type ResponseModel } from '../spec/model.js';
 import { call } from '../test/in-process.js';
 import { createMock, DEFAULT_API_KEY, loadApi, startMock, type Api, type StartedMock } from './index.js';
 import type { JournalEntry } from './journal.js';
@@ -65,6 +65,15 @@ describe('model and health', () => {
     expect(getPet).toMatchObject({ method: 'GET', path: '/pets/{petId}', deprecated: true, parameters: [{ name: 'petId', in: 'path', required: true }] });
     expect(getPet.responses.map((r: { status: string }) => r.status)).toEqual(expect.arrayContaining(['200', '401', '404']));
     expect(getPet.undocumented).toEqual([]);
+  });
+
+  it('lists the names of a response’s named examples, for the Operations view’s Prefer: example=', async () => {
+    const model = await loadApi();
+    const response = model.operations[0]!.responses[0]! as ResponseModel & { examples?: { name: string | undefined; value: unknown }[] };
+    response.examples = [{ name: 'three', value: [] }, { name: undefined, value: [] }];
+    const described = call((await createMock({ api: model })).handle, { url: '/__admin/model' }).json;
+    expect(described.operations[0].responses[0].examples).toEqual(['three']);
+    expect(described.operations[1].responses[0].examples).toEqual([]);
   });
 
   it('GET /__admin/health gives the spec, the store, the last reload and the undocumented statuses', async () => {

@@ -70,11 +70,17 @@ export function modelOf(api: ApiModel, sharedStore: boolean): string {
       security: op.security.map((scheme) => ({ ...scheme })),
       parameters: [...op.pathParams, ...op.queryParams].map((p) => ({ name: p.name, in: p.in, required: p.required, schema: p.schema })),
       body: op.body === undefined ? undefined : { required: op.body.required, mediaTypes: op.body.mediaTypes, schema: op.body.schema, example: bodyExample(op) },
-      responses: op.responses.map((r) => ({ status: r.status, mediaType: r.mediaType, example: r.example })),
+      responses: op.responses.map((r) => ({ status: r.status, mediaType: r.mediaType, example: r.example, examples: exampleNames(r) })),
       successStatus: op.successStatus,
       undocumented: answerableStatuses(op, sharedStore).filter((status) => !op.errors.documents(status)),
     })),
   });
+}
+
+/** The names of a response's named examples (`Prefer: example=`), when the model keeps them. */
+function exampleNames(response: object): string[] {
+  if (!('examples' in response) || !Array.isArray(response.examples)) return [];
+  return response.examples.flatMap((example: unknown) => (typeof example === 'object' && example !== null && 'name' in example && typeof example.name === 'string' ? [example.name] : []));
 }
 
 function bodyExample(op: OperationModel): unknown {

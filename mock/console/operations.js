@@ -76,6 +76,8 @@ function showOperation(op, focus = true) {
   const statuses = [...new Set(op.responses.map((r) => r.status).filter((s) => /^\d{3}$/.test(s)))];
   $('prefer-code').replaceChildren(el('option', { value: '' }, 'as the mock decides'), ...statuses.map((s) => el('option', { value: s }, s)));
   $('prefer-example').value = '';
+  const names = [...new Set(op.responses.flatMap((r) => r.examples ?? []))];
+  $('prefer-examples').replaceChildren(...names.map((name) => el('option', { value: name })));
   $('prefer-delay').value = '';
   $('operation-form').hidden = false;
   $('answer').hidden = true;
