@@ -134,6 +134,21 @@ describe('broken upstreams behind the proxy: each fault seen', () => {
   }
 });
 
+describe('a fault only a sequence shows', () => {
+  it('storage: a create echoes int64 exactly, a later read loses digits: sequence.read-after-create', async () => {
+    const { proxy } = await setUp('storage');
+    const created = await call(proxy, 'POST', '/pets', `{"name":"Rex","categoryId":${BIG}}`);
+    expect(created.violations).toBe('');
+    const id = (JSON.parse(created.text) as { id: number }).id;
+    const read = await call(proxy, 'GET', `/pets/${id}`);
+    expect(read.violations).toContain('sequence.read-after-create');
+    expect(read.violations).toContain('/body/categoryId');
+    const { proxy: clean } = await setUp('none');
+    const again = await call(clean, 'POST', '/pets', `{"name":"Rex","categoryId":${BIG}}`);
+    expect((await call(clean, 'GET', `/pets/${(JSON.parse(again.text) as { id: number }).id}`)).violations).toBe('');
+  });
+});
+
 describe('bad input to the proxy', () => {
   it('never crashes: malformed JSON, a bad percent-encoding, a body too large, a request node cannot parse', async () => {
     const { proxy } = await setUp('none', {}, { maxBodyBytes: 1024 });
