@@ -89,7 +89,7 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   return created;
 }
 
-/** Whether the record as responses carry it shows `name` (the judge's rule, conformance/exchange.ts). */
+/** Whether the record as responses carry it shows `name` (the judge's rule, conformance/record-rules.ts). */
 export const isReturned = isReturnedByJudge;
 
 /**
