@@ -78,6 +78,10 @@ interface ResourceTrail {
   writes: number;
   /** Records of each list query (without its page parameters) per page key, at a write count. */
   pages: Map<string, { writes: number; pages: Map<string, { ids: Set<string>; index: number }> }>;
+  /** The list's page-navigation parameters: neither a filter, the page size nor an API key. */
+  paging: string[];
+  /** The list's API-key query parameters (never part of a list's identity). */
+  secrets: Set<string>;
 }
 
 /** Most ids a sequence remembers per resource (written and deleted each): beyond, the oldest are forgotten. */
@@ -91,7 +95,15 @@ export class SequenceJudge {
   private readonly trails: Map<string, ResourceTrail>;
 
   constructor(model: ApiModel) {
-    this.trails = new Map(model.resources.map((resource) => [resource.name, { written: new Map(), deleted: new Map(), writes: 0, pages: new Map() }]));
+    this.trails = new Map(
+      model.resources.map((resource) => {
+        const op = resource.operations.list;
+        const fixed = new Set([...resource.filters.map((filter) => filter.parameter.name), ...(resource.limit === undefined ? [] : [resource.limit.parameter])]);
+        const secrets = new Set((op?.security ?? []).flatMap((scheme) => (scheme.kind === 'apiKey' && scheme.in === 'query' ? [scheme.parameter] : [])));
+        const paging = (op?.queryParams ?? []).map((param) => param.name).filter((name) => !fixed.has(name) && !secrets.has(name));
+        return [resource.name, { written: new Map(), deleted: new Map(), writes: 0, pages: new Map(), paging, secrets }];
+      }),
+    );
   }
 
   /** The sequence rules this exchange breaks, given what came before; remembers what it shows. Never throws. */
@@ -158,7 +170,8 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
       else if (success && record !== undefined) violations.push(...sameAsWritten(resource, trail, traffic, [record], op.operationId, ''));
       break;
     case 'list': {
-      if (!success || verdict.body === undefined) break;
+      // Nothing written or deleted yet and no page parameter: the list has nothing to be held to (the hot path).
+      if (!success || verdict.body === undefined || (trail.written.size === 0 && trail.deleted.size === 0 && trail.paging.length === 0)) break;
       const records = listedRecords(resource, verdict.body);
       const at = resource.listShape?.kind === 'object' ? `/${resource.listShape.itemsProperty}` : '';
       records.forEach((listed, index) => {
@@ -204,12 +217,9 @@ function sameAsWritten(resource: ResourceModel, trail: ResourceTrail, traffic: T
 
 /** Pages of the same list query (page parameters aside), between the same two writes, must not share a record. */
 function overlappingPages(resource: ResourceModel, trail: ResourceTrail, traffic: TrafficExchange, records: readonly Record<string, unknown>[], operationId: string): ExchangeViolation[] {
-  const op = resource.operations.list!;
-  const query = new URLSearchParams(traffic.exchange.request.path.split('?')[1] ?? '');
-  const fixed = new Set([...resource.filters.map((filter) => filter.parameter.name), ...(resource.limit === undefined ? [] : [resource.limit.parameter])]);
-  const secrets = new Set(op.security.flatMap((scheme) => (scheme.kind === 'apiKey' && scheme.in === 'query' ? [scheme.parameter] : [])));
-  const paging = op.queryParams.map((param) => param.name).filter((name) => !fixed.has(name) && !secrets.has(name));
+  const { paging, secrets } = trail;
   if (paging.length === 0) return [];
+  const query = new URLSearchParams(traffic.exchange.request.path.split('?')[1] ?? '');
   const listKey = [...query].filter(([name]) => !paging.includes(name) && !secrets.has(name)).sort().map(([name, value]) => `${name}=${value}`).join('&');
   const pageKey = paging.map((name) => `${name}=${query.getAll(name).join(',')}`).join('&');
   let list = trail.pages.get(listKey);
