@@ -156,7 +156,8 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
       const responseHeaders = recorder === undefined ? { 'content-type': headerText(answer.headers['content-type']) ?? '' } : flatHeaders(answer.headers);
       if (answer.headers['content-type'] === undefined) delete responseHeaders['content-type'];
       try {
-        text = decodeBody(answer.bytes, headerText(answer.headers['content-encoding']));
+        const encoding = headerText(answer.headers['content-encoding']);
+        text = encoding === undefined ? answer.bytes.toString('utf8') : decodeBody(answer.bytes, encoding);
       } catch (error) {
         text = `(${(error as Error).message})`;
       }
