@@ -48,7 +48,6 @@ export function statusFieldOf(response: ResponseModel | undefined): string | und
   return Object.keys(properties).find((name) => STATUS_NAMES.includes(name) && (mainType(properties[name]!) === 'integer' || mainType(properties[name]!) === 'number'));
 }
 
-
 /**
  * Checks one response of `op` against the contract and returns its body parsed exactly (numbers as
  * `LosslessNumber`, so int64 digits survive), or `undefined` when the response has no body.

@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, parseExact, parseQuick, sameJson } from '../spec/json.js';
 import type { ApiModel, AuthScheme, OperationModel, ParameterModel } from '../spec/model.js';
 import { isJsonMediaType } from '../spec/schema.js';
@@ -323,7 +324,11 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
 
 /** A record id as one text: a string as it is, a number's canonical digits (int64 exact). */
 export function idText(value: unknown): string {
-  return typeof value === 'string' ? value : canonicalJson(value);
+  if (typeof value === 'string') return value;
+  // The common ids need no serializer: a safe integer, or the plain digits of an exact one.
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (isLosslessNumber(value) && /^(?:0|-?[1-9]\d{0,17})$/.test(value.value)) return value.value;
+  return canonicalJson(value);
 }
 
 /** The value at a JSON pointer of an exact document, as short JSON text (`(absent)` when there is none). */

@@ -51,9 +51,12 @@ export function readHar(file: string, model: ApiModel): { exchanges: TrafficExch
     }
     const text = (content: { text?: string; encoding?: string } | undefined): string => (content?.text === undefined ? '' : content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text);
     const body = text(entry.request?.postData);
+    const sentAt = Date.parse(entry.startedDateTime ?? '') || index;
     exchanges.push({
       index: index + 1,
       url,
+      sentAt,
+      answeredAt: sentAt + Math.max(0, entry.time ?? 0),
       exchange: {
         request: { method, path, headers: headerMap(entry.request?.headers), ...(body === '' ? {} : { body }) },
         response: { status, headers: headerMap(entry.response?.headers), text: text(entry.response?.content), ...(bodyMissing(entry) ? { bodyMissing: true } : {}) },

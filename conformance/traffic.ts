@@ -21,6 +21,12 @@ export interface TrafficExchange {
   exchange: ObservedExchange;
   /** The full URL as recorded. */
   url: string;
+  /**
+   * When the request was sent and its answer received (ms, any common clock). A read is held to a write only when
+   * it was sent after the write was answered: exchanges in flight together may see either state.
+   */
+  sentAt: number;
+  answeredAt: number;
 }
 
 /** An exchange's judgement: the single-exchange verdict plus the sequence rules it broke. */
@@ -64,23 +70,64 @@ export function pathBelowBase(model: ApiModel, url: string): string | undefined 
 
 /** What a sequence remembers per resource. */
 interface ResourceTrail {
-  /** The last acknowledged state of each record this traffic wrote, by id. */
-  written: Map<string, Record<string, unknown>>;
-  deleted: Set<string>;
+  /** The last acknowledged state of each record this traffic wrote, by id, and when it was acknowledged. */
+  written: Map<string, { record: Record<string, unknown>; at: number }>;
+  /** Ids deleted, and when the delete was answered. */
+  deleted: Map<string, number>;
   /** Writes seen so far (a page list compares pages made between the same two writes only). */
   writes: number;
   /** Records of each list query (without its page parameters) per page key, at a write count. */
   pages: Map<string, { writes: number; pages: Map<string, { ids: Set<string>; index: number }> }>;
+  /** The list's page-navigation parameters: neither a filter, the page size nor an API key. */
+  paging: string[];
+  /** The list's API-key query parameters (never part of a list's identity). */
+  secrets: Set<string>;
+}
+
+/** Most ids a sequence remembers per resource (written and deleted each): beyond, the oldest are forgotten. */
+const TRAIL_CAP = 100_000;
+
+/**
+ * The sequence rules, exchange after exchange (the proxy feeds it live, {@link judgeTraffic} a recording): call
+ * {@link SequenceJudge.judge} with each exchange's verdict in the order the answers came.
+ */
+export class SequenceJudge {
+  private readonly trails: Map<string, ResourceTrail>;
+
+  constructor(model: ApiModel) {
+    this.trails = new Map(
+      model.resources.map((resource) => {
+        const op = resource.operations.list;
+        const fixed = new Set([...resource.filters.map((filter) => filter.parameter.name), ...(resource.limit === undefined ? [] : [resource.limit.parameter])]);
+        const secrets = new Set((op?.security ?? []).flatMap((scheme) => (scheme.kind === 'apiKey' && scheme.in === 'query' ? [scheme.parameter] : [])));
+        const paging = (op?.queryParams ?? []).map((param) => param.name).filter((name) => !fixed.has(name) && !secrets.has(name));
+        return [resource.name, { written: new Map(), deleted: new Map(), writes: 0, pages: new Map(), paging, secrets }];
+      }),
+    );
+  }
+
+  /** The sequence rules this exchange breaks, given what came before; remembers what it shows. Never throws. */
+  judge(verdict: ExchangeVerdict, traffic: TrafficExchange): ExchangeViolation[] {
+    const trail = verdict.op?.resource === undefined ? undefined : this.trails.get(verdict.op.resource.name);
+    if (trail === undefined) return [];
+    const violations = sequenceRules(verdict, traffic, trail);
+    for (const held of [trail.written, trail.deleted] as Map<string, unknown>[]) {
+      while (held.size > TRAIL_CAP) held.delete(held.keys().next().value!);
+    }
+    return violations;
+  }
 }
 
 /** Judges every exchange alone, then the sequence rules across them, in order. Never throws. */
 export function judgeTraffic(model: ApiModel, exchanges: readonly TrafficExchange[], options: TrafficOptions = {}): JudgedExchange[] {
-  const trails = new Map<string, ResourceTrail>(model.resources.map((resource) => [resource.name, { written: new Map(), deleted: new Set(), writes: 0, pages: new Map() }]));
-  return exchanges.map((traffic) => {
-    const verdict = judgeExchange(model, traffic.exchange, { strict: options.strict === true, credentials: options.strict === true });
-    const sequence = verdict.op?.resource === undefined ? [] : sequenceRules(verdict, traffic, trails.get(verdict.op.resource.name)!);
-    return { ...traffic, verdict, sequence };
-  });
+  const sequences = new SequenceJudge(model);
+  return [...exchanges]
+    .sort((a, b) => a.answeredAt - b.answeredAt || a.index - b.index)
+    .map((traffic) => {
+      const verdict = judgeExchange(model, traffic.exchange, { strict: options.strict === true, credentials: options.strict === true });
+      return { ...traffic, verdict, sequence: sequences.judge(verdict, traffic) };
+    })
+    .sort((a, b) => a.index - b.index);
 }
 
 function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail: ResourceTrail): ExchangeViolation[] {
@@ -103,7 +150,8 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
       trail.writes += 1;
       const written = record?.[resource.idProperty];
       if (record !== undefined && written !== undefined && bodyClean) {
-        trail.written.set(idText(written), record);
+        trail.written.delete(idText(written));
+        trail.written.set(idText(written), { record, at: traffic.answeredAt });
         trail.deleted.delete(idText(written));
       }
       break;
@@ -111,25 +159,26 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
     case 'delete':
       if (success && id !== undefined) {
         trail.writes += 1;
-        trail.deleted.add(id);
+        trail.deleted.set(id, traffic.answeredAt);
         trail.written.delete(id);
       }
       break;
     case 'read':
       if (id === undefined) break;
-      if (trail.deleted.has(id) && success) add('sequence.delete-gone', '/status', '404', String(status), `${resource.name} ${id} was deleted earlier in the traffic, yet it reads back (${status})`);
-      else if (trail.written.has(id) && status === 404) add('sequence.read-after-create', '/status', '2xx', '404', `${resource.name} ${id} was written earlier in the traffic and not deleted, yet it reads as 404`);
-      else if (success && record !== undefined) violations.push(...sameAsWritten(resource, trail, [record], op.operationId, ''));
+      if (after(trail.deleted.get(id), traffic) && success) add('sequence.delete-gone', '/status', '404', String(status), `${resource.name} ${id} was deleted earlier in the traffic, yet it reads back (${status})`);
+      else if (after(trail.written.get(id)?.at, traffic) && status === 404) add('sequence.read-after-create', '/status', '2xx', '404', `${resource.name} ${id} was written earlier in the traffic and not deleted, yet it reads as 404`);
+      else if (success && record !== undefined) violations.push(...sameAsWritten(resource, trail, traffic, [record], op.operationId, ''));
       break;
     case 'list': {
-      if (!success || verdict.body === undefined) break;
+      // Nothing written or deleted yet and no page parameter: the list has nothing to be held to (the hot path).
+      if (!success || verdict.body === undefined || (trail.written.size === 0 && trail.deleted.size === 0 && trail.paging.length === 0)) break;
       const records = listedRecords(resource, verdict.body);
       const at = resource.listShape?.kind === 'object' ? `/${resource.listShape.itemsProperty}` : '';
       records.forEach((listed, index) => {
         const listedId = listed[resource.idProperty];
-        if (listedId !== undefined && trail.deleted.has(idText(listedId))) add('sequence.delete-gone', `${at}/${index}`, 'never listed again', `listed`, `${resource.name} ${idText(listedId)} was deleted earlier in the traffic, yet the list holds it (item ${index})`);
+        if (listedId !== undefined && after(trail.deleted.get(idText(listedId)), traffic)) add('sequence.delete-gone', `${at}/${index}`, 'never listed again', `listed`, `${resource.name} ${idText(listedId)} was deleted earlier in the traffic, yet the list holds it (item ${index})`);
       });
-      violations.push(...sameAsWritten(resource, trail, records, op.operationId, at));
+      violations.push(...sameAsWritten(resource, trail, traffic, records, op.operationId, at));
       violations.push(...overlappingPages(resource, trail, traffic, records, op.operationId));
       break;
     }
@@ -139,13 +188,23 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
   return violations;
 }
 
+/**
+ * Whether `traffic` was sent once the write answered at `at` was answered (so it must see that write). HAR start
+ * times are whole milliseconds and durations are rounded: a request sent within 2 ms of its write's answer counts
+ * as after it.
+ */
+function after(at: number | undefined, traffic: TrafficExchange): boolean {
+  return at !== undefined && traffic.sentAt >= at - 2;
+}
+
 /** Records read back that differ from what the traffic last wrote for their id (a field written, then read otherwise). */
-function sameAsWritten(resource: ResourceModel, trail: ResourceTrail, records: readonly Record<string, unknown>[], operationId: string, at: string): ExchangeViolation[] {
+function sameAsWritten(resource: ResourceModel, trail: ResourceTrail, traffic: TrafficExchange, records: readonly Record<string, unknown>[], operationId: string, at: string): ExchangeViolation[] {
   const violations: ExchangeViolation[] = [];
   records.forEach((got, index) => {
     const id = got[resource.idProperty];
-    const expected = id === undefined ? undefined : trail.written.get(idText(id));
-    if (expected === undefined) return;
+    const written = id === undefined ? undefined : trail.written.get(idText(id));
+    if (written === undefined || !after(written.at, traffic)) return;
+    const expected = written.record;
     for (const [name, value] of Object.entries(expected)) {
       if (!isReturned(resource, name) || (Object.hasOwn(got, name) && sameJson(got[name], value))) continue;
       const pointer = at === '' && records.length === 1 && !Array.isArray(got) ? `/body/${name}` : `${at}/${index}/${name}`;
@@ -158,12 +217,9 @@ function sameAsWritten(resource: ResourceModel, trail: ResourceTrail, records: r
 
 /** Pages of the same list query (page parameters aside), between the same two writes, must not share a record. */
 function overlappingPages(resource: ResourceModel, trail: ResourceTrail, traffic: TrafficExchange, records: readonly Record<string, unknown>[], operationId: string): ExchangeViolation[] {
-  const op = resource.operations.list!;
-  const query = new URLSearchParams(traffic.exchange.request.path.split('?')[1] ?? '');
-  const fixed = new Set([...resource.filters.map((filter) => filter.parameter.name), ...(resource.limit === undefined ? [] : [resource.limit.parameter])]);
-  const secrets = new Set(op.security.flatMap((scheme) => (scheme.kind === 'apiKey' && scheme.in === 'query' ? [scheme.parameter] : [])));
-  const paging = op.queryParams.map((param) => param.name).filter((name) => !fixed.has(name) && !secrets.has(name));
+  const { paging, secrets } = trail;
   if (paging.length === 0) return [];
+  const query = new URLSearchParams(traffic.exchange.request.path.split('?')[1] ?? '');
   const listKey = [...query].filter(([name]) => !paging.includes(name) && !secrets.has(name)).sort().map(([name, value]) => `${name}=${value}`).join('&');
   const pageKey = paging.map((name) => `${name}=${query.getAll(name).join(',')}`).join('&');
   let list = trail.pages.get(listKey);

@@ -44,10 +44,13 @@ export function write(res: ServerResponse, answer: Answer | MockResponse, violat
   // A mock's binary answer carries its bytes too (D57); its other answers carry text.
   const bytes = answer.bytes ?? Buffer.from('body' in answer ? answer.body : '');
   const flat: string[] = [];
-  let exposed = false;
-  for (const [name, value] of Object.entries(answer.headers)) {
+  let sized = false;
+  for (const name in answer.headers) {
+    const value = answer.headers[name]!;
     if (name === 'access-control-expose-headers') continue;
-    for (const item of Array.isArray(value) ? value : [value]) flat.push(name, item);
+    if (name === 'content-length') sized = true;
+    if (typeof value === 'string') flat.push(name, value);
+    else for (const item of value) flat.push(name, item);
   }
   const added: string[] = [];
   if ('answeredBy' in answer) {
@@ -59,12 +62,9 @@ export function write(res: ServerResponse, answer: Answer | MockResponse, violat
     added.push(VIOLATIONS_HEADER);
   }
   const expose = headerText(answer.headers['access-control-expose-headers']);
-  if (answer.headers['access-control-allow-origin'] !== undefined) {
-    exposed = true;
-    flat.push('access-control-expose-headers', [expose, ...added].filter((item) => item !== undefined && item !== '').join(', '));
-  }
-  if (!exposed && expose !== undefined) flat.push('access-control-expose-headers', expose);
-  if (!flat.some((item, i) => i % 2 === 0 && item.toLowerCase() === 'content-length') && answer.status !== 204 && answer.status !== 304) flat.push('content-length', String(bytes.length));
+  if (answer.headers['access-control-allow-origin'] !== undefined) flat.push('access-control-expose-headers', [expose, ...added].filter((item) => item !== undefined && item !== '').join(', '));
+  else if (expose !== undefined) flat.push('access-control-expose-headers', expose);
+  if (!sized && answer.status !== 204 && answer.status !== 304) flat.push('content-length', String(bytes.length));
   res.writeHead(answer.status, flat);
   res.end(bytes);
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +132,44 @@ describe('broken upstreams behind the proxy: each fault seen', () => {
       expect((await call(clean, method, path, body)).violations).toBe('');
     });
   }
+});
+
+describe('a fault only a sequence shows', () => {
+  it('storage: a create echoes int64 exactly, a later read loses digits: sequence.read-after-create', async () => {
+    const { proxy } = await setUp('storage');
+    const created = await call(proxy, 'POST', '/pets', `{"name":"Rex","categoryId":${BIG}}`);
+    expect(created.violations).toBe('');
+    const id = (JSON.parse(created.text) as { id: number }).id;
+    const read = await call(proxy, 'GET', `/pets/${id}`);
+    expect(read.violations).toContain('sequence.read-after-create');
+    expect(read.violations).toContain('/body/categoryId');
+    const { proxy: clean } = await setUp('none');
+    const again = await call(clean, 'POST', '/pets', `{"name":"Rex","categoryId":${BIG}}`);
+    expect((await call(clean, 'GET', `/pets/${(JSON.parse(again.text) as { id: number }).id}`)).violations).toBe('');
+  });
+});
+
+describe('bad input to the proxy', () => {
+  it('never crashes: malformed JSON, a bad percent-encoding, a body too large, a request node cannot parse', async () => {
+    const { proxy } = await setUp('none', {}, { maxBodyBytes: 1024 });
+    const malformed = await call(proxy, 'POST', '/pets', '{"name":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.violations).toContain('request.body');
+    const encoded = await call(proxy, 'GET', '/pets/%E0%A4%A');
+    expect(encoded.status).toBeLessThan(500);
+    const large = await call(proxy, 'POST', '/pets', `{"name":"${'x'.repeat(4096)}","categoryId":1}`);
+    expect(large.status).toBe(413);
+    expect(JSON.parse(large.text)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(proxy.origin).port), '127.0.0.1', () => socket.write('GARBAGE\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(raw).toContain('"status":400');
+    expect((await call(proxy, 'GET', '/pets?limit=1')).status).toBe(200);
+  });
 });
 
 describe('fallback to the mock', () => {

@@ -6,6 +6,7 @@ import type { TargetTls } from '../conformance/target.js';
 import { decodeBody } from '../conformance/transport/dispatcher.js';
 import { documentedResponse } from '../conformance/contract.js';
 import { hasCredentials, idText, judgeExchange, judgeRequest, violationLabel, type ExchangeVerdict, type RequestVerdict } from '../conformance/exchange.js';
+import { SequenceJudge } from '../conformance/traffic.js';
 import { parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
 import { ADMIN_PREFIX } from '../mock/admin.js';
@@ -76,6 +77,8 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
   const mock = (await createMock({ ...options.mock, model, ...(options.logger === undefined ? {} : { logger: options.logger }) })) as Mock<AnyRecordStore, Maybe<MockResponse>>;
   const upstream = createUpstream({ baseUrl: options.upstream, tls: options.tls, ...(options.upstreamConnections === undefined ? {} : { connections: options.upstreamConnections }) });
   const counts = new ViolationCounts();
+  const sequences = new SequenceJudge(model);
+  let exchangeCount = 0;
   const recorder = options.record === undefined ? undefined : new Recorder(options.record, model, options.version ?? '0.0.0');
   const mockOperations = new Set(options.mockOperations ?? []);
   const unknown = [...mockOperations].filter((id) => !model.operations.some((op) => op.operationId === id));
@@ -153,13 +156,18 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
       const responseHeaders = recorder === undefined ? { 'content-type': headerText(answer.headers['content-type']) ?? '' } : flatHeaders(answer.headers);
       if (answer.headers['content-type'] === undefined) delete responseHeaders['content-type'];
       try {
-        text = decodeBody(answer.bytes, headerText(answer.headers['content-encoding']));
+        const encoding = headerText(answer.headers['content-encoding']);
+        text = encoding === undefined ? answer.bytes.toString('utf8') : decodeBody(answer.bytes, encoding);
       } catch (error) {
         text = `(${(error as Error).message})`;
       }
       verdict = judgeExchange(model, { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: responseHeaders, text } }, { quick: true }, judgedRequest);
     }
-    const violations = verdict?.violations ?? [];
+    // The sequence rules too (read-after-create, delete then 404, pages), held only between exchanges that did not overlap.
+    const observed = { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: {}, text } };
+    const sequence = verdict?.op?.resource === undefined ? [] : sequences.judge(verdict, { index: ++exchangeCount, exchange: observed, url, sentAt: performance.timeOrigin + started, answeredAt: performance.timeOrigin + performance.now() });
+    const violations = verdict === undefined ? [] : sequence.length === 0 ? verdict.violations : [...verdict.violations, ...sequence];
+    const answeredMs = performance.now() - started;
     write(res, answer, options.violationHeader === false ? undefined : violations);
 
     const ms = Math.round((performance.now() - started) * 100) / 100;
@@ -177,7 +185,9 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
         {
           request: { method: method as 'GET', path: url, url: `${origin}${url}`, headers: flatHeaders(req.headers), ...(body === undefined || body.length === 0 ? {} : { body: body.toString('utf8') }) },
           response: { status: answer.status, headers: flatHeaders(answer.headers), text },
-          timing: { startedDateTime: new Date(Date.now() - ms).toISOString(), totalMs: ms },
+          // When the request came and how long until its answer was ready: a later request of the same client
+          // starts after that (the sequence rules of --from-har rely on it).
+          timing: { startedDateTime: new Date(performance.timeOrigin + started).toISOString(), totalMs: answeredMs },
         },
         comment,
         op,

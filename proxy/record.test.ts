@@ -88,12 +88,12 @@ describe('HAR round-trip', () => {
     expect(listed.body).toContain(BIG);
   });
 
-  for (const fault of ['schema', 'status', 'filter', 'limit', 'echo', 'int64'] as const) {
+  for (const fault of ['schema', 'status', 'filter', 'limit', 'echo', 'int64', 'storage'] as const) {
     it(`${fault}: --from-har finds the violations the proxy logged, and fails (exit 1)`, async () => {
       const { dir, logged } = await recordThrough(fault);
       expect(logged.length).toBeGreaterThan(0);
       const { exchanges } = readHar(join(dir, HAR_FILE), model);
-      const found = judgeTraffic(model, exchanges).flatMap((j) => j.verdict.violations.filter((v) => v.side === 'response').map((v) => `${v.operationId} ${v.rule} ${v.pointer}`));
+      const found = judgeTraffic(model, exchanges).flatMap((j) => [...j.verdict.violations, ...j.sequence].filter((v) => v.side === 'response').map((v) => `${v.operationId} ${v.rule} ${v.pointer}`));
       expect(found.sort()).toEqual(logged);
       const junit = join(dir, 'junit.xml');
       const html = join(dir, 'report.html');

@@ -89,7 +89,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
 /** Names a `Connection` header lists: hop-by-hop for this message too. */
 function connectionNames(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
+  // The usual values name no other header (and are hop-by-hop themselves).
+  if (value === undefined || value === 'keep-alive' || value === 'close' || value === 'Keep-Alive') return [];
   return (Array.isArray(value) ? value.join(',') : value).split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
 }
 

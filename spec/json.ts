@@ -47,9 +47,8 @@ const LONG_DIGITS = /\d{16}/;
  * {@link parseExact}, a member name repeated with different values is not refused on the native path.
  */
 export function parseQuick(text: string): ExactParse {
-  if (LONG_DIGITS.test(text)) return parseExact(text);
-  const depth = nestingDepth(text);
-  if (depth > MAX_JSON_DEPTH) return { ok: false, message: `it is nested too deeply (${depth} levels; at most ${MAX_JSON_DEPTH})` };
+  // A text of few brackets cannot nest deeply: its depth needs no scan.
+  if (LONG_DIGITS.test(text) || (bracketsAtLeast(text, MAX_JSON_DEPTH + 1) && nestingDepth(text) > MAX_JSON_DEPTH)) return parseExact(text);
   try {
     const value: unknown = JSON.parse(text);
     return { ok: true, document: { value, view: value } };
@@ -57,6 +56,14 @@ export function parseQuick(text: string): ExactParse {
     // The lossless parser's message names the position and the token.
     return parseExact(text);
   }
+}
+
+/** Whether a text holds at least `count` opening brackets (`[`, `{`), strings included (an upper bound of the depth). */
+function bracketsAtLeast(text: string, count: number): boolean {
+  let found = 0;
+  for (let at = text.indexOf('{'); at !== -1 && found < count; at = text.indexOf('{', at + 1)) found++;
+  for (let at = text.indexOf('['); at !== -1 && found < count; at = text.indexOf('[', at + 1)) found++;
+  return found >= count;
 }
 
 /** Deepest `[`/`{` nesting of a JSON text, counted outside string literals in one pass. */

@@ -9,9 +9,10 @@ import type { ApiModel } from '../spec/model.js';
  * at most one fault. `schema`: a listed record's name is a number; `status`: a create answers 200 instead of 201;
  * `filter`: the list ignores its status filter; `limit`: a page holds one record more than asked for; `echo`: a
  * create answers another name than sent; `int64`: bodies pass through JSON.parse and JSON.stringify (int64 digits
- * beyond 2^53 lost); `gzip`: no fault, answers gzip-compressed when the client accepts it.
+ * beyond 2^53 lost); `storage`: a create echoes exactly but reads and lists lose int64 digits (a store of doubles,
+ * seen only by a sequence); `gzip`: no fault, answers gzip-compressed when the client accepts it.
  */
-export type Fault = 'none' | 'schema' | 'status' | 'filter' | 'limit' | 'echo' | 'int64' | 'gzip';
+export type Fault = 'none' | 'schema' | 'status' | 'filter' | 'limit' | 'echo' | 'int64' | 'storage' | 'gzip';
 
 /** A running upstream: its base URL (`http://127.0.0.1:PORT/v1`), the requests it received, and `close()`. */
 export interface TestUpstream {
@@ -104,5 +105,6 @@ function withFault(fault: Fault, request: MockRequest, handle: (request: MockReq
     return { ...answer, body: JSON.stringify({ ...pet, name: `${String(pet['name'])}!` }) };
   }
   if (fault === 'int64') return { ...answer, body: JSON.stringify(JSON.parse(answer.body)) };
+  if (fault === 'storage' && (operationId === 'listPets' || operationId === 'getPet')) return { ...answer, body: JSON.stringify(JSON.parse(answer.body)) };
   return answer;
 }

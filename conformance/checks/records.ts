@@ -109,7 +109,7 @@ async function createdWithoutAnswer(context: CheckContext, resource: ResourceMod
   return read.record;
 }
 
-/** Whether the record as responses carry it shows `name` (the judge's rule, conformance/exchange.ts). */
+/** Whether the record as responses carry it shows `name` (the judge's rule, conformance/record-rules.ts). */
 export const isReturned = isReturnedByJudge;
 
 /**
