@@ -134,6 +134,8 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
 export function pages(resource: ResourceModel): boolean {
   const list = resource.list;
   if (list?.paging === undefined || resource.operations.list !== list.operation) return false;
+  // A list that needs other query parameters than its paging ones is not walked without them.
+  if (list.operation.queryParams.some((p) => p.required && p.name !== list.paging!.parameter && p.name !== list.limit?.parameter)) return false;
   if (list.paging.kind !== 'cursor') return true;
   return list.members.some((member) => member.holds === 'next' || member.holds === 'nextLink') || list.headers.some((header) => header.holds === 'link' || header.holds === 'nextLink' || header.holds === 'next');
 }
