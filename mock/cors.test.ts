@@ -60,7 +60,7 @@ describe('CORS on by default (any origin)', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 401, 404, 404, 200]);
     for (const answer of answers) {
       expect(answer.headers['access-control-allow-origin']).toBe('*');
-      expect(answer.headers['access-control-expose-headers']).toMatch(/Deprecation.*Sunset/);
+      expect(answer.headers['access-control-expose-headers']).toMatch(/Deprecation.*Sunset.*Location/);
     }
   });
 

@@ -13,9 +13,10 @@ export interface CorsOptions {
 /** Request headers a page may send: the seed's bearer key and JSON body, and the mock's `Prefer`. */
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
 /** Response headers a page may read: the deprecation signals of `getPet` and the 401 challenge. */
-// Retry-After: a page reads how long to wait after a 503 of a mock whose shared store is away.
+// Retry-After: a page reads how long to wait after a 503 of a mock whose shared store is away; Location: where a
+// create without an answer body put its record (spec/DECISIONS.md › D52).
 // Link and X-Total-Count: a page reads the next page and the count of a list that declares them (DECISIONS D46).
-const EXPOSE_HEADERS = 'Deprecation, Sunset, WWW-Authenticate, Allow, Retry-After, Link, X-Total-Count';
+const EXPOSE_HEADERS = 'Deprecation, Sunset, WWW-Authenticate, Allow, Retry-After, Location, Link, X-Total-Count';
 /** Methods of the interface and of the admin API. */
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 /** A preflight is cached by the browser for 10 minutes (Chromium caps it at 2 hours). */

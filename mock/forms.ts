@@ -30,16 +30,12 @@ export function parseForm(bytes: Buffer, contentType: string, schema: Schema): F
   const { properties } = objectShape(schema);
   const value: RecordValue = {};
   for (const [name, raw] of fields.values) {
-    const property = properties[name];
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     const type = property === undefined ? undefined : mainType(property);
-    if (type === 'array') {
-      const items = (property?.['items'] ?? {}) as Schema;
-      value[name] = raw.map((part) => coerce(part, items));
-    } else if (raw.length > 1) {
-      return { ok: false, message: `The form field ${JSON.stringify(name)} is given ${raw.length} times; its property takes one value.` };
-    } else {
-      Object.defineProperty(value, name, { value: coerce(raw[0]!, property ?? {}), enumerable: true, writable: true, configurable: true });
-    }
+    if (type !== 'array' && raw.length > 1) return { ok: false, message: `The form field ${JSON.stringify(name)} is given ${raw.length} times; its property takes one value.` };
+    const coerced = type === 'array' ? raw.map((part) => coerce(part, (property?.['items'] ?? {}) as Schema)) : coerce(raw[0]!, property ?? {});
+    // A field named `__proto__` is an own member like any other, never the object's prototype.
+    Object.defineProperty(value, name, { value: coerced, enumerable: true, writable: true, configurable: true });
   }
   return { ok: true, value };
 }

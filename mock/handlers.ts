@@ -63,10 +63,23 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
   });
   const scope = parentScope(resource, context.resources);
+  // The id of the record under the path's parent (a singleton's, D53), found by the store's parent link; `undefined` when none.
+  const singleOf = (path: Record<string, unknown>, store: AnyRecordStore): Maybe<RecordId | undefined> => {
+    if (scope === undefined) return undefined;
+    const keys = [...resource.filters.map(() => undefined), filterKey(scope.parentId(path))];
+    return andThen(store.list({ keys, limit: 1 }), (page) => {
+      const record = page.json === '[]' ? undefined : parseRecord(page.json.slice(1, -1));
+      return record === undefined ? undefined : bodyId(resource, record[resource.idProperty]);
+    });
+  };
   const answer = (json: string): string => (withBody ? withoutLink(resource, json) : '');
-  // The id a read, replace, update or delete names: the last path segment, or the body's id property (`PUT /pet`).
-  const idOf = (path: Record<string, unknown>, body: unknown): RecordId | OperationResult => {
+  // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
+  // for a singleton the one record under the path's parent (found by the store's parent link, D53).
+  const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
     if (op.idIn === 'path') return pathId(resource, path[idParameter!]);
+    if (op.idIn === 'parent' && scope !== undefined) {
+      return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
+    }
     const raw = body !== null && typeof body === 'object' ? (body as RecordValue)[resource.idProperty] : undefined;
     const id = raw === undefined ? undefined : bodyId(resource, raw);
     return id ?? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` };
@@ -78,7 +91,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     if (scope !== undefined) record[scope.parent.property] = scope.parentId(path);
     return record;
   };
-  const location = locationOf(op, resource, context.basePath);
+  const location = locationOf(op, resource, context.basePath, withBody);
   const handler = ((): Handler => {
     switch (op.role) {
       case 'list':
@@ -91,45 +104,57 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
-          return andThen(store!.create(fields, given), (created): OperationResult => {
-            if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
-            if (created.reason === 'taken') return exists(op, resource, given!);
-            return created.reason === 'full'
-              ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
-              : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
-          });
+          // A key only the client chooses (`x-resource: { idSource: client }` where the schema leaves it optional).
+          if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
+          const create = (): Maybe<OperationResult> =>
+            andThen(store!.create(fields, given), (created): OperationResult => {
+              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
+              if (created.reason === 'taken') return exists(op, resource, given!);
+              return created.reason === 'full'
+                ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
+                : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
+            });
+          // A singleton holds one record per parent: a second create is refused as a taken id is.
+          if (resource.parent?.singleton !== true) return create();
+          return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : exists(op, resource, held)));
         };
       case 'read':
-        return ({ store, path, body }) => {
-          const id = idOf(path, body);
-          if (typeof id === 'object') return id;
-          return andThen(store!.get(id), (json) => {
-            const found = owned(json, path);
-            return found === undefined ? notFound(id) : { status, json: answer(found) };
+        return ({ store, path, body }) =>
+          andThen(idOf(path, body, store!), (id) => {
+            if (typeof id === 'object') return id;
+            return andThen(store!.get(id), (json) => {
+              const found = owned(json, path);
+              return found === undefined ? notFound(id) : { status, json: answer(found) };
+            });
           });
-        };
       case 'replace':
       case 'update':
-        return ({ store, path, body }) => {
-          const id = idOf(path, body);
+        return ({ store, path, body }) =>
+          andThen(idOf(path, body, store!), (id) => {
+          // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
+          if (typeof id === 'object' && op.idIn === 'parent' && op.role === 'replace' && body !== undefined) {
+            return andThen(store!.create(linked(recordFromBody(resource, body as RecordValue), path)), (created): OperationResult =>
+              created.ok ? { status, json: answer(created.json) } : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` });
+          }
           if (typeof id === 'object') return id;
           return andThen(store!.get(id), (json) => {
             const previous = owned(json, path) === undefined ? undefined : parseRecord(json!);
             if (previous === undefined) return notFound(id);
-            const record = linked(op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, (body ?? {}) as RecordValue), path);
+            // An optional body left out changes nothing (D50): the record is answered as it is.
+            const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue), path);
             const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
             if (invalid !== undefined) return invalid;
             // Another replica may delete the record between the read and the write: then it is not found.
             return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
           });
-        };
+          });
       case 'delete':
-        return ({ store, path, body }) => {
-          const id = idOf(path, body);
-          if (typeof id === 'object') return id;
-          if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: answer(json) }));
-          return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: answer(gone) }))));
-        };
+        return ({ store, path, body }) =>
+          andThen(idOf(path, body, store!), (id) => {
+            if (typeof id === 'object') return id;
+            if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: answer(json) }));
+            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: answer(gone) }))));
+          });
     }
   })();
   return scope === undefined ? handler : scope.guard(handler);
@@ -166,13 +191,24 @@ function exists(op: OperationModel, resource: ResourceModel, id: RecordId): Oper
 
 /**
  * The `Location` of a created record (D52): the item path with its id (and, under a parent, the parent's id),
- * below the base path; `undefined` when the resource has no item path or the create answers no 201.
+ * below the base path, on a 201 and on any create answered without a body (else the client could not learn the id
+ * the server chose); `undefined` when the resource has no item path, or for a 200 with the record.
  */
-function locationOf(op: OperationModel, resource: ResourceModel, basePath: string): ((path: Record<string, unknown>, id: RecordId) => string) | undefined {
+function locationOf(op: OperationModel, resource: ResourceModel, basePath: string, withBody: boolean): ((path: Record<string, unknown>, id: RecordId) => string) | undefined {
   const item = resource.itemPath;
-  if (op.role !== 'create' || op.successStatus !== 201 || item === undefined) return undefined;
-  const last = /\{([^}/]+)\}$/.exec(item)?.[1];
-  return (path, id) => `${basePath}${item.replace(/\{([^}/]+)\}/g, (_m, name: string) => encodeURIComponent(String(name === last ? id : path[name])))}`;
+  if (op.role !== 'create' || (op.successStatus !== 201 && withBody) || item === undefined) return undefined;
+  // Split once: literal text around each template segment, so that a create only joins strings.
+  const pieces = item.split(/\{([^}/]+)\}/);
+  const names = pieces.filter((_, i) => i % 2 === 1);
+  const texts = [`${basePath}${pieces[0]}`, ...pieces.filter((_, i) => i % 2 === 0).slice(1)];
+  return (path, id) => {
+    let location = texts[0]!;
+    for (let i = 0; i < names.length; i++) {
+      const value = i === names.length - 1 ? id : path[names[i]!];
+      location += (typeof value === 'bigint' ? String(value) : encodeURIComponent(String(value))) + texts[i + 1]!;
+    }
+    return location;
+  };
 }
 
 /** How a sub-resource's handlers stay under their parent (D53). */

@@ -207,7 +207,7 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     const raw = decodeSegment(segments[index]!);
     const coerced = entry.path[index]!(raw);
     // A path value that is no valid id names no record: 404, the status a read documents (spec/DECISIONS.md › D11).
-    if (!coerced.ok) return { error: 'RECORD_NOT_FOUND', code: notFoundCode(op), detail: `Nothing has the ${parameter.name} ${JSON.stringify(raw)}: ${coerced.message}.` };
+    if (!coerced.ok) return { error: 'RECORD_NOT_FOUND', code: notFoundCode(op, parameter.name), detail: `Nothing has the ${parameter.name} ${JSON.stringify(raw)}: ${coerced.message}.` };
     path[parameter.name] = coerced.value;
   }
 
@@ -261,7 +261,10 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   return { query, path, body: parsed.body.value };
 }
 
-function notFoundCode(op: OperationModel): string | undefined {
+/** The code of a 404: the resource's (`PET_NOT_FOUND`), or its parent's when `parameter` names the parent (D53). */
+function notFoundCode(op: OperationModel, parameter?: string): string | undefined {
+  const parent = op.resource?.parent;
+  if (parent !== undefined && parameter === parent.parameter) return `${singularCode(parent.resource)}_NOT_FOUND`;
   return op.resource === undefined ? undefined : `${singularCode(op.resource.name)}_NOT_FOUND`;
 }
 

@@ -47,7 +47,29 @@ function writerFor(schema: Schema | boolean, depth: number): Writer {
     const item = typeof items === 'object' && items !== null && !Array.isArray(items) ? writerFor(items as Schema, depth + 1) : canonicalJson;
     return (value) => (Array.isArray(value) ? `[${value.map(item).join(',')}]` : canonicalJson(value));
   }
-  return canonicalJson;
+  return alternativesWriter(schema) ?? canonicalJson;
+}
+
+/**
+ * The writer of a `oneOf`/`anyOf` of objects (a payment `source` that is a card or a bank account): the value
+ * as it is, less every member some alternative forbids in an answer (`writeOnly`, such as a card's `cvc`), which a
+ * stored record may hold since the request sent it. `undefined` when no alternative forbids any member.
+ */
+function alternativesWriter(schema: Schema): Writer | undefined {
+  const alternatives = [...((schema['oneOf'] as Schema[] | undefined) ?? []), ...((schema['anyOf'] as Schema[] | undefined) ?? [])];
+  const hidden = new Set<string>();
+  for (const alternative of alternatives) {
+    if (typeof alternative !== 'object' || alternative === null) continue;
+    for (const [name, sub] of Object.entries(objectShape(alternative).properties) as [string, Schema | boolean][]) {
+      if (sub === false || (typeof sub === 'object' && isMarked(sub, 'writeOnly'))) hidden.add(name);
+    }
+  }
+  if (hidden.size === 0) return undefined;
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return canonicalJson(value);
+    const kept = Object.entries(value as Record<string, unknown>).filter(([name]) => !hidden.has(name));
+    return canonicalJson(Object.fromEntries(kept));
+  };
 }
 
 /** An integer's canonical text: the literal itself when it is plain digits (the usual case), else its exact value. */

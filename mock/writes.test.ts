@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadModel } from '../spec/model.js';
@@ -72,6 +73,7 @@ describe('the classic Petstore shape: a writable id, PUT and PATCH on the collec
     expect(form('name=Dog&status=lost').status).toBe(400);
     expect(form('age=1').status).toBe(400);
     expect(form('name=a&name=b').status).toBe(400);
+    expect(form('name=Proto&__proto__=x&constructor=y')).toMatchObject({ status: 200, json: { name: 'Proto' } });
     expect(form('id=11&name=Twice').status).toBe(409);
     expect(send({ method: 'POST', url: '/api/pet', headers: FORM_TYPE, body: Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xff]) }).status).toBe(400);
   });
@@ -90,6 +92,8 @@ describe('natural keys and creates that answer no body', () => {
     expect(post('/user', { email: 'x' }).status).toBe(400);
     const replaced = send({ method: 'PUT', url: '/api/user/ann', headers: JSON_TYPE, body: JSON.stringify({ username: 'ann', email: 'new@example.com' }) });
     expect(replaced).toMatchObject({ status: 200, json: { username: 'ann', email: 'new@example.com' } });
+    // The body of updateUser is optional: left out, it changes nothing.
+    expect(send({ method: 'PUT', url: '/api/user/ann' })).toMatchObject({ status: 200, json: { username: 'ann', email: 'new@example.com' } });
     expect(send({ method: 'DELETE', url: '/api/user/ann' }).status).toBe(204);
     expect(post('/user', { username: 'ann' }).status).toBe(201);
   });
@@ -97,7 +101,7 @@ describe('natural keys and creates that answer no body', () => {
   it('a multipart create (204): text fields coerced, a text file as its text, a duplicate code 409, a bad code or body 400', () => {
     const form = multipart({ code: 'FR', name: 'France', population: '68000000', eu: 'true', flag: { filename: 'flag.txt', content: 'blue white red' } });
     const created = send({ method: 'POST', url: '/api/countries', ...form });
-    expect([created.status, created.body, created.headers['location']]).toEqual([204, '', undefined]);
+    expect([created.status, created.body, created.headers['location']]).toEqual([204, '', '/api/countries/FR']);
     expect(get('/countries/FR').json).toEqual({ code: 'FR', name: 'France', population: 68000000, eu: true, flag: 'blue white red' });
     const binary = multipart({ code: 'DE', name: 'Germany', flag: { filename: 'flag.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff]) } });
     expect(send({ method: 'POST', url: '/api/countries', ...binary }).status).toBe(204);
@@ -108,6 +112,16 @@ describe('natural keys and creates that answer no body', () => {
     expect(send({ method: 'POST', url: '/api/countries', headers: { 'content-type': 'multipart/form-data' }, body: 'code=IT' })).toMatchObject({ status: 400, json: { code: 400 } });
     expect(send({ method: 'POST', url: '/api/countries', headers: JSON_TYPE, body: '{"code":"IT","name":"Italy"}' }).status).toBe(415);
     expect(get('/countries/IT').status).toBe(404);
+  });
+});
+
+describe('ids named after their resource, and actions', () => {
+  it('a client_id sent is kept and read back by /clients/{id}; a form POST alone on its path answers its example', () => {
+    expect(post('/clients', { client_id: 'app-1', client_name: 'App' })).toMatchObject({ status: 201, json: { client_id: 'app-1' }, headers: { location: '/api/clients/app-1' } });
+    expect(get('/clients/app-1').json).toEqual({ client_id: 'app-1', client_name: 'App' });
+    expect(post('/clients', { client_name: 'No id' })).toMatchObject({ status: 400, json: { code: 'INVALID_BODY', status: 400 } });
+    expect(send({ method: 'POST', url: '/api/login', headers: FORM_TYPE, body: 'user=ann' })).toMatchObject({ status: 200, json: { session_id: 'from-the-example' } });
+    expect(send({ method: 'POST', url: '/api/login', headers: FORM_TYPE, body: 'name=ann' }).status).toBe(400);
   });
 });
 
@@ -135,10 +149,51 @@ describe('sub-resources', () => {
     expect(get('/owners/1/animals/3').status).toBe(404);
   });
 
+  it('a singleton (an owner\'s profile): PUT sets it, GET reads it, PATCH merges, DELETE removes it; one per owner', () => {
+    post('/owners', { name: 'Ann' });
+    post('/owners', { name: 'Bob' });
+    const write = (method: string, url: string, body: unknown) => send({ method, url: `/api${url}`, headers: JSON_TYPE, body: JSON.stringify(body) });
+    expect(get('/owners/1/profile')).toMatchObject({ status: 404, json: { code: 404 } });
+    expect(write('PATCH', '/owners/1/profile', { bio: 'x' }).status).toBe(404);
+    expect(write('PUT', '/owners/1/profile', { bio: 'Hi', tags: ['a'] })).toMatchObject({ status: 200, json: { bio: 'Hi', tags: ['a'] } });
+    expect(write('PUT', '/owners/2/profile', { bio: 'Bob here' }).status).toBe(200);
+    expect(get('/owners/1/profile').json).toMatchObject({ bio: 'Hi', tags: ['a'] });
+    expect(write('PUT', '/owners/1/profile', { bio: 'Hello' }).json).toMatchObject({ bio: 'Hello' });
+    expect(write('PATCH', '/owners/1/profile', { tags: ['b'] }).json).toMatchObject({ bio: 'Hello', tags: ['b'] });
+    expect((get('/owners/1/profile').json as { id: number }).id).toBe((write('PATCH', '/owners/1/profile', {}).json as { id: number }).id);
+    expect(get('/owners/2/profile').json).toMatchObject({ bio: 'Bob here' });
+    expect(write('PUT', '/owners/3/profile', { bio: 'Nobody' }).status).toBe(404);
+    expect(send({ method: 'DELETE', url: '/api/owners/1/profile' }).status).toBe(204);
+    expect(get('/owners/1/profile').status).toBe(404);
+    expect(get('/owners/2/profile').status).toBe(200);
+  });
+
   it('a booking\'s payment: created under the booking, which its bookingId names; 404 for a booking that does not exist', () => {
     const booking = post('/bookings', { trip: 'Paris' }).json as { id: string };
     const paid = post(`/bookings/${booking.id}/payment`, { amount: 12.5 });
     expect(paid).toMatchObject({ status: 200, json: { bookingId: booking.id, amount: 12.5 } });
     expect(post('/bookings/00000000-0000-4000-8000-000000000000/payment', { amount: 1 }).status).toBe(404);
+    // A writeOnly member of one alternative (a card's cvc) is stored from the request but never answered.
+    const card = post(`/bookings/${booking.id}/payment`, { amount: 3, source: { object: 'card', number: '4242', cvc: '123' } });
+    expect(card).toMatchObject({ status: 200, json: { amount: 3, source: { object: 'card', number: '4242' } } });
+    expect(card.body).not.toContain('cvc');
   });
 });
+
+describe('bad form bodies', () => {
+  it('any bytes sent as a form (urlencoded, multipart with or without a boundary) are answered below 500, errors in the documented shape', () => {
+    const types = ['application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=b', 'multipart/form-data; boundary="a b"'];
+    const part = fc.oneof(fc.string(), fc.constantFrom('--b\r\n', 'Content-Disposition: form-data; name="code"\r\n\r\n', 'FR', '\r\n--b--\r\n', 'name=', '&', '%', '%zz', 'filename="f"'));
+    fc.assert(
+      fc.property(fc.constantFrom('/api/pet', '/api/countries'), fc.constantFrom(...types), fc.array(part, { maxLength: 12 }), fc.uint8Array({ maxLength: 8 }), (url, type, parts, tail) => {
+        const answer = send({ method: 'POST', url, headers: { 'content-type': type }, body: Buffer.concat([Buffer.from(parts.join('')), Buffer.from(tail)]) });
+        expect(answer.status).toBeLessThan(500);
+        // 400 and 409 are documented with the spec's Error; 415 is not, so it has the seed's shape (D36).
+        if (answer.status === 400 || answer.status === 409) expect(Object.keys(answer.json as object).sort()).toEqual(['code', 'message']);
+        else if (answer.status !== 200 && answer.status !== 204) expect(answer.status).toBe(415);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+

@@ -100,10 +100,11 @@ export interface OperationModel {
   role: Role | undefined;
   /**
    * Where a read, replace, update or delete finds the record's id (spec/DECISIONS.md › D50): `path` (its last
-   * template segment, `/pets/{petId}`) or `body` (the id property of the body: the classic Petstore's `PUT /pet`);
+   * template segment, `/pets/{petId}`), `body` (the id property of the body: the classic Petstore's `PUT /pet`), or
+   * `parent` (a singleton sub-resource, `/users/{userId}/profile`: the one record under the path's parent, D53);
    * `undefined` for a list, a create, or an operation no resource holds.
    */
-  idIn: 'path' | 'body' | undefined;
+  idIn: 'path' | 'body' | 'parent' | undefined;
   /** Error bodies in the shape the spec documents for each status of this operation (seed: `Error`). */
   errors: ErrorShape;
 }
@@ -224,6 +225,11 @@ export interface ParentModel {
   property: string;
   /** Whether `property` is a property of the record schema (answered) or the mock's own link (never answered). */
   inSchema: boolean;
+  /**
+   * A singleton: at most one record per parent, read, replaced, updated and deleted at the collection path itself
+   * (`GET /users/{userId}/profile` answers a record, not a list); its operations have `idIn: 'parent'`.
+   */
+  singleton: boolean;
 }
 
 /** The member a sub-resource's record keeps its parent's id in when its schema names no such property (never answered). */

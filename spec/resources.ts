@@ -1,12 +1,14 @@
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
-import { compile, isJsonMediaType, isMarked, mainType, objectShape, type createAjv, type Schema } from './schema.js';
+import { compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
 export interface ResourceExtension extends ListExtension {
   name?: string;
   role?: Role | 'none';
   id?: string;
+  /** Who chooses a new record's id, where the create body's schema does not say it (D50). */
+  idSource?: IdSource;
 }
 
 /**
@@ -21,6 +23,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
   const named = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
+  const singletons = new Set(operations.filter((op) => op.method === 'GET' && parentItemOf(op.path) !== undefined && isSingleRecord(successSchema(op))).map((op) => op.path));
   for (const op of [...operations.filter((op) => !named(op)), ...operations.filter(named)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
@@ -30,7 +34,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     const isItem = collection !== undefined && isCollection(collection);
     const base = isItem ? collection : op.path;
     if (!isCollection(base) && extension.name === undefined) continue;
-    const role: Role | undefined = extension.role ?? conventionalRole(op, isItem);
+    const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem));
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
@@ -43,7 +47,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   }
   const resources: ResourceModel[] = [];
   const views = takeViews(groups);
-  for (const [key, group] of groups) group.resource = buildResource(key, group, ajv);
+  for (const [key, group] of groups) group.resource = isAction(group) ? undefined : buildResource(key, group, ajv);
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -51,15 +55,18 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (parentPath !== undefined) {
       const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
       // A collection under an item no resource holds has no parent to scope it: answered from examples.
-      if (parent === undefined) continue;
-      resource.parent = parentOf(resource, parent, parentPath);
+      if (parent === undefined) {
+        group.resource = undefined;
+        continue;
+      }
+      resource.parent = parentOf(resource, parent, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
     if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
-      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : 'body';
+      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
     }
     resources.push(resource);
   }
@@ -125,6 +132,48 @@ function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined
   return role;
 }
 
+/** The part an operation plays on a singleton's path (D53): `GET` read, `PUT` replace, `PATCH` update, `DELETE` delete, `POST` create. */
+function singletonRole(op: OperationModel): Role | undefined {
+  const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
+  switch (op.method) {
+    case 'GET':
+      return 'read';
+    case 'DELETE':
+      return 'delete';
+    case 'PUT':
+      return takesBody ? 'replace' : undefined;
+    case 'PATCH':
+      return takesBody ? 'update' : undefined;
+    case 'POST':
+      return takesBody ? 'create' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Members of a wrapper object that hold a list's records. */
+const LIST_MEMBERS = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'];
+
+/** Whether an answer is one record (an object with properties), not a list (an array, or a wrapper of `data`, `items`…). */
+function isSingleRecord(schema: Schema | undefined): boolean {
+  if (schema === undefined || typesOf(schema).includes('array')) return false;
+  const properties = Object.entries(objectShape(schema).properties);
+  return properties.length > 0 && !properties.some(([name, sub]) => LIST_MEMBERS.includes(name) && mainType(sub) === 'array');
+}
+
+/**
+ * A top-level path whose only operation is a create that the convention did not see before forms and empty answers
+ * counted (a form-only body, or no answer body: `POST /oauth2/introspect`, `POST /login`) is an action, not a
+ * collection: no record it stores could be read back. It is answered from its examples (D52).
+ */
+function isAction(group: { collection: string; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }): boolean {
+  const create = group.ops.create;
+  // `x-resource` naming the part or the resource says it is one.
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
+  if (create === undefined || Object.keys(group.ops).length > 1 || parentItemOf(group.collection) !== undefined) return false;
+  return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
+}
+
 /** Media types a write may take: JSON, and the two form encodings (D54). */
 export function isWritableMediaType(mediaType: string): boolean {
   return isJsonMediaType(mediaType) || isFormMediaType(mediaType);
@@ -146,11 +195,11 @@ function parentItemOf(path: string): string | undefined {
  * How a sub-resource names its parent (D53): the path parameter after the parent's collection, and the record
  * property holding it: one named like the parameter (`ownerId`, `owner_id`, `ownerID`), else the mock's own link.
  */
-function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: string): ParentModel {
+function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: string, singleton: boolean): ParentModel {
   const parameter = /\{([^}/]+)\}$/.exec(parentPath)![1]!;
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
-  return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined };
+  return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined, singleton };
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {
@@ -176,7 +225,8 @@ function buildResource(
   const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = ops.create?.body === undefined ? undefined : objectShape(ops.create.body.schema);
-  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties);
+  const singular = (extension.name ?? key.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? key).replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular);
   if (idProperty === undefined) return undefined;
   const idSchema = shape.properties[idProperty] ?? {};
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
@@ -198,7 +248,7 @@ function buildResource(
     idType,
     idSchema,
     idParameter,
-    idSource: idSourceOf(idProperty, ops.create?.body?.schema),
+    idSource: extension.idSource ?? idSourceOf(idProperty, ops.create?.body?.schema),
     parent: undefined,
     createAnswer: ops.create === undefined || createAnswer !== undefined ? 'record' : 'none',
     operations: ops,
@@ -212,17 +262,21 @@ function buildResource(
 }
 
 /**
- * The record property the server assigns: the one named like the item's path parameter (`petId`), else `id`,
- * else the one the parameter name ends with (`petId` → `Id`-suffixed names), else the first `readOnly` one, else
- * the first required property the create body does not take.
+ * The record's identifier: the property named like the item's path parameter (`petId`), else `id`, else the one
+ * the parameter name ends with (`petId` → `Id`-suffixed names), else the resource's singular name followed by the
+ * parameter (`client_id` of `/clients/{id}`, D50), else the first `readOnly` one, else the first property ending
+ * in `id` the create body does not take.
  */
-function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined): string | undefined {
+function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string): string | undefined {
   const names = Object.keys(properties);
   if (parameter !== undefined && names.includes(parameter)) return parameter;
   if (names.includes('id')) return 'id';
   const lower = parameter?.toLowerCase();
   const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
   if (similar !== undefined) return similar;
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
+  const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
+  if (prefixed !== undefined) return prefixed;
   const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
   if (readOnly !== undefined) return readOnly;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));

@@ -38,10 +38,23 @@ describe('writes in the model', () => {
   test('sub-resources: created and listed under their parent, linked by a property named like the parameter or by the mock\'s own member', () => {
     const animals = resource('animals');
     expect(roles(animals)).toEqual({ list: 'GET /owners/{ownerId}/animals -', create: 'POST /owners/{ownerId}/animals -', read: 'GET /owners/{ownerId}/animals/{animalId} path', delete: 'DELETE /owners/{ownerId}/animals/{animalId} path' });
-    expect(animals.parent).toEqual({ resource: 'owners', parameter: 'ownerId', property: PARENT_LINK, inSchema: false });
+    expect(animals.parent).toEqual({ resource: 'owners', parameter: 'ownerId', property: PARENT_LINK, inSchema: false, singleton: false });
     expect(animals.idParameter).toBe('animalId');
     const payment = resource('payment');
-    expect(payment.parent).toEqual({ resource: 'bookings', parameter: 'bookingId', property: 'bookingId', inSchema: true });
+    expect(payment.parent).toEqual({ resource: 'bookings', parameter: 'bookingId', property: 'bookingId', inSchema: true, singleton: false });
     expect(roles(payment)).toEqual({ create: 'POST /bookings/{bookingId}/payment -' });
+  });
+
+  test('an id named after the resource and the parameter (`client_id` of `/clients/{id}`), its source named by x-resource; a form-only POST alone on its path is an action', () => {
+    const clients = resource('clients');
+    expect([clients.idProperty, clients.idSource]).toEqual(['client_id', 'client']);
+    expect(model.resources.some((r) => r.name === 'login')).toBe(false);
+    expect(model.operations.find((op) => op.operationId === 'login')?.resource).toBeUndefined();
+  });
+
+  test('a singleton sub-resource: its GET answers one record, so its methods act on the parent\'s one record', () => {
+    const profile = resource('profile');
+    expect(profile.parent).toMatchObject({ resource: 'owners', parameter: 'ownerId', singleton: true });
+    expect(roles(profile)).toEqual({ read: 'GET /owners/{ownerId}/profile parent', replace: 'PUT /owners/{ownerId}/profile parent', update: 'PATCH /owners/{ownerId}/profile parent', delete: 'DELETE /owners/{ownerId}/profile parent' });
   });
 });
