@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { memberAt, nextPageValue } from '../spec/lists.js';
 import { loadModel } from '../spec/model.js';
 import { startRedis, type TestRedis } from '../test/redis/redis-server.js';
 import { createMock, type Mock, type RedisMock } from './index.js';
@@ -92,7 +93,7 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
     expect(first.json.meta).toEqual({ total: 25 });
     expect(first.json.links).toEqual({ self: '/api/bookings', next: 'http://mock.test:4010/api/bookings?page=2', prev: null });
     expect(first.headers['x-total-count']).toBe('25');
-    expect(first.headers['link']).toBe('</api/bookings?page=2>; rel="next", </api/bookings?page=1>; rel="first"');
+    expect(first.headers['link']).toBe('</api/bookings?page=2>; rel="next", </api/bookings?page=1>; rel="first", </api/bookings?page=3>; rel="last"');
     const second = await get(handle, '/api/bookings?page=2');
     expect(second.json.data.map((b: { id: number }) => b.id)).toEqual(newestFirst.slice(10, 20));
     expect(second.json.links.prev).toBe('http://mock.test:4010/api/bookings?page=1');
@@ -169,7 +170,7 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
       for (let offset = 0; offset < 12; offset += size) seen.push(...(await get(handle, `/api/logs?limit=${size}&offset=${offset}`)).json.map((l: { id: number }) => l.id));
       expect(seen).toEqual(newestFirst);
     }
-    expect((await get(handle, '/api/logs?offset=9')).headers['link']).toBe('</api/logs?offset=6>; rel="prev", </api/logs?offset=0>; rel="first"');
+    expect((await get(handle, '/api/logs?offset=9')).headers['link']).toBe('</api/logs?offset=6>; rel="prev", </api/logs?offset=0>; rel="first", </api/logs?offset=9>; rel="last"');
     expect((await get(handle, '/api/logs?offset=-1')).status).toBe(400);
   });
 
@@ -196,6 +197,36 @@ describe.each(stores)('lists in the shapes real APIs use (%s store)', (_name, ma
       url = page.json._links.next?.href;
     }
     expect(seen).toEqual(['o4', 'o3', 'o2', 'o1', 'o0']);
+  });
+
+  it('nextPageValue reads the next page from each answer as the spec declares it (body member, link, Link header)', async () => {
+    for (let i = 0; i < 5; i++) {
+      await post(handle, '/api/bookings', { room: 'r' });
+      await post(handle, '/api/events', { kind: 'start' });
+      await post(handle, '/api/logs', { line: 'l' });
+      await post(handle, '/api/owners', { name: 'o' });
+    }
+    const cases: [string, string, string][] = [
+      ['bookings', '/api/bookings?per_page=2', 'page'],
+      ['events', '/api/events?limit=2', 'cursor'],
+      ['logs', '/api/logs?limit=2', 'offset'],
+      ['owners', '/api/owners?size=2', 'page'],
+    ];
+    for (const [name, start, parameter] of cases) {
+      const list = shapes.resources.find((r) => r.name === name)!.list!;
+      const ids: unknown[] = [];
+      let url: string | undefined = start;
+      while (url !== undefined) {
+        const page: Answer = await get(handle, url);
+        const body = page.json;
+        const records = (list.shape.kind === 'object' ? memberAt(body, list.shape.itemsPath) : body) as { id: unknown }[];
+        ids.push(...records.map((record) => record.id));
+        const next = nextPageValue(list, body, page.headers);
+        url = next === undefined ? undefined : `${start}&${encodeURIComponent(parameter)}=${encodeURIComponent(next)}`;
+      }
+      expect(new Set(ids).size).toBe(5);
+      expect(ids).toHaveLength(5);
+    }
   });
 
   it("JSON:API's page[number] and page[size]: links.next names the parameter as sent", async () => {

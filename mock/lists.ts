@@ -27,7 +27,8 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const size = pageSize(model);
   const paging = model.paging;
   const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
-  const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages') || model.headers.some((h) => h.holds === 'total');
+  // The last page's link needs the count too.
+  const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
   const linkHeader = model.headers.find((h) => h.holds === 'link');
 
   // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
@@ -93,12 +94,14 @@ function fallbackModel(op: OperationModel, resource: ResourceModel): ListModel {
   return { operation: op, view: false, shape: resource.listShape ?? { kind: 'array' }, filters: resource.filters, limit: resource.limit, paging: undefined, members: [], headers: [] };
 }
 
-/** The page size of a request: the size parameter's value, else its default; a paging list without either pages by `maxItems` or 20; else every record. */
+/** The page size of a request: the size parameter's value, else its default; a paging list without either pages by `maxItems` or 20; else every record, at most `maxItems`. */
 function pageSize(model: ListModel): (query: Record<string, unknown>) => number {
   const limit = model.limit;
   const array = model.shape.kind === 'array' ? undefined : model.shape.itemsPath.reduce<Schema | undefined>((at, name) => (at === undefined ? undefined : objectShape(at).properties[name]), model.shape.schema);
   const maxItems = model.shape.kind === 'array' ? model.operation.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema?.['maxItems'] : array?.['maxItems'];
-  const fallback = limit?.default ?? (model.paging === undefined ? Infinity : typeof maxItems === 'number' && maxItems > 0 ? Math.min(maxItems, DEFAULT_PAGE_SIZE) : DEFAULT_PAGE_SIZE);
+  const bounded = typeof maxItems === 'number' && maxItems >= 0 ? maxItems : undefined;
+  // Without a size parameter: every record (at most the array's `maxItems`), or pages of 20 when the list pages.
+  const fallback = limit?.default ?? (model.paging === undefined ? (bounded ?? Infinity) : Math.min(bounded ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE));
   if (limit === undefined) return () => fallback;
   return (query) => {
     const asked = query[limit.parameter];
@@ -176,6 +179,8 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
     facts.pastNext = here + step;
     if (here > first) facts.prevLink = withParameter(Math.max(first, here - step));
     facts.firstLink = withParameter(first);
+    const lastPage = Math.max(0, Math.ceil(result.total / limit) - 1);
+    facts.lastLink = withParameter(paging.kind === 'page' ? first + lastPage : lastPage * limit);
   }
   if (facts.next !== undefined) facts.nextLink = withParameter(facts.next as string | number);
   facts.pastNextLink = withParameter(facts.pastNext as string | number);
@@ -216,6 +221,7 @@ function headersOf(model: ListModel, facts: Facts, link: boolean): Record<string
     if (facts.nextLink !== undefined) links.push(`<${String(facts.nextLink)}>; rel="next"`);
     if (facts.prevLink !== undefined) links.push(`<${String(facts.prevLink)}>; rel="prev"`);
     if (facts.firstLink !== undefined) links.push(`<${String(facts.firstLink)}>; rel="first"`);
+    if (facts.lastLink !== undefined) links.push(`<${String(facts.lastLink)}>; rel="last"`);
     if (links.length > 0) out['link'] = links.join(', ');
   }
   return out;

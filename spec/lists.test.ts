@@ -139,6 +139,31 @@ describe('sub-path views', async () => {
     expect(views.notes).toEqual([]);
   });
 
+  test('x-resource makes a list elsewhere a view of a resource that has its list, with its own parameters', async () => {
+    const record = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } };
+    const array = { type: 'array', items: record };
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/pets': {
+          get: { operationId: 'listPets', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 9 } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: array } } } } },
+          post: { requestBody: { content: { 'application/json': { schema: record } } }, responses: { '201': { description: 'ok', content: { 'application/json': { schema: record } } } } },
+        },
+        '/search/pets': {
+          get: { operationId: 'searchPets', 'x-resource': { name: 'pets', role: 'list', cursor: 'from', filters: { q: 'name' } }, parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }, { name: 'from', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: array } } } } },
+        },
+      },
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'views-'));
+    writeFileSync(join(dir, 'spec.json'), JSON.stringify(document));
+    const model = await loadModel(join(dir, 'spec.json'));
+    const pets = model.resources[0]!;
+    expect(pets.operations.list?.operationId).toBe('listPets');
+    expect(pets.limit).toMatchObject({ parameter: 'limit', maximum: 9 });
+    expect(pets.views.map((v) => [v.operation.operationId, v.paging, v.filters.map((f) => [f.parameter.name, f.property])])).toEqual([['searchPets', { kind: 'cursor', parameter: 'from' }, [['q', 'name']]]]);
+  });
+
   test('a sub-path list of other records is no view', async () => {
     const record = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } };
     const other = { type: 'array', items: { type: 'object', properties: { word: { type: 'string' }, score: { type: 'number' } } } };

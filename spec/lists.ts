@@ -200,6 +200,7 @@ const LINK_MEMBERS: [PageFact, string[]][] = [
   ['nextLink', ['nextlink', 'nexturl', 'nextpageurl', 'nextpagelink', 'odatanextlink', 'nexthref', 'nextpage']],
   ['prevLink', ['prev', 'previous', 'prevlink', 'previouslink', 'prevurl', 'previousurl', 'prevpageurl', 'previouspageurl']],
   ['firstLink', ['first', 'firstlink', 'firsturl', 'firstpageurl']],
+  ['lastLink', ['last', 'lastlink', 'lasturl', 'lastpageurl']],
   ['selfLink', ['self', 'selflink', 'selfurl']],
 ];
 const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', 'page', 'pageinfo', 'responsemetadata', 'cursors']);
@@ -279,4 +280,40 @@ export function memberAt(body: unknown, path: MemberPath): unknown {
     value = (value as Record<string, unknown>)[name];
   }
   return value;
+}
+
+/**
+ * The value to send in the list's paging parameter for the page after this answer, as the answer itself points at
+ * it (spec/DECISIONS.md › D46): a `next` member, else a `nextLink` member, a next-page header or the `Link`
+ * header's `rel="next"` (the paging parameter read from that URL's query). `undefined` when the answer points at
+ * no next page (a page-number or offset list without pointers: the caller counts on from the page it asked).
+ * `headers` are lower-cased names.
+ */
+export function nextPageValue(list: ListModel, body: unknown, headers: Readonly<Record<string, string | undefined>>): string | undefined {
+  const parameter = list.paging?.parameter;
+  if (parameter === undefined) return undefined;
+  const fromUrl = (url: unknown): string | undefined => {
+    if (typeof url !== 'string' || url === '') return undefined;
+    try {
+      return new URL(url, 'http://localhost').searchParams.get(parameter) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  for (const member of list.members) {
+    const value = memberAt(body, member.path);
+    if (member.holds === 'next' && (typeof value === 'string' || typeof value === 'number') && value !== '') return String(value);
+    if (member.holds === 'nextLink' && fromUrl(value) !== undefined) return fromUrl(value);
+  }
+  for (const header of list.headers) {
+    const value = headers[header.name.toLowerCase()];
+    if (value === undefined) continue;
+    if (header.holds === 'next' && value !== '') return value;
+    if (header.holds === 'nextLink' && fromUrl(value) !== undefined) return fromUrl(value);
+    if (header.holds === 'link') {
+      const next = /<([^>]*)>\s*;\s*rel="?next"?/i.exec(value);
+      if (next !== null && fromUrl(next[1]) !== undefined) return fromUrl(next[1]);
+    }
+  }
+  return undefined;
 }

@@ -155,11 +155,11 @@ export type PagingModel = { kind: 'page'; parameter: string; first: number } | {
  *   first, the last (Spring's boolean `first`, `last`); `returned`: the records on this page (`numberOfElements`);
  * - `next`: the value to send in the paging parameter for the next page (`nextCursor`, `next_page_token`,
  *   `meta.next_cursor`, an integer `nextPage`); `null` (or left out) on the last page;
- * - `nextLink`, `prevLink`, `firstLink`, `selfLink`: a URL of that page (`next`, `links.next`, `_links.next.href`,
+ * - `nextLink`, `prevLink`, `firstLink`, `lastLink`, `selfLink`: a URL of that page (`next`, `links.next`, `_links.next.href`,
  *   `@odata.nextLink`; header `x-next`), a path reference: the request's path and query with the paging parameter
  *   set (`/v1/pets?page=2&size=10`); `null` (or left out) where there is no such page.
  */
-export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returned' | 'more' | 'isFirst' | 'isLast' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'selfLink';
+export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returned' | 'more' | 'isFirst' | 'isLast' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'lastLink' | 'selfLink';
 
 /** A member of a wrapper list answer and what it holds. */
 export interface PageMember {
@@ -185,7 +185,7 @@ export interface ListModel {
   members: PageMember[];
   /**
    * Response headers the success response declares and the mock fills: `link` (RFC 8288: `rel="next"` when a next
-   * page exists, `rel="prev"`, `rel="first"`), a `total` header (`X-Total-Count`), a `nextLink`/`next` header (`x-next`).
+   * page exists, `rel="prev"`, `rel="first"`, `rel="last"` for page-number and offset paging), a `total` header (`X-Total-Count`), a `nextLink`/`next` header (`x-next`).
    */
   headers: { name: string; holds: 'link' | 'total' | 'nextLink' | 'next' }[];
 }

@@ -22,10 +22,11 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // An operation that names its resource joins the group of that name: the one whose collection path ends with
   // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
-  const named = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  const named: { parent: string; op: (typeof operations)[number] }[] = [];
   // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
   const singletons = new Set(operations.filter((op) => op.method === 'GET' && parentItemOf(op.path) !== undefined && isSingleRecord(successSchema(op))).map((op) => op.path));
-  for (const op of [...operations.filter((op) => !named(op)), ...operations.filter(named)]) {
+  for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
     const collection = itemOf(op.path);
@@ -38,6 +39,11 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
+    // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
+    if (role === 'list' && group.ops.list !== undefined && op.method === 'GET' && !isItem) {
+      named.push({ parent: group.collection, op });
+      continue;
+    }
     if (isItem) group.item = op.path;
     // The item path's operation wins over the collection's (`PUT /pets/{id}` over `PUT /pets` with the id in the body).
     const held = group.ops[role];
@@ -46,7 +52,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
-  const views = takeViews(groups);
+  const views = [...takeViews(groups), ...named];
   for (const [key, group] of groups) group.resource = isAction(group) ? undefined : buildResource(key, group, ajv);
   for (const group of groups.values()) {
     const resource = group.resource;
