@@ -57,4 +57,14 @@ describe('checksFor', () => {
     const open = checksFor(await corpus('no-security')).map((c) => c.id);
     expect(open.filter((id) => id.startsWith('auth.'))).toEqual([]);
   });
+
+  test('what a spec declares brings its checks: refusals of every write body, client-chosen ids, pages, none where the spec says nothing', async () => {
+    const ids = async (name: string): Promise<string[]> => checksFor(await loadModel(join(PACKAGE_ROOT, 'test', 'suite-specs', `${name}.yaml`))).map((check) => check.id);
+    expect(await ids('write-keywords')).toEqual(expect.arrayContaining(['replaceBox.required-fields', 'replaceBox.invalid-body', 'updateBox.invalid-body']));
+    expect(await ids('write-keywords')).not.toContain('updateBox.required-fields');
+    expect(await ids('client-forms')).toEqual(expect.arrayContaining(['createDog.client-id', 'replaceDog.invalid-body']));
+    expect(await ids('paged')).toEqual(expect.arrayContaining(['listDogs.pages', 'listCats.pages', 'listBirds.pages']));
+    const seed = checksFor(await loadModel()).map((check) => check.id);
+    expect(seed.filter((id) => id.endsWith('.client-id') || id.endsWith('.pages'))).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, sameJson } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
 import type { ExchangeRule } from './exchange.js';
@@ -75,11 +76,31 @@ export function isReturned(resource: ResourceModel, name: string): boolean {
 export function echoProblems(resource: ResourceModel, sent: Readonly<Record<string, unknown>>, got: unknown): { name: string; expected: string; got: string; message: string }[] {
   const record = (got !== null && typeof got === 'object' ? got : {}) as Record<string, unknown>;
   const problems: { name: string; expected: string; got: string; message: string }[] = [];
-  for (const [name, value] of Object.entries(sent)) {
+  for (const [name, member] of Object.entries(sent)) {
     if (!isReturned(resource, name)) continue;
+    const value = returnedPart(resource.properties[name], member);
     if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
     else if (!sameJson(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
   }
   return problems;
 }
 
+/**
+ * What an answer shows of a value sent in a member of schema `schema` (the record's, as responses see it): the
+ * members a response may not carry (`writeOnly`, a `false` schema in the response view), at any depth and in any
+ * `allOf`/`oneOf`/`anyOf` part, left out.
+ */
+export function returnedPart(schema: unknown, value: unknown): unknown {
+  if (schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return value;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(value)) return value.map((item) => returnedPart(node['items'], item));
+  if (isLosslessNumber(value)) return value;
+  const parts = [node, ...(['allOf', 'oneOf', 'anyOf'] as const).flatMap((key) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []))].filter((part): part is Record<string, unknown> => part !== null && typeof part === 'object');
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+    const subs = parts.map((part) => (part['properties'] as Record<string, unknown> | undefined)?.[name]).filter((sub) => sub !== undefined);
+    if (subs.some((sub) => sub === false)) continue;
+    out[name] = returnedPart(subs.find((sub) => sub !== null && typeof sub === 'object'), member);
+  }
+  return out;
+}

@@ -11,9 +11,6 @@ export interface ResourceExtension extends ListExtension {
   idSource?: IdSource;
 }
 
-/** Members of a wrapper object that hold a list's records. */
-const LIST_MEMBERS = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'];
-
 /**
  * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
  * a path without a trailing template is a collection (GET list, POST create); that path followed by one template
@@ -159,6 +156,9 @@ function singletonRole(op: OperationModel): Role | undefined {
       return undefined;
   }
 }
+
+/** Members of a wrapper object that hold a list's records. */
+const LIST_MEMBERS = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'];
 
 /** Whether an answer is one record (an object with properties), not a list (an array, or a wrapper of `data`, `items`…). */
 function isSingleRecord(schema: Schema | undefined): boolean {

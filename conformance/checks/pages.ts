@@ -126,7 +126,16 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
   };
 }
 
-/** Whether the suite can walk a resource's list page by page (its model says how it pages). */
+/**
+ * Whether the suite can walk a resource's list page by page: its model says how it pages and, for a cursor, where
+ * an answer gives the next one (a member or a declared header); a cursor the spec never says how to find is not
+ * walked (no verdict rather than a false alarm).
+ */
 export function pages(resource: ResourceModel): boolean {
-  return resource.list?.paging !== undefined && resource.operations.list === resource.list.operation;
+  const list = resource.list;
+  if (list?.paging === undefined || resource.operations.list !== list.operation) return false;
+  // A list that needs other query parameters than its paging ones is not walked without them.
+  if (list.operation.queryParams.some((p) => p.required && p.name !== list.paging!.parameter && p.name !== list.limit?.parameter)) return false;
+  if (list.paging.kind !== 'cursor') return true;
+  return list.members.some((member) => member.holds === 'next' || member.holds === 'nextLink') || list.headers.some((header) => header.holds === 'link' || header.holds === 'nextLink' || header.holds === 'next');
 }

@@ -4,7 +4,7 @@ import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
-import { echoProblems, isReturned as isReturnedByJudge } from '../record-rules.js';
+import { echoProblems, isReturned as isReturnedByJudge, returnedPart } from '../record-rules.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
@@ -111,6 +111,8 @@ async function createdWithoutAnswer(context: CheckContext, resource: ResourceMod
 
 /** Whether the record as responses carry it shows `name` (the judge's rule, conformance/record-rules.ts). */
 export const isReturned = isReturnedByJudge;
+
+export { returnedPart };
 
 /**
  * The answer repeats every submitted field exactly (seed, createPet rule 2; "byte for byte": int64 digit for

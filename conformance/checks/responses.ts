@@ -3,7 +3,7 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../spec/model.j
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
 import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
-import { idOf, isKnownId, rememberRecords, type Check, type ExactRecord } from './check.js';
+import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord } from './check.js';
 import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
 import { createRecord, listRecords, successStatuses } from './records.js';
@@ -56,7 +56,12 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
     probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
   }
   if (remove !== undefined && (resource.idParameter !== undefined || remove.idIn === 'body')) {
-    probes.push(fc.constant({ op: remove, request: async () => itemRequest(resource, remove, idOf(resource, await fresh())), status: successStatuses(remove) }));
+    probes.push(fc.constant({ op: remove, request: async () => {
+      const id = idOf(resource, await fresh());
+      // Deleted by this probe: no longer part of what the target must list.
+      memory(context, resource).deletedIds.add(id);
+      return itemRequest(resource, remove, id);
+    }, status: successStatuses(remove) }));
   }
   return probes;
 }

@@ -5,7 +5,7 @@ import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
-import { idOf, isKnownId, type Check, type ExactRecord } from './check.js';
+import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
 import { absentIds } from './read.js';
@@ -111,6 +111,7 @@ class DeleteCommand implements RecordCommand {
     const index = this.pick % records.length;
     const id = idOf(this.resource, records[index]!);
     const op = operation(this.resource, 'delete');
+    memory(context, this.resource).deletedIds.add(id);
     await context.call(op, itemRequest(this.resource, op, id), successStatuses(op));
     model.set(this.resource.name, records.filter((_, i) => i !== index));
     if (this.resource.operations.read !== undefined) {

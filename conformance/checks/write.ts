@@ -10,15 +10,16 @@ import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
 import { absentIds } from './read.js';
 import { settleRead } from './read-after-write.js';
-import { createRecord, isReturned, listRecords, operation, readRecord, show, successStatuses } from './records.js';
+import { createRecord, isReturned, returnedPart, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
 /** What a record must hold after a write: these properties with these values (others are not judged). */
 type Expected = Record<string, unknown>;
 
 /** The first property of `expected` that `got` does not hold with the same value, as a message; or `undefined`. */
 function mismatch(resource: ResourceModel, expected: Expected, got: ExactRecord): string | undefined {
-  for (const [name, value] of Object.entries(expected)) {
+  for (const [name, sent] of Object.entries(expected)) {
     if (!isReturned(resource, name)) continue;
+    const value = returnedPart(resource.properties[name], sent);
     if (!Object.hasOwn(got, name) || !sameJson(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
   }
   return undefined;

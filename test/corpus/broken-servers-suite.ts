@@ -4,7 +4,7 @@ import { parseExact } from '../../spec/json.js';
 import { loadModel, PACKAGE_ROOT, type Method } from '../../spec/model.js';
 import { createAjv } from '../../spec/schema.js';
 import type { BrokenServer } from './broken-servers.js';
-import { editAnswer, readObject, seedError, type Fault, type ProxyAnswer, type ProxyRequest } from './proxy.js';
+import { editAnswer, editBody, readObject, seedError, type Fault, type ProxyAnswer, type ProxyRequest } from './proxy.js';
 
 // Broken servers for the checks the suite derives from what a spec declares rather than from the seed's habits:
 // the refusals of replace and update bodies, keyword by keyword. Each is the correct mock with a proxy in front
@@ -247,6 +247,25 @@ export const SUITE_BROKEN_SERVERS: readonly BrokenServer[] = [
     mustFail: ['replaceBox.invalid-body'],
     runs: 1,
     inject: ignoring('PUT', (error) => error.instancePath.startsWith('/door/') || (error.instancePath === '/door' && error.keyword === 'required')),
+  },
+  {
+    name: 'POST ignoring maxItems',
+    spec: WRITE_KEYWORDS_SPEC,
+    fault: 'createBox keeps the first five tags of a body with six or more (maxItems: 5) and answers 201',
+    mustFail: ['createBox.invalid-body'],
+    runs: 1,
+    inject: async (spec) => {
+      const op = (await loadModel(spec)).operations.find((candidate) => candidate.operationId === 'createBox')!;
+      const validate = createAjv().compile(op.body!.schema);
+      return (request, forward) => {
+        if (request.method !== 'POST' || request.path !== '/boxes') return forward(request);
+        const parsed = parseExact(request.body);
+        if (!parsed.ok || validate(parsed.document.view) || !(validate.errors ?? []).every(keyword('maxItems'))) return forward(request);
+        return forward(editBody(request, (body) => {
+          if (Array.isArray(body['tags'])) body['tags'] = body['tags'].slice(0, 5);
+        }));
+      };
+    },
   },
   ...(['maxItems', 'pattern', 'exclusiveMaximum', 'additionalProperties', 'type'] as const).map((name): BrokenServer => ({
     name: `PATCH ignoring ${name}`,

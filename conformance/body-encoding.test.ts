@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadModel, PACKAGE_ROOT, type OperationModel } from '../spec/model.js';
+import { bodyForm } from './arbitraries/body.js';
+import { invalidBodies } from './arbitraries/invalid-body.js';
+import { decodeForm, encodeBody, formFields, requestMediaType, survivesEncoding } from './body-encoding.js';
+
+const spec = join(PACKAGE_ROOT, 'test', 'suite-specs', 'client-forms.yaml');
+const op = async (id: string): Promise<OperationModel> => (await loadModel(spec)).operations.find((candidate) => candidate.operationId === id)!;
+
+describe('bodies go in the media type the operation declares', () => {
+  test('a form-only create is sent urlencoded: arrays as repeated fields, int64 as digits, null left out', async () => {
+    const create = await op('createDog');
+    expect(requestMediaType(create)).toEqual({ mediaType: 'application/x-www-form-urlencoded', encoding: 'urlencoded' });
+    const sent = encodeBody(create, { name: 'Rex Two', chip: 9223372036854775807n, tricks: ['sit', 'roll'], good: true, age: null });
+    expect(sent).toEqual({ text: 'name=Rex+Two&chip=9223372036854775807&tricks=sit&tricks=roll&good=true', contentType: 'application/x-www-form-urlencoded' });
+    expect(decodeForm(create.body!.schema, [...new URLSearchParams(sent.text)])).toEqual({ name: 'Rex Two', chip: 9223372036854775807n, tricks: ['sit', 'roll'], good: true });
+  });
+
+  test('a multipart replace is sent as text parts with the suite boundary', async () => {
+    const replace = await op('replaceDog');
+    const sent = encodeBody(replace, { name: 'Rex', age: 3n });
+    expect(sent.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.text).toContain('Content-Disposition: form-data; name="age"\r\n\r\n3\r\n');
+  });
+
+  test('only values that read back as sent are valid form bodies (no null, no empty list)', async () => {
+    const create = await op('createDog');
+    expect(survivesEncoding(create, create.body!, { name: 'Rex', tricks: ['sit'] })).toBe(true);
+    expect(survivesEncoding(create, create.body!, { name: 'Rex', tricks: [] })).toBe(false);
+    expect(formFields({ name: 'Rex', age: null })).toEqual([['name', 'Rex']]);
+  });
+
+  test('invalid form bodies are those the spec still refuses once read back; JSON-only cases are not sent as forms', async () => {
+    const create = await op('createDog');
+    const cases = invalidBodies(create, bodyForm(create), { name: 'Rex', age: 3n, tricks: ['sit'] }, () => undefined, () => 1);
+    const kinds = cases.map((c) => c.kind).join('\n');
+    expect(kinds).toContain('age above the maximum 30');
+    expect(kinds).toContain('tricks more than maxItems 4');
+    expect(kinds).not.toContain('malformed JSON');
+    expect(kinds).not.toContain('age not an integer: "12"');
+    expect(cases.every((c) => c.contentType === 'application/x-www-form-urlencoded')).toBe(true);
+  });
+
+  test('an empty body is refused only where the request body is required', async () => {
+    const create = await op('createDog');
+    const kinds = (required: boolean) => invalidBodies({ ...create, body: { ...create.body!, required } }, bodyForm(create), { name: 'Rex' }, () => undefined, () => 1).map((c) => c.kind);
+    expect(kinds(true)).toContain('empty body ""');
+    expect(kinds(false).some((kind) => kind.startsWith('empty body'))).toBe(false);
+  });
+});
