@@ -67,7 +67,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource, parentScope(resource, context.resources));
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
-  const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);
+  // An operation that documents no 2xx (Swagger 2.0's `addPet`, only a 405) answers the record as JSON with 200
+  // unless its `default` says the success has no body (D70): a client of such a spec reads the record back.
+  const fallback = op.responses.some((r) => r.status.startsWith('2')) ? undefined : op.responses.find((r) => r.status === 'DEFAULT');
+  const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined) || (!op.responses.some((r) => r.status.startsWith('2')) && (fallback === undefined || fallback.schema !== undefined));
   const idParameter = op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined;
   const notFound = (id: unknown): OperationResult => ({
     error: 'RECORD_NOT_FOUND',

@@ -50,7 +50,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (isItem) group.item = op.path;
     // The item path's operation wins over the collection's (`PUT /pets/{id}` over `PUT /pets` with the id in the body).
     const held = group.ops[role];
-    if (held === undefined || (isItem && held.path !== op.path && itemOf(held.path) === undefined)) group.ops[role] = op;
+    // …and a `PATCH` of the item, when there is one, is its update rather than the form `POST`.
+    if (held === undefined || (isItem && held.path !== op.path && itemOf(held.path) === undefined) || (held.method === 'POST' && op.method === 'PATCH')) group.ops[role] = op;
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
@@ -131,7 +132,8 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
  */
 function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
   const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create', PUT: 'replace', PATCH: 'update' };
-  const role = byMethod[op.method];
+  // A form `POST` on an item path (Swagger 2.0's `updatePetWithForm`) changes the fields it sends: an update (D70).
+  const role = isItem && op.method === 'POST' && isFormOnly(op) ? 'update' : byMethod[op.method];
   const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
   const answer = successSchema(op);
   if (role === 'create') return takesBody && (answer === undefined || mainType(answer) !== 'array') ? role : undefined;
@@ -178,6 +180,11 @@ function isAction(group: { collection: string; ops: Partial<Record<Role, Operati
   if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
   if (create === undefined || Object.keys(group.ops).length > 1 || parentItemOf(group.collection) !== undefined) return false;
   return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
+}
+
+/** Whether an operation's body comes only as a form (D54): no JSON media type. */
+function isFormOnly(op: OperationModel): boolean {
+  return op.body !== undefined && op.body.mediaTypes.length > 0 && op.body.mediaTypes.every(isFormMediaType);
 }
 
 /** Media types a write may take: JSON, and the two form encodings (D54). */
