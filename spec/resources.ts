@@ -57,7 +57,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   }
   const resources: ResourceModel[] = [];
   const views = [...takeViews(groups), ...named];
-  for (const [key, group] of groups) group.resource = isAction(group) ? undefined : buildResource(key, group, ajv);
+  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : buildResource(key, group, ajv);
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -180,6 +180,17 @@ function isAction(group: { collection: string; ops: Partial<Record<Role, Operati
   if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
   if (create === undefined || Object.keys(group.ops).length > 1 || parentItemOf(group.collection) !== undefined) return false;
   return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
+}
+
+/**
+ * An item path whose only operation is a read (`GET /members/{username}`), with no list, create or write beside it,
+ * is not a resource: nothing could ever put a record there, so it is answered from its examples (D72).
+ * `x-resource` naming the part or the resource says it is one.
+ */
+function isReadOnly(group: { item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }): boolean {
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
+  const roles = Object.keys(group.ops);
+  return group.item !== undefined && roles.length === 1 && roles[0] === 'read';
 }
 
 /** Whether an operation's body comes only as a form (D54): no JSON media type. */
