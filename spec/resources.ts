@@ -64,12 +64,14 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     const parentPath = parentItemOf(group.collection);
     if (parentPath !== undefined) {
       const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
-      // A collection under an item no resource holds has no parent to scope it: answered from examples.
-      if (parent === undefined) {
+      // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
+      // takes creates and the parent's read names records in its examples (D72).
+      const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
+      if (parent === undefined && known === undefined) {
         group.resource = undefined;
         continue;
       }
-      resource.parent = parentOf(resource, parent, parentPath, singletons.has(group.collection));
+      resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
     if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
@@ -224,6 +226,27 @@ function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: st
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
   return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined, singleton };
+}
+
+/**
+ * The parent of a sub-resource whose parent path no resource holds but has a read with examples (D72): it exists
+ * when its examples name each of the path's parameters' values. `undefined` when that read or its examples are
+ * missing.
+ */
+function exampleParent(parentPath: string, operations: readonly OperationModel[]): ParentModel | undefined {
+  const read = operations.find((op) => op.method === 'GET' && op.path === parentPath);
+  const examples = read?.responses.filter((r) => r.status.startsWith('2')).flatMap((r) => r.examples.map((example) => example.value)) ?? [];
+  if (examples.length === 0) return undefined;
+  const values = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') values.add(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  examples.forEach(collect);
+  const parameters = [...parentPath.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!);
+  const name = parentPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-') || 'parent';
+  return { resource: name, parameter: parameters.at(-1)!, property: PARENT_LINK, inSchema: false, singleton: false, byExample: { parameters, values: [...values] } };
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {
