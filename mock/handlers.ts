@@ -1,6 +1,6 @@
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { parseExact } from '../spec/json.js';
-import type { OperationModel, ResourceModel } from '../spec/model.js';
+import type { OperationModel, ParentModel, ResourceModel } from '../spec/model.js';
 import type { ErrorCode } from './errors.js';
 import { listHandler } from './lists.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
@@ -67,7 +67,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource, parentScope(resource, context.resources));
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
-  const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined);
+  // An operation that documents no 2xx (Swagger 2.0's `addPet`, only a 405) answers the record as JSON with 200
+  // unless its `default` says the success has no body (D70): a client of such a spec reads the record back.
+  const fallback = op.responses.some((r) => r.status.startsWith('2')) ? undefined : op.responses.find((r) => r.status === 'DEFAULT');
+  const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined) || (!op.responses.some((r) => r.status.startsWith('2')) && (fallback === undefined || fallback.schema !== undefined));
   const idParameter = op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined;
   const notFound = (id: unknown): OperationResult => ({
     error: 'RECORD_NOT_FOUND',
@@ -236,6 +239,7 @@ interface ParentScope {
 
 function parentScope(resource: ResourceModel, resources: readonly ResourceModel[]): ParentScope | undefined {
   const parent = resource.parent;
+  if (parent?.byExample !== undefined) return exampleParentScope(parent, parent.byExample);
   const parentResource = parent === undefined ? undefined : resources.find((r) => r.name === parent.resource);
   if (parent === undefined || parentResource === undefined) return undefined;
   const parentId = (path: Record<string, unknown>): RecordId => pathId(parentResource, path[parent.parameter]);
@@ -257,9 +261,33 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
       return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
         if (json === undefined) return missing(path);
         // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
+        if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
         if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
         return handler(input);
       });
+    },
+  };
+}
+
+/** The link a record keeps to a parent known by its examples (D72): the path's values of its parameters, joined by `/`. */
+function exampleParentKey(known: NonNullable<ParentModel['byExample']>, path: Record<string, unknown>): string {
+  return known.parameters.map((name) => String(path[name])).join('/');
+}
+
+/**
+ * The scope of a sub-resource whose parent no resource holds (D72): the parent exists when the examples of its
+ * read name each of its path values; records are linked to, and found under, those values.
+ */
+function exampleParentScope(parent: ParentModel, known: NonNullable<ParentModel['byExample']>): ParentScope {
+  const values = new Set(known.values);
+  const parentId = (path: Record<string, unknown>): RecordId => exampleParentKey(known, path);
+  return {
+    parent,
+    parentId,
+    owns: (json, path) => String(parseRecord(json)?.[parent.property]) === parentId(path),
+    guard: (handler) => (input) => {
+      if (known.parameters.every((name) => values.has(String(input.path[name])))) return handler(input);
+      return { error: 'RECORD_NOT_FOUND', code: `${singularCode(parent.resource)}_NOT_FOUND`, detail: `No ${singularWord(parent.resource)} has the ${known.parameters.join('/')} ${String(parentId(input.path))}.` };
     },
   };
 }

@@ -306,6 +306,9 @@ function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): s
   if (value === undefined) {
     if (node.nullable) return 'null';
     if (!node.required) return undefined;
+    // A required string cursor that may be empty says "no more" with `""` (Slack's `next_cursor`, D46): a cursor to
+    // the page past the end would be followed for ever by a client reading until the cursor is empty.
+    if (node.holds === 'next' && allowsEmptyString(node.schema)) return '""';
     // A required, non-null pointer to the next page on the last page: the page past the end, which is empty.
     const past = node.holds === 'next' ? facts.pastNext : node.holds === 'nextLink' ? facts.pastNextLink : undefined;
     if (past === undefined) return canonicalJson(sampleOf(node.schema));
@@ -320,6 +323,14 @@ function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): s
 }
 
 const ABSOLUTE_FORMATS = new Set(['uri', 'url', 'iri']);
+
+/** Whether a plain string schema admits `""`: typed string only, with no length floor, pattern, format, enum or const. */
+function allowsEmptyString(schema: Schema): boolean {
+  const types = typesOf(schema);
+  if (types.length !== 1 || types[0] !== 'string') return false;
+  const floor = schema['minLength'];
+  return (floor === undefined || floor === 0) && schema['pattern'] === undefined && schema['format'] === undefined && schema['enum'] === undefined && schema['const'] === undefined;
+}
 
 /** `http://` and the request's `Host` when it is a plain host name or address (with a port), else `http://localhost`. */
 function originOf(host: string | undefined): string {

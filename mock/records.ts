@@ -1,5 +1,5 @@
 import type { ResourceModel } from '../spec/model.js';
-import { isMarked, type Schema } from '../spec/schema.js';
+import { isMarked, typesOf, type Schema } from '../spec/schema.js';
 import { sampleOf } from '../spec/error-shape.js';
 import type { RecordValue } from './store/record-store.js';
 
@@ -7,8 +7,8 @@ import type { RecordValue } from './store/record-store.js';
  * The record a create or replace body makes (README › Resources): the body's properties the record schema
  * names (others only when its `additionalProperties` allows them), the id left to the store, then the
  * record's own values for what the body lacks: `previous` values for properties a request may not send
- * (`readOnly`, on replace), each absent property's `default`, and for other required properties a
- * schema-valid value (the current time for a `date-time`, else a sample of the schema).
+ * (`readOnly`, on replace), each absent property's `default`, and for other required properties and scalar
+ * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
   const { idProperty, known, fills, readOnlyNames } = plan(resource);
@@ -37,6 +37,8 @@ interface Plan {
   readOnlyNames: ReadonlySet<string>;
 }
 
+const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
+
 const plans = new WeakMap<ResourceModel, Plan>();
 
 function plan(resource: ResourceModel): Plan {
@@ -47,7 +49,9 @@ function plan(resource: ResourceModel): Plan {
     if (name === resource.idProperty) continue;
     const readOnly = isMarked(schema, 'readOnly');
     const fallback = schema['default'];
-    const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) ? () => generated(schema) : undefined;
+    // A scalar readOnly member (a payment's `status`, a `created_at`) is the server's to set, so it sets it (D71).
+    const serverSet = readOnly && typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type));
+    const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
   found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)) };

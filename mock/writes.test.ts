@@ -119,7 +119,8 @@ describe('ids named after their resource, and actions', () => {
   it('a client_id sent is kept and read back by /clients/{id}; a form POST alone on its path answers its example', () => {
     expect(post('/clients', { client_id: 'app-1', client_name: 'App' })).toMatchObject({ status: 201, json: { client_id: 'app-1' }, headers: { location: '/api/clients/app-1' } });
     expect(get('/clients/app-1').json).toEqual({ client_id: 'app-1', client_name: 'App' });
-    expect(post('/clients', { client_name: 'No id' })).toMatchObject({ status: 400, json: { code: 'INVALID_BODY', status: 400 } });
+    // createClient documents no 400: the error takes the fixture's documented Error shape (D58), an integer code.
+    expect(post('/clients', { client_name: 'No id' })).toMatchObject({ status: 400, json: { code: 400 } });
     expect(send({ method: 'POST', url: '/api/login', headers: FORM_TYPE, body: 'user=ann' })).toMatchObject({ status: 200, json: { session_id: 'from-the-example' } });
     expect(send({ method: 'POST', url: '/api/login', headers: FORM_TYPE, body: 'name=ann' }).status).toBe(400);
   });

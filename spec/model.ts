@@ -264,6 +264,13 @@ export interface ParentModel {
    * (`GET /users/{userId}/profile` answers a record, not a list); its operations have `idIn: 'parent'`.
    */
   singleton: boolean;
+  /**
+   * A parent no resource holds, known by the examples of its read (D72: `GET /repos/{owner}/{repo}` answered from
+   * its example): `parameters` are its path's parameters (`owner`, `repo`) and `values` every string or number its
+   * read's success examples hold; a parent exists when each parameter's value is one of them. The link then holds
+   * the parameters' values joined by `/` (`ada/compiler`). `resource` names no resource.
+   */
+  byExample?: { parameters: readonly string[]; values: readonly string[] };
 }
 
 /** The member a sub-resource's record keeps its parent's id in when its schema names no such property (never answered). */

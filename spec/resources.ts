@@ -47,25 +47,28 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     if (isItem) group.item = op.path;
     // The item path's operation wins over the collection's (`PUT /pets/{id}` over `PUT /pets` with the id in the body).
     const held = group.ops[role];
-    if (held === undefined || (isItem && held.path !== op.path && itemOf(held.path) === undefined)) group.ops[role] = op;
+    // …and a `PATCH` of the item, when there is one, is its update rather than the form `POST`.
+    if (held === undefined || (isItem && held.path !== op.path && itemOf(held.path) === undefined) || (held.method === 'POST' && op.method === 'PATCH')) group.ops[role] = op;
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
   const resources: ResourceModel[] = [];
   const views = [...takeViews(groups), ...named];
-  for (const [key, group] of groups) group.resource = isAction(group) ? undefined : buildResource(key, group, ajv);
+  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : buildResource(key, group, ajv);
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
     const parentPath = parentItemOf(group.collection);
     if (parentPath !== undefined) {
       const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
-      // A collection under an item no resource holds has no parent to scope it: answered from examples.
-      if (parent === undefined) {
+      // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
+      // takes creates and the parent's read names records in its examples (D72).
+      const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
+      if (parent === undefined && known === undefined) {
         group.resource = undefined;
         continue;
       }
-      resource.parent = parentOf(resource, parent, parentPath, singletons.has(group.collection));
+      resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
     if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
@@ -128,7 +131,8 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
  */
 function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
   const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create', PUT: 'replace', PATCH: 'update' };
-  const role = byMethod[op.method];
+  // A form `POST` on an item path (Swagger 2.0's `updatePetWithForm`) changes the fields it sends: an update (D70).
+  const role = isItem && op.method === 'POST' && isFormOnly(op) ? 'update' : byMethod[op.method];
   const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
   const answer = successSchema(op);
   if (role === 'create') return takesBody && (answer === undefined || mainType(answer) !== 'array') ? role : undefined;
@@ -180,6 +184,22 @@ function isAction(group: { collection: string; ops: Partial<Record<Role, Operati
   return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
 }
 
+/**
+ * An item path whose only operation is a read (`GET /members/{username}`), with no list, create or write beside it,
+ * is not a resource: nothing could ever put a record there, so it is answered from its examples (D72).
+ * `x-resource` naming the part or the resource says it is one.
+ */
+function isReadOnly(group: { item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }): boolean {
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
+  const roles = Object.keys(group.ops);
+  return group.item !== undefined && roles.length === 1 && roles[0] === 'read';
+}
+
+/** Whether an operation's body comes only as a form (D54): no JSON media type. */
+function isFormOnly(op: OperationModel): boolean {
+  return op.body !== undefined && op.body.mediaTypes.length > 0 && op.body.mediaTypes.every(isFormMediaType);
+}
+
 /** Media types a write may take: JSON, and the two form encodings (D54). */
 export function isWritableMediaType(mediaType: string): boolean {
   return isJsonMediaType(mediaType) || isFormMediaType(mediaType);
@@ -206,6 +226,27 @@ function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: st
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
   return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined, singleton };
+}
+
+/**
+ * The parent of a sub-resource whose parent path no resource holds but has a read with examples (D72): it exists
+ * when its examples name each of the path's parameters' values. `undefined` when that read or its examples are
+ * missing.
+ */
+function exampleParent(parentPath: string, operations: readonly OperationModel[]): ParentModel | undefined {
+  const read = operations.find((op) => op.method === 'GET' && op.path === parentPath);
+  const examples = read?.responses.filter((r) => r.status.startsWith('2')).flatMap((r) => r.examples.map((example) => example.value)) ?? [];
+  if (examples.length === 0) return undefined;
+  const values = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') values.add(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  examples.forEach(collect);
+  const parameters = [...parentPath.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!);
+  const name = parentPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-') || 'parent';
+  return { resource: name, parameter: parameters.at(-1)!, property: PARENT_LINK, inSchema: false, singleton: false, byExample: { parameters, values: [...values] } };
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {

@@ -230,32 +230,40 @@ async function pagesByCursor(call: WildClient['call'], limit: number): Promise<s
   return pages;
 }
 
-/** chat-rooms-rpc-3.0.yaml: the Slack Web API shape. */
+/**
+ * chat-rooms-rpc-3.0.yaml: the Slack Web API shape. Its methods (`/rooms.create`, `/rooms.info`, `/rooms.rename`,
+ * `/rooms.archive`) name their room in a query or form member and say what they do only in prose (which member
+ * `archive` sets, which one `exclude_archived` reads), so by D72 they are answered from their examples with their
+ * inputs checked, not kept as records: these probes hold the mock to that, not to a stateful room store.
+ */
 export const chat: Record<string, WildProbe> = {
-  'a room created with a form is listed by rooms.list and read by rooms.info': async ({ call }) => {
+  'a room created with a form is answered as {ok: true, room}; rooms.info and rooms.rename answer the same envelope': async ({ call }) => {
+    const pattern = /^[a-z0-9_-]{1,80}$/;
     const created = await call('POST', '/rooms.create', { form: { name: 'general', is_private: 'false' } });
     expectStatus(created, 200);
-    const room = object(created)['room'] as Record<string, unknown>;
     expect(object(created)['ok']).toBe(true);
-    expect(room['name']).toBe('general');
-    expect(records(await call('GET', '/rooms.list'), 'rooms').map((one) => one['id'])).toContain(room['id']);
-    const info = await call('GET', `/rooms.info?room=${String(room['id'])}`);
-    expect((object(info)['room'] as Record<string, unknown>)['name']).toBe('general');
-  },
-  'pages of 2 followed by next_cursor partition the rooms': async ({ call }) => {
-    for (const name of ['a1', 'a2', 'a3', 'a4', 'a5']) expectStatus(await call('POST', '/rooms.create', { form: { name } }), 200);
-    const all = records(await call('GET', '/rooms.list?limit=1000'), 'rooms').map((record) => String(record['id']));
-    expect(all.length).toBeGreaterThanOrEqual(5);
-    expectPartition(await pagesByCursor(call, 2), all);
-  },
-  'rooms.rename changes the name; rooms.archive hides the room from exclude_archived lists': async ({ call }) => {
-    const created = await call('POST', '/rooms.create', { form: { name: 'random' } });
-    expectStatus(created, 200);
     const room = object(created)['room'] as Record<string, unknown>;
-    expectStatus(await call('POST', '/rooms.rename', { form: { room: String(room['id']), name: 'watercooler' } }), 200);
-    expect((object(await call('GET', `/rooms.info?room=${String(room['id'])}`))['room'] as Record<string, unknown>)['name']).toBe('watercooler');
+    expect(String(room['name'])).toMatch(pattern);
+    const info = await call('GET', `/rooms.info?room=${String(room['id'])}`);
+    expectStatus(info, 200);
+    expect(object(info)['ok']).toBe(true);
+    expect(String((object(info)['room'] as Record<string, unknown>)['name'])).toMatch(pattern);
+    const renamed = await call('POST', '/rooms.rename', { form: { room: String(room['id']), name: 'watercooler' } });
+    expectStatus(renamed, 200);
+    expect(object(renamed)['ok']).toBe(true);
     expectStatus(await call('POST', '/rooms.archive', { form: { room: String(room['id']) } }), 200);
-    expect(records(await call('GET', '/rooms.list?exclude_archived=true'), 'rooms').map((one) => one['id'])).not.toContain(room['id']);
+  },
+  'rooms.list answers {ok: true, rooms}; following next_cursor ends with an empty one, and the pages partition the list': async ({ call }) => {
+    const all = records(await call('GET', '/rooms.list?limit=1000'), 'rooms').map((record) => String(record['id']));
+    const pages = await pagesByCursor(call, 2);
+    expect(pages.length).toBeLessThan(50);
+    expectPartition(pages, all);
+  },
+  'bad input: rooms.info without its room, rooms.rename without a name: 4xx as {ok: false, error}': async ({ call }) => {
+    for (const refused of [await call('GET', '/rooms.info'), await call('POST', '/rooms.rename', { form: { room: 'C1' } })]) {
+      expect(refused.status >= 400 && refused.status < 500, `a 4xx, got ${refused.status}`).toBe(true);
+      expect(object(refused)['ok']).toBe(false);
+    }
   },
   'bad input: a room name with spaces is refused as {ok: false, error} with an error the spec lists': async ({ call }) => {
     const refused = await call('POST', '/rooms.create', { form: { name: 'Bad Name!' } });
@@ -268,7 +276,11 @@ export const chat: Record<string, WildProbe> = {
   },
 };
 
-/** forge-issues-3.0.yaml: the Gitea API shape (issues and comments under a repository). */
+/**
+ * forge-issues-3.0.yaml: the Gitea API shape (issues and comments under a repository). The item parameter `{index}`
+ * names no property of `Issue`, which has both `id` and `number`: by D32 the record's identifier is `id`, so issues
+ * are read by it (nothing in the spec says `{index}` is `number`).
+ */
 export const forge: Record<string, WildProbe> = {
   'the repository the examples show is there': async ({ call }) => {
     expect(object(await call('GET', '/repos/ada/compiler'))['full_name']).toBe('ada/compiler');
@@ -279,11 +291,11 @@ export const forge: Record<string, WildProbe> = {
       const created = await call('POST', '/repos/ada/compiler/issues', { json: { title, body: 'seen today' } });
       expectStatus(created, 201);
       expect(object(created)).toMatchObject({ title, body: 'seen today' });
-      numbers.push(String(object(created)['number']));
+      numbers.push(String(object(created)['id']));
     }
     expect(new Set(numbers).size).toBe(3);
     const listed = records(await call('GET', '/repos/ada/compiler/issues?limit=50'));
-    expect(listed.map((issue) => String(issue['number']))).toEqual(expect.arrayContaining(numbers));
+    expect(listed.map((issue) => String(issue['id']))).toEqual(expect.arrayContaining(numbers));
     expect(object(await call('GET', `/repos/ada/compiler/issues/${numbers[1]!}`))['title']).toBe('Slow start');
   },
   'a repository that does not exist has no issues to list or create: 404 in the {message, url} shape': async ({ call }) => {
@@ -294,7 +306,7 @@ export const forge: Record<string, WildProbe> = {
   },
   'comments are added under an issue and listed by it; an issue that does not exist is a 404': async ({ call }) => {
     const issue = object(await call('POST', '/repos/ada/compiler/issues', { json: { title: 'Needs docs' } }));
-    const number = String(issue['number']);
+    const number = String(issue['id']);
     const comment = await call('POST', `/repos/ada/compiler/issues/${number}/comments`, { json: { body: 'I can write them' } });
     expectStatus(comment, 201);
     expect(object(comment)['body']).toBe('I can write them');
@@ -303,18 +315,18 @@ export const forge: Record<string, WildProbe> = {
   },
   'pages of limit 2 followed by their Link rel="next" partition the issues; X-Total-Count counts them': async (client) => {
     for (const title of ['a', 'b', 'c', 'd', 'e']) expectStatus(await client.call('POST', '/repos/ada/compiler/issues', { json: { title } }), 201);
-    const all = records(await client.call('GET', '/repos/ada/compiler/issues?limit=50')).map((issue) => String(issue['number']));
+    const all = records(await client.call('GET', '/repos/ada/compiler/issues?limit=50')).map((issue) => String(issue['id']));
     expect(all.length).toBeGreaterThanOrEqual(5);
-    const { pages, total } = await pagesByLink(client, '/repos/ada/compiler/issues?limit=2', 'number');
+    const { pages, total } = await pagesByLink(client, '/repos/ada/compiler/issues?limit=2', 'id');
     expectPartition(pages, all);
     expect(total).toBe(String(all.length));
   },
   'PATCH edits an issue (201) and closes it; DELETE answers 204, then a 404': async ({ call }) => {
-    const number = String(object(await call('POST', '/repos/ada/compiler/issues', { json: { title: 'Old title' } }))['number']);
+    const number = String(object(await call('POST', '/repos/ada/compiler/issues', { json: { title: 'Old title' } }))['id']);
     const edited = await call('PATCH', `/repos/ada/compiler/issues/${number}`, { json: { title: 'New title', state: 'closed' } });
     expectStatus(edited, 201);
     expect(object(edited)).toMatchObject({ title: 'New title', state: 'closed' });
-    expect(records(await call('GET', '/repos/ada/compiler/issues?state=closed&limit=50')).map((issue) => String(issue['number']))).toContain(number);
+    expect(records(await call('GET', '/repos/ada/compiler/issues?state=closed&limit=50')).map((issue) => String(issue['id']))).toContain(number);
     expectStatus(await call('DELETE', `/repos/ada/compiler/issues/${number}`), 204);
     expectStatus(await call('GET', `/repos/ada/compiler/issues/${number}`), 404);
   },
