@@ -206,12 +206,12 @@ function exists(op: OperationModel, resource: ResourceModel, id: RecordId): Oper
 
 /**
  * The `Location` of a created record (D52): the item path with its id (and, under a parent, the parent's id),
- * below the base path, on a 201 and on any create answered without a body (else the client could not learn the id
- * the server chose); `undefined` when the resource has no item path, or for a 200 with the record.
+ * below the base path, on a create answered without a body (else the client could not learn the id the server
+ * chose); `undefined` when the resource has no item path, or when the answer carries the record (D52).
  */
 function locationOf(op: OperationModel, resource: ResourceModel, basePath: string, withBody: boolean): ((path: Record<string, unknown>, id: RecordId) => string) | undefined {
   const item = resource.itemPath;
-  if (op.role !== 'create' || (op.successStatus !== 201 && withBody) || item === undefined) return undefined;
+  if (op.role !== 'create' || withBody || item === undefined) return undefined;
   // Split once: literal text around each template segment, so that a create only joins strings.
   const pieces = item.split(/\{([^}/]+)\}/);
   const names = pieces.filter((_, i) => i % 2 === 1);
