@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 /**
- * `npm test` lints with typescript-eslint (STYLE 10): the recommended rules, plus the type-aware ones that catch
+ * `npm test` lints with typescript-eslint: the recommended rules, plus the type-aware ones that catch
  * what bites a server and a property runner: a promise nobody awaits (a lost rejection, a check that passes
  * before its request has answered) and imports of types that survive into the emitted JavaScript.
  */

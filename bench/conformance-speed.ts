@@ -12,7 +12,7 @@ import { startMock } from '../mock/index.js';
  * the median. Writes `bench/conformance-speed.json`; exits 1 when the median is 30 s or more, or a run fails.
  *
  * `BENCH_SPEC=<file>` runs the same against the mock of another spec (started empty; `--spec` given to the CLI),
- * with issue 16's target for a large spec: a default run in under 10 minutes (for example the ~650-operation
+ * with the target for a large spec: a default run in under 10 minutes (for example the ~650-operation
  * multi-file spec `bench/large-spec.ts` writes). Its figures go to `bench/conformance-speed-spec.json`.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));

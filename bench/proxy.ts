@@ -7,7 +7,7 @@ import { cpuSeconds, firstOk, forkTarget, freePort, stopChild, type Target } fro
 import { measure, type Measured } from './load.js';
 
 /**
- * `npm run bench:proxy`: the cost of judging traffic (issue 17, Cost). One upstream (the mock with 1,000 pets,
+ * `npm run bench:proxy`: the cost of judging traffic (target: at least 0.7 of a bare pass-through proxy). One upstream (the mock with 1,000 pets,
  * in its own process) and, in front of it, each in its own process: a bare pass-through proxy (node:http, an
  * undici pool, one JSON.parse per answer: bench/bare-proxy.ts), the validating proxy (bench/proxy-server.ts) and
  * `prism proxy` (Prism 5.14.2). The same list request (`/pets?limit=20&status=available`, 50 connections) is

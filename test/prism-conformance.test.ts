@@ -3,7 +3,7 @@ import { runCheck, type CheckId } from '../conformance/suite.js';
 import { startMock } from '../mock/index.js';
 import { startPrismProxy } from './prism-proxy.js';
 
-// Issue 5, an independent oracle: the conformance properties run against the mock *through*
+// An independent oracle: the conformance properties run against the mock *through*
 // `prism proxy spec/openapi.yaml <mock> --errors`, so every response of the mock is also judged by Prism's own
 // validator. A check fails if Prism turns an answer into a violation (a 500 problem+json the check rejects), and
 // the test fails if Prism logs any violation at all.

@@ -7,7 +7,7 @@ import { prismVerdict, startPrismProxy, type PrismProxy, type PrismVerdict } fro
 import { loadSpecValidator, type SpecValidator } from './spec-validator.js';
 
 /**
- * Issue 5, independent oracle: the mock's answers go through `prism proxy spec/openapi.yaml <mock> --errors`,
+ * An independent oracle: the mock's answers go through `prism proxy spec/openapi.yaml <mock> --errors`,
  * and any violation Prism reports fails the test. A deliberately wrong server proves the oracle can fail.
  * Every answer that reached the mock is also checked with test/spec-validator.ts.
  */
