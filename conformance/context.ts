@@ -57,6 +57,14 @@ export function setParent(resource: ResourceModel, id: string): void {
   parents.set(resource, id);
 }
 
+/** The path values of a parent known only by its read's examples (D72: `{owner: 'ada', repo: 'compiler'}`). */
+const exampleParents = new WeakMap<ResourceModel, Record<string, string>>();
+
+/** Points the requests of a sub-resource whose parent no resource holds at the path values `values` (D72). */
+export function setExampleParent(resource: ResourceModel, values: Record<string, string>): void {
+  exampleParents.set(resource, values);
+}
+
 /**
  * The path values naming the parent records of `op`'s resource, when it lives under one (`{ownerId: '7'}`), and
  * of their parents in turn. A check names the parent explicitly where it wants another one (an absent parent).
@@ -64,6 +72,7 @@ export function setParent(resource: ResourceModel, id: string): void {
 export function parentPath(op: OperationModel): Record<string, string> {
   const values: Record<string, string> = {};
   for (let resource = op.resource; resource?.parent !== undefined; ) {
+    Object.assign(values, exampleParents.get(resource));
     const id = parents.get(resource);
     if (id !== undefined) values[resource.parent.parameter] = id;
     const name = resource.parent.resource;
