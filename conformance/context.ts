@@ -8,6 +8,8 @@ import { expectResponse, Violation } from './contract.js';
 import { encodeBody, requestMediaType } from './body-encoding.js';
 import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
+import { parseExact } from '../spec/json.js';
+import { idKey, memory } from './checks/check.js';
 
 /**
  * What a check works with: the target, the model of the spec it implements, a way to send a request of an
@@ -57,6 +59,14 @@ export function setParent(resource: ResourceModel, id: string): void {
   parents.set(resource, id);
 }
 
+/** The path values of a parent known only by its read's examples (D72: `{owner: 'ada', repo: 'compiler'}`). */
+const exampleParents = new WeakMap<ResourceModel, Record<string, string>>();
+
+/** Points the requests of a sub-resource whose parent no resource holds at the path values `values` (D72). */
+export function setExampleParent(resource: ResourceModel, values: Record<string, string>): void {
+  exampleParents.set(resource, values);
+}
+
 /**
  * The path values naming the parent records of `op`'s resource, when it lives under one (`{ownerId: '7'}`), and
  * of their parents in turn. A check names the parent explicitly where it wants another one (an absent parent).
@@ -64,6 +74,7 @@ export function setParent(resource: ResourceModel, id: string): void {
 export function parentPath(op: OperationModel): Record<string, string> {
   const values: Record<string, string> = {};
   for (let resource = op.resource; resource?.parent !== undefined; ) {
+    Object.assign(values, exampleParents.get(resource));
     const id = parents.get(resource);
     if (id !== undefined) values[resource.parent.parameter] = id;
     const name = resource.parent.resource;
@@ -120,11 +131,12 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
     },
     async call(op, request, expected) {
       const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = { accept: acceptOf(op) };
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
       const query = credentials.query;
       const path = query === undefined ? request.path : `${request.path}${request.path.includes('?') ? '&' : '?'}${query}`;
       const exchange = await send(target, { method: request.method, path, headers, ...(request.body === undefined ? {} : { body: request.body }) });
+      noteDeleted(context, op, request, exchange.response.status);
       return { exchange, body: expectResponse(op, exchange, expected) };
     },
     async forAll(arbitrary, predicate, options = {}) {
@@ -136,6 +148,53 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
     },
   };
   return context;
+}
+
+/**
+ * The `Accept` a request of `op` carries: `application/json` where the operation's success documents JSON or
+ * nothing, else the media types its successes document (`image/png`), JSON after them (for the errors): an `Accept` the documented answer fits,
+ * so that a server answering 406 to an unfit one (D57, RFC 9110 §12.5.1) is not held to a request no client of
+ * the spec would send.
+ */
+function acceptOf(op: OperationModel): string {
+  const types = [...new Set(op.responses.filter((response) => response.status.startsWith('2')).flatMap((response) => response.contents.map((content) => content.mediaType.toLowerCase())))];
+  if (types.length === 0 || types.some((type) => type === 'application/json' || type.endsWith('+json'))) return 'application/json';
+  return [...types, 'application/json'].join(', ');
+}
+
+/**
+ * Remembers the record a delete answered 2xx removed, whichever check sent it: the pages and population checks
+ * must not expect it listed (D34). The id is read from the path (`/pets/{petId}`), or from the body where the
+ * operation takes it there (D50); a singleton's delete (its id is the parent's) names none.
+ */
+function noteDeleted(context: CheckContext, op: OperationModel, request: RequestSpec, status: number): void {
+  const resource = op.resource;
+  if (op.role !== 'delete' || resource === undefined || status < 200 || status > 299 || request.method !== op.method) return;
+  const id = op.idIn === 'body' ? bodyId(request.body, resource.idProperty) : pathValue(op.path, request.path, resource.idParameter);
+  if (id !== undefined) memory(context, resource).deletedIds.add(id);
+}
+
+/** The value of the path parameter `name` in `path` (query left out), where the template `template` holds it as a whole segment. */
+function pathValue(template: string, path: string, name: string | undefined): string | undefined {
+  const wanted = template.split('/');
+  const sent = (path.split('?')[0] ?? '').split('/');
+  const index = wanted.indexOf(`{${name ?? ''}}`);
+  if (name === undefined || index < 0 || wanted.length !== sent.length) return undefined;
+  try {
+    return decodeURIComponent(sent[index]!);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id a JSON request body names (its `idProperty`), as {@link idKey} writes it. */
+function bodyId(body: string | undefined, idProperty: string): string | undefined {
+  const parsed = body === undefined ? undefined : parseExact(body);
+  if (parsed?.ok !== true) return undefined;
+  const value: unknown = parsed.document.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const id: unknown = (value as Record<string, unknown>)[idProperty];
+  return id === undefined || id === null ? undefined : idKey(id);
 }
 
 /** Shortens a response body for a report: at most `max` characters. */

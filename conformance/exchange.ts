@@ -232,6 +232,9 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   const bodyless = documented !== undefined && documented.mediaType === undefined;
   // An operation that documents no response at all says nothing of a body: an empty one is as good as any.
   if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0) && text === '')) return { violations, body: undefined };
+  const answered = essence(headers['content-type']);
+  // A documented media type that is not JSON (`image/png`) has no JSON to read: its Content-Type is the contract.
+  if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => essence(content.mediaType) === answered) === true) return { violations, body: undefined };
   const wanted = essence(documented?.mediaType ?? 'application/json');
   // A status the operation does not document has no media type or shape in the spec (D59): any JSON answer will do.
   if (isDocumented ? essence(headers['content-type']) !== wanted : !isJsonMediaType(essence(headers['content-type']))) {

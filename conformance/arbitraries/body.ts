@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { OperationModel } from '../../spec/model.js';
 import { sampleOf } from '../../spec/error-shape.js';
-import type { Schema } from '../../spec/schema.js';
+import { compile, createAjv, objectShape, type Schema, type Validator } from '../../spec/schema.js';
+import { canonicalJson } from '../../spec/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp } from './bounded.js';
@@ -21,11 +22,43 @@ export function bodyForm(op: OperationModel): Canonical {
 export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
   const body = op.body;
   if (body === undefined) return fc.constant({});
-  const values = validValues(body.schema, body.validate, options) as fc.Arbitrary<Record<string, unknown>>;
+  const within = recordBound(op);
+  const values = (within === undefined ? validValues(body.schema, body.validate, options) : validValues(within.schema, within.validate, options)) as fc.Arbitrary<Record<string, unknown>>;
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
+}
+
+const bounds = new WeakMap<OperationModel, { schema: Schema; validate: Validator } | null>();
+const boundsAjv = createAjv();
+
+/**
+ * A write's body schema held to the record's schema for the members both name (D61), when the body's is looser
+ * (a form's `status: string` writing the record's `status: enum [...]`): a write that would leave the record
+ * invalid is refused by a conforming server (400, or the 4xx the operation documents), so the bodies a check
+ * expects to be stored are drawn within both. `undefined` when the body names no member differently from the record.
+ */
+function recordBound(op: OperationModel): { schema: Schema; validate: Validator } | undefined {
+  const known = bounds.get(op);
+  if (known !== undefined) return known ?? undefined;
+  let found: { schema: Schema; validate: Validator } | null = null;
+  const resource = op.resource;
+  if (op.body !== undefined && resource !== undefined && (op.role === 'create' || op.role === 'replace' || op.role === 'update')) {
+    const members = objectShape(op.body.schema).properties;
+    const shared = Object.fromEntries(Object.entries(resource.properties).filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema)));
+    if (Object.keys(shared).length > 0) {
+      const schema: Schema = { allOf: [op.body.schema, { type: 'object', properties: shared }] };
+      found = { schema, validate: compile(boundsAjv, schema, `${op.operationId}-record-bound`) };
+    }
+  }
+  bounds.set(op, found);
+  return found ?? undefined;
+}
+
+/** A member only one side of the exchange carries (`readOnly`, `writeOnly`): the record's schema says nothing of what a write may send. */
+function flagged(schema: Schema | undefined): boolean {
+  return typeof schema === 'object' && (schema['readOnly'] === true || schema['writeOnly'] === true);
 }
 
 /**

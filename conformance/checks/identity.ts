@@ -5,7 +5,7 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';
-import { requestOf, setParent, setResources, type CheckContext, type RequestSpec } from '../context.js';
+import { requestOf, setExampleParent, setParent, setResources, type CheckContext, type RequestSpec } from '../context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
@@ -112,6 +112,11 @@ export async function prepareParents(context: CheckContext, create: (resource: R
   const prepare = async (resource: ResourceModel): Promise<void> => {
     if (done.has(resource) || resource.parent === undefined) return;
     done.add(resource);
+    const known = resource.parent.byExample;
+    if (known !== undefined) {
+      setExampleParent(resource, exampleParentValues(context.model.operations, resource, known));
+      return;
+    }
     const parent = context.model.resources.find((candidate) => candidate.name === resource.parent!.resource);
     if (parent === undefined) return;
     await prepare(parent);
@@ -122,6 +127,36 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     if (id !== undefined) setParent(resource, id);
   };
   for (const resource of context.model.resources) await prepare(resource);
+}
+
+/**
+ * The path values of a parent no resource holds, known by the success examples of its read (D72: `GET
+ * /repos/{owner}/{repo}` exemplifies `ada/compiler`), so that its sub-resource's requests name a parent that
+ * exists, never an empty segment. Per parameter, in this order: an example string with one `/`-separated part
+ * per parameter (`full_name: ada/compiler`); the example's member named like the parameter (a text, or the first
+ * text inside it: `owner: {login: ada}`); the parameter schema's own `example`; else the first value the examples
+ * hold (one the spec names, at least).
+ */
+function exampleParentValues(operations: readonly OperationModel[], resource: ResourceModel, known: NonNullable<NonNullable<ResourceModel['parent']>['byExample']>): Record<string, string> {
+  const paths = Object.values(resource.operations).map((op) => op.path);
+  const read = operations.find((op) => op.method === 'GET' && paths.some((path) => path.startsWith(`${op.path}/`)) && sameList([...op.path.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!), known.parameters));
+  const examples = (read?.responses ?? []).filter((r) => r.status.startsWith('2')).flatMap((r) => r.examples.map((example) => example.value));
+  const texts = (value: unknown): string[] => typeof value === 'string' || typeof value === 'number' ? [String(value)] : Array.isArray(value) ? value.flatMap(texts) : value !== null && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
+  const values: Record<string, string> = {};
+  const joined = examples.flatMap(texts).find((text) => text.split('/').length === known.parameters.length && text.split('/').every((part) => part !== '' && known.values.includes(part)));
+  known.parameters.forEach((name, index) => {
+    const member = examples.flatMap((example) => example !== null && typeof example === 'object' && !Array.isArray(example) ? Object.entries(example).filter(([key]) => flat(key) === flat(name)).flatMap(([, value]) => texts(value)) : [])[0];
+    const parameter = read?.pathParams.find((candidate) => candidate.name === name);
+    const own = parameter !== undefined && typeof parameter.schema === 'object' && (typeof parameter.schema.example === 'string' || typeof parameter.schema.example === 'number') ? String(parameter.schema.example) : undefined;
+    const chosen = joined?.split('/')[index] ?? member ?? own ?? known.values[0];
+    if (chosen !== undefined) values[name] = chosen;
+  });
+  return values;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 /**
