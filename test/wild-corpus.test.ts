@@ -9,7 +9,7 @@ import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus
 import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';
 
 /**
- * The corpus from the wild (spec/wild/README.md, issue 16 §5): for every spec in the shape of a public OpenAPI
+ * The corpus from the wild (spec/wild/README.md): for every spec in the shape of a public OpenAPI
  * document, the mock starts from it as a user would start it (`--spec FILE`, default starting data), the whole
  * suite derived from the same file passes against that mock, and short probes written from the spec's own
  * descriptions (create, read, list, page, change, delete, bad input) find what a front-end developer expects.

@@ -109,7 +109,7 @@ export function expectSuccess(answer: WildAnswer): void {
 
 /**
  * Expects `pages` (each a list of ids, in the order served, read while nothing writes) to partition `all`: no id
- * twice, none missing, none extra (issue 16 §2: page 2 is the next records, pages never repeat or skip one).
+ * twice, none missing, none extra (page 2 is the next records; pages never repeat or skip one).
  */
 export function expectPartition(pages: readonly (readonly string[])[], all: readonly string[]): void {
   const served = pages.flat();

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { expectPartition, expectStatus, expectSuccess, object, records, type WildProbe } from './client.js';
 
 // Probes of the specs in the classic petstore shapes (spec/wild/README.md), each written from the spec's own
-// descriptions: what a front-end developer tries first against a mock of it (issue 16 §2-§3).
+// descriptions: what a front-end developer tries first against a mock of it.
 
 const plant = (id: number, name: string, status: string, tags: string[] = []) => ({ id, name, photoUrls: [], tags: tags.map((tag) => ({ name: tag })), status });
 const ids = (list: Record<string, unknown>[]) => list.map((record) => String(record['id']));
