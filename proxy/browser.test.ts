@@ -1,11 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../spec/model.js';
+import { foreignPage, launchChromium } from '../test/chromium.js';
 import { startUpstream, type TestUpstream } from '../test/proxy-upstreams.js';
 import { ANSWERED_BY_HEADER, startProxy, VIOLATIONS_HEADER, type StartedProxy } from './proxy.js';
 
@@ -15,44 +11,29 @@ import { ANSWERED_BY_HEADER, startProxy, VIOLATIONS_HEADER, type StartedProxy } 
  * included), the page reads the bodies and the proxy's own headers, and a drift of the upstream shows to the page.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 let upstream: TestUpstream;
 let broken: TestUpstream;
 let proxy: StartedProxy;
 let brokenProxy: StartedProxy;
-let pages: Server;
-let pageOrigin: string;
-let profile: string;
-let context: BrowserContext;
+let browser: Browser;
+let tab: Awaited<ReturnType<typeof foreignPage>>;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install -y chromium).`);
   const model = await loadModel();
   upstream = await startUpstream(model, 'none', { cors: true });
   broken = await startUpstream(model, 'filter', { cors: true });
   proxy = await startProxy({ model, upstream: upstream.baseUrl, port: 0, mock: { corsOrigins: false } });
   brokenProxy = await startProxy({ model, upstream: broken.baseUrl, port: 0, mock: { corsOrigins: false } });
-  pages = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end('<!doctype html><title>front-end</title><p>A page on another origin.</p>');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-  profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`${pageOrigin}/`);
+  browser = await launchChromium();
+  tab = await foreignPage(browser);
+  ({ page } = tab);
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  await Promise.all([proxy?.close(), brokenProxy?.close(), upstream?.close(), broken?.close(), new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)))]);
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+  await tab?.close();
+  await browser?.close();
+  await Promise.all([proxy?.close(), brokenProxy?.close(), upstream?.close(), broken?.close()]);
 });
 
 type Seen = { status: number; headers: Record<string, string>; body: string } | { error: string };

@@ -1,11 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, loadApi, startMock, type StartedMock } from '../mock/index.js';
+import { foreignPage, launchChromium } from './chromium.js';
 
 /**
  * CORS in a real browser (README › CORS): a page served on one localhost port calls the mock on another with a
@@ -13,44 +9,26 @@ import { DEFAULT_API_KEY, loadApi, startMock, type StartedMock } from '../mock/i
  * playwright-core (no browser download). Only loopback addresses are contacted.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const INSTALL = 'apt-get update && apt-get install -y chromium';
-
 let mock: StartedMock;
 let fenced: StartedMock;
-let pages: Server;
+let browser: Browser;
+let tab: Awaited<ReturnType<typeof foreignPage>>;
 let pageOrigin: string;
-let profile: string;
-let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: the browser test needs Debian's chromium package. Install it with: ${INSTALL} (as root; .ci/run does this).`);
-  }
   const api = await loadApi();
   mock = await startMock({ api, port: 0 });
   fenced = await startMock({ api, port: 0, corsOrigins: ['http://localhost:1'] });
-  pages = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end('<!doctype html><title>front-end</title><p>A page on another origin.</p>');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-  profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`${pageOrigin}/`);
+  browser = await launchChromium();
+  tab = await foreignPage(browser);
+  ({ page, origin: pageOrigin } = tab);
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  await Promise.all([mock?.close(), fenced?.close(), new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)))]);
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+  await tab?.close();
+  await browser?.close();
+  await Promise.all([mock?.close(), fenced?.close()]);
 });
 
 /** What a `fetch` from the page saw: status, the headers a script may read, and the body text; or the error it threw. */
