@@ -1,25 +1,13 @@
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { loadModel } from '../spec/model.js';
-import { call, type CallInit } from '../test/in-process.js';
-import { createMock, type Mock } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureMock } from '../test/in-process.js';
 
 /**
  * Shapes public specs use that the resource conventions did not hold (spec/DECISIONS.md D70-D72), served from
  * mock/fixtures/wild-shapes.openapi.yaml: writes documenting no 2xx, a form `POST` on an item path, server-set
  * `readOnly` members, a read-only item path, and sub-resources under a parent known only by its read's example.
  */
-const model = await loadModel(join(import.meta.dirname, 'fixtures', 'wild-shapes.openapi.yaml'));
-const JSON_TYPE = { 'content-type': 'application/json' };
+const { send, post, get } = await fixtureMock('wild-shapes.openapi.yaml');
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
-
-let mock: Mock;
-beforeEach(async () => {
-  mock = await createMock({ model, data: new Map() });
-});
-const send = (init: CallInit) => call(mock.handle, init);
-const post = (url: string, body: unknown) => send({ method: 'POST', url: `/api${url}`, headers: JSON_TYPE, body: JSON.stringify(body) });
-const get = (url: string) => send({ url: `/api${url}` });
 
 describe('writes whose spec documents no success (D70)', () => {
   it('a create documenting only a 405 answers 200 with the record as JSON; a form POST on the item updates it', () => {

@@ -1,26 +1,15 @@
 import fc from 'fast-check';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { loadModel } from '../spec/model.js';
-import { call, type CallInit } from '../test/in-process.js';
-import { createMock, type Mock } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureMock } from '../test/in-process.js';
 
 /**
  * Writes in the shapes public APIs use (spec/DECISIONS.md D50-D54), served from mock/fixtures/writes.openapi.yaml:
  * `PUT`/`PATCH` on the collection path with the id in the body, client-chosen ids and natural keys, creates that
  * answer no body (with `Location`), form bodies, sub-resources under their parent.
  */
-const model = await loadModel(join(import.meta.dirname, 'fixtures', 'writes.openapi.yaml'));
+const { send, post, get } = await fixtureMock('writes.openapi.yaml');
 const JSON_TYPE = { 'content-type': 'application/json' };
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
-
-let mock: Mock;
-beforeEach(async () => {
-  mock = await createMock({ model, data: new Map() });
-});
-const send = (init: CallInit) => call(mock.handle, init);
-const post = (url: string, body: unknown) => send({ method: 'POST', url: `/api${url}`, headers: JSON_TYPE, body: JSON.stringify(body) });
-const get = (url: string) => send({ url: `/api${url}` });
 
 /** A multipart/form-data body: text fields, and files as `{ filename, content }`. */
 function multipart(parts: Record<string, string | { filename: string; content: Buffer | string }>): { headers: Record<string, string>; body: Buffer } {

@@ -1,4 +1,8 @@
+import { join } from 'node:path';
+import { beforeEach } from 'vitest';
+import { createMock, type Mock } from '../mock/index.js';
 import type { MockRequest, MockResponse } from '../mock/pipeline.js';
+import { loadModel, PACKAGE_ROOT } from '../spec/model.js';
 
 /** A request for `Mock.handle`, with defaults: `GET /v1/pets`, no headers, the body as text or bytes. */
 export type CallInit = Omit<Partial<MockRequest>, 'body'> & { body?: string | Buffer | undefined };
@@ -18,4 +22,26 @@ export function call(handle: (request: MockRequest) => MockResponse, init: CallI
 /** `Authorization: Bearer <key>`, lower-case as node gives headers. */
 export function bearer(key: string, headers: MockRequest['headers'] = {}): MockRequest['headers'] {
   return { authorization: `Bearer ${key}`, ...headers };
+}
+
+/**
+ * An empty mock of the spec `mock/fixtures/<fixture>`, made afresh before each test, and its in-process callers:
+ * `send` (any request), `post` (a JSON body) and `get`, with paths below the fixture's base path `/api`.
+ */
+export async function fixtureMock(fixture: string): Promise<{
+  send: (init: CallInit) => ReturnType<typeof call>;
+  post: (url: string, body: unknown) => ReturnType<typeof call>;
+  get: (url: string) => ReturnType<typeof call>;
+}> {
+  const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', fixture));
+  let mock: Mock;
+  beforeEach(async () => {
+    mock = await createMock({ model, data: new Map() });
+  });
+  const send = (init: CallInit): ReturnType<typeof call> => call(mock.handle, init);
+  return {
+    send,
+    post: (url, body) => send({ method: 'POST', url: `/api${url}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    get: (url) => send({ url: `/api${url}` }),
+  };
 }
