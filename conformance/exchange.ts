@@ -1,6 +1,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, parseExact, parseQuick, sameJson } from '../spec/json.js';
 import type { ApiModel, AuthScheme, OperationModel, ParameterModel } from '../spec/model.js';
+import { recordIn } from '../spec/resources.js';
 import { isJsonMediaType } from '../spec/schema.js';
 import { documentedResponse, statusFieldOf } from './contract.js';
 import { echoProblems, listProblems } from './record-rules.js';
@@ -310,17 +311,21 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
   const resource = op.resource;
   if (success && resource !== undefined && judged.body !== undefined) {
     const { query } = splitPath(exchange.request.path);
+    // Records are compared inside their envelopes (D73); pointers name the member they sit in.
+    const record = recordIn(judged.body, op.answerEnvelope);
+    const sentRecord = recordIn(sent, op.bodyEnvelope);
+    const at = op.answerEnvelope === undefined ? '/body' : `/body/${op.answerEnvelope}`;
     if (op.role === 'list') for (const problem of listProblems(resource, op, query, judged.body)) add(problem.rule, problem.pointer, problem.expected, problem.got, problem.message);
-    if (op.role === 'create' && sent !== null && typeof sent === 'object' && !Array.isArray(sent) && requestValid) {
-      for (const problem of echoProblems(resource, sent as Record<string, unknown>, judged.body)) add('create.echo', `/body/${problem.name}`, problem.expected, problem.got, problem.message);
+    if (op.role === 'create' && sentRecord !== null && typeof sentRecord === 'object' && !Array.isArray(sentRecord) && requestValid) {
+      for (const problem of echoProblems(resource, sentRecord as Record<string, unknown>, record)) add('create.echo', `${at}/${problem.name}`, problem.expected, problem.got, problem.message);
     }
-    if (op.role === 'read' && resource.idParameter !== undefined && typeof judged.body === 'object' && judged.body !== null) {
+    if (op.role === 'read' && resource.idParameter !== undefined && typeof record === 'object' && record !== null) {
       const asked = routed.pathValues[resource.idParameter];
-      const got = (judged.body as Record<string, unknown>)[resource.idProperty];
+      const got = (record as Record<string, unknown>)[resource.idProperty];
       const param = op.pathParams.find((p) => p.name === resource.idParameter);
       // Compared as values: `/pets/007` asks for the record whose id is 7.
       const same = asked === undefined || got === undefined || idText(got) === asked || (param !== undefined && sameJson(parameterValue(param, asked).value, got));
-      if (!same) add('read.id', `/body/${resource.idProperty}`, asked, idText(got), `asked for ${resource.idProperty} ${asked}, the answer holds ${idText(got)}`);
+      if (!same) add('read.id', `${at}/${resource.idProperty}`, asked, idText(got), `asked for ${resource.idProperty} ${asked}, the answer holds ${idText(got)}`);
     }
   }
   return { op, described: true, violations, requestValid, sent, body: judged.body, pathValues: routed.pathValues };

@@ -80,9 +80,24 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
     if (!isReturned(resource, name)) continue;
     const value = returnedPart(resource.properties[name], member);
     if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
-    else if (!sameJson(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
+    else if (!shows(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
   }
   return problems;
+}
+
+/**
+ * Whether an answer's value shows a value sent: the same JSON (int64 exact), except that an object sent may come
+ * back with more members than it had (a server fills `readOnly` and default members inside it, and a merge patch
+ * keeps those not sent: spec/DECISIONS.md › D75); arrays item by item, in order.
+ */
+export function shows(got: unknown, sent: unknown): boolean {
+  if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member));
+  if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((item, i) => shows(got[i], item));
+  return sameJson(got, sent);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
 /**

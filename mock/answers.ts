@@ -172,8 +172,11 @@ function quality(ranges: readonly Range[], mediaType: string): number {
   for (const range of ranges) {
     // A documented range (`*/*`, `image/*`) admits any type the Accept range names within it.
     const typeFits = range.type === type || range.type === '*' || type === '*';
-    const subtypeFits = range.subtype === subtype || range.subtype === '*' || subtype === '*';
-    const specificity = !typeFits || !subtypeFits ? -1 : range.type === '*' ? 0 : range.subtype === '*' ? 1 : 2;
+    // `application/json` admits a JSON type with a structured suffix (`application/vnd.api+json`, RFC 6839), less
+    // specifically than the type itself (D76): a client asking for JSON gets the JSON the spec documents.
+    const suffixFits = range.subtype === 'json' && subtype.endsWith('+json');
+    const subtypeFits = range.subtype === subtype || range.subtype === '*' || subtype === '*' || suffixFits;
+    const specificity = !typeFits || !subtypeFits ? -1 : range.type === '*' ? 0 : range.subtype === '*' ? 1 : range.subtype === subtype ? 3 : 2;
     if (specificity > best) {
       best = specificity;
       q = range.q;

@@ -1,5 +1,8 @@
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
-import { parseExact } from '../spec/json.js';
+import { exactJson, parseExact } from '../spec/json.js';
+import { validSample } from '../spec/samples.js';
+import { recordIn } from '../spec/resources.js';
+import { objectShape } from '../spec/schema.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../spec/model.js';
 import type { ErrorCode } from './errors.js';
 import { listHandler } from './lists.js';
@@ -87,7 +90,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       return record === undefined ? undefined : bodyId(resource, record[resource.idProperty]);
     });
   };
-  const answer = (json: string): string => (withBody ? withoutLink(resource, json) : '');
+  const wrap = envelopeWrap(op);
+  const answer = (json: string): string => (withBody ? (wrap === undefined ? withoutLink(resource, json) : wrap(withoutLink(resource, json))) : '');
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
   const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
@@ -172,7 +176,26 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
     }
   })();
-  return scope === undefined ? handler : scope.guard(handler);
+  // A body that wraps the record (D73) is unwrapped once, before the part's logic: the store holds records.
+  const member = op.bodyEnvelope;
+  const unwrapped: Handler = member === undefined ? handler : (input) => handler({ ...input, body: recordIn(input.body, member) });
+  return scope === undefined ? unwrapped : scope.guard(unwrapped);
+}
+
+/**
+ * How a record operation's answer wraps the record's JSON text when its schema is an envelope (spec/DECISIONS.md ›
+ * D73): `{"droplet": <record>, ...}`, the envelope's other required members (`links`, `meta`) made once from valid
+ * samples; `undefined` when the answer is the record itself (the seed: no work on its hot path).
+ */
+function envelopeWrap(op: OperationModel): ((json: string) => string) | undefined {
+  const member = op.answerEnvelope;
+  const schema = op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema;
+  if (member === undefined || schema === undefined) return undefined;
+  const { properties, required } = objectShape(schema);
+  const others = required.filter((name) => name !== member && properties[name] !== undefined).map((name) => `${JSON.stringify(name)}:${exactJson(validSample(properties[name]!))}`);
+  const prefix = `{${JSON.stringify(member)}:`;
+  const suffix = others.length === 0 ? '}' : `,${others.join(',')}}`;
+  return (json) => prefix + json + suffix;
 }
 
 /** A path value as the store's id: a path parameter declared as a string still names an integer id by its digits. */

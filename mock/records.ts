@@ -60,8 +60,9 @@ function plan(resource: ResourceModel): Plan {
 }
 
 /**
- * JSON Merge Patch (RFC 7396) at the top level, as PATCH updates a record: each body property replaces the
- * record's, `null` removes it; the id and `readOnly` properties are never changed.
+ * JSON Merge Patch (RFC 7396), as PATCH updates a record: each body property replaces the record's, `null` removes
+ * it, and an object sent for an object member is merged into it the same way (JSON:API's `attributes`: the members
+ * not sent keep their values, spec/DECISIONS.md › D75); the id and `readOnly` properties are never changed.
  */
 export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue): RecordValue {
   const merged: RecordValue = { ...record };
@@ -70,9 +71,25 @@ export function mergePatch(resource: ResourceModel, record: RecordValue, patch: 
     if (name === resource.idProperty || readOnlyNames.has(name)) continue;
     if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
     if (value === null) delete merged[name];
-    else merged[name] = value;
+    else merged[name] = mergeValue(merged[name], value);
   }
   return merged;
+}
+
+/** RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces. */
+function mergeValue(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch) || !isPlainObject(target)) return patch;
+  const merged: RecordValue = { ...target };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete merged[name];
+    else merged[name] = mergeValue(merged[name], value);
+  }
+  return merged;
+}
+
+/** A JSON object as parsed (not an array, not an exact number). */
+function isPlainObject(value: unknown): value is RecordValue {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /** A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, else a sample. */

@@ -25,6 +25,11 @@ export interface ErrorShape {
   write(facts: ErrorFacts): { text: string; mediaType: string };
   /** Whether the spec documents `status` for this operation (exactly, by its `4XX` range, or by `default`). */
   documents(status: number): boolean;
+  /**
+   * The status a refusal of the request itself (an invalid body, query or form: 400 in the error table) is sent
+   * with: 422 where the operation lists 422 and documents no 400 in any way, else 400 (spec/DECISIONS.md › D74).
+   */
+  invalidRequestStatus: 400 | 422;
 }
 
 /** Names an error schema gives the integer field that repeats the HTTP status (seed, Errors: `Error.status`). */
@@ -59,6 +64,7 @@ export function createErrorShape(responses: readonly ResponseModel[]): ErrorShap
   };
   return {
     documents: (status) => documented(status) !== undefined,
+    invalidRequestStatus: documented(400) === undefined && responses.some((r) => r.status === '422') ? 422 : 400,
     body(facts) {
       const { value, content } = made(facts);
       const object = value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -114,15 +120,25 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
   const typeOf = (name: string): string | undefined => mainType(properties[name]!);
   const statusField = names.find((n) => STATUS_NAMES.includes(n) && (typeOf(n) === 'integer' || typeOf(n) === 'number'))
     ?? names.find((n) => n === 'code' && typeOf(n) === 'integer');
+  // JSON:API writes the status as a string (`"status": "422"`).
+  const statusText = statusField === undefined ? names.find((n) => STATUS_NAMES.includes(n) && typeOf(n) === 'string' && properties[n]!['enum'] === undefined) : undefined;
   const messageField = names.find((n) => MESSAGE_NAMES.includes(n) && typeOf(n) !== 'integer' && typeOf(n) !== 'object' && typeOf(n) !== 'array');
-  const codeField = names.find((n) => CODE_NAMES.includes(n) && n !== statusField && typeOf(n) !== 'integer' && typeOf(n) !== 'number' && typeOf(n) !== 'object' && typeOf(n) !== 'array');
+  const codeField =
+    names.find((n) => CODE_NAMES.includes(n) && n !== statusField && typeOf(n) !== 'integer' && typeOf(n) !== 'number' && typeOf(n) !== 'object' && typeOf(n) !== 'array') ??
+    // An error whose only name for its kind is a plain string `id` (`{"id": "not_found", "message": …}`, DigitalOcean's shape).
+    names.find((n) => n === 'id' && typeOf(n) === 'string' && properties[n]!['format'] === undefined && properties[n]!['pattern'] === undefined && properties[n]!['enum'] === undefined);
   const titleField = names.includes('title') && typeOf('title') !== 'integer' ? 'title' : undefined;
-  const others = required.filter((n) => properties[n] !== undefined && ![statusField, messageField, codeField, titleField].includes(n));
+  // A list of error objects and nothing at the top that says what went wrong (JSON:API's `{"errors": [{status, detail}]}`): one item, filled.
+  const listField = messageField === undefined && codeField === undefined ? names.find((n) => typeOf(n) === 'array' && isErrorItem(properties[n]!['items'])) : undefined;
+  const item = listField === undefined ? undefined : filler(properties[listField]!['items'] as Schema);
+  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField].includes(n));
   const samples = Object.fromEntries(others.map((n) => [n, sampleOf(properties[n]!)]));
   return (facts) => {
     const body: Record<string, unknown> = {};
     for (const name of names) {
       if (name === statusField) body[name] = facts.status;
+      else if (name === statusText) body[name] = String(facts.status);
+      else if (name === listField) body[name] = [item!(facts)];
       else if (name === codeField) body[name] = codeValue(properties[name]!, facts);
       else if (name === messageField) body[name] = facts.message;
       else if (name === titleField) body[name] = STATUS_CODES[facts.status] ?? facts.code;
@@ -130,6 +146,13 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
     }
     return body;
   };
+}
+
+/** Whether a list's items are error objects: an object schema naming a message, a code or a status. */
+function isErrorItem(items: unknown): boolean {
+  if (items === null || typeof items !== 'object' || Array.isArray(items)) return false;
+  const names = Object.keys(objectShape(items as Schema).properties);
+  return names.some((n) => MESSAGE_NAMES.includes(n) || CODE_NAMES.includes(n) || STATUS_NAMES.includes(n));
 }
 
 /** The code as the field allows it: the code itself, or the enum member that names it (else the first), or `about:blank` for a URI. */

@@ -139,6 +139,14 @@ export interface OperationModel {
    * `undefined` for a list, a create, or an operation no resource holds.
    */
   idIn: 'path' | 'body' | 'parent' | undefined;
+  /**
+   * The member of this operation's success answer that holds the record, when the answer wraps one record in an
+   * envelope (`{"droplet": {...}, "links": {...}}`, JSON:API's `{"data": {...}}`; spec/DECISIONS.md › D73);
+   * `undefined` when the answer is the record itself (the seed) or the operation plays no record part.
+   */
+  answerEnvelope?: string | undefined;
+  /** The member of the request body that holds the record, when the body wraps it (`{"user": {...}}`, JSON:API; D73). */
+  bodyEnvelope?: string | undefined;
   /** Error bodies in the shape the spec documents for each status of this operation (seed: `Error`). */
   errors: ErrorShape;
 }
@@ -289,6 +297,8 @@ export type ListShape = { kind: 'array' } | { kind: 'object'; itemsProperty: str
  */
 export interface ResourceModel {
   name: string;
+  /** Flat names (lower case, no `_`/`-`) a single-record envelope's member may go by: the resource's singular and plural, `x-resource`'s `envelope` (D73). */
+  envelopeNames: string[];
   collectionPath: string;
   itemPath: string | undefined;
   /** The record as responses carry it (`writeOnly` forbidden). */

@@ -9,6 +9,8 @@ export interface ResourceExtension extends ListExtension {
   id?: string;
   /** Who chooses a new record's id, where the create body's schema does not say it (D50). */
   idSource?: IdSource;
+  /** The member of single-record answers and write bodies that holds the record (D73), where the guess does not see it. */
+  envelope?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   }
   const resources: ResourceModel[] = [];
   const views = [...takeViews(groups), ...named];
-  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : buildResource(key, group, ajv);
+  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -76,6 +78,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       op.resource = resource;
       op.role = role as Role;
       op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
+      if (role !== 'list') setEnvelopes(op, resource);
     }
     resources.push(resource);
   }
@@ -257,22 +260,32 @@ function buildResource(
   key: string,
   group: { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension; resource?: ResourceModel },
   ajv: ReturnType<typeof createAjv>,
+  enveloped = true,
 ): ResourceModel | undefined {
   const { ops, extension } = group;
   const listSchema = successSchema(ops.list);
   const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
   const listItem = listShape === undefined || listSchema === undefined ? undefined : listItemSchema(listSchema, listShape);
   const createAnswer = successSchema(ops.create);
+  const plural = extension.name ?? key.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? key;
+  const singular = plural.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  // A single-record answer may wrap the record in an envelope (D73): the record is the member holding it. When the
+  // member's record names no id, the answer is read as the record itself, as before envelopes were read.
+  const names = [flat(singular), flat(plural), ...(extension.envelope === undefined ? [] : [flat(extension.envelope)])];
+  const inner = (schema: Schema | undefined): Schema | undefined => {
+    const member = enveloped ? envelopeMember(schema, listItem, names) : undefined;
+    return member === undefined ? schema : objectShape(schema!).properties[member];
+  };
+  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
-  const recordSchema = successSchema(ops.read) ?? createAnswer ?? listItem ?? successSchema(ops.replace) ?? successSchema(ops.update) ?? ops.create?.body?.schema;
+  const recordSchema = inner(successSchema(ops.read)) ?? inner(createAnswer) ?? listItem ?? inner(successSchema(ops.replace)) ?? inner(successSchema(ops.update)) ?? createBody;
   if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
   const shape = objectShape(recordSchema);
   if (Object.keys(shape.properties).length === 0) return undefined;
   // Only an item path names the record (`PUT /pet` takes its id in the body, and `/owners/{ownerId}/pets` names the owner).
   const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
-  const createShape = ops.create?.body === undefined ? undefined : objectShape(ops.create.body.schema);
-  const singular = (extension.name ?? key.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? key).replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  const createShape = createBody === undefined ? undefined : objectShape(createBody);
   const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular);
   if (idProperty === undefined) return undefined;
   const idSchema = shape.properties[idProperty] ?? {};
@@ -285,6 +298,7 @@ function buildResource(
   const additional = recordSchema['additionalProperties'];
   return {
     name: extension.name ?? (key.split('/').filter(Boolean).at(-1) ?? key),
+    envelopeNames: names,
     collectionPath: group.collection,
     itemPath: group.item,
     recordSchema,
@@ -295,7 +309,7 @@ function buildResource(
     idType,
     idSchema,
     idParameter,
-    idSource: extension.idSource ?? idSourceOf(idProperty, ops.create?.body?.schema),
+    idSource: extension.idSource ?? idSourceOf(idProperty, createBody),
     parent: undefined,
     createAnswer: ops.create === undefined || createAnswer !== undefined ? 'record' : 'none',
     operations: ops,
@@ -342,3 +356,76 @@ function idSourceOf(idProperty: string, createBody: Schema | undefined): IdSourc
   return required.includes(idProperty) ? 'client' : 'either';
 }
 
+
+/** A name compared loosely: lower case, without `_`, `-`, `.`. */
+function flat(name: string): string {
+  return name.replace(/[_\-.]/g, '').toLowerCase();
+}
+
+/** Members an envelope carries beside the record (links, metadata, JSON:API's top level, a status flag): never a record's own fields. */
+const ENVELOPE_EXTRAS = new Set(['links', 'link', 'meta', 'metadata', 'included', 'jsonapi', 'errors', 'error', 'warnings', 'messages', 'message', 'success', 'ok', 'requestid', 'traceid']);
+
+/** Usual names of the member holding a single record. */
+const ENVELOPE_NAMES = new Set(['data', 'item', 'result', 'record', 'resource', 'object', 'entity', 'payload']);
+
+/**
+ * The member of a single-record answer or write body that holds the record (spec/DECISIONS.md › D73): an object
+ * member with properties whose siblings are only envelope members (`links`, `meta`, `included`, `jsonapi`, a status
+ * flag), and that is the record `record` (same properties), or is named like the resource (`droplet`, `droplets`;
+ * `names` are flat), or by a usual name (`data`, `item`, `result`…), or is the answer's only member. `undefined`
+ * when the schema is the record itself (the seed's `Pet`) or is not an object.
+ */
+export function envelopeMember(schema: Schema | undefined, record: Schema | undefined, names: readonly string[]): string | undefined {
+  if (schema === undefined || typesOf(schema).includes('array')) return undefined;
+  const properties = objectShape(schema).properties;
+  const all = Object.keys(properties);
+  const candidates = Object.entries(properties).filter(
+    ([name, sub]) => typeof sub === 'object' && sub !== null && !typesOf(sub).includes('array') && Object.keys(objectShape(sub).properties).length > 0 && all.every((other) => other === name || ENVELOPE_EXTRAS.has(flat(other))),
+  );
+  const found =
+    (record === undefined ? undefined : candidates.find(([, sub]) => sameRecords(sub, record))) ??
+    candidates.find(([name]) => names.includes(flat(name))) ??
+    candidates.find(([name]) => ENVELOPE_NAMES.has(flat(name))) ??
+    (all.length === 1 ? candidates[0] : undefined);
+  return found?.[0];
+}
+
+/**
+ * The record a write body carries: the body itself, or its envelope's member (D73) when the body names none of the
+ * record's properties and that member does (`{"user": {...}}`, JSON:API's `{"data": {"type", "attributes"}}`).
+ */
+function bodyRecordSchema(body: Schema, record: Schema | undefined, names: readonly string[], enveloped: boolean): Schema {
+  const member = enveloped ? bodyEnvelopeMember(body, record, names) : undefined;
+  return member === undefined ? body : objectShape(body).properties[member]!;
+}
+
+function bodyEnvelopeMember(body: Schema, record: Schema | undefined, names: readonly string[]): string | undefined {
+  if (record === undefined) return undefined;
+  const fields = new Set(Object.keys(objectShape(record).properties));
+  const properties = objectShape(body).properties;
+  if (Object.keys(properties).some((name) => fields.has(name))) return undefined;
+  const member = envelopeMember(body, undefined, names);
+  if (member === undefined) return undefined;
+  return Object.keys(objectShape(properties[member]!).properties).some((name) => fields.has(name)) ? member : undefined;
+}
+
+/** Marks the envelopes of a record operation's answer and body (D73), read against its resource's record schema. */
+function setEnvelopes(op: OperationModel, resource: ResourceModel): void {
+  const names = resource.envelopeNames;
+  const answer = successSchema(op);
+  const member = answer === undefined || sameRecords(answer, resource.recordSchema) ? undefined : envelopeMember(answer, resource.recordSchema, names);
+  if (member !== undefined && sameRecords(objectShape(answer!).properties[member]!, resource.recordSchema)) op.answerEnvelope = member;
+  const body = op.body?.mediaTypes.some(isJsonMediaType) === true ? op.body.schema : undefined;
+  const bodyMember = body === undefined ? undefined : bodyEnvelopeMember(body, resource.recordSchema, names);
+  if (bodyMember !== undefined) op.bodyEnvelope = bodyMember;
+}
+
+/**
+ * The record a single-record answer or write body carries (spec/DECISIONS.md › D73): the value of its envelope's
+ * `member` (`{"droplet": {...}}` → the droplet), or the value itself where the operation has no envelope
+ * (`member` undefined). A body that is not an object, or lacks the member, gives `undefined`.
+ */
+export function recordIn(value: unknown, member: string | undefined): unknown {
+  if (member === undefined) return value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[member] : undefined;
+}

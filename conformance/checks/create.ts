@@ -65,7 +65,7 @@ interface RefusalTarget {
 }
 
 /** The statuses a refused body may get: 400 (seed, Errors), or 422 where the operation documents it instead. */
-function refusalStatuses(op: OperationModel): number[] {
+export function refusalStatuses(op: OperationModel): number[] {
   return op.responses.some((r) => r.status === '422') && !op.responses.some((r) => r.status === '400') ? [400, 422] : [400];
 }
 

@@ -1,10 +1,11 @@
-import { canonicalJson, exactInteger, sameJson } from '../../spec/json.js';
+import { canonicalJson, exactInteger } from '../../spec/json.js';
 import { memberAt } from '../../spec/lists.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
-import { echoProblems, isReturned as isReturnedByJudge, returnedPart } from '../record-rules.js';
+import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../record-rules.js';
+import { recordIn } from '../../spec/resources.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
@@ -81,8 +82,10 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
     context.advise(`${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`);
     return undefined;
   }
-  const created = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : await createdWithoutAnswer(context, resource, value, exchange);
-  expectEcho(context, resource, op, value, created, exchange);
+  // The record sent is the body's, or its envelope's member (D73).
+  const sent = (recordIn(value, op.bodyEnvelope) ?? {}) as ExactRecord;
+  const created = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : await createdWithoutAnswer(context, resource, sent, exchange);
+  expectEcho(context, resource, op, sent, created, exchange);
   const id = idOf(resource, created);
   if (!isNewId(context, resource, id, sentAt)) throw new Violation(`the ${exchange.response.status} carries ${resource.idProperty} ${id}, which another record already has (ids must be new)`, exchange);
   const remembered = memory(context, resource);
@@ -147,6 +150,6 @@ function expectAsCreated(resource: ResourceModel, records: readonly ExactRecord[
  * from `expected` may be present (a server default); one present must be equal.
  */
 export function expectSameRecord(resource: ResourceModel, expected: ExactRecord, got: ExactRecord, exchange: Exchange, where: string): void {
-  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && (!Object.hasOwn(got, name) || !sameJson(got[name], value)));
+  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && (!Object.hasOwn(got, name) || !shows(got[name], value)));
   if (differs) throw new Violation(`${where}: ${resource.name} ${idOf(resource, expected)} is ${show(got)} but was ${show(expected)}`, exchange);
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { ApiModel, OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
+import { refusalStatuses } from './create.js';
 import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
 import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord } from './check.js';
 import { itemRequest, withClientId } from './identity.js';
@@ -50,7 +51,7 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
   if (context.target.readOnly || create === undefined) return probes;
   probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: async () => requestOf(create, { value: withClientId(context, resource, value) }), status: successStatuses(create) })));
   const missing = missingRequiredBodies(create, bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
-  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text, contentType: missing.contentType }), status: [400] }));
+  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text, contentType: missing.contentType }), status: refusalStatuses(create) }));
   for (const op of [replace, update]) {
     if (op === undefined || (resource.idParameter === undefined && op.idIn !== 'body')) continue;
     probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { exactJson, sameJson } from '../../spec/json.js';
 import type { ApiModel, FilterModel, ResourceModel } from '../../spec/model.js';
+import { recordIn } from '../../spec/resources.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query.js';
 import { Violation } from '../contract.js';
@@ -94,7 +95,7 @@ class WriteCommand implements RecordCommand {
     const op = operation(this.resource, this.role);
     await context.call(op, itemRequest(this.resource, op, idOf(this.resource, old), this.value), successStatuses(op));
     // The record keeps its id whatever the body says (where the body names the record, its id is the one sent).
-    const merged = { ...(this.role === 'update' ? old : {}), ...this.value, [this.resource.idProperty]: old[this.resource.idProperty] };
+    const merged = { ...(this.role === 'update' ? old : {}), ...((recordIn(this.value, op.bodyEnvelope) ?? {}) as ExactRecord), [this.resource.idProperty]: old[this.resource.idProperty] };
     // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
     const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
     model.set(this.resource.name, records.map((record, i) => (i === index ? next : record)));

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { sameJson, toView } from '../../spec/json.js';
+import { toView } from '../../spec/json.js';
+import { shows } from '../record-rules.js';
+import { recordIn } from '../../spec/resources.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import type { Exchange } from '../client.js';
@@ -20,7 +22,7 @@ function mismatch(resource: ResourceModel, expected: Expected, got: ExactRecord)
   for (const [name, sent] of Object.entries(expected)) {
     if (!isReturned(resource, name)) continue;
     const value = returnedPart(resource.properties[name], sent);
-    if (!Object.hasOwn(got, name) || !sameJson(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
+    if (!Object.hasOwn(got, name) || !shows(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
   }
   return undefined;
 }
@@ -66,6 +68,8 @@ async function expectNarrowUpdateKeepsTheRest(context: CheckContext, resource: R
   const integers = context.target.integers;
   const create = operation(resource, 'create');
   const fullest = Array.from({ length: 12 }, (_, seed) => ordinaryBody(create, integers, 100 + seed)).reduce((a, b) => (Object.keys(b).length > Object.keys(a).length ? b : a));
+  // A body wrapping the record in an envelope (D73) has one member: no narrower change to send than the random runs'.
+  if (op.bodyEnvelope !== undefined) return;
   const donor = ordinaryBody(op, integers, 7);
   const change = Object.entries(donor).filter(([, value]) => value !== null).map(([name, value]) => ({ [name]: value })).find((one) => op.body?.validate(toView(one)) !== false);
   if (change === undefined) return;
@@ -94,8 +98,9 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
         const created = (await createRecord(context, resource, initial))!;
         const recordId = idOf(resource, created);
         const answer = await writeItem(context, op, resource, recordId, change);
-        const kept = role === 'update' ? Object.fromEntries(Object.entries(created).filter(([name]) => !Object.hasOwn(change, name))) : {};
-        const expected = { ...kept, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
+        const changed = (recordIn(change, op.bodyEnvelope) ?? {}) as Record<string, unknown>;
+        const kept = role === 'update' ? Object.fromEntries(Object.entries(created).filter(([name]) => !Object.hasOwn(changed, name))) : {};
+        const expected = { ...kept, ...Object.fromEntries(Object.entries(changed).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
         await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
         // The same valid write to an id that names no record is the documented 404, not a 2xx.
         if (documents(op, '404')) await context.call(op, itemRequest(resource, op, absent, change), [404]);
