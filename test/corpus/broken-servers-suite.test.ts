@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { startBroken } from './broken-servers.js';
-import { CLIENT_FORM_BROKEN_SERVERS, PAGING_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
+import { CLIENT_FORM_BROKEN_SERVERS, ENVELOPE_BROKEN_SERVERS, PAGING_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
 import { CORPUS_KEY, failingChecks } from './harness.js';
 
 // Each broken server lets one kind of invalid replace or update body through; the suite, given the spec, must
@@ -70,6 +70,30 @@ describe('pagination: the pages of a list partition it, for every paging kind', 
     const server = await startBroken(broken);
     try {
       const failed = (await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: broken.spec, runs: 5 }, broken.mustFail)).map((failure) => failure.id);
+      expect(failed, broken.fault).toEqual(broken.mustFail);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('single-record envelopes: records are read through them', () => {
+  test('control: the proxy without a fault passes every check of both envelope specs', async () => {
+    for (const spec of [...new Set(ENVELOPE_BROKEN_SERVERS.map((broken) => broken.spec))]) {
+      const server = await startBroken({ ...ENVELOPE_BROKEN_SERVERS.find((broken) => broken.spec === spec)!, inject: () => (request, forward) => forward(request) });
+      try {
+        const failures = await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec, runs: 10 });
+        expect(failures.map((f) => `${f.id}\n${f.report}`).join('\n\n')).toBe('');
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  test.each(ENVELOPE_BROKEN_SERVERS.map((broken) => [broken.name, broken] as const))('%s', async (_title, broken) => {
+    const server = await startBroken(broken);
+    try {
+      const failed = (await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: broken.spec, runs: 10 }, broken.mustFail)).map((failure) => failure.id);
       expect(failed, broken.fault).toEqual(broken.mustFail);
     } finally {
       await server.close();

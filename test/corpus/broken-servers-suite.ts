@@ -276,3 +276,55 @@ export const SUITE_BROKEN_SERVERS: readonly BrokenServer[] = [
     inject: ignoring('PATCH', keyword(name)),
   })),
 ];
+
+/** The spec of the envelope broken servers: DigitalOcean's `{"droplet": {...}}` answers around flat create bodies. */
+export const DROPLETS_SPEC = join(PACKAGE_ROOT, 'spec', 'wild', 'droplets-envelope-3.0.yaml');
+
+/** The spec of JSON:API's `{"data": {...}}` answers and bodies. */
+export const ARTICLES_SPEC = join(PACKAGE_ROOT, 'spec', 'wild', 'articles-jsonapi-3.1.yaml');
+
+const readingDroplet = (request: ProxyRequest): boolean => request.method === 'GET' && /^\/v2\/droplets\/[^/]+$/.test(request.path);
+
+/**
+ * Broken servers of single-record envelopes (D73): each answers within the response schema (its envelope members
+ * are optional), so only reading the record through its envelope shows the fault.
+ */
+export const ENVELOPE_BROKEN_SERVERS: readonly BrokenServer[] = [
+  {
+    name: 'read answered without its envelope',
+    spec: DROPLETS_SPEC,
+    fault: 'droplets_get answers the droplet itself instead of {"droplet": {...}}',
+    mustFail: ['droplets_get.found'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      return readingDroplet(request) && answer.status === 200 ? editAnswer(answer, (body) => (body as Record<string, unknown>)['droplet']) : answer;
+    },
+  },
+  {
+    name: 'read wrapping a stale name',
+    spec: DROPLETS_SPEC,
+    fault: 'droplets_get answers {"droplet": {...}} whose name is not the one stored',
+    mustFail: ['droplets_get.found'],
+    inject: () => async (request, forward) => {
+      const answer = await forward(request);
+      if (!readingDroplet(request) || answer.status !== 200) return answer;
+      return editAnswer(answer, (body) => {
+        const droplet = (body as Record<string, unknown>)['droplet'] as Record<string, unknown>;
+        return { droplet: { ...droplet, name: `${String(droplet['name'])}-old` } };
+      });
+    },
+  },
+  {
+    name: 'JSON:API create dropping an attribute',
+    spec: ARTICLES_SPEC,
+    fault: 'createArticle stores {data: {attributes}} without its body member',
+    mustFail: ['createArticle.echo'],
+    inject: () => (request, forward) => {
+      if (request.method !== 'POST' || request.path !== '/articles') return forward(request);
+      return forward(editBody(request, (body) => {
+        const attributes = (body['data'] as Record<string, Record<string, unknown>> | undefined)?.['attributes'];
+        if (attributes !== undefined) delete attributes['body'];
+      }));
+    },
+  },
+];
