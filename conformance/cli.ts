@@ -3,9 +3,9 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { readSpecDocument } from '../spec/document.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { EXCHANGE_LOG_ENV, send, TargetRefusing, type Exchange } from './client.js';
@@ -271,7 +271,8 @@ async function probe(target: Target): Promise<void> {
 
 /** The URL of a server entry of the spec, its variables filled with their defaults (seed, Versioning). */
 async function serverUrl(name: 'production' | 'staging' | 'mock'): Promise<string> {
-  const document = (await SwaggerParser.parse(options.spec)) as OpenAPIV3_1.Document;
+  // The loader the model reads with: a Swagger 2.0 or multi-file spec names its servers as the mock serves them.
+  const document = await readSpecDocument(options.spec).then(({ document: read }) => read as unknown as OpenAPIV3_1.Document, (error: unknown) => usage(`${options.spec}: ${(error as Error).message}`));
   const server = document.servers?.find((entry) => (entry.description ?? '').toLowerCase().includes(name === 'mock' ? 'local' : name));
   if (server === undefined) return usage(`${options.spec} has no ${name} server`);
   return server.url.replace(/\{(\w+)\}/g, (_match, variable: string) => process.env[variable.toUpperCase()] ?? server.variables?.[variable]?.default ?? '');

@@ -158,7 +158,7 @@ try {
       : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
     // A Redis not reachable yet leaves the count unknown; the start-up log says why.
     const counted = await Promise.resolve(datasetSizes(mock.stores.sharedData)).catch(() => undefined);
-    const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : Object.entries(counted).map(([name, size]) => `${size} ${name}`).join(', ') || 'no resource';
+    const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : sizesText(counted);
     const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
     const first = api.resources[0];
     process.stdout.write(
@@ -325,4 +325,14 @@ function positive(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('must be a positive integer');
   return value;
+}
+
+/** The start-up line's record counts: each resource's, or for a large spec the first few and a total (one line stays readable). */
+function sizesText(counted: Record<string, number>): string {
+  const entries = Object.entries(counted);
+  if (entries.length === 0) return 'no resource';
+  const shown = entries.slice(0, 6).map(([name, size]) => `${size} ${name}`).join(', ');
+  if (entries.length <= 6) return shown;
+  const total = entries.reduce((sum, [, size]) => sum + size, 0);
+  return `${shown} and ${entries.length - 6} more resources (${total} records in all)`;
 }

@@ -1,4 +1,4 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
+import { readSpecDocument } from '../../spec/document.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 
 /** An operation of the spec as the reports show it: its documented statuses, and the statuses the run saw. */
@@ -22,7 +22,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * operation (unknown routes, other methods) are returned apart, by their key. Errors: an unreadable spec rejects.
  */
 export async function coverage(specPath: string, statuses: readonly [string, readonly [number, number][]][]): Promise<{ operations: OperationCoverage[]; unmatched: Map<string, Map<number, number>> }> {
-  const document = (await SwaggerParser.parse(specPath)) as OpenAPIV3_1.Document;
+  // The model's loader: path items by `$ref` (multi-file specs) and Swagger 2.0 documents read as the suite reads them.
+  const document = (await readSpecDocument(specPath)).document as unknown as OpenAPIV3_1.Document;
   const operations: (OperationCoverage & { pattern: RegExp })[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
