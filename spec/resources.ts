@@ -167,11 +167,21 @@ function singletonRole(op: OperationModel): Role | undefined {
 /** Members of a wrapper object that hold a list's records. */
 const LIST_MEMBERS = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'];
 
-/** Whether an answer is one record (an object with properties), not a list (an array, or a wrapper of `data`, `items`…). */
+/** Members a list wrapper carries beside its records: an envelope's own, and page facts. */
+const PAGE_MEMBERS = new Set(['total', 'count', 'totalcount', 'next', 'previous', 'prev', 'page', 'pages', 'cursor', 'nextcursor', 'hasmore', 'offset', 'limit']);
+
+/**
+ * Whether an answer is one record (an object with properties), not a list: an array, a wrapper of `data`, `items`…,
+ * or an object whose one array of objects sits beside only links, metadata and page facts
+ * (`{"actions": [...], "links": {...}, "meta": {...}}`).
+ */
 function isSingleRecord(schema: Schema | undefined): boolean {
   if (schema === undefined || typesOf(schema).includes('array')) return false;
   const properties = Object.entries(objectShape(schema).properties);
-  return properties.length > 0 && !properties.some(([name, sub]) => LIST_MEMBERS.includes(name) && mainType(sub) === 'array');
+  if (properties.length === 0 || properties.some(([name, sub]) => LIST_MEMBERS.includes(name) && mainType(sub) === 'array')) return false;
+  const records = properties.filter(([, sub]) => typesOf(sub).includes('array') && Object.keys(objectShape((sub['items'] as Schema | undefined) ?? {}).properties).length > 0);
+  const wrapper = records.length === 1 && properties.every(([name]) => name === records[0]![0] || ENVELOPE_EXTRAS.has(flat(name)) || PAGE_MEMBERS.has(flat(name)));
+  return !wrapper;
 }
 
 /**
