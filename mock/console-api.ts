@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { exactJson, parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
-import { compile, createAjv, isMarked, type Validator } from '../spec/schema.js';
+import { compile, createAjv, isMarked, objectShape, type Schema, type Validator } from '../spec/schema.js';
 import type { ErrorCode } from './errors.js';
 import { generateRecords, MAX_GENERATED } from './generate.js';
 import type { JournalEntry, Journal } from './journal.js';
@@ -57,7 +57,8 @@ export function modelOf(api: ApiModel, sharedStore: boolean): string {
       filters: resource.filters.map((filter) => ({ parameter: filter.parameter.name, property: filter.property, values: filter.values, schema: filter.parameter.schema })),
       limit: resource.limit,
       operations: Object.fromEntries(Object.entries(resource.operations).map(([role, op]) => [role, op.operationId])),
-      createSchema: resource.operations.create?.body?.schema,
+      // The record a create takes: its body's, or the member of an enveloped body that holds it (D73).
+      createSchema: createRecordSchema(resource.operations.create),
     })),
     operations: api.operations.map((op) => ({
       operationId: op.operationId,
@@ -75,6 +76,11 @@ export function modelOf(api: ApiModel, sharedStore: boolean): string {
       undocumented: answerableStatuses(op, sharedStore).filter((status) => !op.errors.documents(status)),
     })),
   });
+}
+
+function createRecordSchema(create: OperationModel | undefined): Schema | undefined {
+  const schema = create?.body?.schema;
+  return schema === undefined || create?.bodyEnvelope === undefined ? schema : objectShape(schema).properties[create.bodyEnvelope];
 }
 
 /** The names of a response's named examples (`Prefer: example=`), when the model keeps them. */

@@ -9,6 +9,7 @@ import { hasCredentials, idText, judgeExchange, judgeRequest, violationLabel, ty
 import { SequenceJudge } from '../conformance/traffic.js';
 import { parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
+import { recordIn } from '../spec/resources.js';
 import { ADMIN_PREFIX } from '../mock/admin.js';
 import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, write, type Answer } from './answer.js';
 
@@ -98,7 +99,7 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     const response = mock.cors.decorate(asMock, answered);
     if (op?.role === 'create' && op.resource !== undefined && response.status < 300) {
       const parsed = parseExact(response.body);
-      const id = parsed.ok ? (parsed.document.value as Record<string, unknown> | null)?.[op.resource.idProperty] : undefined;
+      const id = parsed.ok ? (recordIn(parsed.document.value, op.answerEnvelope) as Record<string, unknown> | null | undefined)?.[op.resource.idProperty] : undefined;
       if (id !== undefined) mockIds.get(op.resource.name)!.add(idText(id));
     }
     return { status: response.status, headers: response.headers, bytes: Buffer.from(response.body), answeredBy: 'mock', reason };

@@ -6,6 +6,7 @@ import { listedRecords } from '../conformance/record-rules.js';
 import { toHar } from '../conformance/report/har.js';
 import { exactJson, toView } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
+import { recordIn } from '../spec/resources.js';
 
 /** The HAR file `--record DIR` writes. */
 export const HAR_FILE = 'traffic.har';
@@ -62,7 +63,7 @@ export class Recorder {
       return;
     }
     if (body === undefined) return;
-    const candidates = op.role === 'list' ? listedRecords(resource, body) : op.role === 'read' || op.role === 'create' || op.role === 'replace' || op.role === 'update' ? [body] : [];
+    const candidates = op.role === 'list' ? listedRecords(resource, body) : op.role === 'read' || op.role === 'create' || op.role === 'replace' || op.role === 'update' ? [recordIn(body, op.answerEnvelope)] : [];
     for (const record of candidates) {
       if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
       const id = (record as Record<string, unknown>)[resource.idProperty];
