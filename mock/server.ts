@@ -200,21 +200,27 @@ function write(res: ServerResponse, response: MockResponse): void {
     res.end(response.bytes);
     return;
   }
-  headers[headers.length - 1] = contentLength(response.body);
+  const bytes = encoded(response.body);
+  headers[headers.length - 1] = lastLength;
   res.writeHead(response.status, headers);
-  res.end(response.body);
+  res.end(bytes);
 }
 
 let lastBody = '';
+let lastBytes = Buffer.alloc(0);
 let lastLength = '0';
 
-/** `Content-Length` of a body, remembered for the last body: a page answered again is the same string (store.ts caches pages). */
-function contentLength(body: string): string {
+/**
+ * The UTF-8 bytes of a body and their `Content-Length`, remembered for the last body: a page answered again is the
+ * same string (the stores cache pages), so it is encoded once, not on every request.
+ */
+function encoded(body: string): Buffer {
   if (body !== lastBody) {
     lastBody = body;
-    lastLength = String(Buffer.byteLength(body));
+    lastBytes = Buffer.from(body, 'utf8');
+    lastLength = String(lastBytes.length);
   }
-  return lastLength;
+  return lastBytes;
 }
 
 /** Runs the pipeline; should it ever throw or reject (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
