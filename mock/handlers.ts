@@ -1,7 +1,7 @@
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../spec/json.js';
 import { validSample } from '../spec/samples.js';
-import { recordIn } from '../spec/resources.js';
+import { envelopeBranch, recordIn } from '../spec/resources.js';
 import { objectShape } from '../spec/schema.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../spec/model.js';
 import type { ErrorCode } from './errors.js';
@@ -191,7 +191,8 @@ function envelopeWrap(op: OperationModel): ((json: string) => string) | undefine
   const member = op.answerEnvelope;
   const schema = op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema;
   if (member === undefined || schema === undefined) return undefined;
-  const { properties, required } = objectShape(schema);
+  // A `oneOf`/`anyOf` answer is written in the branch that holds the record (D73).
+  const { properties, required } = objectShape(envelopeBranch(schema, (branch) => (objectShape(branch).properties[member] === undefined ? undefined : member))?.schema ?? schema);
   const others = required.filter((name) => name !== member && properties[name] !== undefined).map((name) => `${JSON.stringify(name)}:${exactJson(validSample(properties[name]!))}`);
   const prefix = `{${JSON.stringify(member)}:`;
   const suffix = others.length === 0 ? '}' : `,${others.join(',')}}`;

@@ -387,6 +387,9 @@ const ENVELOPE_NAMES = new Set(['data', 'item', 'result', 'record', 'resource', 
  */
 export function envelopeMember(schema: Schema | undefined, record: Schema | undefined, names: readonly string[]): string | undefined {
   if (schema === undefined || typesOf(schema).includes('array')) return undefined;
+  // An answer that is one of several shapes (DigitalOcean's create: one droplet, or several) wraps the record in the branch that holds it.
+  const branch = record === undefined ? undefined : envelopeBranch(schema, (sub) => envelopeMember(sub, record, names));
+  if (branch !== undefined) return branch.member;
   const properties = objectShape(schema).properties;
   const all = Object.keys(properties);
   const candidates = Object.entries(properties).filter(
@@ -398,6 +401,22 @@ export function envelopeMember(schema: Schema | undefined, record: Schema | unde
     candidates.find(([name]) => ENVELOPE_NAMES.has(flat(name))) ??
     (all.length === 1 ? candidates[0] : undefined);
   return found?.[0];
+}
+
+/**
+ * The branch of a `oneOf`/`anyOf` answer whose envelope holds the record, and its member (D73); `undefined` when the
+ * schema has no such branch. `memberOf` reads one branch.
+ */
+export function envelopeBranch(schema: Schema, memberOf: (branch: Schema) => string | undefined): { schema: Schema; member: string } | undefined {
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches as Schema[]) {
+      const member = typeof branch === 'object' && branch !== null ? memberOf(branch) : undefined;
+      if (member !== undefined) return { schema: branch, member };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -424,7 +443,8 @@ function setEnvelopes(op: OperationModel, resource: ResourceModel): void {
   const names = resource.envelopeNames;
   const answer = successSchema(op);
   const member = answer === undefined || sameRecords(answer, resource.recordSchema) ? undefined : envelopeMember(answer, resource.recordSchema, names);
-  if (member !== undefined && sameRecords(objectShape(answer!).properties[member]!, resource.recordSchema)) op.answerEnvelope = member;
+  const holder = member === undefined ? undefined : (envelopeBranch(answer!, (branch) => (objectShape(branch).properties[member] === undefined ? undefined : member))?.schema ?? answer!);
+  if (member !== undefined && sameRecords(objectShape(holder!).properties[member]!, resource.recordSchema)) op.answerEnvelope = member;
   const body = op.body?.mediaTypes.some(isJsonMediaType) === true ? op.body.schema : undefined;
   const bodyMember = body === undefined ? undefined : bodyEnvelopeMember(body, resource.recordSchema, names);
   if (bodyMember !== undefined) op.bodyEnvelope = bodyMember;
