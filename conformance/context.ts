@@ -75,6 +75,9 @@ export function setExampleParent(resource: ResourceModel, values: Record<string,
 export function parentPath(op: OperationModel): Record<string, string> {
   const values: Record<string, string> = {};
   for (let resource = op.resource; resource?.parent !== undefined; ) {
+    // No parent could be made for it: a check that reaches it gives up (no verdict), never sends an empty segment.
+    const failed = unprepared.get(resource);
+    if (failed !== undefined) throw failed;
     Object.assign(values, exampleParents.get(resource));
     const id = parents.get(resource);
     if (id !== undefined) values[resource.parent.parameter] = id;
@@ -82,6 +85,17 @@ export function parentPath(op: OperationModel): Record<string, string> {
     resource = grandParents.get(resource)?.find((candidate) => candidate.name === name);
   }
   return values;
+}
+
+/** The sub-resources whose parent record the suite could not make (no body could be drawn for it), and why. */
+const unprepared = new WeakMap<ResourceModel, Error>();
+
+/**
+ * Marks `resource` as having no parent record: `why` (a `GenerationGaveUp`) is thrown by {@link parentPath}, so only
+ * the checks that reach this sub-resource give up, and the rest of the suite still runs.
+ */
+export function setUnprepared(resource: ResourceModel, why: Error): void {
+  unprepared.set(resource, why);
 }
 
 /** The resources of the model each sub-resource's parent is found among (set with the parent). */

@@ -1,5 +1,6 @@
 import type { ResourceModel } from '../spec/model.js';
-import { isMarked, typesOf, type Schema } from '../spec/schema.js';
+import { isLosslessNumber } from 'lossless-json';
+import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../spec/schema.js';
 import { sampleOf } from '../spec/error-shape.js';
 import type { RecordValue } from './store/record-store.js';
 
@@ -11,12 +12,18 @@ import type { RecordValue } from './store/record-store.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
     // A readOnly member the body schema does not name (Pet's `createdAt`, absent from NewPet) is the server's to set.
     if (name !== idProperty && (others || known.has(name)) && !readOnlyNames.has(name) && Object.hasOwn(body, name)) record[name] = body[name];
+  }
+  // A member the body names in another type than the record (a `size` slug sent, a `size` object answered) is the
+  // server's to make (D77): the record gets its own valid value, never one its schema rejects.
+  for (let i = 0; i < converted.length; i++) {
+    const { name, types } = converted[i]!;
+    if (record[name] !== undefined && !types.has(valueType(record[name]))) delete record[name];
   }
   for (let i = 0; i < fills.length; i++) {
     const { name, readOnly, fill } = fills[i]!;
@@ -35,6 +42,8 @@ interface Plan {
   fills: { name: string; readOnly: boolean; fill: (() => unknown) | undefined }[];
   /** The record's `readOnly` properties: never taken from a request body. */
   readOnlyNames: ReadonlySet<string>;
+  /** Properties a write body names in another JSON type than the record (D77), with the types the record allows. */
+  converted: { name: string; types: ReadonlySet<string> }[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -54,7 +63,26 @@ function plan(resource: ResourceModel): Plan {
     const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)) };
+  const converted: Plan['converted'] = [];
+  const bodies = (['create', 'replace', 'update'] as const).flatMap((role) => {
+    const op = resource.operations[role];
+    const schema = op?.body?.schema;
+    if (schema === undefined) return [];
+    const record = op!.bodyEnvelope === undefined ? schema : (objectShape(schema).properties[op!.bodyEnvelope] ?? {});
+    // A body that is one of several shapes (one record, or several) names the member in each branch.
+    const branches = (['oneOf', 'anyOf'] as const).flatMap((key) => (Array.isArray(record[key]) ? (record[key] as Schema[]) : []));
+    return [record, ...branches].map((part) => objectShape(part).properties);
+  });
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    const types = new Set(admittedTypes(schema).flatMap((type) => (type === 'number' ? ['number', 'integer'] : [type])));
+    if (types.size === 0) continue;
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    const sent = named.flatMap(admittedTypes);
+    // Checked where the body's types and the record's differ, or where the body does not say (a value may not fit).
+    const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
+    if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted };
   plans.set(resource, found);
   return found;
 }
@@ -90,6 +118,14 @@ function mergeValue(target: unknown, patch: unknown): unknown {
 /** A JSON object as parsed (not an array, not an exact number). */
 function isPlainObject(value: unknown): value is RecordValue {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** The JSON type of a parsed body value, numbers as `integer` or `number` whether parsed exactly or not. */
+function valueType(value: unknown): string {
+  if (typeof value === 'bigint' || isLosslessNumber(value)) return Number.isInteger(Number(String(value))) ? 'integer' : 'number';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
 }
 
 /** A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, else a sample. */

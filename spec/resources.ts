@@ -1,6 +1,6 @@
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
-import { compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
+import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
 export interface ResourceExtension extends ListExtension {
@@ -338,7 +338,9 @@ function buildResource(
  * parameter (`client_id` of `/clients/{id}`, D50), else the first `readOnly` one, else the first property ending
  * in `id` the create body does not take.
  */
-function pickIdProperty(properties: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string): string | undefined {
+function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string): string | undefined {
+  // An id is a scalar: an object or array member (an envelope's record, a list) never names a record.
+  const properties = Object.fromEntries(Object.entries(all).filter(([, schema]) => !admittedTypes(schema).some((type) => type === 'object' || type === 'array')));
   const names = Object.keys(properties);
   if (parameter !== undefined && names.includes(parameter)) return parameter;
   if (names.includes('id')) return 'id';
@@ -350,6 +352,9 @@ function pickIdProperty(properties: Record<string, Schema>, parameter: string | 
   if (prefixed !== undefined) return prefixed;
   const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
   if (readOnly !== undefined) return readOnly;
+  // An address names its record (DigitalOcean's reserved IPs: `/v2/reserved_ipv6/{reserved_ipv6}` holds `ip`).
+  const address = names.find((name) => ['ipv4', 'ipv6'].includes(String(properties[name]!['format'])));
+  if (address !== undefined && parameter !== undefined) return address;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
 }
 
@@ -444,7 +449,8 @@ function setEnvelopes(op: OperationModel, resource: ResourceModel): void {
   const answer = successSchema(op);
   const member = answer === undefined || sameRecords(answer, resource.recordSchema) ? undefined : envelopeMember(answer, resource.recordSchema, names);
   const holder = member === undefined ? undefined : (envelopeBranch(answer!, (branch) => (objectShape(branch).properties[member] === undefined ? undefined : member))?.schema ?? answer!);
-  if (member !== undefined && sameRecords(objectShape(holder!).properties[member]!, resource.recordSchema)) op.answerEnvelope = member;
+  // The member holds this resource's record when it names the record's id (a create may answer fewer members than a read).
+  if (member !== undefined && (sameRecords(objectShape(holder!).properties[member]!, resource.recordSchema) || objectShape(objectShape(holder!).properties[member]!).properties[resource.idProperty] !== undefined)) op.answerEnvelope = member;
   const body = op.body?.mediaTypes.some(isJsonMediaType) === true ? op.body.schema : undefined;
   const bodyMember = body === undefined ? undefined : bodyEnvelopeMember(body, resource.recordSchema, names);
   if (bodyMember !== undefined) op.bodyEnvelope = bodyMember;

@@ -283,6 +283,27 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * The JSON types a schema admits, read through composition: its `type` (or `enum`/`const`), else its `allOf` parts'
+ * (the first that says), else the union of its `oneOf`/`anyOf` branches' (`[]` when one of them does not say), else
+ * `object` for a schema with `properties` and `array` for one with `items`; `[]` when nothing says.
+ */
+export function admittedTypes(schema: Schema): string[] {
+  const own = typesOf(schema);
+  if (own.length > 0) return own;
+  for (const part of Array.isArray(schema['allOf']) ? (schema['allOf'] as Schema[]) : []) {
+    const types = typeof part === 'object' && part !== null ? admittedTypes(part) : [];
+    if (types.length > 0) return types;
+  }
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    if (!Array.isArray(schema[key])) continue;
+    const branches = (schema[key] as Schema[]).map((branch) => (typeof branch === 'object' && branch !== null ? admittedTypes(branch) : []));
+    return branches.some((types) => types.length === 0) ? [] : [...new Set(branches.flat())];
+  }
+  if (typeof schema['properties'] === 'object') return ['object'];
+  return typeof schema['items'] === 'object' ? ['array'] : [];
+}
+
 /** The main type of a schema, ignoring `null`: `integer`, `string`, …, or `undefined` when it does not say. */
 export function mainType(schema: Schema): string | undefined {
   return typesOf(schema).find((type) => type !== 'null');

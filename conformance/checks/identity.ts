@@ -5,7 +5,7 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';
-import { requestOf, setExampleParent, setParent, setResources, type CheckContext, type RequestSpec } from '../context.js';
+import { requestOf, setExampleParent, setParent, setResources, setUnprepared, type CheckContext, type RequestSpec } from '../context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
@@ -122,8 +122,16 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     await prepare(parent);
     const remembered = memory(context, parent);
     remembered.fixture ??= create(parent);
-    const id = await remembered.fixture;
     setResources(resource, context.model.resources);
+    let id: string | undefined;
+    try {
+      id = await remembered.fixture;
+    } catch (error) {
+      // One parent no body can be drawn for leaves its own sub-resources untested, not the whole suite.
+      if (!(error instanceof GenerationGaveUp)) throw error;
+      setUnprepared(resource, error);
+      return;
+    }
     if (id !== undefined) setParent(resource, id);
   };
   for (const resource of context.model.resources) await prepare(resource);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { exactJson, sameJson } from '../../spec/json.js';
 import type { ApiModel, FilterModel, ResourceModel } from '../../spec/model.js';
 import { recordIn } from '../../spec/resources.js';
+import { keptAsSent } from '../record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query.js';
 import { Violation } from '../contract.js';
@@ -97,7 +98,8 @@ class WriteCommand implements RecordCommand {
     // The record keeps its id whatever the body says (where the body names the record, its id is the one sent).
     const merged = { ...(this.role === 'update' ? old : {}), ...((recordIn(this.value, op.bodyEnvelope) ?? {}) as ExactRecord), [this.resource.idProperty]: old[this.resource.idProperty] };
     // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
-    const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
+    // …and a member sent in another type than the record's is the server's to turn into its own value (D77).
+    const next = Object.fromEntries(Object.entries(merged).filter(([name, value]) => value !== null && keptAsSent(this.resource, name, value)));
     model.set(this.resource.name, records.map((record, i) => (i === index ? next : record)));
   }
   toString = (): string => `${operation(this.resource, this.role).operationId}(created #${this.pick}, ${exactJson(this.value)})`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { toView } from '../../spec/json.js';
-import { shows } from '../record-rules.js';
+import { keptAsSent, shows } from '../record-rules.js';
 import { recordIn } from '../../spec/resources.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
@@ -20,7 +20,7 @@ type Expected = Record<string, unknown>;
 /** The first property of `expected` that `got` does not hold with the same value, as a message; or `undefined`. */
 function mismatch(resource: ResourceModel, expected: Expected, got: ExactRecord): string | undefined {
   for (const [name, sent] of Object.entries(expected)) {
-    if (!isReturned(resource, name)) continue;
+    if (!isReturned(resource, name) || !keptAsSent(resource, name, sent)) continue;
     const value = returnedPart(resource.properties[name], sent);
     if (!Object.hasOwn(got, name) || !shows(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
   }

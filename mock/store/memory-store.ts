@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { parseExact } from '../../spec/json.js';
 import type { ResourceModel } from '../../spec/model.js';
 import { INT64_MAX } from '../../spec/schema.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
-import { filterKey, storedFilters, storedSchema, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordStore, type RecordValue, type StoredFilter } from './record-store.js';
+import { filterKey, idDrawer, storedFilters, storedSchema, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordStore, type RecordValue, type StoredFilter } from './record-store.js';
 
 /** Largest `limit` whose pages are kept written between two changes (the seed's maximum page). */
 const MAX_CACHED_LIMIT = 100;
@@ -30,7 +29,7 @@ export class MemoryRecordStore implements RecordStore {
   private nextId = 1n;
   private readonly write: Writer;
   private readonly idProperty: string;
-  private readonly uuid: boolean;
+  private readonly draw: (() => string) | undefined;
   private readonly filters: readonly StoredFilter[];
 
   /** @param maxRecords most records held at once; `create` refuses with `'full'` beyond it. */
@@ -41,7 +40,7 @@ export class MemoryRecordStore implements RecordStore {
   ) {
     this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idProperty = resource.idProperty;
-    this.uuid = resource.idType === 'string' && resource.idSchema['format'] === 'uuid';
+    this.draw = idDrawer(resource);
     this.filters = storedFilters(resource);
     this.columns = this.filters.map(() => []);
     this.indexes = this.filters.map(() => undefined);
@@ -84,8 +83,8 @@ export class MemoryRecordStore implements RecordStore {
       if (this.nextId > INT64_MAX) return { ok: false, reason: 'ids-exhausted' };
       id = this.nextId;
     } else {
-      // A counter as text skips ids loaded as text digits (`insert` moves the counter above them); a UUID is drawn again on the (unlikely) clash.
-      do id = this.uuid ? randomUUID() : String(this.nextId++);
+      // A counter as text skips ids loaded as text digits (`insert` moves the counter above them); a drawn id (a UUID, an address) is drawn again on the (unlikely) clash.
+      do id = this.draw === undefined ? String(this.nextId++) : this.draw();
       while (this.rowById.has(id));
     }
     // `fields` is the caller's fresh record (records.ts): the id is set on it rather than on a copy.

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { isLosslessNumber } from 'lossless-json';
 import { exactInteger, toView } from '../../spec/json.js';
 import { PARENT_LINK, type ResourceModel } from '../../spec/model.js';
@@ -225,4 +226,34 @@ export function isValidRecord(resource: ResourceModel, record: RecordValue): boo
   if (resource.parent === undefined || resource.parent.inSchema || !Object.hasOwn(record, PARENT_LINK)) return resource.validateRecord(toView(record));
   const { [PARENT_LINK]: _link, ...own } = record;
   return resource.validateRecord(toView(own));
+}
+
+/**
+ * How a store draws a new string id whose schema names a format a counter's digits would break (D77): `uuid`, an
+ * `ipv4`/`ipv6` address (DigitalOcean's floating IPs are named by theirs), an `email`, a `hostname`, a `uri`; drawn
+ * at random, drawn again on a clash. `undefined`: the id is a counter as text.
+ */
+export function idDrawer(resource: ResourceModel): (() => string) | undefined {
+  if (resource.idType !== 'string') return undefined;
+  const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
+  switch (resource.idSchema['format']) {
+    case 'uuid':
+      return randomUUID;
+    case 'ipv4':
+      return () => `10.${[...randomBytes(3)].join('.')}`;
+    case 'ipv6':
+      return () => `fd00::${hex(2)}:${hex(2)}:${hex(2)}`;
+    case 'email':
+    case 'idn-email':
+      return () => `user-${hex(6)}@example.com`;
+    case 'hostname':
+    case 'idn-hostname':
+      return () => `host-${hex(6)}.example.com`;
+    case 'uri':
+    case 'url':
+    case 'iri':
+      return () => `https://example.com/${hex(8)}`;
+    default:
+      return undefined;
+  }
 }

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { parseExact } from '../../spec/json.js';
 import type { ResourceModel } from '../../spec/model.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
 import type { RedisConnection } from './redis-connection.js';
 import { CREATE_SCRIPT, DELETE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RANGE_SCRIPT, REPLACE_SCRIPT } from './redis-scripts.js';
-import { filterKey, storedFilters, storedSchema, type AsyncRecordStore, type CreateResult, type ListPage, type ListQuery, type RecordId, type RecordValue } from './record-store.js';
+import { filterKey, idDrawer, storedFilters, storedSchema, type AsyncRecordStore, type CreateResult, type ListPage, type ListQuery, type RecordId, type RecordValue } from './record-store.js';
 
 /** Records per script when a large load is sent in chunks (each chunk one round trip, pipelined). */
 const LOAD_CHUNK = 5_000;
@@ -32,6 +31,8 @@ export class RedisRecordStore implements AsyncRecordStore {
   private readonly write: Writer;
   private readonly idName: string;
   private readonly idKind: 'int' | 'text' | 'given';
+  /** How a new string id in a format is drawn (a UUID, an address); `undefined` for a counter. */
+  private readonly draw: (() => string) | undefined;
   /** Per filter: its property (escaped for a key name), whether it is indexed, and its indexed values' keys. */
   private readonly filters: { property: string; escaped: string; indexed: boolean; values: string[] }[];
   private initialized: Promise<NamespaceMeta | undefined> | undefined;
@@ -54,7 +55,8 @@ export class RedisRecordStore implements AsyncRecordStore {
   ) {
     this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idName = JSON.stringify(resource.idProperty);
-    this.idKind = resource.idType === 'integer' ? 'int' : resource.idSchema['format'] === 'uuid' ? 'given' : 'text';
+    this.draw = idDrawer(resource);
+    this.idKind = resource.idType === 'integer' ? 'int' : this.draw !== undefined ? 'given' : 'text';
     this.filters = storedFilters(resource).map((filter) => ({
       property: filter.property,
       escaped: encodeURIComponent(filter.property),
@@ -95,7 +97,7 @@ export class RedisRecordStore implements AsyncRecordStore {
     const text = given === undefined ? '' : typeof given === 'bigint' ? String(given) : JSON.stringify(given);
     const args = [this.base, this.maxRecords, kind, given === undefined ? '' : String(given), this.idName, this.write(rest), text, ...this.descriptors(rest)];
     for (;;) {
-      if (kind === 'given') args[3] = randomUUID();
+      if (kind === 'given') args[3] = this.draw!();
       const reply = (await this.connection.run(() => this.connection.script(CREATE_SCRIPT, args))) as string[];
       // A drawn UUID met a held one: draw again; an id the client chose is refused.
       if (reply[0] === 'taken' && kind === 'given') continue;
