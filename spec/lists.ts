@@ -180,7 +180,10 @@ function filterOf(parameter: ParameterModel, property: string, propertySchema: S
   else if (!isScalar(propertySchema)) return undefined;
   else match = many ? 'in' : 'equal';
   const valued = propertyItems !== undefined && isScalar(propertyItems) ? propertyItems : propertySchema;
-  const values = Array.isArray(valued['enum']) ? (valued['enum'] as unknown[]).filter((v) => v !== null) : mainType(valued) === 'boolean' ? [true, false] : undefined;
+  const recordValues = Array.isArray(valued['enum']) ? (valued['enum'] as unknown[]).filter((v) => v !== null) : mainType(valued) === 'boolean' ? [true, false] : undefined;
+  // Only values the parameter itself admits can be asked for (a record's `type` may hold more than `?type=` takes).
+  const asked = Array.isArray(parameterItems['enum']) ? (parameterItems['enum'] as unknown[]) : undefined;
+  const values = recordValues === undefined || asked === undefined ? recordValues : recordValues.filter((value) => asked.includes(value));
   return match === 'equal' ? { parameter, property, values } : { parameter, property, values, match };
 }
 

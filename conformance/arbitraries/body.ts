@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { OperationModel } from '../../spec/model.js';
 import { sampleOf } from '../../spec/error-shape.js';
 import { compile, createAjv, objectShape, type Schema, type Validator } from '../../spec/schema.js';
-import { canonicalJson } from '../../spec/json.js';
+import { canonicalJson, toView } from '../../spec/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp } from './bounded.js';
@@ -89,7 +89,10 @@ function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], se
   if (!requiredOnly) return body;
   const form = bodyForm(op);
   const required = form.kind === 'object' ? form.required : [];
-  return Object.fromEntries(Object.entries(body).filter(([name]) => required.includes(name)));
+  const narrowed = Object.fromEntries(Object.entries(body).filter(([name]) => required.includes(name)));
+  // A body whose requirements sit in its `oneOf`/`anyOf` branches names none at the top: the whole body is kept
+  // rather than an invalid one sent where a valid one is meant.
+  return op.body?.validate(toView(narrowed)) === false ? body : narrowed;
 }
 
 /**

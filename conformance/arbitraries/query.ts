@@ -1,3 +1,4 @@
+import { toView } from '../../spec/json.js';
 import fc from 'fast-check';
 import type { FilterModel, LimitModel } from '../../spec/model.js';
 
@@ -36,7 +37,8 @@ export function validLimit(limit: LimitModel): fc.Arbitrary<number> {
 
 /** Values of a filter: its enum (or booleans) when the schema lists them, else values seen in records (`seen`). */
 export function filterValue(filter: FilterModel, seen: readonly unknown[]): fc.Arbitrary<unknown> | undefined {
-  const values = filter.values ?? seen;
+  // Values seen in records are asked for only where the parameter admits them (its own enum, pattern or bounds).
+  const values = filter.values ?? seen.filter((value) => filter.parameter.type === 'array' || filter.parameter.validate(toView(value)));
   return values.length === 0 ? undefined : fc.constantFrom(...values);
 }
 

@@ -236,7 +236,9 @@ export function isValidRecord(resource: ResourceModel, record: RecordValue): boo
 export function idDrawer(resource: ResourceModel): (() => string) | undefined {
   if (resource.idType !== 'string') return undefined;
   const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
-  switch (resource.idSchema['format']) {
+  // The record's schema may leave the format to the item path's parameter (`/v2/volumes/{volume_id}`, a `uuid`).
+  const parameter = Object.values(resource.operations).flatMap((op) => op.pathParams).find((param) => param.name === resource.idParameter);
+  switch (resource.idSchema['format'] ?? parameter?.schema['format']) {
     case 'uuid':
       return randomUUID;
     case 'ipv4':
