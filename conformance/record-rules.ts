@@ -1,7 +1,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, sameJson } from '../spec/json.js';
 import type { OperationModel, ResourceModel } from '../spec/model.js';
-import { admittedTypes, jsonType } from '../spec/schema.js';
+import { admittedTypes, isMarked, jsonType } from '../spec/schema.js';
 import type { ExchangeRule } from './exchange.js';
 import { parameterValue } from './exchange.js';
 
@@ -64,13 +64,15 @@ export function listProblems(resource: ResourceModel, op: OperationModel, query:
 }
 
 /**
- * Whether the record can hold a value sent for `name` as it was sent: its schema admits the value's JSON type (or
- * says no type). A member a write names in another type than the record (DigitalOcean sends a `size` slug and
+ * Whether the record can hold a value sent for `name` as it was sent: the record does not mark it `readOnly`, and
+ * its schema admits the value's JSON type (or says no type). A member a write names in another type than the record (DigitalOcean sends a `size` slug and
  * answers a `size` object) is the server's to turn into its own value: no echo is expected of it (D77).
  */
 export function keptAsSent(resource: ResourceModel, name: string, value: unknown): boolean {
   const schema = resource.properties[name];
   if (schema === undefined) return true;
+  // A member the record marks `readOnly` is the server's, whatever a write body may carry.
+  if (isMarked(schema, 'readOnly')) return false;
   const types = admittedTypes(schema);
   if (types.length === 0) return true;
   const type = isLosslessNumber(value) || typeof value === 'bigint' ? (Number.isInteger(Number(String(value))) ? 'integer' : 'number') : jsonType(value);

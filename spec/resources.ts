@@ -133,6 +133,8 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
  * shape does not show it.
  */
 function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
+  // No success documented and a `default` that describes an error: what the operation answers is not shown (D77).
+  if (!op.responses.some((r) => r.status.startsWith('2')) && describesError(op.responses.find((r) => r.status === 'DEFAULT')?.schema)) return undefined;
   const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create', PUT: 'replace', PATCH: 'update' };
   // A form `POST` on an item path (Swagger 2.0's `updatePetWithForm`) changes the fields it sends: an update (D70).
   const role = isItem && op.method === 'POST' && isFormOnly(op) ? 'update' : byMethod[op.method];
@@ -143,6 +145,13 @@ function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined
   if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
   if (role === 'read') return answer !== undefined ? role : undefined;
   return role;
+}
+
+/** Whether a schema is an error's: an object naming a message, an error or errors, and no record of its own. */
+function describesError(schema: Schema | undefined): boolean {
+  if (schema === undefined) return false;
+  const names = Object.keys(objectShape(schema).properties).map(flat);
+  return names.some((name) => ['message', 'error', 'errors', 'detail', 'errormessage', 'errordescription'].includes(name));
 }
 
 /** The part an operation plays on a singleton's path (D53): `GET` read, `PUT` replace, `PATCH` update, `DELETE` delete, `POST` create. */
