@@ -95,11 +95,15 @@ class WriteCommand implements RecordCommand {
     const old = records[index]!;
     const op = operation(this.resource, this.role);
     await context.call(op, itemRequest(this.resource, op, idOf(this.resource, old), this.value), successStatuses(op));
+    // A member sent in another type than the record's, or one the record marks readOnly, is the server's to make
+    // (D77): the model forgets it rather than expect the value sent.
+    const sent = (recordIn(this.value, op.bodyEnvelope) ?? {}) as ExactRecord;
+    const taken = Object.fromEntries(Object.entries(sent).filter(([name, value]) => keptAsSent(this.resource, name, value)));
     // The record keeps its id whatever the body says (where the body names the record, its id is the one sent).
-    const merged = { ...(this.role === 'update' ? old : {}), ...((recordIn(this.value, op.bodyEnvelope) ?? {}) as ExactRecord), [this.resource.idProperty]: old[this.resource.idProperty] };
+    const merged: ExactRecord = { ...(this.role === 'update' ? old : {}), ...taken, [this.resource.idProperty]: old[this.resource.idProperty] };
+    for (const name of Object.keys(sent)) if (!Object.hasOwn(taken, name) && name !== this.resource.idProperty) delete merged[name];
     // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
-    // …and a member sent in another type than the record's is the server's to turn into its own value (D77).
-    const next = Object.fromEntries(Object.entries(merged).filter(([name, value]) => value !== null && keptAsSent(this.resource, name, value)));
+    const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
     model.set(this.resource.name, records.map((record, i) => (i === index ? next : record)));
   }
   toString = (): string => `${operation(this.resource, this.role).operationId}(created #${this.pick}, ${exactJson(this.value)})`;
