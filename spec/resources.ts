@@ -359,12 +359,23 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
   if (prefixed !== undefined) return prefixed;
-  const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly'));
+  // A timestamp (`created_at`) or a measure (`storage_usage_bytes`) is read-only too, but names no record.
+  const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly') && namesRecord(name, properties[name]!));
   if (readOnly !== undefined) return readOnly;
   // An address names its record (DigitalOcean's reserved IPs: `/v2/reserved_ipv6/{reserved_ipv6}` holds `ip`).
   const address = names.find((name) => ['ipv4', 'ipv6'].includes(String(properties[name]!['format'])));
   if (address !== undefined && parameter !== undefined) return address;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+}
+
+/** Formats of a moment or a span of time: such a property never identifies a record. */
+const TIMESTAMP_FORMATS: ReadonlySet<string> = new Set(['date-time', 'date', 'time', 'duration']);
+
+/** Whether a read-only member could be a record's identifier: a string that is no timestamp, or an integer named like an id. */
+function namesRecord(name: string, schema: Schema): boolean {
+  const type = mainType(schema);
+  if (type === 'string') return !TIMESTAMP_FORMATS.has(String(schema['format']));
+  return type === 'integer' && /id$/i.test(name);
 }
 
 /**

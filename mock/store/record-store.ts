@@ -228,17 +228,27 @@ export function isValidRecord(resource: ResourceModel, record: RecordValue): boo
   return resource.validateRecord(toView(own));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The string examples the spec gives of a record's id: its schema's `example`/`examples`. */
+function exampleIds(resource: ResourceModel): string[] {
+  const examples = [resource.idSchema['example'], ...(Array.isArray(resource.idSchema['examples']) ? (resource.idSchema['examples'] as unknown[]) : [])];
+  return examples.filter((value): value is string => typeof value === 'string');
+}
+
 /**
  * How a store draws a new string id whose schema names a format a counter's digits would break (D77): `uuid`, an
  * `ipv4`/`ipv6` address (DigitalOcean's floating IPs are named by theirs), an `email`, a `hostname`, a `uri`; drawn
- * at random, drawn again on a clash. `undefined`: the id is a counter as text.
+ * at random, drawn again on a clash. A UUID example of the id with no format declared draws UUIDs too. `undefined`: the id is a counter as text.
  */
 export function idDrawer(resource: ResourceModel): (() => string) | undefined {
   if (resource.idType !== 'string') return undefined;
   const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
-  // The record's schema may leave the format to the item path's parameter (`/v2/volumes/{volume_id}`, a `uuid`).
-  const parameter = Object.values(resource.operations).flatMap((op) => op.pathParams).find((param) => param.name === resource.idParameter);
-  switch (resource.idSchema['format'] ?? parameter?.schema['format']) {
+  // The record's schema may leave the format to the item path's parameter (`/v2/volumes/{volume_id}`, a `uuid`),
+  // to one operation's declaration of it only, or show it by its examples alone.
+  const parameters = Object.values(resource.operations).flatMap((op) => op.pathParams).filter((param) => param.name === resource.idParameter);
+  const declared = resource.idSchema['format'] ?? parameters.map((param) => param.schema['format']).find((format) => format !== undefined);
+  switch (declared ?? (exampleIds(resource).some((value) => UUID.test(value)) ? 'uuid' : undefined)) {
     case 'uuid':
       return randomUUID;
     case 'ipv4':
