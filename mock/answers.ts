@@ -67,15 +67,22 @@ function contentAnswer(content: ContentModel): ContentAnswer {
 /**
  * The answer an operation gives when all goes well (spec/DECISIONS.md › D55): its success status and that
  * status's documented response. An operation no resource holds that documents no 2xx answers its first
- * documented 3xx, else its `default` response as 200, so that its answer is always a documented one.
+ * documented 3xx, else the first documented 4xx a valid request can get (`409`, `410`; not `400`, `401`, `422`,
+ * `429`…), else its `default` response as 200, so that its answer is always a documented one.
  */
 export function successAnswer(op: OperationModel): { status: number; response: ResponseModel | undefined } {
   const own = op.responses.find((r) => r.status === String(op.successStatus));
   if (own !== undefined || op.resource !== undefined || op.responses.some((r) => /^2/.test(r.status))) return { status: op.successStatus, response: own };
   const redirect = op.responses.filter((r) => /^3\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status))[0];
   if (redirect !== undefined) return { status: Number(redirect.status), response: redirect };
+  // An operation that documents only errors (a retired endpoint: `410`) answers the error it always gives.
+  const outcome = op.responses.filter((r) => /^4\d\d$/.test(r.status) && !REQUEST_ERRORS.has(Number(r.status))).sort((a, b) => Number(a.status) - Number(b.status))[0];
+  if (outcome !== undefined) return { status: Number(outcome.status), response: outcome };
   return { status: op.successStatus, response: op.responses.find((r) => r.status === 'DEFAULT') };
 }
+
+/** Statuses a request earns by what it sends (bad input, credentials, rate), never the outcome of a valid one. */
+const REQUEST_ERRORS: ReadonlySet<number> = new Set([400, 401, 403, 405, 406, 407, 408, 411, 413, 414, 415, 422, 429, 431]);
 
 /**
  * What the start-up log says about an operation's answers: each documented 2xx media type for which no valid

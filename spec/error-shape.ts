@@ -27,7 +27,8 @@ export interface ErrorShape {
   documents(status: number): boolean;
   /**
    * The status a refusal of the request itself (an invalid body, query or form: 400 in the error table) is sent
-   * with: 422 where the operation lists 422 and documents no 400 in any way, else 400 (spec/DECISIONS.md › D74).
+   * with: 422 where the operation lists 422 and neither 400 nor `4XX` (a `default` does not count), else 400
+   * (spec/DECISIONS.md › D74).
    */
   invalidRequestStatus: 400 | 422;
 }
@@ -64,7 +65,8 @@ export function createErrorShape(responses: readonly ResponseModel[]): ErrorShap
   };
   return {
     documents: (status) => documented(status) !== undefined,
-    invalidRequestStatus: documented(400) === undefined && responses.some((r) => r.status === '422') ? 422 : 400,
+    // A catch-all `default` does not outweigh an explicit 422: DigitalOcean documents both on every operation.
+    invalidRequestStatus: !responses.some((r) => r.status === '400' || r.status === '4XX') && responses.some((r) => r.status === '422') ? 422 : 400,
     body(facts) {
       const { value, content } = made(facts);
       const object = value !== null && typeof value === 'object' && !Array.isArray(value);
