@@ -19,6 +19,9 @@ export function dispatcherFor(target: Pick<ResolvedTarget, 'tls' | 'concurrency'
       // Enough sockets for every request in flight, with spare ones for a proxy's tunnels.
       connections: Math.max(16, target.concurrency * 2),
       keepAliveTimeout: 10_000,
+      // A server's `Keep-Alive: timeout=5` is trusted for 2.5 s only: a check that spends a second drawing bodies
+      // must not then send a write on a socket the server is closing (a write is never sent twice).
+      keepAliveTimeoutThreshold: 2_500,
       pipelining: 1,
       connect: tls,
       requestTls: tls,
