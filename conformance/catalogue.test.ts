@@ -67,4 +67,14 @@ describe('checksFor', () => {
     const seed = checksFor(await loadModel()).map((check) => check.id);
     expect(seed.filter((id) => id.endsWith('.client-id') || id.endsWith('.pages'))).toEqual([]);
   });
+
+  test('an operation served at its own servers is skipped, saying where; a singleton read has no absent-id check (D78)', async () => {
+    const checks = checksFor(await loadModel(join(PACKAGE_ROOT, 'spec', 'wild', 'cloud-extras-3.0.yaml')));
+    const skipped = checks.filter((check) => check.skip !== undefined);
+    expect(skipped.map((check) => check.id)).toEqual(['inference_upload_batch_file.documented']);
+    expect(skipped[0]!.skip).toContain('https://');
+    const ids = checks.map((check) => check.id);
+    expect(ids).toEqual(expect.arrayContaining(['certificates_get.not-found', 'kubernetes_get_clusterLintResults.found', 'genai_create_model_api_key.documented']));
+    expect(ids).not.toContain('kubernetes_get_clusterLintResults.not-found');
+  });
 });

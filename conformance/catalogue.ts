@@ -69,7 +69,8 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   if (create?.body !== undefined) {
     refusals.push(invalidBodyCheck(resource, `${create.operationId}.invalid-body`, `${where(create)}: a body with invalid values (wrong types, null, outside the enum, bounds, lengths, patterns, formats or int64, forbidden properties, not an object, not JSON, empty) is a 400 in the documented error shape, and nothing is created.`));
   }
-  if (read !== undefined) absent.push(notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape; a malformed one a 4xx, never a 5xx.`));
+  // A singleton's read names its parent, not the record (D53): no id can name an absent one.
+  if (read !== undefined && resource.idParameter !== undefined) absent.push(notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape; a malformed one a 4xx, never a 5xx.`));
   if (list !== undefined) {
     const limit = resource.limit;
     if (limit !== undefined || resource.filters.length > 0) {
@@ -98,7 +99,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
     if (int64.length > 0) writes.push(int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`));
   }
   if (read !== undefined && (create !== undefined || list !== undefined)) {
-    writes.push(foundCheck(resource, `${read.operationId}.found`, `${where(read)}: a created record is returned by its \`${resource.idParameter}\` with every field as created${read.deprecated ? '; the deprecated operation keeps working' : ''}.`));
+    writes.push(foundCheck(resource, `${read.operationId}.found`, `${where(read)}: a created record is returned by its \`${resource.idParameter ?? resource.parent?.parameter ?? resource.idProperty}\`${resource.idParameter === undefined && resource.parent !== undefined ? ' (its parent\'s)' : ''} with every field as created${read.deprecated ? '; the deprecated operation keeps working' : ''}.`));
   }
   if (create !== undefined) {
     for (const [role, op] of [['replace', replace], ['update', update]] as const) {
@@ -144,11 +145,23 @@ export function checksFor(model: ApiModel): Check[] {
     checks.push(concurrencyCheck(model, 'concurrency.create', `${withCreate.map((r) => r.operations.create!.operationId).join(', ')}: creates in parallel each get a new, distinct id; lists during creates stay valid.`));
   }
   const seed = isSeedShaped(model);
+  const elsewhere = new Map(model.operations.filter((op) => op.servedElsewhere !== undefined).map((op) => [op.operationId, op.servedElsewhere!]));
   return checks.map((check) => ({
     ...check,
+    ...skipElsewhere(check.id, elsewhere),
     ...(seed && SEED_RULES[check.id] !== undefined ? { rule: SEED_RULES[check.id]! } : {}),
     ...(check.writes ? { readOnlySkip: readOnlySkip(model, check.id) } : {}),
   }));
+}
+
+/**
+ * The skip of a check of an operation served at its own server (D78: a presigned upload URL, another host): the
+ * target at the API's base address does not serve it, so no verdict is drawn on it.
+ */
+function skipElsewhere(id: string, elsewhere: ReadonlyMap<string, string>): { skip?: string } {
+  const operationId = id.startsWith('auth.') ? id.slice('auth.'.length) : id.slice(0, id.lastIndexOf('.'));
+  const url = elsewhere.get(operationId);
+  return url === undefined ? {} : { skip: `${operationId} is served at its own server (${url}), not at the API's base address` };
 }
 
 /** Why `--read-only` skips a check that writes: the records it must create, or the requests it must send. */

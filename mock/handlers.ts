@@ -111,6 +111,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     return record;
   };
   const location = locationOf(op, resource, context.basePath, withBody);
+  const refusesSecond = op.responses.some((response) => response.status === '409');
   const handler = ((): Handler => {
     switch (op.role) {
       case 'list':
@@ -133,9 +134,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
                 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
                 : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
             });
-          // A singleton holds one record per parent: a second create is refused as a taken id is.
+          // A singleton holds one record per parent: a second create is refused as a taken id is where the
+          // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
           if (resource.parent?.singleton !== true) return create();
-          return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : exists(op, resource, held)));
+          return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
         };
       case 'read':
         return ({ store, path, body }) =>

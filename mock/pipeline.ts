@@ -121,7 +121,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     const method = request.method === 'HEAD' ? 'GET' : request.method;
 
     // 1. Route: a path without a template by one lookup; else the operation whose template matches, then the method.
-    let entry = literalPaths.get(pathname)?.get(method);
+    let entry = literalPaths.get(pathname)?.get(method) ?? (pathname.includes('%') ? literalPaths.get(decodedPath(pathname))?.get(method) : undefined);
     let segments = NONE;
     if (entry === undefined) {
       const routed = route(api, method, pathname);
@@ -167,6 +167,15 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
     return respond(entry, result, content);
   };
+}
+
+/** A path with its percent-escapes decoded (`/%3Cupload_url%3E` → `/<upload_url>`, a literal path of the spec); as sent when malformed. */
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURI(pathname);
+  } catch {
+    return pathname;
+  }
 }
 
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
@@ -299,7 +308,8 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     if (count > 1 && parameter.type !== 'array') return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${count} values.` };
     if (count === 0) {
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
-      if (parameter.schema['default'] !== undefined) query[parameter.name] = parameter.schema['default'];
+      // An empty default (`name: ""`) means "no filter" in practice: taken literally, it would hide every record (D78).
+      if (parameter.schema['default'] !== undefined && parameter.schema['default'] !== '') query[parameter.name] = parameter.schema['default'];
       continue;
     }
     const raw = parameter.type === 'array' ? pairs.filter((_, i) => i % 2 === 1 && pairs[i - 1] === parameter.name) : value;

@@ -149,6 +149,12 @@ export interface OperationModel {
   bodyEnvelope?: string | undefined;
   /** Error bodies in the shape the spec documents for each status of this operation (seed: `Error`). */
   errors: ErrorShape;
+  /**
+   * The address of the operation's own `servers` (of the operation, else of its path item) when none of them is one
+   * of the document's: the operation is served elsewhere (a presigned upload URL, another host), so a target at
+   * the API's base address is not judged on it (spec/DECISIONS.md › D78). `undefined` for the usual operation.
+   */
+  servedElsewhere?: string | undefined;
 }
 
 /**
@@ -370,6 +376,14 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
 
+  const documentServers = new Set(((document['servers'] ?? []) as { url?: unknown }[]).map((server) => String(server.url)));
+  const elsewhere = (own: unknown): string | undefined => {
+    if (!Array.isArray(own) || own.length === 0) return undefined;
+    const urls = own.map((server: { url?: unknown }) => String(server.url));
+    // A relative entry (`/v2`) is the document's own host: elsewhere only when its path is not the base path.
+    const here = (url: string): boolean => documentServers.has(url) || (!/^[a-z][a-z0-9+.-]*:/i.test(url) && url.replace(/\/+$/, '') === basePathOf([...documentServers].map((u) => ({ url: u }))));
+    return urls.some(here) ? undefined : urls[0];
+  };
   const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith('/')) continue;
@@ -379,7 +393,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       if (op === undefined) continue;
       const where = `${method.toUpperCase()} ${path}`;
       try {
-        operations.push(compileOperation(op, path, method.toUpperCase() as Method, shared));
+        operations.push({ ...compileOperation(op, path, method.toUpperCase() as Method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
       } catch (error) {
         throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
       }
@@ -481,6 +495,11 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   } else {
     const shown = unheld.slice(0, 5).map((op) => `${op.method} ${op.path} (${op.operationId})`);
     notes.push(`${unheld.length} operations are not part of a resource: they answer from the spec's examples or a schema-valid sample: ${shown.join(', ')}, …`);
+  }
+  const elsewhereOps = operations.filter((op) => op.servedElsewhere !== undefined);
+  if (elsewhereOps.length > 0) {
+    const shown = elsewhereOps.slice(0, 3).map((op) => `${op.method} ${op.path} (${op.servedElsewhere})`).join(', ');
+    notes.push(`${elsewhereOps.length} operation${elsewhereOps.length === 1 ? ' is' : 's are'} served at ${elsewhereOps.length === 1 ? 'its' : 'their'} own servers: ${shown}${elsewhereOps.length > 3 ? ', …' : ''}; the mock answers ${elsewhereOps.length === 1 ? 'it' : 'them'} at its base path too, and the suite does not judge ${elsewhereOps.length === 1 ? 'it' : 'them'} (D78)`);
   }
   const servers = ((document['servers'] ?? []) as { url: string; description?: string; variables?: Record<string, { default?: string }> }[]).map((server) => ({
     url: server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? ''),

@@ -7,7 +7,7 @@ import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corp
 import { bookshop, notes, nursery, recipes, rides } from './wild-corpus/probes-classic.js';
 import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
 import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';
-import { articles, droplets } from './wild-corpus/probes-envelopes.js';
+import { articles, cloudExtras, droplets } from './wild-corpus/probes-envelopes.js';
 
 /**
  * The corpus from the wild (spec/wild/README.md): for every spec in the shape of a public OpenAPI
@@ -42,6 +42,7 @@ const CASES: readonly WildCase[] = [
   { file: 'chat-rooms-rpc-3.0.yaml', auth: 'bearer', probes: chat },
   { file: 'droplets-envelope-3.0.yaml', auth: 'bearer', probes: droplets },
   { file: 'articles-jsonapi-3.1.yaml', auth: 'bearer', probes: articles },
+  { file: 'cloud-extras-3.0.yaml', auth: 'bearer', probes: cloudExtras },
 ];
 
 const specPath = (file: string) => join(PACKAGE_ROOT, 'spec', 'wild', file);

@@ -6,8 +6,9 @@ import fc from 'fast-check';
  * wrong: `runCheck` turns it into advice on a passing check.
  */
 export class GenerationGaveUp extends Error {
-  constructor(readonly what: string) {
-    super(`no valid ${what} could be generated within the suite's bounds (the spec's constraints may be unsatisfiable or too rare to hit)`);
+  /** `why`, when given, replaces the message about generation (an input the target's state keeps the suite from sending). */
+  constructor(readonly what: string, why?: string) {
+    super(why ?? `no valid ${what} could be generated within the suite's bounds (the spec's constraints may be unsatisfiable or too rare to hit)`);
     this.name = 'GenerationGaveUp';
   }
 }

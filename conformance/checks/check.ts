@@ -1,5 +1,5 @@
-import { canonicalJson } from '../../spec/json.js';
-import type { ResourceModel } from '../../spec/model.js';
+import { canonicalJson, sameJson } from '../../spec/json.js';
+import type { FilterModel, ResourceModel } from '../../spec/model.js';
 import type { CheckContext } from '../context.js';
 
 /**
@@ -13,6 +13,8 @@ export interface Check {
   writes: boolean;
   /** Why `--read-only` skips it, when it writes: `read-only: this check must create pets` on the seed's spec. */
   readOnlySkip?: string;
+  /** Why it never runs against any target (an operation served at its own server, D78): reported as skipped. */
+  skip?: string;
   run(context: CheckContext): Promise<void>;
 }
 
@@ -110,7 +112,27 @@ export function populationKey(filter: { parameter: string; value: unknown } | un
   return filter === undefined ? 'all' : `${filter.parameter}=${canonicalJson(filter.value)}`;
 }
 
-/** The number of records (matching a filter value, or in all) the target is known to hold at least. */
+/**
+ * The number of records (matching a filter value, or in all) the target is known to hold at least. A list that
+ * omits a filter with a default may be filtered by it (D78): "all" is then only the records of that default.
+ */
 export function knownAtLeast(context: CheckContext, resource: ResourceModel, filter: { parameter: string; value: unknown } | undefined): number {
-  return memory(context, resource).atLeast.get(populationKey(filter)) ?? 0;
+  const defaulted = defaultedFilters(resource);
+  if (filter === undefined && defaulted.length > 1) return 0;
+  const key = filter === undefined && defaulted.length === 1 ? { parameter: defaulted[0]!.parameter.name, value: defaulted[0]!.parameter.schema['default'] } : filter;
+  return memory(context, resource).atLeast.get(populationKey(key)) ?? 0;
+}
+
+/**
+ * The main list's optional filters whose parameter has a default other than `""` (spec/DECISIONS.md › D78): a
+ * server may filter by that default when a list leaves the parameter out (the OpenAPI meaning of `default`), or
+ * list every record; both are correct.
+ */
+export function defaultedFilters(resource: ResourceModel): FilterModel[] {
+  return resource.filters.filter((filter) => !filter.parameter.required && filter.parameter.schema['default'] !== undefined && filter.parameter.schema['default'] !== '');
+}
+
+/** Whether a list that names no filter must show `record`: it has the default of every defaulted filter (D78). */
+export function shownUnfiltered(resource: ResourceModel, record: Record<string, unknown>): boolean {
+  return defaultedFilters(resource).every((filter) => sameJson(record[filter.property], filter.parameter.schema['default']));
 }

@@ -57,8 +57,10 @@ export function foundCheck(resource: ResourceModel, id: string, rule: string): C
         expectSameRecord(resource, created, record!, exchange, op.operationId);
         adviseDeprecation(context, op, exchange);
       }, { runs: Math.min(context.target.runs, 30) });
-      // Persistence: every record created above, the oldest first, is still there with the same fields.
-      for (const record of everyCreated) await expectReadBack(context, resource, record, `${op.operationId} of a record created earlier in this check`);
+      // Persistence: every record created above, the oldest first, is still there with the same fields (a
+      // singleton: the last one, which took the place of the others under the same parent, D78).
+      const kept = resource.parent?.singleton === true ? everyCreated.slice(-1) : everyCreated;
+      for (const record of kept) await expectReadBack(context, resource, record, `${op.operationId} of a record created earlier in this check`);
     },
   };
 }
@@ -74,10 +76,12 @@ export function absentIds(context: CheckContext, resource: ResourceModel): fc.Ar
     return absentInteger(min, max).map(String);
   }
   // A string id is drawn as the path parameter's schema says (a UUID, a pattern) so that a correct server answers
-  // 404, not 400; an unconstrained one gets a prefix no implementation assigns.
+  // 404, not 400; one the schema lets carry a prefix no implementation assigns gets that prefix, since a value
+  // drawn from a loose schema (`format: string`) can be an id the target holds ("5").
   const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
   const form = canonicalise(parameter?.schema ?? resource.idSchema);
-  if (parameter === undefined || form.kind !== 'string' || isUnconstrainedString(form)) return fc.stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
+  const prefixed = fc.stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
+  if (parameter === undefined || form.kind !== 'string' || isUnconstrainedString(form) || parameter.validate('conformance-absent-a0b1c2d3e4f5')) return prefixed;
   return validValues(parameter.schema, parameter.validate, { integers: context.target.integers, strings: 'ordinary' }).map(String);
 }
 

@@ -4,6 +4,7 @@ import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
 import type { Exchange } from '../client.js';
 import { Violation } from '../contract.js';
+import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../record-rules.js';
 import { recordIn } from '../../spec/resources.js';
 import { requestOf, type CheckContext } from '../context.js';
@@ -77,7 +78,7 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   const value = withClientId(context, resource, drawn);
   const sentAt = memory(context, resource).tick;
   const allowed = mayRefuse && !context.target.strict ? [...successStatuses(op), 400] : successStatuses(op);
-  const { exchange, body } = await context.call(op, requestOf(op, { value }), allowed);
+  const { exchange, body } = await createSingleAware(context, resource, op, value, allowed);
   if (exchange.response.status === 400) {
     context.advise(`${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`);
     return undefined;
@@ -94,6 +95,22 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
+}
+
+/**
+ * Sends a create. A singleton sub-resource (one record per parent, D53) whose create documents `409` may refuse a
+ * second one under the same parent: the one there is deleted and the create sent again; without a delete
+ * operation the check gives up (no verdict: the target's state, not the target, stops it).
+ */
+async function createSingleAware(context: CheckContext, resource: ResourceModel, op: OperationModel, value: unknown, allowed: number[]): ReturnType<CheckContext['call']> {
+  const refusesSecond = resource.parent?.singleton === true && op.responses.some((response) => response.status === '409');
+  if (!refusesSecond) return context.call(op, requestOf(op, { value }), allowed);
+  const first = await context.call(op, requestOf(op, { value }), [...allowed, 409]);
+  if (first.exchange.response.status !== 409) return first;
+  const remove = resource.operations.delete;
+  if (remove === undefined) throw new GenerationGaveUp(resource.name, `${op.operationId} answered 409: the parent holds its one ${resource.name} already, and the spec has no delete to clear it`);
+  await context.call(remove, requestOf(remove), [...successStatuses(remove), 404]);
+  return context.call(op, requestOf(op, { value }), allowed);
 }
 
 /**

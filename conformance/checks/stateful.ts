@@ -7,7 +7,7 @@ import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
-import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.js';
+import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
 import { absentIds } from './read.js';
@@ -67,7 +67,9 @@ class ListCommand implements RecordCommand {
   async run(model: Model, context: CheckContext): Promise<void> {
     const bound = this.limit ?? this.resource.limit?.default ?? this.resource.limit?.maximum;
     const matches = (record: ExactRecord): boolean => this.filter === undefined || sameJson(record[this.filter.model.property], this.filter.value);
-    const wanted = recordsIn(model, this.resource).filter(matches).map((record) => idOf(this.resource, record));
+    // Without a filter, a record must be listed only when it also has every defaulted filter's default (D78).
+    const due = (record: ExactRecord): boolean => matches(record) && (this.filter !== undefined || shownUnfiltered(this.resource, record));
+    const wanted = recordsIn(model, this.resource).filter(due).map((record) => idOf(this.resource, record));
     // Read again within the consistency window while a short page lacks a record this run wrote.
     const complete = (page: { records: ExactRecord[] }): boolean => bound === undefined || page.records.length >= bound || wanted.every((id) => page.records.some((record) => idOf(this.resource, record) === id));
     const { exchange, records } = await settleRead(context, () => listRecords(context, this.resource, { limit: this.limit, filter: this.filter }), complete);
@@ -77,7 +79,7 @@ class ListCommand implements RecordCommand {
     for (const record of recordsIn(model, this.resource)) {
       const seen = listed.get(idOf(this.resource, record));
       if (seen !== undefined) expectSameRecord(this.resource, record, seen, exchange, operation(this.resource, 'list').operationId);
-      else if (bound !== undefined && records.length < bound && matches(record)) {
+      else if (bound !== undefined && records.length < bound && due(record)) {
         throw new Violation(`the page holds ${records.length} records, fewer than limit ${bound}, so it is the whole list, yet it lacks ${show(record)} created earlier in this run`, exchange);
       }
     }
@@ -133,7 +135,8 @@ class DeleteCommand implements RecordCommand {
 function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrary<RecordCommand>[] {
   const options = { integers: context.target.integers, strings: 'ordinary' } as const;
   const { create, read, list, replace, update } = resource.operations;
-  if (create === undefined) return [];
+  // A singleton holds one record per parent (D53): a second create replaces or is refused, so records of a run do not accumulate as the model's do.
+  if (create === undefined || resource.parent?.singleton === true) return [];
   const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(create, options).map((value) => new CreateCommand(resource, value))];
   if (read !== undefined) commands.push(fc.nat().map((pick) => new ReadCommand(resource, pick)), absentIds(context, resource).map((id) => new ReadAbsentCommand(resource, id)));
   if (list !== undefined) {

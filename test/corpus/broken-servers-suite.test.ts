@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { startBroken } from './broken-servers.js';
-import { CLIENT_FORM_BROKEN_SERVERS, ENVELOPE_BROKEN_SERVERS, PAGING_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
+import { CLIENT_FORM_BROKEN_SERVERS, ENVELOPE_BROKEN_SERVERS, LISTS_EVERY_FISH, PAGING_BROKEN_SERVERS, SUITE_BROKEN_SERVERS } from './broken-servers-suite.js';
 import { CORPUS_KEY, failingChecks } from './harness.js';
 
 // Each broken server lets one kind of invalid replace or update body through; the suite, given the spec, must
@@ -58,6 +58,16 @@ describe('client-chosen ids and form bodies', () => {
 describe('pagination: the pages of a list partition it, for every paging kind', () => {
   test('control: the proxy without a fault passes every check of the paged spec', async () => {
     const server = await startBroken({ ...PAGING_BROKEN_SERVERS[0]!, inject: () => (request, forward) => forward(request) });
+    try {
+      const failures = await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: PAGING_BROKEN_SERVERS[0]!.spec, runs: 10 });
+      expect(failures.map((f) => `${f.id}\n${f.report}`).join('\n\n')).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server that lists every fish when `water` (default fresh) is left out passes as well as the mock, which applies the default', async () => {
+    const server = await startBroken({ ...PAGING_BROKEN_SERVERS[0]!, inject: () => LISTS_EVERY_FISH });
     try {
       const failures = await failingChecks({ baseUrl: server.baseUrl, apiKey: CORPUS_KEY, spec: PAGING_BROKEN_SERVERS[0]!.spec, runs: 10 });
       expect(failures.map((f) => `${f.id}\n${f.report}`).join('\n\n')).toBe('');

@@ -129,6 +129,29 @@ function editPage(answer: ProxyAnswer, member: string | undefined, edit: (record
 
 const listing = (request: ProxyRequest, path: string): boolean => request.method === 'GET' && request.path === path;
 
+/**
+ * A correct server of {@link PAGED_SPEC} that chose differently on a gap (D78): `listFish` without `water` lists
+ * every fish, not only the fresh-water ones its default names, newest first and paged as the mock pages.
+ */
+export const LISTS_EVERY_FISH: Fault = async (request, forward) => {
+  if (!listing(request, '/fish') || request.query.has('water')) return forward(request);
+  const size = Number(request.query.get('size') ?? '10');
+  const page = Number(request.query.get('page') ?? '1');
+  if (!Number.isInteger(size) || size < 1 || size > 50 || !Number.isInteger(page) || page < 1 || request.query.getAll('page').length > 1 || request.query.getAll('size').length > 1) return forward(request);
+  const all: { id: number }[] = [];
+  for (const water of ['fresh', 'salt']) {
+    for (let at = 1; ; at++) {
+      const answer = await forward({ ...request, query: new URLSearchParams({ water, page: String(at), size: '50' }) });
+      if (answer.status !== 200) return answer;
+      const fish = JSON.parse(answer.body) as { id: number }[];
+      all.push(...fish);
+      if (fish.length < 50) break;
+    }
+  }
+  all.sort((a, b) => b.id - a.id);
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(all.slice((page - 1) * size, page * size)) };
+};
+
 /** Broken servers whose pages repeat or skip a record, one per paging kind, on {@link PAGED_SPEC}. */
 export const PAGING_BROKEN_SERVERS: readonly BrokenServer[] = [
   {

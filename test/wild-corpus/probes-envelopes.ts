@@ -102,3 +102,53 @@ export const articles: Record<string, WildProbe> = {
     expectStatus(await call('DELETE', '/articles/no-such-article'), 404);
   },
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** cloud-extras-3.0.yaml: five corners of the DigitalOcean shape (D78). */
+export const cloudExtras: Record<string, WildProbe> = {
+  'a created certificate gets a uuid id the delete (format: uuid) accepts; the list without `name` (default "") shows it': async ({ call }) => {
+    const answer = await call('POST', '/v2/certificates', { json: { name: 'web-cert-01', type: 'lets_encrypt', dns_names: ['www.example.com'] } });
+    expectStatus(answer, 201);
+    const created = inside(answer, 'certificate');
+    expect(created).toMatchObject({ name: 'web-cert-01', type: 'lets_encrypt', dns_names: ['www.example.com'] });
+    expect(String(created['id'])).toMatch(UUID);
+    expect(records(await call('GET', '/v2/certificates'), 'certificates').map((record) => record['id'])).toContain(created['id']);
+    expect(records(await call('GET', '/v2/certificates?name=web-cert-01'), 'certificates').map((record) => record['id'])).toEqual([created['id']]);
+    expectStatus(await call('DELETE', `/v2/certificates/${String(created['id'])}`), 204);
+    expectStatus(await call('GET', `/v2/certificates/${String(created['id'])}`), 404);
+  },
+  'pages of per_page certificates partition the list': async ({ call }) => {
+    for (const name of ['c-1', 'c-2', 'c-3', 'c-4', 'c-5']) expectStatus(await call('POST', '/v2/certificates', { json: { name, type: 'custom' } }), 201);
+    const all = records(await call('GET', '/v2/certificates?per_page=200'), 'certificates').map((record) => String(record['id']));
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    expectPartition(await pageIds(call, '/v2/certificates', 'per_page', 'certificates', 2), all);
+  },
+  'a registry answers with a date-time created_at, never a counter': async ({ call }) => {
+    const answer = await call('POST', '/v2/registry', { json: { name: 'example', subscription_tier_slug: 'starter' } });
+    expectStatus(answer, 201);
+    expect(Number.isNaN(Date.parse(String(inside(answer, 'registry')['created_at'])))).toBe(false);
+  },
+  'a cluster lint runs again on each POST (202, a new run_id); the GET shows the latest; an absent cluster is a 404': async ({ call }) => {
+    const cluster = inside(await call('POST', '/v2/kubernetes/clusters', { json: { name: 'prod-1', region: 'nyc1', version: '1.31' } }), 'kubernetes_cluster');
+    const lint = `/v2/kubernetes/clusters/${String(cluster['id'])}/clusterlint`;
+    expectStatus(await call('GET', lint), 404);
+    const first = await call('POST', lint, { json: { include_groups: ['basic'] } });
+    expectStatus(first, 202);
+    const second = await call('POST', lint, { json: {} });
+    expectStatus(second, 202);
+    expect(object(second)['run_id']).not.toEqual(object(first)['run_id']);
+    expect(object(await call('GET', lint))['run_id']).toEqual(object(second)['run_id']);
+    expectStatus(await call('POST', '/v2/kubernetes/clusters/00000000-0000-4000-8000-000000000000/clusterlint', { json: {} }), 404);
+  },
+  'bad input: the retired key endpoint is a 410 {id: gone}; a cluster without region is the documented 422; no key is a 401': async ({ call }) => {
+    const retired = await call('POST', '/v2/gen-ai/models/api_keys', { json: { name: 'my-key' } });
+    expectStatus(retired, 410);
+    expect(object(retired)).toMatchObject({ id: 'gone' });
+    expectStatus(await call('POST', '/v2/kubernetes/clusters', { json: { name: 'prod-2', version: '1.31' } }), 422);
+    expectStatus(await call('GET', '/v2/certificates', { auth: false }), 401);
+  },
+  'the presigned upload is answered at its literal path too': async ({ call }) => {
+    expectStatus(await call('PUT', '/%3Cupload_url%3E', { bytes: { contentType: 'application/octet-stream', data: new TextEncoder().encode('{"a":1}\n') } }), 200);
+  },
+};
