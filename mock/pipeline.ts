@@ -16,6 +16,7 @@ import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './records.js';
 import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
+import { MemoryRecordStore } from './store/memory-store.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
@@ -85,6 +86,23 @@ interface Served {
   /** The last `Accept` seen and the content it chose: clients repeat theirs, so most requests skip the parse. */
   lastAccept: string | string[] | undefined;
   lastContent: ContentModel | undefined;
+  /** A list's last success answer and what it was made from: sent again while none of it changed. */
+  memo: ListMemo | undefined;
+}
+
+/**
+ * The last answer of a list and what it depended on: the URL (path, filters, page), the negotiated content, the
+ * `Host` (absolute links) and the versions of the resource's store and its parent's. Clients poll the same list;
+ * an unchanged one costs a few comparisons instead of validation and a store read. The credentials are checked on
+ * every request before the memo is looked at.
+ */
+interface ListMemo {
+  url: string;
+  content: ContentModel | undefined;
+  host: string | undefined;
+  version: number;
+  parentVersion: number | undefined;
+  response: MockResponse;
 }
 
 const JSON_TYPE = 'application/json';
@@ -158,14 +176,28 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       if (content === undefined) return refuse(entry.errors, notAcceptable(entry.success.contents.map((c) => c.mediaType), accept));
     }
 
+    // 2d. A list asked again while nothing it shows changed: the same answer (see ListMemo).
+    const store = stores.get(op);
+    const parentStore = parentStores.get(op);
+    // A memo is only ever made from stores in this process (below), so the stores are those.
+    const memo = entry.memo;
+    if (memo !== undefined && memo.url === request.url && memo.content === content && memo.host === request.headers.host && memo.version === (store as RecordStore).version && memo.parentVersion === (parentStore as RecordStore | undefined)?.version && (request.body === undefined || request.body.length === 0)) {
+      return memo.response;
+    }
+
     // 3. Validate parameters and body against the spec.
     const input = validate(entry, segments, search, request);
     if ('error' in input) return refuse(entry.errors, input);
 
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store: stores.get(op), query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore: parentStores.get(op) });
+    const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
-    return respond(entry, result, content);
+    const response = respond(entry, result, content);
+    // Only a store in this process has a version that every write changes (a shared store's other replicas write too).
+    if (op.role === 'list' && response.status < 300 && store instanceof MemoryRecordStore && (parentStore === undefined || parentStore instanceof MemoryRecordStore)) {
+      entry.memo = { url: request.url, content, host: request.headers.host, version: store.version, parentVersion: parentStore?.version, response };
+    }
+    return response;
   };
 }
 
@@ -261,6 +293,7 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
     headersByType: new Map(),
     lastAccept: undefined,
     lastContent: undefined,
+    memo: undefined,
   };
 }
 

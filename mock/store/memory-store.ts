@@ -26,6 +26,7 @@ export class MemoryRecordStore implements RecordStore {
   /** Pages of a list with one filter given (the common filtered case), by filter, key and `2 * limit + countAll`: no key text to build. */
   private single: (Map<unknown, (ListPage | undefined)[]> | undefined)[] = [];
   private unfiltered: (ListPage | undefined)[] = [];
+  private changes = 0;
   private nextId = 1n;
   private readonly write: Writer;
   private readonly idProperty: string;
@@ -49,6 +50,10 @@ export class MemoryRecordStore implements RecordStore {
 
   get size(): number {
     return this.live;
+  }
+
+  get version(): number {
+    return this.changes;
   }
 
   load(records: readonly RecordValue[]): void {
@@ -318,6 +323,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   private forgetPages(): void {
+    this.changes++;
     if (this.pages.size > 0) this.pages = new Map();
     if (this.single.length > 0) this.single = [];
     if (this.unfiltered.length > 0) this.unfiltered = [];

@@ -77,6 +77,11 @@ export interface RecordStore {
   /** Number of records held. */
   readonly size: number;
   /**
+   * A number that changes with every write (create, replace, delete, load): an answer made from the store stays
+   * right while it is unchanged, so the pipeline may send it again (mock/pipeline.ts, list answers).
+   */
+  readonly version: number;
+  /**
    * Stores a new record under `id` when given (the client's choice; `'taken'` when held), else under a new id
    * (the record's own id property, if any, is overwritten). Returns its JSON text. `fields` is the caller's
    * fresh object: the store may set the id on it and keep it (no copy per create).
