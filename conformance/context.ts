@@ -10,6 +10,7 @@ import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
 import { parseExact } from '../spec/json.js';
 import { recordIn } from '../spec/resources.js';
+import { validSample } from '../spec/samples.js';
 import { idKey, memory } from './checks/check.js';
 
 /**
@@ -146,7 +147,7 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
     },
     async call(op, request, expected) {
       const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);
-      const headers: Record<string, string> = { accept: acceptOf(op) };
+      const headers: Record<string, string> = { accept: acceptOf(op), ...requiredHeaders(op) };
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
       const query = credentials.query;
       const path = query === undefined ? request.path : `${request.path}${request.path.includes('?') ? '&' : '?'}${query}`;
@@ -179,6 +180,26 @@ function acceptOf(op: OperationModel): string {
   if (types.length === 0 || types.includes('application/json')) return 'application/json';
   return [...types, 'application/json'].join(', ');
 }
+
+/**
+ * A valid value of each required header parameter of `op` (`x-tenant-id: …`), as text: the spec's example, default
+ * or a schema-valid sample; an array's items joined by commas (`style: simple`). Made once per operation. A
+ * request that names the header itself (a check sending it wrong or empty) overrides it.
+ */
+function requiredHeaders(op: OperationModel): Record<string, string> {
+  let found = headerValues.get(op);
+  if (found === undefined) {
+    found = {};
+    for (const parameter of op.headerParams) {
+      if (!parameter.required) continue;
+      const value = validSample(parameter.schema);
+      found[parameter.name] = Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '');
+    }
+    headerValues.set(op, found);
+  }
+  return found;
+}
+const headerValues = new WeakMap<OperationModel, Record<string, string>>();
 
 /**
  * Remembers the record a delete answered 2xx removed, whichever check sent it: the pages and population checks

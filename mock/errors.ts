@@ -16,6 +16,7 @@ export const ERRORS = {
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   BODY_REQUIRED: { status: 400, message: 'A JSON request body is required.' },
   INVALID_QUERY: { status: 400, message: 'A query parameter is invalid.' },
+  INVALID_HEADER: { status: 400, message: 'A header parameter is missing or invalid.' },
   PET_NOT_FOUND: { status: 404, message: 'No animal has this id.' },
   // Any resource's 404: the body's code names the resource (`PET_NOT_FOUND` for `pets`, see handlers.ts).
   RECORD_NOT_FOUND: { status: 404, message: 'No record has this id.' },

@@ -73,6 +73,7 @@ interface Served {
   unauthorized: string;
   path: Coercion[];
   query: Coercion[];
+  header: Coercion[];
   handler: Handler;
   /** The operation's error shapes; the API's when the operation documents no error body at all (D58). */
   errors: ErrorShape;
@@ -194,7 +195,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
     const response = respond(entry, result, content);
     // Only a store in this process has a version that every write changes (a shared store's other replicas write too).
-    if (op.role === 'list' && response.status < 300 && store instanceof MemoryRecordStore && (parentStore === undefined || parentStore instanceof MemoryRecordStore)) {
+    if (op.role === 'list' && op.headerParams.length === 0 && response.status < 300 && store instanceof MemoryRecordStore && (parentStore === undefined || parentStore instanceof MemoryRecordStore)) {
       entry.memo = { url: request.url, content, host: request.headers.host, version: store.version, parentVersion: parentStore?.version, response };
     }
     return response;
@@ -285,6 +286,7 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
     unauthorized,
     path: op.pathParams.map(compileCoercion),
     query: op.queryParams.map(compileCoercion),
+    header: op.headerParams.map(compileCoercion),
     handler: compileHandler(op, api),
     errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), invalidRequestStatus: op.errors.invalidRequestStatus, body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
@@ -349,6 +351,18 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     const coerced = entry.query[index]!(raw);
     if (!coerced.ok) return { error: 'INVALID_QUERY', detail: `${coerced.message}.` };
     query[parameter.name] = coerced.value;
+  }
+
+  // Header parameters: a required one must be sent, and any sent must fit its schema (values are not kept).
+  for (let index = 0; index < op.headerParams.length; index++) {
+    const parameter = op.headerParams[index]!;
+    const raw = request.headers[parameter.name];
+    if (raw === undefined) {
+      if (parameter.required) return { error: 'INVALID_HEADER', detail: `The header ${parameter.name} is required.` };
+      continue;
+    }
+    const coerced = entry.header[index]!(raw);
+    if (!coerced.ok) return { error: 'INVALID_HEADER', detail: `The header ${coerced.message}.` };
   }
 
   const body = op.body;

@@ -20,7 +20,7 @@ export function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
 }
 
 /** The rows that refuse what the request says (its body, query or form): 400, or the 422 an operation documents instead (D74). */
-const INVALID_REQUEST: ReadonlySet<ErrorCode> = new Set(['INVALID_BODY', 'MALFORMED_JSON', 'BODY_REQUIRED', 'INVALID_QUERY', 'MALFORMED_FORM', 'RECORD_EXISTS_INVALID']);
+const INVALID_REQUEST: ReadonlySet<ErrorCode> = new Set(['INVALID_BODY', 'MALFORMED_JSON', 'BODY_REQUIRED', 'INVALID_QUERY', 'INVALID_HEADER', 'MALFORMED_FORM', 'RECORD_EXISTS_INVALID']);
 
 /** Whether an operation documents a body for any error status (`4xx`, `5xx`, `4XX`, `default`). */
 export function documentsErrorBody(op: OperationModel): boolean {

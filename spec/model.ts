@@ -120,6 +120,11 @@ export interface OperationModel {
   pattern: RegExp;
   pathParams: ParameterModel[];
   queryParams: ParameterModel[];
+  /**
+   * Header parameters the operation declares, names in lower case; `Accept`, `Content-Type` and `Authorization`
+   * are left out (OpenAPI 3: those are described elsewhere and ignored here), and so is a security scheme's key.
+   */
+  headerParams: ParameterModel[];
   body: BodyModel | undefined;
   /** Alternatives the request may satisfy (any one); empty when the spec asks for no credentials. */
   security: AuthScheme[];
@@ -414,6 +419,10 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     // A template segment the operation does not declare is still a path parameter: a string.
     const pathParams = templateNames.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path' as const, required: true, schema: {}, type: undefined, int64: false, validate: compile(ajv, {}, name) });
     const queryParams = parameters.filter((p) => p['in'] === 'query').map(parameter);
+    const headerParams = parameters
+      .filter((p) => p['in'] === 'header' && !IGNORED_HEADERS.has(String(p['name']).toLowerCase()))
+      // `style: simple`, the only one for headers: an array's items are separated by commas.
+      .map((p) => { const compiled = parameter(p); return { ...compiled, name: String(p['name']).toLowerCase(), delimiter: compiled.type === 'array' ? ',' : undefined }; });
     const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '([^/]+)')}$`);
 
     let body: BodyModel | undefined;
@@ -456,6 +465,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       pattern,
       pathParams,
       queryParams,
+      // A security scheme's own header (`api_key`) is the authenticator's to judge, not the parameter's.
+      headerParams: headerParams.filter((p) => !security.some((scheme) => scheme.kind === 'apiKey' && scheme.in === 'header' && scheme.parameter.toLowerCase() === p.name)),
       body,
       security,
       deprecated: op['deprecated'] === true,
@@ -509,6 +520,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
   return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, source: resolve(specPath) };
 }
+
+/** Header parameters OpenAPI 3 says are ignored where declared as parameters (Parameter Object, `in: header`). */
+const IGNORED_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
 
 /** The item delimiter of an array query parameter sent as one value (OpenAPI `style`/`explode`), else `undefined`. */
 function delimiterOf(parameter: Record<string, unknown>): string | undefined {

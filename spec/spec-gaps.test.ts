@@ -35,3 +35,14 @@ describe('invalid requests (D74)', () => {
     expect(op('kubernetes_run_clusterLint').errors.invalidRequestStatus).toBe(400);
   });
 });
+
+describe('header parameters (D79)', () => {
+  test('are read in lower case, required or not; Accept, Content-Type and Authorization are not', async () => {
+    const expanded = await loadModel(join(PACKAGE_ROOT, 'test', 'wild', 'expanded-style.yaml'));
+    const remove = expanded.operations.find((candidate) => candidate.operationId === 'deletePlant')!;
+    expect(remove.headerParams.map((parameter) => [parameter.name, parameter.required])).toEqual([['x-confirm', true]]);
+    expect(remove.headerParams[0]!.validate('yes')).toBe(true);
+    expect(remove.headerParams[0]!.validate('no')).toBe(false);
+    expect(model.operations.every((candidate) => candidate.headerParams.every((parameter) => !['accept', 'content-type', 'authorization'].includes(parameter.name)))).toBe(true);
+  });
+});

@@ -88,7 +88,11 @@ describe('what the mock does with them', () => {
       const plant = (await created.json()) as { id: number; name: string; bed: string };
       expect(plant).toMatchObject({ name: 'Fern', bed: 'north' });
       expect(((await (await fetch(`${mock.baseUrl}/plants`)).json()) as unknown[]).length).toBe(1);
-      expect((await fetch(`${mock.baseUrl}/plants/${plant.id}`, { method: 'DELETE' })).status).toBe(204);
+      // `X-Confirm: yes` is a required header parameter: left out or wrong, the delete is refused and nothing is deleted.
+      expect((await fetch(`${mock.baseUrl}/plants/${plant.id}`, { method: 'DELETE' })).status).toBe(400);
+      expect((await fetch(`${mock.baseUrl}/plants/${plant.id}`, { method: 'DELETE', headers: { 'x-confirm': 'no' } })).status).toBe(400);
+      expect((await fetch(`${mock.baseUrl}/plants/${plant.id}`)).status).toBe(200);
+      expect((await fetch(`${mock.baseUrl}/plants/${plant.id}`, { method: 'DELETE', headers: { 'x-confirm': 'yes' } })).status).toBe(204);
       expect((await fetch(`${mock.baseUrl}/plants/${plant.id}`)).status).toBe(404);
       const refused = await fetch(`${mock.baseUrl}/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bed":"north"}' });
       expect(refused.status).toBe(400);
