@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
 import type { ResolvedTarget } from './target.js';
-import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode } from './transport/dispatcher.js';
+import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode, freshDispatcherFor } from './transport/dispatcher.js';
 import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
 
 /** A request the suite sends: method, path below the base URL (with its query), headers, raw body text. */
@@ -117,13 +117,15 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
   await throttle.acquire(target.concurrency, target.maxRps);
   const started = Date.now();
   const clock = performance.now();
+  // A write after the suite stood still (drawing a large body, a slow machine) goes on a connection of its own.
+  const fresh = !READS.has(request.method) && started - lastAnswerAt > STILL_MS ? freshDispatcherFor(target) : undefined;
   try {
     traffic.requests += 1;
     const response = await undiciRequest(url, {
       method: request.method,
       headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
       ...(request.body === undefined ? {} : { body: request.body }),
-      dispatcher: dispatcherFor(target),
+      dispatcher: fresh ?? dispatcherFor(target),
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
     }).catch((error: unknown) => {
@@ -138,6 +140,7 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
     const text = decodeBody(bytes, headers['content-encoding']);
+    lastAnswerAt = Date.now();
     return {
       request: { ...request, url },
       response: { status: response.statusCode, headers, text },
@@ -145,8 +148,16 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
     };
   } finally {
     throttle.release();
+    if (fresh !== undefined) void fresh.close();
   }
 }
+
+/** Methods sent again on a dropped connection (no state changes); the others are writes. */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Milliseconds without an answer after which a write does not trust the pooled connections (a server's keep-alive is often 5 s). */
+const STILL_MS = 2_000;
+/** When the last answer of the process arrived (ms since the epoch). */
+let lastAnswerAt = 0;
 
 /**
  * When this variable names a file, the first {@link EXCHANGE_LOG_CAP} exchanges of the process are appended to

@@ -14,26 +14,38 @@ export function dispatcherFor(target: Pick<ResolvedTarget, 'tls' | 'concurrency'
   const key = JSON.stringify([target.tls ?? {}, target.concurrency, proxies]);
   let found = dispatchers.get(key);
   if (found === undefined) {
-    const tls = tlsOptions(target.tls);
-    const agent = new EnvHttpProxyAgent({
-      // Enough sockets for every request in flight, with spare ones for a proxy's tunnels.
-      connections: Math.max(16, target.concurrency * 2),
-      keepAliveTimeout: 10_000,
-      // A server's `Keep-Alive: timeout=5` is trusted for 2.5 s only: a check that spends a second drawing bodies
-      // must not then send a write on a socket the server is closing (a write is never sent twice).
-      keepAliveTimeoutThreshold: 2_500,
-      pipelining: 1,
-      connect: tls,
-      requestTls: tls,
-      // A proxy behind a private CA is trusted like the target; the client certificate is the target's only.
-      proxyTls: { ...(tls.ca === undefined ? {} : { ca: tls.ca }), rejectUnauthorized: tls.rejectUnauthorized },
-    });
-    found = agent;
+    found = newAgent(target);
     dispatchers.set(key, found);
   }
   return found;
 }
 const dispatchers = new Map<string, Dispatcher>();
+
+/**
+ * A dispatcher of its own for one request, with the target's TLS and proxy settings: a write sent after the suite
+ * stood still for a while goes on a new connection, never on a kept-alive one the server may have closed meanwhile
+ * (a stalled event loop sees neither the server's close nor its own keep-alive timer). Close it after the answer.
+ */
+export function freshDispatcherFor(target: Pick<ResolvedTarget, 'tls' | 'concurrency'>): Dispatcher {
+  return newAgent(target);
+}
+
+function newAgent(target: Pick<ResolvedTarget, 'tls' | 'concurrency'>): Dispatcher {
+  const tls = tlsOptions(target.tls);
+  return new EnvHttpProxyAgent({
+    // Enough sockets for every request in flight, with spare ones for a proxy's tunnels.
+    connections: Math.max(16, target.concurrency * 2),
+    keepAliveTimeout: 10_000,
+    // A server's `Keep-Alive: timeout=5` is trusted for 2.5 s only: a check that spends a second drawing bodies
+    // must not then send a write on a socket the server is closing (a write is never sent twice).
+    keepAliveTimeoutThreshold: 2_500,
+    pipelining: 1,
+    connect: tls,
+    requestTls: tls,
+    // A proxy behind a private CA is trusted like the target; the client certificate is the target's only.
+    proxyTls: { ...(tls.ca === undefined ? {} : { ca: tls.ca }), rejectUnauthorized: tls.rejectUnauthorized },
+  });
+}
 
 /** The `Accept-Encoding` the suite sends: what {@link decodeBody} can decode. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
