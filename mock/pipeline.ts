@@ -202,13 +202,16 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   };
 }
 
-/** A path with its percent-escapes decoded (`/%3Cupload_url%3E` → `/<upload_url>`, a literal path of the spec); as sent when malformed. */
+/**
+ * A path with the escapes of ASCII characters a URL cannot carry as they are decoded (`/%3Cupload_url%3E` →
+ * `/<upload_url>`, a literal path of the spec). Escaped letters and digits (`/%70ets`) stay as sent: the routes
+ * have always told them apart from the spec's paths.
+ */
 function decodedPath(pathname: string): string {
-  try {
-    return decodeURI(pathname);
-  } catch {
-    return pathname;
-  }
+  return pathname.replace(/%([0-7][0-9A-Fa-f])/g, (escape, hex: string) => {
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~/%]/.test(character) || character < ' ' ? escape : character;
+  });
 }
 
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
