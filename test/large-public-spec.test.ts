@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listCheckIds } from '../conformance/suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { PACKAGE_ROOT } from '../spec/model.js';
+import { PACKAGE_ROOT } from '../model/load.js';
 import { failingChecks } from './corpus/harness.js';
 import { WILD_KEY, expectStatus, object, records, wildClient } from './wild-corpus/client.js';
 

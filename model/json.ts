@@ -5,7 +5,7 @@ import { INT64_MAX, INT64_MIN, numberView } from './schema.js';
  * A JSON document read without losing a digit (seed, Resources: int64 values round-trip exactly).
  * - `value`: the document as sent, every number a `LosslessNumber` (its literal text).
  * - `view`: the same document with plain JS numbers, for JSON Schema validation (ajv knows no bigint); a literal
- *   outside int64 is a double the `int64` format refuses (see `numberView` in spec/schema.ts).
+ *   outside int64 is a double the `int64` format refuses (see `numberView` in model/schema.ts).
  */
 export interface ExactDocument {
   value: unknown;

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadModel, type ApiModel } from '../spec/model.js';
-import { judgeExchange, type ObservedExchange } from './exchange.js';
+import { loadModel } from '../model/load.js';
+import type { ApiModel } from '../model/model.js';
+import { judgeExchange } from './exchange.js';
+import type { ObservedExchange } from './verdict.js';
 
 /**
  * The judge of one exchange, rule by rule: a correct exchange breaks none, and each exchange with one fault

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { memberAt, shapeOfList } from './lists.js';
-import { loadModel, type ListModel } from './model.js';
+import { loadModel } from './load.js';
+import type { ListModel } from './model.js';
 
 /**
  * The list model (spec/DECISIONS.md › D45-D49) on small specs written for each shape: spec/fixtures/list-shapes.yaml,
  * spec/fixtures/pet-views.yaml, and inline specs for `x-resource` and the cases a guess must leave alone.
  */
-const FIXTURES = join(import.meta.dirname, 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', 'spec', 'fixtures');
 const shapes = await loadModel(join(FIXTURES, 'list-shapes.yaml'));
 const listOf = (name: string): ListModel => shapes.resources.find((r) => r.name === name)!.list!;
 const paths = (list: ListModel) => Object.fromEntries(list.members.map((m) => [m.path.join('.'), m.holds]));

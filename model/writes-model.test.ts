@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT, PARENT_LINK, type ResourceModel } from './model.js';
+import { loadModel, PACKAGE_ROOT } from './load.js';
+import { PARENT_LINK, type ResourceModel } from './model.js';
 
 /**
  * The model of writes in the shapes public APIs use (spec/DECISIONS.md D50-D54), on mock/fixtures/writes.openapi.yaml:

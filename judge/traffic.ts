@@ -1,6 +1,7 @@
-import { canonicalJson, sameJson } from '../spec/json.js';
-import type { ApiModel, ResourceModel } from '../spec/model.js';
-import { idText, judgeExchange, routeOf, type ExchangeVerdict, type ExchangeViolation, type ObservedExchange } from './exchange.js';
+import { canonicalJson, sameJson } from '../model/json.js';
+import type { ApiModel, ResourceModel } from '../model/model.js';
+import { idText, judgeExchange, routeOf } from './exchange.js';
+import type { ExchangeVerdict, ExchangeViolation, ObservedExchange } from './verdict.js';
 import { isReturned, listedRecords } from './record-rules.js';
 
 /**

@@ -1,37 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { concreteType, mediaKind, serialize } from './media.js';
-import type { ContentModel, ResponseModel } from './model.js';
+import type { ContentModel, ErrorFacts, ErrorShape, ResponseModel } from './model.js';
 import { validAnswer, validSample } from './samples.js';
 import { mainType, objectShape, type Schema } from './schema.js';
-
-/**
- * What an error says, whatever shape carries it: a stable machine-readable `code` (one row of the mock's error
- * table), a human `message`, and the HTTP `status` (seed, Errors: "The `status` field equals the HTTP status code").
- */
-export interface ErrorFacts {
-  code: string;
-  message: string;
-  status: number;
-}
-
-/**
- * Error bodies of one operation, in the shape its spec documents for each status (README › Error bodies):
- * `body(facts)` returns the JSON value and the media type to send it as; `write(facts)` the same ready for the
- * wire (JSON text, XML, plain text: the message).
- */
-export interface ErrorShape {
-  body(facts: ErrorFacts): { value: Record<string, unknown>; mediaType: string };
-  /** The body as sent: its text in the documented media type (spec/media.ts), and that media type. */
-  write(facts: ErrorFacts): { text: string; mediaType: string };
-  /** Whether the spec documents `status` for this operation (exactly, by its `4XX` range, or by `default`). */
-  documents(status: number): boolean;
-  /**
-   * The status a refusal of the request itself (an invalid body, query or form: 400 in the error table) is sent
-   * with: 422 where the operation lists 422 and neither 400 nor `4XX` (a `default` does not count), else 400
-   * (spec/DECISIONS.md › D74).
-   */
-  invalidRequestStatus: 400 | 422;
-}
 
 /** Names an error schema gives the integer field that repeats the HTTP status (seed, Errors: `Error.status`). */
 export const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus', 'http_status', 'httpStatusCode', 'httpCode'];
@@ -166,7 +137,7 @@ function codeValue(schema: Schema, facts: ErrorFacts): unknown {
 }
 
 /**
- * A schema-valid value for a schema (spec/samples.ts: the schema's examples, openapi-sampler's sample, or a value
+ * A schema-valid value for a schema (model/samples.ts: the schema's examples, openapi-sampler's sample, or a value
  * built from its keywords, each checked with its validator), used for members no fact or request fills.
  */
 export function sampleOf(schema: Schema): unknown {

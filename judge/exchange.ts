@@ -1,9 +1,11 @@
 import { isLosslessNumber } from 'lossless-json';
-import { canonicalJson, parseExact, parseQuick, sameJson } from '../spec/json.js';
-import type { ApiModel, AuthScheme, OperationModel, ParameterModel } from '../spec/model.js';
-import { recordIn } from '../spec/resources.js';
-import { isJsonMediaType } from '../spec/schema.js';
-import { documentedResponse, statusFieldOf } from './contract.js';
+import { canonicalJson, parseExact, parseQuick, sameJson } from '../model/json.js';
+import type { ApiModel, AuthScheme, OperationModel, ParameterModel } from '../model/model.js';
+import { recordIn } from '../model/resources.js';
+import { isJsonMediaType } from '../model/schema.js';
+import { documentedResponse, statusFieldOf } from './documented.js';
+import { parameterValue } from './parameters.js';
+import type { ExchangeRule, ExchangeVerdict, ExchangeViolation, ObservedExchange, Routed } from './verdict.js';
 import { echoProblems, listProblems } from './record-rules.js';
 
 /**
@@ -11,73 +13,6 @@ import { echoProblems, listProblems } from './record-rules.js';
  * break. The proxy and `--from-har` judge traffic with it, and the suite's own response checks
  * (`expectResponse`, the echo of a create, the list filter) stand on the same functions: one judge.
  */
-
-/** The rules one exchange can break, as logs, headers and counts name them. */
-export type ExchangeRule =
-  | 'route'
-  | 'method'
-  | 'request.parameter'
-  | 'request.body'
-  | 'request.credentials'
-  | 'status'
-  | 'media-type'
-  | 'body.json'
-  | 'body.schema'
-  | 'error.status'
-  | 'auth.accepted'
-  | 'body.accepted'
-  | 'list.filter'
-  | 'list.limit'
-  | 'list.default-limit'
-  | 'create.echo'
-  | 'read.id'
-  | 'sequence.read-after-create'
-  | 'sequence.delete-gone'
-  | 'sequence.pages-overlap';
-
-/**
- * One broken rule. `operationId` is the spec's (or `METHOD path` when the spec describes none); `side` says
- * whose fault it is (`request`: the client sent what the spec does not allow; `response`: the server answered
- * what it does not allow); `pointer` is a JSON pointer into that side (`/query/limit`, `/body/0/status`,
- * `/headers/content-type`, `/status`); `expected` and `got` are short texts; `message` one readable sentence.
- */
-export interface ExchangeViolation {
-  operationId: string;
-  rule: ExchangeRule;
-  side: 'request' | 'response';
-  pointer: string;
-  expected: string;
-  got: string;
-  message: string;
-}
-
-/**
- * An exchange as the judge reads it. `path` is below the spec's base path, query included (`/pets?limit=5`);
- * header names are lower case; bodies are text as sent and received (decoded when compressed).
- */
-export interface ObservedExchange {
-  request: { method: string; path: string; headers: Readonly<Record<string, string>>; body?: string | undefined };
-  /** `bodyMissing`: the recording kept no body (a HAR exported without content): nothing about it is judged. */
-  response: { status: number; headers: Readonly<Record<string, string>>; text: string; bodyMissing?: boolean };
-}
-
-/** The operation a request addresses, with its path parameters as sent (decoded), or why none does. */
-export type Routed = { op: OperationModel; pathValues: Record<string, string> } | { op: undefined; pathKnown: boolean };
-
-/** What {@link judgeExchange} found: the operation, the violations, and the bodies read exactly (for sequence rules). */
-export interface ExchangeVerdict {
-  op: OperationModel | undefined;
-  /** Whether the spec describes this route and method. */
-  described: boolean;
-  violations: ExchangeViolation[];
-  /** Whether the request obeyed the spec (parameters, body, credentials). */
-  requestValid: boolean;
-  /** The request body as exact JSON (numbers as `LosslessNumber`), when it was JSON. */
-  sent: unknown;
-  /** The response body as exact JSON, when it was JSON. */
-  body: unknown;
-  pathValues: Record<string, string>;
-}
 
 /** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
 export function essence(mediaType: string | undefined): string {
@@ -117,22 +52,6 @@ export function routeOf(model: ApiModel, method: string, path: string): Routed {
     return { op, pathValues };
   }
   return { op: undefined, pathKnown };
-}
-
-/** The JSON value a parameter's text stands for (numbers and booleans parsed exactly; strings as they are). */
-export function parameterValue(param: ParameterModel, text: string): { value: unknown; view: unknown } {
-  if (param.type === 'integer' || param.type === 'number' || param.type === 'boolean') {
-    // Short integers and booleans are exact as JS values: the common query (`limit=20`) needs no parser.
-    if (/^-?\d{1,15}$/.test(text)) return { value: Number(text), view: Number(text) };
-    if (text === 'true' || text === 'false') return { value: text === 'true', view: text === 'true' };
-    const parsed = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/.test(text) ? parseExact(text) : undefined;
-    if (parsed?.ok === true) return { value: parsed.document.value, view: parsed.document.view };
-  }
-  if (param.type === 'array') {
-    const items = text.split(',');
-    return { value: items, view: items };
-  }
-  return { value: text, view: text };
 }
 
 /** Whether a request carries credentials for one of the operation's schemes (presence only: a key's validity is the server's). */
@@ -271,7 +190,7 @@ export interface JudgeOptions {
    * without `Authorization` and cookies by default, so their absence there proves nothing (DECISIONS D65).
    */
   credentials?: boolean;
-  /** Parse response bodies natively when that is exact (spec/json.ts `parseQuick`): the proxy's hot path. */
+  /** Parse response bodies natively when that is exact (model/json.ts `parseQuick`): the proxy's hot path. */
   quick?: boolean;
 }
 

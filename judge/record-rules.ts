@@ -1,9 +1,9 @@
 import { isLosslessNumber } from 'lossless-json';
-import { canonicalJson, sameJson } from '../spec/json.js';
-import type { OperationModel, ResourceModel } from '../spec/model.js';
-import { admittedTypes, isMarked, jsonType } from '../spec/schema.js';
-import type { ExchangeRule } from './exchange.js';
-import { parameterValue } from './exchange.js';
+import { canonicalJson, sameJson } from '../model/json.js';
+import type { OperationModel, ResourceModel } from '../model/model.js';
+import { admittedTypes, isMarked, jsonType } from '../model/schema.js';
+import { parameterValue } from './parameters.js';
+import type { ExchangeRule } from './verdict.js';
 
 /**
  * The seed's rules that one answer shows about records (seed, Endpoints: listPets rules 1-3, createPet rule 2),
