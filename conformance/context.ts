@@ -14,6 +14,7 @@ import { parseExact } from '../model/json.js';
 import { recordIn } from '../model/resources.js';
 import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
+import { windowQuery } from './window.js';
 
 /**
  * What a check works with: the target, the model of the spec it implements, a way to send a request of an
@@ -112,14 +113,17 @@ export function setResources(resource: ResourceModel, resources: ResourceModel[]
 /**
  * A request of `op`: path parameters, a query string (without `?`), and a body: `value`, written as the
  * operation takes it (JSON or a form, see {@link encodeBody}), or `body`, a raw text sent as `contentType`
- * (default: the operation's media type, for invalid bodies written by hand).
+ * (default: the operation's media type, for invalid bodies written by hand). A list's window parameters the
+ * query does not name are added at their widest (D90, conformance/window.ts).
  */
 export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
   const path = pathOf(op, { ...parentPath(op), ...parts.path });
   const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
+  // A list's window is always named (D90): a server may apply a default the spec states only in prose.
+  const query = [parts.query ?? '', windowQuery(op, parts.query ?? '')].filter((part) => part !== '').join('&');
   return {
     method: op.method,
-    path: parts.query === undefined || parts.query === '' ? path : `${path}?${parts.query}`,
+    path: query === '' ? path : `${path}?${query}`,
     ...(encoded === undefined ? {} : { body: encoded.text, headers: { 'content-type': encoded.contentType } }),
   };
 }

@@ -1,6 +1,7 @@
 import { canonicalJson, sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
 import type { CheckContext } from '../context.js';
+import { inWindow } from '../window.js';
 
 /**
  * One conformance check: a stable id (derived from the spec's operationIds, see catalogue.ts), the rule it
@@ -34,6 +35,8 @@ interface ResourceMemory {
   created: Map<string, ExactRecord>;
   /** Ids this process deleted: they no longer count toward the population. */
   deletedIds: Set<string>;
+  /** Ids created holding no value in the list's window range (D90): no list request can be held to show them. */
+  outOfView: Set<string>;
   /** The id of the latest create, when ids are integers (for the id-gap search of `expectNothingCreated`). */
   lastCreatedId: bigint | undefined;
   tick: number;
@@ -64,7 +67,7 @@ export function memory(context: CheckContext, resource: ResourceModel): Resource
   const key = `${context.target.baseUrl} ${resource.name}`;
   let found = memories.get(key);
   if (found === undefined) {
-    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
+    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), outOfView: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
     memories.set(key, found);
   }
   return found;
@@ -132,7 +135,10 @@ export function defaultedFilters(resource: ResourceModel): FilterModel[] {
   return resource.filters.filter((filter) => !filter.parameter.required && filter.parameter.schema['default'] !== undefined && filter.parameter.schema['default'] !== '');
 }
 
-/** Whether a list that names no filter must show `record`: it has the default of every defaulted filter (D78). */
+/**
+ * Whether a list that names no filter must show `record`: it has the default of every defaulted filter (D78), and
+ * its ranged member can fall in the list's window (D90).
+ */
 export function shownUnfiltered(resource: ResourceModel, record: Record<string, unknown>): boolean {
-  return defaultedFilters(resource).every((filter) => sameJson(record[filter.property], filter.parameter.schema['default']));
+  return inWindow(resource, record) && defaultedFilters(resource).every((filter) => sameJson(record[filter.property], filter.parameter.schema['default']));
 }

@@ -111,7 +111,9 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       // A list that omits a defaulted filter may be filtered by its default (D78): the run's records need not all be on it.
       const defaulted = defaultedFilters(resource);
       if (defaulted.length > 0) context.advise(`${op.operationId} leaves out ${defaulted.map((f) => `\`${f.parameter.name}\``).join(', ')}, whose default a server may apply, so the pages were not held to every created record`);
-      const missing = defaulted.length > 0 ? [] : [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created));
+      const outOfView = [...remembered.createdIds].filter((created) => remembered.outOfView.has(created) && !remembered.deletedIds.has(created));
+      if (outOfView.length > 0) context.advise(`${outOfView.length} created ${resource.name} hold no value in the range ${op.operationId}'s window bounds, so no parameter brings them into view: their membership was not verifiable`);
+      const missing = defaulted.length > 0 ? [] : [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created) && !outOfView.includes(created));
       if (missing.length > 0) throw new Violation(`${op.operationId} with pages of ${max ?? 'the default size'}: ${missing.length} created ${resource.name} are on no page (e.g. ${missing[0]})`);
       if (min === undefined || max === undefined) return;
       // Sizes small enough to need many pages, not so small that one walk reads hundreds.

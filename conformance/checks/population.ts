@@ -6,6 +6,7 @@ import { filterText, limitRange } from '../arbitraries/query.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
+import { valueInView } from '../window.js';
 import { idOf, knownAtLeast, memory, populationKey, type ExactRecord } from './check.js';
 import { createRecord, listRecords, readRecord, show } from './records.js';
 
@@ -87,7 +88,10 @@ async function populate(context: CheckContext, resource: ResourceModel): Promise
       serial += 1;
       // Without a filter value: only the required properties, so some records lack the optional filtered ones.
       const base = ordinaryBody(op, context.target.integers, serial, filter === undefined);
-      const value = filter === undefined ? base : withProperty(op, base, filter.property, filter.value);
+      const filtered = filter === undefined ? base : withProperty(op, base, filter.property, filter.value);
+      // Records the population counts must be ones a list can show: inside its window (D90).
+      const inView = filtered === undefined ? undefined : valueInView(resource, filtered);
+      const value = inView === undefined || filtered === undefined ? filtered : (withProperty(op, filtered, inView.property, inView.value) ?? filtered);
       if (value === undefined) {
         context.advise(`${op.operationId} cannot send ${filter!.property} = ${show(filter!.value)}, so the ${filter!.parameter} filter was tested on the records the target holds`);
         break;

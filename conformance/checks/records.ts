@@ -2,6 +2,7 @@ import { canonicalJson, exactInteger } from '../../model/json.js';
 import { memberAt } from '../../model/lists.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
+import { inWindow } from '../window.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
@@ -92,6 +93,7 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   const remembered = memory(context, resource);
   remembered.createdIds.add(id);
   if (resource.operations.replace === undefined && resource.operations.update === undefined) remembered.created.set(id, created);
+  if (!inWindow(resource, created)) remembered.outOfView.add(id);
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
