@@ -11,6 +11,7 @@ import { statefulCheck } from './checks/stateful.js';
 import { goneCheck, persistedCheck } from './checks/write.js';
 import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
+import { rangeChecks } from './checks/range.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 
@@ -81,6 +82,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       const paging = resource.list!.paging!;
       lists.push(pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`));
     }
+    lists.push(...rangeChecks(resource, where(list)));
     for (const filter of resource.filters) {
       lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));
     }

@@ -7,7 +7,8 @@ import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { defaultedFilters, idOf, memory, type Check, type ExactRecord } from './check.js';
 import { ensurePopulation } from './population.js';
-import { operation, recordsOf, successStatuses } from './records.js';
+import { operation, readRecord, recordsOf, successStatuses } from './records.js';
+import { inWindow, windowOf } from '../window.js';
 
 /** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
 const MAX_PAGES = 400;
@@ -113,7 +114,8 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       if (defaulted.length > 0) context.advise(`${op.operationId} leaves out ${defaulted.map((f) => `\`${f.parameter.name}\``).join(', ')}, whose default a server may apply, so the pages were not held to every created record`);
       const outOfView = [...remembered.createdIds].filter((created) => remembered.outOfView.has(created) && !remembered.deletedIds.has(created));
       if (outOfView.length > 0) context.advise(`${outOfView.length} created ${resource.name} hold no value in the range ${op.operationId}'s window bounds, so no parameter brings them into view: their membership was not verifiable`);
-      const missing = defaulted.length > 0 ? [] : [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created) && !outOfView.includes(created));
+      const absent = defaulted.length > 0 ? [] : [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created) && !outOfView.includes(created));
+      const missing = await stillInView(context, resource, absent);
       if (missing.length > 0) throw new Violation(`${op.operationId} with pages of ${max ?? 'the default size'}: ${missing.length} created ${resource.name} are on no page (e.g. ${missing[0]})`);
       if (min === undefined || max === undefined) return;
       // Sizes small enough to need many pages, not so small that one walk reads hundreds.
@@ -129,6 +131,22 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       }, { runs: Math.min(context.target.runs, 10) });
     },
   };
+}
+
+/**
+ * Of created records absent from a windowed list (D90), those that are still in its window as read now: a write
+ * since their create may have emptied their ranged member. Without a window or a read, all of them.
+ */
+async function stillInView(context: CheckContext, resource: ResourceModel, absent: readonly string[]): Promise<string[]> {
+  const list = resource.operations.list;
+  if (absent.length === 0 || list === undefined || windowOf(list)?.property === undefined || resource.operations.read === undefined) return [...absent];
+  const inView: string[] = [];
+  for (const id of absent) {
+    const { record } = await readRecord(context, resource, id, [...successStatuses(resource.operations.read), 404]);
+    if (record === undefined || inWindow(resource, record)) inView.push(id);
+    else context.advise(`${resource.name} ${id} no longer holds a value in ${list.operationId}'s window range, so its membership was not verifiable`);
+  }
+  return inView;
 }
 
 /**

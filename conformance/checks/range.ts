@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import type { ResourceModel } from '../../model/model.js';
+import { ordinaryBody, withProperty } from '../arbitraries/body.js';
+import { Violation } from '../contract.js';
+import type { CheckContext } from '../context.js';
+import { windowOf, type ListWindow, type WindowParameter } from '../window.js';
+import { idOf, type Check, type ExactRecord } from './check.js';
+import { largestPage } from './population.js';
+import { createRecord, listRecords, show } from './records.js';
+
+// Range filters as a property (spec/DECISIONS.md › D91): a list's lower and upper bound parameters on a date or
+// an instant, read as the spec's names say, both ends included where the spec is silent (a day named as a range's
+// end is part of it). The check creates a few records whose ranged values it chooses, so that bounds fall exactly
+// on them, then asks ranges and single bounds drawn from those values.
+
+/** Records the check creates, and the days around them its bounds are drawn from. */
+const SPACING_DAYS = 3;
+const RECORDS = 5;
+
+/** The day `offset` days after `start` written as `format` asks (a date, or midnight UTC as an instant). */
+function dayText(start: number, offset: number, format: WindowParameter['format']): string {
+  const iso = new Date(start + offset * 86_400_000).toISOString();
+  return format === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 19)}Z`;
+}
+
+/** The values of a record's ranged member as times (milliseconds), whatever the member holds. */
+function timesOf(record: ExactRecord, property: string): number[] {
+  const value = record[property];
+  const all = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return all.flatMap((one) => (typeof one === 'string' && !Number.isNaN(Date.parse(one)) ? [Date.parse(one)] : []));
+}
+
+/** Whether a record falls in `[lower, upper]` (either end open when `undefined`): one of its values does. */
+function inRange(times: readonly number[], lower: number | undefined, upper: number | undefined): boolean {
+  return times.some((time) => (lower === undefined || time >= lower) && (upper === undefined || time <= upper));
+}
+
+/**
+ * The range check of a list with a window whose parameters range over a record member (D91): for any lower and
+ * upper bound drawn on the created records' values (or one of them alone), every listed record holds a value in
+ * the range, and every created record that holds one is listed (the largest page being shorter than its limit).
+ */
+export function rangeCheck(resource: ResourceModel, window: ListWindow, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const create = resource.operations.create!;
+      const property = window.property!;
+      const lowerParameter = window.parameters.find((one) => one.bound === 'lower');
+      const upperParameter = window.parameters.find((one) => one.bound === 'upper');
+      const format = window.parameters[0]!.format;
+      // A year far from the values other checks leave, so that a range holds few records besides these.
+      const start = Date.UTC(2100 + Math.floor(Math.random() * 700), 0, 1);
+      const mine: { id: string; times: number[] }[] = [];
+      for (let index = 0; index < RECORDS; index++) {
+        const days = [index * SPACING_DAYS, ...(index === RECORDS - 1 ? [1] : [])].map((offset) => dayText(start, offset, format));
+        const body = withProperty(create, ordinaryBody(create, context.target.integers, 40 + index), property, window.many ? days : days[0]);
+        if (body === undefined) {
+          context.advise(`${create.operationId} cannot send ${property} = ${show(days)}, so the range filters were not tested`);
+          return;
+        }
+        const created = await createRecord(context, resource, body);
+        if (created === undefined) return;
+        mine.push({ id: idOf(resource, created), times: timesOf(created, property) });
+      }
+      const offsets = fc.integer({ min: -1, max: RECORDS * SPACING_DAYS });
+      const bounds = fc.record({ lower: fc.option(offsets, { nil: undefined }), upper: fc.option(offsets, { nil: undefined }) }).filter(({ lower, upper }) => (lower !== undefined && lowerParameter !== undefined) || (upper !== undefined && upperParameter !== undefined));
+      await context.forAll(bounds.map(({ lower, upper }) => (lower !== undefined && upper !== undefined && lower > upper ? { lower: upper, upper: lower } : { lower, upper })), async ({ lower, upper }) => {
+        await askRange(context, resource, property, mine, lowerParameter === undefined ? undefined : [lowerParameter, lower, start], upperParameter === undefined ? undefined : [upperParameter, upper, start]);
+      });
+    },
+  };
+}
+
+type Asked = [WindowParameter, number | undefined, number];
+
+/** One range asked and judged; a bound is `[parameter, offset in days or undefined, first day]`. */
+async function askRange(context: CheckContext, resource: ResourceModel, property: string, mine: readonly { id: string; times: number[] }[], lower: Asked | undefined, upper: Asked | undefined): Promise<void> {
+  const query = new URLSearchParams();
+  const page = largestPage(resource);
+  if (page !== undefined && resource.limit !== undefined) query.set(resource.limit.parameter, String(page));
+  const at = (bound: Asked | undefined): number | undefined => {
+    if (bound === undefined || bound[1] === undefined) return undefined;
+    const text = dayText(bound[2], bound[1], bound[0].format);
+    query.set(bound[0].parameter.name, text);
+    return Date.parse(text);
+  };
+  const from = at(lower);
+  // A day named as the end includes that whole day (D91): an instant bound is the instant itself.
+  const toDay = at(upper);
+  const to = toDay === undefined ? undefined : upper![0].format === 'date' ? toDay + 86_399_999 : toDay;
+  const asked = [...query.entries()].filter(([name]) => name !== resource.limit?.parameter).map(([name, value]) => `${name}=${value}`).join('&');
+  const { exchange, records } = await listRecords(context, resource, query.toString());
+  const outside = records.find((record) => record[property] !== undefined && !inRange(timesOf(record, property), from, to));
+  if (outside !== undefined) throw new Violation(`asked ${asked}, the list holds ${show(outside)}, whose ${property} is outside that range`, exchange);
+  if (page !== undefined && records.length >= page) return;
+  const listed = new Set(records.map((record) => idOf(resource, record)));
+  const left = mine.find((one) => inRange(one.times, from, to) && !listed.has(one.id));
+  if (left !== undefined) throw new Violation(`asked ${asked}, the list (${records.length} records, a complete page) leaves out ${resource.name} ${left.id}, whose ${property} is in that range`, exchange);
+}
+
+/** The range check of a resource's main list, when its window ranges over a record member (D91). */
+export function rangeChecks(resource: ResourceModel, where: string): Check[] {
+  const list = resource.operations.list;
+  const window = list === undefined ? undefined : windowOf(list);
+  if (list === undefined || window?.property === undefined || resource.operations.create === undefined) return [];
+  const names = window.parameters.map((one) => `\`${one.parameter.name}\``).join('/');
+  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` in it and every created record with one there is listed; a day named as the end is part of the range.`)];
+}
