@@ -85,6 +85,19 @@ export function absentIds(context: CheckContext, resource: ResourceModel): fc.Ar
   return validValues(parameter.schema, parameter.validate, { integers: context.target.integers, strings: 'ordinary' }).map(String);
 }
 
+/** Segments tried as an id the spec constrains (a format, a pattern, lengths): those its own schema refuses. */
+const NOT_THE_ID_FORM = ['not-an-id', 'x', '0'];
+
+/**
+ * For a text id whose path parameter has a format, pattern or length (`format: uuid`), segments that break it
+ * (D92): a server judging them is correct to refuse them with a 4xx, and none may be a 5xx.
+ */
+function malformedTexts(op: OperationModel, resource: ResourceModel): string[] {
+  const parameter = op.pathParams.find((one) => one.name === resource.idParameter);
+  if (parameter === undefined || !['format', 'pattern', 'minLength', 'maxLength', 'enum'].some((keyword) => parameter.schema[keyword] !== undefined)) return [];
+  return NOT_THE_ID_FORM.filter((text) => !parameter.validate(text));
+}
+
 /**
  * Read, Errors (seed): an id that names no record is a 404 in the error shape; for integer ids, a segment that is
  * no integer is a 4xx (400, 404 or 422; only 400 or 404 with `--strict`), never a 5xx. When it may write and has
@@ -108,7 +121,7 @@ export function notFoundCheck(resource: ResourceModel, id: string, rule: string)
         const expected = valid ? [404] : context.target.strict ? [400, 404] : [400, 404, 422];
         await context.call(op, itemRequest(resource, op, value), expected);
       };
-      const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : [];
+      const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : malformedTexts(op, resource);
       for (const value of malformed) await attempt({ value, valid: false });
       const absent = absentIds(context, resource).map((value) => ({ value, valid: true }));
       await context.forAll(malformed.length === 0 ? absent : fc.oneof(absent, fc.constantFrom(...malformed).map((value) => ({ value, valid: false }))), attempt);
