@@ -9,6 +9,7 @@ import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
 import { createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
+import { callUnderProducedRecord } from './producers.js';
 
 /** One request of an operation with the statuses the spec gives it here, for `responses.conformance`. */
 interface Probe {
@@ -100,6 +101,8 @@ export function unmappedCheck(op: OperationModel, id: string, rule: string): Che
     rule,
     writes: writes(op),
     async run(context) {
+      // Under a record made for it first (D93), so that its success answer is judged and not only its 404.
+      await callUnderProducedRecord(context, op, op.queryParams.filter((p) => p.required && p.schema['example'] !== undefined).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.schema['example']))}`).join('&'));
       const requests = await sampleRequests(context, op, 0);
       const statuses = documentedStatuses(op);
       await context.forAll(requests, async ({ request }) => void (await context.call(op, request, statuses.length === 0 ? [op.successStatus] : statuses)), { runs: Math.min(context.target.runs, 10) });

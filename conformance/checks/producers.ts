@@ -1,0 +1,82 @@
+import type { OperationModel, ParameterModel } from '../../model/model.js';
+import { objectShape, type Schema } from '../../model/schema.js';
+import { ordinaryBody } from '../arbitraries/body.js';
+import { requestOf, type CheckContext } from '../context.js';
+import { idKey } from './check.js';
+import { successStatuses } from './records.js';
+
+// Path parameters fed from what other operations return (spec/DECISIONS.md › D93): an operation under a record no
+// resource of the model holds (`GET /passes/{passId}/qr`) is called with a record that exists, found by creating
+// one through the operation whose success answer carries that parameter (by its name, or `id` on the collection
+// the parameter is named after: `plantId` from `POST /plant`), so its success answer is judged, not only its 404.
+
+/** The top-level members of a success answer's schema (with `allOf` parts). */
+function answerMembers(op: OperationModel): Record<string, Schema> {
+  const success = op.responses.find((response) => Number(response.status) >= 200 && Number(response.status) < 300 && response.schema !== undefined);
+  return success?.schema === undefined ? {} : objectShape(success.schema).properties;
+}
+
+/** The singular of a path segment, compared loosely (`plants` and `plant` both give `plant`). */
+function stem(text: string): string {
+  return text.toLowerCase().replace(/[_-]/g, '').replace(/ies$/, 'y').replace(/s$/, '');
+}
+
+/** The member of `producer`'s answer that carries `parameter`: the same name, or `id` on the collection it names. */
+function producedMember(producer: OperationModel, parameter: ParameterModel): string | undefined {
+  const members = answerMembers(producer);
+  if (members[parameter.name] !== undefined) return parameter.name;
+  const collection = producer.path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1);
+  const named = /^(.*?)[_-]?id$/i.exec(parameter.name)?.[1];
+  return named !== undefined && named !== '' && collection !== undefined && stem(collection) === stem(named) && members['id'] !== undefined ? 'id' : undefined;
+}
+
+/** The operations whose answer can feed a path parameter of `op`: creates (POST on a path without parameters). */
+function producersOf(operations: readonly OperationModel[], op: OperationModel, parameter: ParameterModel): { producer: OperationModel; member: string }[] {
+  return operations.flatMap((producer) => {
+    if (producer === op || producer.method !== 'POST' || producer.pathParams.length > 0) return [];
+    const member = producedMember(producer, parameter);
+    return member === undefined ? [] : [{ producer, member }];
+  });
+}
+
+/**
+ * Values for every path parameter of `op` that an existing record's create gives, made now (one create per
+ * parameter: an ordinary body with only its required members first, then a full one); `undefined` when some
+ * parameter has no producer or none of its creates succeeded.
+ */
+export async function fedPath(context: CheckContext, op: OperationModel): Promise<Record<string, string> | undefined> {
+  if (op.pathParams.length === 0 || context.target.readOnly) return undefined;
+  const path: Record<string, string> = {};
+  for (const parameter of op.pathParams) {
+    let value: string | undefined;
+    for (const { producer, member } of producersOf(context.model.operations, op, parameter)) {
+      for (const requiredOnly of [true, false]) {
+        if (value !== undefined) break;
+        const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, 3, requiredOnly);
+        const documented = producer.responses.map((response) => Number(response.status)).filter(Number.isInteger);
+        const { exchange, body: answer } = await context.call(producer, requestOf(producer, body === undefined ? {} : { value: body }), documented);
+        const carried = exchange.response.status < 300 && answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>)[member] : undefined;
+        if (carried !== undefined && carried !== null) value = idKey(carried);
+      }
+    }
+    if (value === undefined) return undefined;
+    path[parameter.name] = value;
+  }
+  return path;
+}
+
+/**
+ * Calls `op` under records made for it (see {@link fedPath}) and judges its answer: a GET must succeed (a
+ * documented 2xx, in its media type and schema); any other operation gets one of its documented statuses.
+ * Advises when no record could be made, so the success answer stays unjudged.
+ */
+export async function callUnderProducedRecord(context: CheckContext, op: OperationModel, query: string): Promise<void> {
+  const path = await fedPath(context, op);
+  if (path === undefined) {
+    if (op.pathParams.length > 0 && !context.target.readOnly) context.advise(`${op.operationId}: no operation was found that makes a record for ${op.pathParams.map((p) => `\`${p.name}\``).join(', ')}, so it was only called with drawn values`);
+    return;
+  }
+  const body = op.body === undefined ? undefined : ordinaryBody(op, context.target.integers, 3, true);
+  const documented = op.responses.map((response) => Number(response.status)).filter(Number.isInteger);
+  await context.call(op, requestOf(op, { path, query, ...(body === undefined ? {} : { value: body }) }), op.method === 'GET' ? successStatuses(op) : documented);
+}
