@@ -2,6 +2,7 @@ import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson } from '../model/json.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
+import { windowOf } from '../model/windows.js';
 import type { Handler, OperationResult } from './handlers.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 
@@ -26,7 +27,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
-  const testOf = tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) }));
+  const testOf = [...tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) })), ...rangeTests(op)];
   const size = pageSize(model);
   const paging = model.paging;
   const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
@@ -35,7 +36,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const linkHeader = model.headers.find((h) => h.holds === 'link');
 
   // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
-  if (paging === undefined && tested.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
+  if (paging === undefined && testOf.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
     const names = keyed.map((filter) => filter?.parameter.name);
     return ({ store, query, path }) => {
       const own = names.length === 0 ? names : names.map((name, i) => (name === undefined ? undefined : keyOf[i]!(query[name])));
@@ -143,6 +144,29 @@ function compileTest(filter: FilterModel, resource: ResourceModel): (value: unkn
       return items.some((item) => itemMatches(item, wanted));
     };
   };
+}
+
+/**
+ * The record tests of a list's range parameters (D91, model/windows.ts): a record is in a range when one of the
+ * values of its ranged member is; a day named as the upper bound includes that whole day. Without a member the
+ * parameters select nothing.
+ */
+function rangeTests(op: OperationModel): { name: string; test: (value: unknown) => (record: RecordValue) => boolean }[] {
+  const window = windowOf(op);
+  const property = window?.property;
+  if (window === undefined || property === undefined) return [];
+  return window.parameters.map(({ parameter, bound, format }) => ({
+    name: parameter.name,
+    test: (value: unknown) => {
+      const at = Date.parse(String(value));
+      const limit = bound === 'upper' && format === 'date' ? at + 86_399_999 : at;
+      return (record: RecordValue) => {
+        const held = record[property];
+        const times = (Array.isArray(held) ? held : [held]).flatMap((one) => (typeof one === 'string' && !Number.isNaN(Date.parse(one)) ? [Date.parse(one)] : []));
+        return Number.isNaN(at) || times.some((time) => (bound === 'lower' ? time >= limit : time <= limit));
+      };
+    },
+  }));
 }
 
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {

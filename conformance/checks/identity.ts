@@ -57,6 +57,18 @@ function freshId(context: CheckContext, resource: ResourceModel, id: { schema: S
   throw new GenerationGaveUp(`${resource.idProperty} for a new ${resource.name}`);
 }
 
+/**
+ * Whether the record's key is a natural key the client sends (D94): an optional, writable text member that names
+ * the record in its path and is no identifier by its name (`username`, `code`, `slug`, not `id` or `petId`) nor by
+ * its format (`uuid`). A server may refuse a create without one (it could never be read back): the suite always
+ * sends one, new to the run, and never expects the server to make one up.
+ */
+export function naturalKey(resource: ResourceModel): boolean {
+  if (resource.idSource !== 'either' || resource.idType === 'integer' || resource.idParameter === undefined) return false;
+  const schema = clientIdSchema(resource);
+  return schema !== undefined && schema.schema['format'] === undefined && !/id$/i.test(resource.idProperty);
+}
+
 /** Bodies {@link withClientId} made: their id is fresh already (a body passed on keeps it). */
 const chosenBodies = new WeakSet<Record<string, unknown>>();
 
@@ -70,7 +82,7 @@ export function withClientId(context: CheckContext, resource: ResourceModel, bod
   const id = clientIdSchema(resource);
   if (id === undefined) return body;
   // A body without the id leaves it to the server, unless the client must choose it; an id the suite chose stays.
-  if (!Object.hasOwn(body, resource.idProperty) && resource.idSource !== 'client') return body;
+  if (!Object.hasOwn(body, resource.idProperty) && resource.idSource !== 'client' && !naturalKey(resource)) return body;
   if (chosenBodies.has(body)) return body;
   const chosen = { ...body, [resource.idProperty]: freshId(context, resource, id) };
   chosenBodies.add(chosen);

@@ -36,8 +36,18 @@ function inRange(times: readonly number[], lower: number | undefined, upper: num
 }
 
 /**
+ * Whether a record may be listed for `[lower, upper]`: the span of its values meets the range (D91). Records with
+ * several values (an exhibition's days) may be read as the span they cover, so only one wholly before or after
+ * the range is outside it.
+ */
+function meetsRange(times: readonly number[], lower: number | undefined, upper: number | undefined): boolean {
+  if (times.length === 0) return false;
+  return (lower === undefined || Math.max(...times) >= lower) && (upper === undefined || Math.min(...times) <= upper);
+}
+
+/**
  * The range check of a list with a window whose parameters range over a record member (D91): for any lower and
- * upper bound drawn on the created records' values (or one of them alone), every listed record holds a value in
+ * upper bound drawn on the created records' values (or one of them alone), every listed record has values meeting
  * the range, and every created record that holds one is listed (the largest page being shorter than its limit).
  */
 export function rangeCheck(resource: ResourceModel, window: ListWindow, id: string, rule: string): Check {
@@ -93,8 +103,8 @@ async function askRange(context: CheckContext, resource: ResourceModel, property
   const to = toDay === undefined ? undefined : upper![0].format === 'date' ? toDay + 86_399_999 : toDay;
   const asked = [...query.entries()].filter(([name]) => name !== resource.limit?.parameter).map(([name, value]) => `${name}=${value}`).join('&');
   const { exchange, records } = await listRecords(context, resource, query.toString());
-  const outside = records.find((record) => record[property] !== undefined && !inRange(timesOf(record, property), from, to));
-  if (outside !== undefined) throw new Violation(`asked ${asked}, the list holds ${show(outside)}, whose ${property} is outside that range`, exchange);
+  const outside = records.find((record) => record[property] !== undefined && !meetsRange(timesOf(record, property), from, to));
+  if (outside !== undefined) throw new Violation(`asked ${asked}, the list holds ${show(outside)}, whose ${property} lies wholly outside that range`, exchange);
   if (page !== undefined && records.length >= page) return;
   const listed = new Set(records.map((record) => idOf(resource, record)));
   const left = mine.find((one) => inRange(one.times, from, to) && !listed.has(one.id));
@@ -107,5 +117,5 @@ export function rangeChecks(resource: ResourceModel, where: string): Check[] {
   const window = list === undefined ? undefined : windowOf(list);
   if (list === undefined || window?.property === undefined || resource.operations.create === undefined) return [];
   const names = window.parameters.map((one) => `\`${one.parameter.name}\``).join('/');
-  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` in it and every created record with one there is listed; a day named as the end is part of the range.`)];
+  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` meeting it and every created record with one there is listed; a day named as the end is part of the range.`)];
 }
