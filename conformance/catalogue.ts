@@ -12,6 +12,7 @@ import { goneCheck, persistedCheck } from './checks/write.js';
 import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
 import { rangeChecks } from './checks/range.js';
+import { viewChecks } from './checks/views.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 
@@ -92,6 +93,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       lists.push(limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${limit.minimum}..${max ?? 'unbounded'}), no id twice; a shorter page is complete.`));
     }
   }
+  lists.push(...viewChecks(resource, (view) => where(view.operation)));
   if (create !== undefined) {
     writes.push(echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`));
     if (clientChoosesId(resource)) {

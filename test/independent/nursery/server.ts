@@ -10,9 +10,7 @@ import type { AddressInfo } from 'node:net';
 
 /** One realistic bug to build into the server (none: the correct server). */
 export type NurseryFault =
-  | 'status-default-ignored'
   | 'status-filter-ignored'
-  | 'tags-filter-ignored'
   | 'put-creates-missing'
   | 'put-drops-status'
   | 'delete-keeps-plant'
@@ -28,7 +26,6 @@ export type NurseryFault =
   | 'gardener-delete-keeps'
   | 'order-missing-200'
   | 'xml-answer-to-json'
-  | 'form-update-ignored'
   | 'upload-missing-plant-200';
 
 /** Options of {@link startNurseryServer}: the accepted token (Bearer or `api_key` header) and the fault, if any. */
@@ -276,7 +273,7 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       case 'GET /plant/findByStatus': {
         need(bearer());
         const asked = query.getAll('status');
-        const wanted = asked.length === 0 ? (fault === 'status-default-ignored' ? STATUSES : ['available']) : asked.flatMap((one) => one.split(','));
+        const wanted = asked.length === 0 ? ['available'] : asked.flatMap((one) => one.split(','));
         if (!wanted.every((one) => STATUSES.includes(one))) throw new HttpError(400);
         return send(200, [...plants.values()].filter((plant) => fault === 'status-filter-ignored' || wanted.includes(plant.status as string)));
       }
@@ -284,7 +281,7 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
         need(bearer());
         const wanted = query.getAll('tags').flatMap((one) => one.split(','));
         const tagged = (plant: Json): boolean => ((plant.tags as Json[] | undefined) ?? []).some((tag) => wanted.includes(tag.name as string));
-        return send(200, [...plants.values()].filter((plant) => wanted.length === 0 || fault === 'tags-filter-ignored' || tagged(plant)));
+        return send(200, [...plants.values()].filter((plant) => wanted.length === 0 || tagged(plant)));
       }
       case 'GET /plant/{}':
         need(bearer() || apiKey());
@@ -295,10 +292,8 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
         const name = query.get('name');
         const status = query.get('status');
         if (status !== null && !STATUSES.includes(status)) throw new HttpError(400);
-        if (fault !== 'form-update-ignored') {
-          if (name !== null) plant.name = name;
-          if (status !== null) plant.status = status;
-        }
+        if (name !== null) plant.name = name;
+        if (status !== null) plant.status = status;
         return send(200, plant);
       }
       case 'DELETE /plant/{}': {

@@ -1,0 +1,27 @@
+import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../run-suite.js';
+import { startNurseryServer, type NurseryFault } from './server.js';
+
+// The nursery (spec/wild/nursery-3.0.yaml, in the shape of the classic Swagger Petstore) implemented from its text
+// alone: gardeners keyed by the username the client sends, errors under `default`, client-chosen int64 ids, JSON
+// and form bodies, an api_key header beside the OAuth2 token. Each fault is one realistic bug.
+const FAULTS: readonly KilledFault<NurseryFault>[] = [
+  { fault: 'status-filter-ignored', killedBy: 'findPlantsByStatus.filter' },
+  { fault: 'put-creates-missing', killedBy: 'updatePlant.persisted' },
+  { fault: 'put-drops-status', killedBy: 'updatePlant.persisted' },
+  { fault: 'delete-keeps-plant', killedBy: 'deletePlant.gone' },
+  { fault: 'create-drops-tags', killedBy: 'addPlant.echo' },
+  { fault: 'create-int64-rounded', killedBy: 'placeShopOrder.int64' },
+  { fault: 'client-id-ignored', killedBy: 'addPlant.client-id' },
+  { fault: 'duplicate-id-overwrites', killedBy: 'addPlant.client-id' },
+  { fault: 'auth-not-enforced', killedBy: 'auth.addPlant' },
+  { fault: 'api-key-refused', killedBy: 'getPlantById.found' },
+  { fault: 'missing-plant-500', killedBy: 'getPlantById.not-found' },
+  { fault: 'bad-id-500', killedBy: 'getPlantById.not-found' },
+  { fault: 'gardener-update-lost', killedBy: 'updateGardener.persisted' },
+  { fault: 'gardener-delete-keeps', killedBy: 'deleteGardener.gone' },
+  { fault: 'order-missing-200', killedBy: 'getShopOrderById.not-found' },
+  { fault: 'xml-answer-to-json', killedBy: 'getPlantById.found' },
+  { fault: 'upload-missing-plant-200', killedBy: 'uploadPlantImage.documented' },
+];
+
+defineIndependentCase('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), FAULTS);
