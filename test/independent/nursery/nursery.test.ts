@@ -21,7 +21,6 @@ const FAULTS: readonly KilledFault<NurseryFault>[] = [
   { fault: 'gardener-delete-keeps', killedBy: 'deleteGardener.gone' },
   { fault: 'order-missing-200', killedBy: 'getShopOrderById.not-found' },
   { fault: 'xml-answer-to-json', killedBy: 'getPlantById.found' },
-  { fault: 'upload-missing-plant-200', killedBy: 'uploadPlantImage.documented' },
 ];
 
 defineIndependentCase('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), FAULTS);

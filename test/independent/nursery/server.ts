@@ -25,8 +25,7 @@ export type NurseryFault =
   | 'gardener-update-lost'
   | 'gardener-delete-keeps'
   | 'order-missing-200'
-  | 'xml-answer-to-json'
-  | 'upload-missing-plant-200';
+  | 'xml-answer-to-json';
 
 /** Options of {@link startNurseryServer}: the accepted token (Bearer or `api_key` header) and the fault, if any. */
 export interface NurseryOptions {
@@ -305,7 +304,7 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       case 'POST /plant/{}/uploadImage': {
         need(bearer());
         const id = idIn(path[1]!);
-        if (!plants.has(id) && fault !== 'upload-missing-plant-200') throw new HttpError(404);
+        if (!plants.has(id)) throw new HttpError(404);
         if (raw.length === 0) throw new HttpError(400);
         return send(200, { code: 200, type: 'upload', message: `additionalMetadata: ${query.get('additionalMetadata') ?? ''}, ${raw.length} bytes uploaded` });
       }
