@@ -16,6 +16,12 @@ export class Violation extends Error {
 
 const models = new Map<string, Promise<ApiModel>>();
 
+/** Takes `model` as the model of `specPath` (default the shipped spec) for this process, unless one was loaded already. */
+export function useModel(specPath: string | undefined, model: ApiModel): void {
+  const path = specPath ?? SPEC_PATH;
+  if (!models.has(path)) models.set(path, Promise.resolve(model));
+}
+
 /**
  * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), loaded once per
  * process and path (the suite reads the same model as the mock, never the mock's code: a judge sharing the defendant's code would share its bugs).

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds } from '../conformance/suite.js';
+import { listCheckIds } from '../conformance/run.js';
 import { startMock, type StartedMock } from '../mock/index.js';
 import { failingChecks } from './corpus/harness.js';
 import { absentReason, sharedCorpusFile } from './shared-corpus.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds, runCheck } from '../conformance/suite.js';
+import { listCheckIds, runCheck } from '../conformance/run.js';
 import { startMock, type StartedMock } from '../mock/index.js';
 import { PACKAGE_ROOT } from '../model/load.js';
 import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corpus/client.js';
