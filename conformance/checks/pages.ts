@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { memberAt } from '../../model/lists.js';
 import type { ListModel, ResourceModel } from '../../model/model.js';
-import { limitRange } from '../arbitraries/query.js';
+import { limitRange } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
-import { requestOf, type CheckContext } from '../context.js';
+import { requestOf } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { defaultedFilters, idOf, memory, type Check, type ExactRecord } from './check.js';
 import { ensurePopulation } from './population.js';
 import { operation, readRecord, recordsOf, successStatuses } from './records.js';
-import { inWindow, windowOf } from '../window.js';
+import { inWindow, windowOf } from '../window-query.js';
 
 /** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
 const MAX_PAGES = 400;

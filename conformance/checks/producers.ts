@@ -1,7 +1,8 @@
 import type { OperationModel, ParameterModel } from '../../model/model.js';
 import { objectShape, type Schema } from '../../model/schema.js';
 import { ordinaryBody } from '../arbitraries/body.js';
-import { requestOf, type CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
+import { requestOf } from '../context.js';
 import { idKey } from './check.js';
 import { successStatuses } from './records.js';
 import { documentedStatuses } from './responses.js';

@@ -1,6 +1,6 @@
 import type { ListModel, ResourceModel } from '../../model/model.js';
 import { ordinaryBody, withProperty } from '../arbitraries/body.js';
-import { filterText } from '../arbitraries/query.js';
+import { filterText } from '../arbitraries/query-strings.js';
 import { filterStranger } from '../../judge/record-rules.js';
 import { Violation } from '../contract.js';
 import { requestOf } from '../context.js';

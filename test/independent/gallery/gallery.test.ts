@@ -1,5 +1,5 @@
-import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../run-suite.js';
-import { startGalleryServer, type GalleryFault } from './server.js';
+import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../independent-case.js';
+import { startGalleryServer, type GalleryFault } from './gallery-server.js';
 
 // The gallery (spec/wild/gallery-3.1.yaml, in the shape of the Museum API) implemented from its text alone:
 // "upcoming" exhibitions in a startDate..endDate window whose defaults only its prose states, page/limit paging,

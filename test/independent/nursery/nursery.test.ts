@@ -1,5 +1,5 @@
-import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../run-suite.js';
-import { startNurseryServer, type NurseryFault } from './server.js';
+import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../independent-case.js';
+import { startNurseryServer, type NurseryFault } from './nursery-server.js';
 
 // The nursery (spec/wild/nursery-3.0.yaml, in the shape of the classic Swagger Petstore) implemented from its text
 // alone: gardeners keyed by the username the client sends, errors under `default`, client-chosen int64 ids, JSON

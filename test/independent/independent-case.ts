@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { join } from 'node:path';
-import { listCheckIds, runCheck, type CheckOutcome } from '../../conformance/suite.js';
+import { listCheckIds, runCheck, type CheckOutcome } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
-import { PACKAGE_ROOT } from '../../model/load.js';
+import { PACKAGE_ROOT } from '../../model/loader.js';
 
 /**
  * fast-check runs per property against an independent server: enough for each fault of its one-fault versions
