@@ -49,7 +49,8 @@ export function expectResponse(op: OperationModel, exchange: Exchange, expected:
   if (status >= 500) throw new Violation(`server error ${status} (never acceptable for a valid or invalid request)`, exchange);
   if (!expected.includes(status)) throw new Violation(`expected status ${expected.join(' or ')}, got ${status}`, exchange);
   // The same judge as the proxy and --from-har (conformance/exchange.ts): the first rule broken is the report.
-  const { violations, body } = judgeResponseBody(op, exchange.response, exchange.request.method);
+  const accept = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'accept')?.[1];
+  const { violations, body } = judgeResponseBody(op, exchange.response, exchange.request.method, false, accept);
   const first = violations[0];
   if (first === undefined) return body;
   if (first.rule !== 'body.schema') throw new Violation(first.message, exchange);

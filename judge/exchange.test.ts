@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../model/loader.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
-import { judgeExchange } from './exchange.js';
+import { join } from 'node:path';
+import { accepts, judgeExchange, judgeResponseBody } from './exchange.js';
 import type { ObservedExchange } from './verdict.js';
 
 /**
@@ -61,5 +62,26 @@ describe('judgeExchange', () => {
   it('gives each violation an operation, a JSON pointer, what was expected and what came', () => {
     const [violation] = judgeExchange(model, exchange('POST', '/pets', 201, '{"id":1,"name":"B","categoryId":1}', { body: '{"name":"A","categoryId":1}' })).violations;
     expect(violation).toMatchObject({ operationId: 'createPet', rule: 'create.echo', side: 'response', pointer: '/body/name', expected: '"A"', got: '"B"' });
+  });
+});
+
+describe('accepts (D94)', () => {
+  it('admits a listed type, its range, any type and +json under application/json; never a type the Accept leaves out or sets to q=0', () => {
+    expect(accepts('application/json', 'application/json; charset=utf-8')).toBe(true);
+    expect(accepts('application/json', 'application/problem+json')).toBe(true);
+    expect(accepts('image/png, application/json', 'image/png')).toBe(true);
+    expect(accepts('image/*', 'image/png')).toBe(true);
+    expect(accepts('*/*', 'application/xml')).toBe(true);
+    expect(accepts('application/json', 'application/xml')).toBe(false);
+    expect(accepts('application/xml;q=0, */*', 'application/xml')).toBe(true);
+    expect(accepts('application/xml;q=0', 'application/xml')).toBe(false);
+  });
+
+  it('a success answered in a documented media type the request did not accept breaks the media-type rule', async () => {
+    const nursery = await loadModel(join(PACKAGE_ROOT, 'spec', 'wild', 'nursery-3.0.yaml'));
+    const read = nursery.operations.find((op) => op.operationId === 'getPlantById')!;
+    const xml = { status: 200, headers: { 'content-type': 'application/xml' }, text: '<plant><name>fern</name><photoUrls/></plant>' };
+    expect(judgeResponseBody(read, xml, 'GET', false, 'application/json').violations.map((v) => v.rule)).toEqual(['media-type']);
+    expect(judgeResponseBody(read, xml, 'GET', false, 'application/xml').violations).toEqual([]);
   });
 });

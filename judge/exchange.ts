@@ -137,17 +137,38 @@ export function judgeRequest(model: ApiModel, request: ObservedExchange['request
 }
 
 /**
+ * Whether an `Accept` header admits a media type (RFC 9110 §12.5.1): a listed type, its `type/` range, or any,
+ * unless with `q=0`; a `+json` type is admitted where `application/json` is (D76).
+ */
+export function accepts(accept: string, mediaType: string): boolean {
+  const type = essence(mediaType);
+  return accept.split(',').some((range) => {
+    const [name = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter))) return false;
+    if (name === '*/*' || name === type) return true;
+    if (name.endsWith('/*') && type.startsWith(name.slice(0, -1))) return true;
+    return name === 'application/json' && isJsonMediaType(type);
+  });
+}
+
+/**
  * The response's violations of the contract for `op` that hold whatever status was expected: the media type
  * the spec documents for the status (`application/json` when none, DECISIONS D15), JSON read exactly, the
  * documented schema (int64 digit for digit), and the error shape's status field equal to the HTTP status
  * (seed, Errors). Returns the body read exactly, `undefined` when there is none. Never throws.
  */
-export function judgeResponseBody(op: OperationModel, response: ObservedExchange['response'], method: string = op.method, quick = false): { violations: ExchangeViolation[]; body: unknown } {
+export function judgeResponseBody(op: OperationModel, response: ObservedExchange['response'], method: string = op.method, quick = false, accept?: string): { violations: ExchangeViolation[]; body: unknown } {
   const { status, headers, text } = response;
   const violations: ExchangeViolation[] = [];
   const add = (rule: ExchangeRule, pointer: string, expected: string, got: string, message: string): void => {
     violations.push({ operationId: op.operationId, rule, side: 'response', pointer, expected, got, message });
   };
+  // A success answer must come in a media type the request's Accept admits (D94), even one the spec also offers
+  // (XML answered to a JSON request is wrong though XML is documented).
+  const given = essence(headers['content-type']);
+  if (accept !== undefined && status >= 200 && status < 300 && given !== '' && !accepts(accept, given)) {
+    add('media-type', '/headers/content-type', accept, JSON.stringify(headers['content-type']), `the answer is ${given}, which the request's Accept (${accept}) does not admit`);
+  }
   const { response: documented, documented: isDocumented } = documentedResponse(op, status);
   const bodyless = documented !== undefined && documented.mediaType === undefined;
   // An operation that documents no response at all says nothing of a body: an empty one is as good as any.
@@ -225,7 +246,7 @@ export function judgeExchange(model: ApiModel, exchange: ObservedExchange, optio
   if (success && violations.some((v) => v.rule === 'request.body')) add('body.accepted', '/status', '400', String(status), `a request body the spec refuses was answered ${status}; the spec asks for 400 (seed, Errors)`);
   if (success && options.strict === true && violations.some((v) => v.rule === 'request.parameter')) add('status', '/status', '400', String(status), `an invalid parameter was answered ${status} (--strict asks for 400)`);
   if (exchange.response.bodyMissing === true || revalidated || refused) return { op, described: true, violations, requestValid, sent, body: undefined, pathValues: routed.pathValues };
-  const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase(), options.quick === true);
+  const judged = judgeResponseBody(op, exchange.response, exchange.request.method.toUpperCase(), options.quick === true, Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'accept')?.[1]);
   violations.push(...judged.violations);
   const resource = op.resource;
   if (success && resource !== undefined && judged.body !== undefined) {
