@@ -4,15 +4,23 @@ import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/population.js';
-import type { Check } from './checks/check.js';
+import { forgetTarget as forgetRecords, type Check } from './checks/check.js';
+import { forgetReferences, prepareReferences, unresolvedReason } from './references.js';
 import { TargetRefusing, type Exchange } from './client.js';
-import { createContext, formatFailure } from './context.js';
+import { createContext, formatFailure, type CheckContext } from './context.js';
 import { modelOf } from './contract.js';
 import { failingExchange, recordCheck, recordSummary } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
 
 export { checksFor } from './catalogue.js';
-export { forgetTarget } from './checks/check.js';
+/**
+ * Forgets what was learnt about the target at `baseUrl` (ids, population, the records its references name). Call
+ * it when another server takes over an address the suite already tested in this process.
+ */
+export function forgetTarget(baseUrl: string): void {
+  forgetRecords(baseUrl);
+  forgetReferences(baseUrl);
+}
 export type { Target } from './target.js';
 
 /** A check id as the catalogue derives it from the spec (`listPets.status-filter`, `deletePet.gone`, `auth.getPet`). */
@@ -56,13 +64,18 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   if (check.skip !== undefined) return { id, ok: true, advice: [], skipped: check.skip };
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];
+  let context: CheckContext | undefined;
   try {
-    const context = createContext(resolved, await modelOf(target.spec), advice);
+    context = createContext(resolved, await modelOf(target.spec), advice);
+    await prepareReferences(context);
     await prepareParents(context, parentRecord(context));
     await check.run(context);
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
+    const unfilled = context === undefined ? undefined : unresolvedReason(context, failingExchange(failure));
+    if (unfilled !== undefined) return { id, ok: true, advice, skipped: unfilled };
     // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
     const gaveUp = generationGaveUp(failure);
     if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };

@@ -36,6 +36,8 @@ export interface ParameterModel {
    * `name=value` pair (`explode: true`, OpenAPI's default for `form`).
    */
   delimiter?: string | undefined;
+  /** The parameter's own `example`, or the value of the first of its `examples` (OpenAPI Parameter Object). */
+  example?: unknown;
 }
 
 /** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */
@@ -412,7 +414,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const schema = json(p['schema'] ?? (p['content'] as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema ?? {});
       const name = String(p['name']);
       const type = mainType(schema);
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined };
+      const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
+      const example = p['example'] ?? named;
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: json(example) }) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);

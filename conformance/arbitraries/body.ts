@@ -18,8 +18,36 @@ export function bodyForm(op: OperationModel): Canonical {
   return form;
 }
 
+/** Members of a body set to one value for every body drawn, by operation (a reference to an existing record, D95). */
+const pins = new WeakMap<OperationModel, Map<string, unknown>>();
+
+/**
+ * Sets `member` of every body of `op` the suite draws to `value` from now on (`undefined` lifts the pin): a member
+ * naming a record of another collection must name one the target holds (conformance/references.ts, D95). A body
+ * without the member (an optional one left out) keeps it out.
+ */
+export function pinMember(op: OperationModel, member: string, value: unknown): void {
+  let pinned = pins.get(op);
+  if (pinned === undefined) pins.set(op, (pinned = new Map()));
+  if (value === undefined) pinned.delete(member);
+  else pinned.set(member, value);
+}
+
+/** `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks. */
+function withPins<T extends Record<string, unknown>>(op: OperationModel, body: T): T {
+  const pinned = pins.get(op);
+  if (pinned === undefined || pinned.size === 0) return body;
+  const copy: Record<string, unknown> = { ...body };
+  for (const [member, value] of pinned) if (Object.hasOwn(copy, member)) copy[member] = value;
+  return copy as T;
+}
+
 /** Valid request bodies of `op` (objects), by the spec's own validator (seed, Resources › NewPet for createPet). */
 export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
+  return pins.get(op)?.size ? drawnBodies(op, options).map((body) => withPins(op, body)) : drawnBodies(op, options);
+}
+
+function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
   const body = op.body;
   if (body === undefined) return fc.constant({});
   const within = recordBound(op);
@@ -70,10 +98,10 @@ export function ordinaryBody(op: OperationModel, integers: ValueOptions['integer
   let drawn = ordinary.get(op);
   if (drawn === undefined) ordinary.set(op, (drawn = new Map()));
   const known = drawn.get(key);
-  if (known !== undefined) return { ...known };
+  if (known !== undefined) return withPins(op, { ...known });
   const body = drawOrdinary(op, integers, seed, requiredOnly);
   drawn.set(key, body);
-  return { ...body };
+  return withPins(op, { ...body });
 }
 
 /**
@@ -84,7 +112,7 @@ export function ordinaryBody(op: OperationModel, integers: ValueOptions['integer
 const ordinary = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
 
 function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly: boolean): Record<string, unknown> {
-  const [value] = fc.sample(bodyValues(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
+  const [value] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
   const body = value ?? {};
   if (!requiredOnly) return body;
   const form = bodyForm(op);
@@ -106,17 +134,17 @@ export function fullestBody(op: OperationModel, integers: ValueOptions['integers
   const drawn = fullest.get(op);
   const key = `${integers} ${seed}`;
   const known = drawn?.get(key);
-  if (known !== undefined) return structuredClone(known);
+  if (known !== undefined) return withPins(op, structuredClone(known));
   let body: Record<string, unknown>;
   try {
-    [body = ordinaryBody(op, integers, seed)] = fc.sample(bodyValues(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
+    [body = ordinaryBody(op, integers, seed)] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
   } catch (error) {
     if (!(error instanceof GenerationGaveUp)) throw error;
     body = ordinaryBody(op, integers, seed);
   }
   if (drawn === undefined) fullest.set(op, new Map([[key, body]]));
   else drawn.set(key, body);
-  return structuredClone(body);
+  return withPins(op, structuredClone(body));
 }
 const fullest = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
 

@@ -10,7 +10,10 @@ import { idKey, idOf, type Check } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
 import { expectReadBack } from './read.js';
 import { expectNothingCreated } from './population.js';
-import { createRecord, operation } from './records.js';
+import { createRecord, operation, show, successStatuses } from './records.js';
+import { sameJson } from '../../spec/json.js';
+import { Violation } from '../contract.js';
+import type { Exchange } from '../client.js';
 
 /** A run number that keeps markers of this process apart from those of earlier runs on the same target. */
 const RUN = Date.now() % 1_000_000;
@@ -76,7 +79,9 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
     return {
       recordId: undefined,
       async send(body) {
-        const { exchange } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), expected);
+        const ignorable = readOnlySent(context, body);
+        const { exchange, body: answer } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), ignorable === undefined ? expected : [...expected, ...successStatuses(op)]);
+        if (ignorable !== undefined && exchange.response.status < 300) return expectIgnored(context, op, ignorable, body, answer, exchange);
         await expectNothingCreated(context, resource, body.marker, exchange);
       },
       async unchanged() {},
@@ -89,7 +94,9 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
     async send(body) {
       // Where the body names the record (D50), a case that drops or changes its id names another one: not sent.
       if (op.idIn === 'body' && !namesRecord(op, resource, body, recordId)) return;
-      await context.call(op, itemRequest(resource, op, recordId, undefined, body), expected);
+      const ignorable = readOnlySent(context, body);
+      const { exchange, body: answer } = await context.call(op, itemRequest(resource, op, recordId, undefined, body), ignorable === undefined ? expected : [...expected, ...successStatuses(op)]);
+      if (ignorable !== undefined && exchange.response.status < 300) expectIgnored(context, op, ignorable, body, answer, exchange);
     },
     async unchanged() {
       // Without a read the record cannot be looked at alone: the refusals' statuses are the whole check.
@@ -97,6 +104,33 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
       await expectReadBack(context, resource, created, `${op.operationId} refused invalid bodies, yet the record`);
     },
   };
+}
+
+/**
+ * The member a refusal case sends although it is `readOnly` (`with the read-only id`), when the run is not
+ * `--strict` (D96): OpenAPI says such a member SHOULD NOT be sent, not that a server must refuse it, so a server
+ * may refuse it (400, as the mock does, D35) or ignore it. `''` for a nested member; `undefined` for other cases.
+ */
+function readOnlySent(context: CheckContext, body: InvalidBody): string | undefined {
+  if (context.target.strict) return undefined;
+  const match = /(?:^|\s)with the read-only (\S+)$/.exec(body.kind);
+  if (match === null) return undefined;
+  return body.kind.startsWith('with the read-only ') ? match[1]! : '';
+}
+
+/**
+ * A write that carried a `readOnly` member and succeeded must have ignored it (D96): the record answered does not
+ * hold the value sent. Advice says the server ignores what others refuse. Errors: a {@link Violation}.
+ */
+function expectIgnored(context: CheckContext, op: OperationModel, member: string, body: InvalidBody, answer: unknown, exchange: Exchange): void {
+  const sent = readCase(op, body.text);
+  if (member !== '' && sent !== null && typeof sent === 'object' && answer !== null && typeof answer === 'object') {
+    const value = (sent as Record<string, unknown>)[member];
+    if (value !== undefined && sameJson((answer as Record<string, unknown>)[member], value)) {
+      throw new Violation(`${op.operationId} took the read-only ${member} ${show(value)} from the request: a server assigns a read-only member, it may refuse it or ignore it, never keep the client's`, exchange);
+    }
+  }
+  context.advise(`${op.operationId} ignored a read-only member sent in the body (allowed: OpenAPI says it SHOULD NOT be sent, not that it is refused; --strict expects 400)`);
 }
 
 /** Whether a refused body still names the record `recordId` by its id property (or is no object at all). */
