@@ -74,7 +74,7 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
   const resource = op.resource;
   if (op.body !== undefined && resource !== undefined && (op.role === 'create' || op.role === 'replace' || op.role === 'update')) {
     const members = objectShape(op.body.schema).properties;
-    const shared = Object.fromEntries(Object.entries(resource.properties).filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema)));
+    const shared = Object.fromEntries(Object.entries(resource.properties).filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema)).map(([name, schema]) => [name, sendable(schema)]));
     if (Object.keys(shared).length > 0) {
       const schema: Schema = { allOf: [op.body.schema, { type: 'object', properties: shared }] };
       found = { schema, validate: compile(boundsAjv, schema, `${op.operationId}-record-bound`) };
@@ -82,6 +82,25 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
   }
   bounds.set(op, found);
   return found ?? undefined;
+}
+
+/**
+ * A record member's schema as a write may send it: the record's schemas are seen as responses see them, where a
+ * nested `writeOnly` member (a card's `cvc`) is `false`; a write sends it, and the body's own schema still rules
+ * it, so the bound admits it (else no body holding it could be drawn: every card would be out of bounds).
+ */
+function sendable(schema: Schema): Schema {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const out: Schema = { ...schema };
+  const properties = schema['properties'];
+  if (typeof properties === 'object' && properties !== null) {
+    out['properties'] = Object.fromEntries(Object.entries(properties as Record<string, unknown>).map(([name, sub]) => [name, sub === false ? {} : sendable(sub as Schema)]));
+  }
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    if (Array.isArray(schema[key])) out[key] = (schema[key] as Schema[]).map(sendable);
+  }
+  if (typeof schema['items'] === 'object' && schema['items'] !== null) out['items'] = sendable(schema['items'] as Schema);
+  return out;
 }
 
 /** A member only one side of the exchange carries (`readOnly`, `writeOnly`): the record's schema says nothing of what a write may send. */

@@ -278,7 +278,10 @@ class FerryApp {
     if (isCard === isBank) throw new Problem(400, 'Bad Request', 'source must be exactly one of a card or a bank account');
     if (isCard) {
       const cvc = source['cvc'] as string;
-      if (cvc.length < 3 || cvc.length > 4) throw new Problem(400, 'Bad Request', 'cvc has 3 or 4 characters');
+      if (!/^[0-9]{3,4}$/.test(cvc)) throw new Problem(400, 'Bad Request', 'cvc is 3 or 4 digits');
+      const month = source['exp_month'] as number;
+      const year = source['exp_year'] as number;
+      if (month < 0 || month > 99 || year < 1000 || year > 9999) throw new Problem(400, 'Bad Request', 'exp_month has two digits and exp_year four');
       if (!/^[A-Za-z]{2}$/.test(source['address_country'] as string)) throw new Problem(400, 'Bad Request', 'address_country is a two-letter country code (ISO 3166-1 alpha-2)');
     } else if (!['individual', 'company'].includes(source['account_type'] as string)) {
       throw new Problem(400, 'Bad Request', 'account_type is individual or company');
