@@ -50,5 +50,5 @@ export const FERRY_FAULTS: readonly FaultCase[] = [
   { fault: 'errors-as-plain-json', description: 'errors are sent as application/json, not application/problem+json', killedBy: 'get-reservation.not-found' },
   { fault: 'payment-echoes-cvc', description: 'a payment answer echoes the writeOnly cvc', killedBy: 'create-reservation-payment.echo' },
   { fault: 'payment-amount-zero-accepted', description: 'a payment of amount 0 (exclusiveMinimum 0) is accepted', killedBy: 'create-reservation-payment.invalid-body' },
-  { fault: 'payment-parent-not-checked', description: 'a payment for a reservation that does not exist is taken', killedBy: 'create-reservation-payment.parent-not-found' },
+  { fault: 'payment-parent-not-checked', description: 'a payment for a reservation that does not exist is taken', killedBy: 'create-reservation-payment.absent-parent' },
 ];
