@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import { sameJson, toView } from '../../spec/json.js';
 import type { OperationModel, ResourceModel } from '../../spec/model.js';
 import type { ReferenceModel } from '../../spec/references.js';

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { forgetTarget, listCheckIds, runCheck } from '../../../conformance/suite.js';
+import { PACKAGE_ROOT } from '../../../spec/model.js';
+import { FERRY_FAULTS } from './faults.js';
+import { startFerryServer, type FerryServer } from './server.js';
+
+/**
+ * The suite against a ferry-travel backend written from the spec's text alone (server.ts, no code shared with the
+ * mock or the suite): every check passes the correct server, and each one-fault version is rejected by the check
+ * its fault names, a check the correct server passes. The correct server enforces what the spec's prose says
+ * (a reservation names a crossing it holds, crossings listed from today, two-letter country codes): a check that
+ * fails it is a bug of the suite.
+ */
+const SPEC = join(PACKAGE_ROOT, 'spec', 'wild', 'ferry-travel-3.1.yaml');
+const TOKEN = 'independent-ferry-token';
+const RUNS = 10;
+
+const targetOf = (server: FerryServer) => ({ baseUrl: server.baseUrl, apiKey: TOKEN, spec: SPEC, runs: RUNS });
+
+describe('the ferry-travel server written from the spec', () => {
+  let server: FerryServer;
+  beforeAll(async () => {
+    server = await startFerryServer({ tokens: [TOKEN] });
+  });
+  afterAll(async () => {
+    await server?.close();
+    forgetTarget(server.baseUrl);
+  });
+
+  test('passes every check the suite derives from the spec, none skipped', async () => {
+    const target = targetOf(server);
+    const failures: string[] = [];
+    const skipped: string[] = [];
+    for (const id of await listCheckIds(target)) {
+      const outcome = await runCheck(id, target);
+      if (!outcome.ok) failures.push(outcome.report);
+      else if (outcome.skipped !== undefined) skipped.push(`${id}: ${outcome.skipped}`);
+    }
+    expect(failures.join('\n\n')).toBe('');
+    expect(skipped).toEqual([]);
+  }, 60_000);
+
+  test('the killing checks include the reference and absent-parent checks of its writes', async () => {
+    const ids = await listCheckIds(targetOf(server));
+    for (const { killedBy } of FERRY_FAULTS) expect(ids).toContain(killedBy);
+  });
+});
+
+describe('one-fault versions of it', () => {
+  test('at least fifteen faults, each named once', () => {
+    expect(FERRY_FAULTS.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(FERRY_FAULTS.map((one) => one.fault)).size).toBe(FERRY_FAULTS.length);
+  });
+
+  for (const { fault, description, killedBy } of FERRY_FAULTS) {
+    test(`${fault} (${description}) is rejected by ${killedBy}`, async () => {
+      const broken = await startFerryServer({ tokens: [TOKEN], fault });
+      try {
+        const outcome = await runCheck(killedBy, targetOf(broken));
+        expect(outcome.ok, `${killedBy} passed a server where ${description}`).toBe(false);
+      } finally {
+        await broken.close();
+        forgetTarget(broken.baseUrl);
+      }
+    });
+  }
+});
