@@ -240,6 +240,7 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
           if (value !== undefined) await createRecord(context, resource, value, true);
         }
       }
+      await describedRuleCase(context, op);
       await context.forAll(bodyValues(op, { integers: context.target.integers, strings: 'any' }), async (value) => {
         await createRecord(context, resource, value, holdsUnusualString(form, value));
       });
@@ -280,4 +281,62 @@ export function int64Check(resource: ResourceModel, id: string, rule: string): C
       await context.forAll(values.map(([value, integers]) => ({ ...value, ...integers })), async (value) => void (await createRecord(context, resource, value)), { runs: Math.min(context.target.runs, 30) });
     },
   };
+}
+
+/** A string member at `path` of a body whose description states a rule its schema does not encode (D98). */
+interface DescribedMember {
+  path: string[];
+  pattern: string | undefined;
+  minLength: number;
+  says: string;
+}
+
+/** The members of `value` (as drawn from `form`) whose form carries a described rule, at any depth. */
+function describedMembers(form: Canonical, value: unknown, path: string[] = []): DescribedMember[] {
+  if (form.kind === 'string' && form.described !== undefined && typeof value === 'string') return [{ path, pattern: form.pattern, minLength: form.minLength, says: form.described }];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const members = value as Record<string, unknown>;
+  if (form.kind === 'union') {
+    const fitting = form.branches.find((branch) => branch.kind === 'object' && Object.keys(members).every((name) => Object.hasOwn(branch.properties, name)));
+    return fitting === undefined ? [] : describedMembers(fitting, value, path);
+  }
+  if (form.kind !== 'object') return [];
+  return Object.entries(members).flatMap(([name, member]) => (form.properties[name] === undefined ? [] : describedMembers(form.properties[name]!, member, [...path, name])));
+}
+
+/** `body` with the member at `path` set to `value` (copies along the path). */
+function setAt(body: Record<string, unknown>, path: readonly string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined) return body;
+  return { ...body, [head]: rest.length === 0 ? value : setAt((body[head] ?? {}) as Record<string, unknown>, rest, value) };
+}
+
+/**
+ * Rules only a description states (D98): one create whose member breaks its described rule ("two-letter country
+ * code" sent as `a`) with a value the schema admits. A server that follows the description refuses it with a
+ * documented 4xx: a warning ("refused a value only the schema's looseness admits"), a failure only under
+ * `--strict`, which holds the target to the schema as written. A success is judged by the echo rules as usual.
+ */
+async function describedRuleCase(context: CheckContext, op: OperationModel): Promise<void> {
+  const form = bodyForm(op);
+  for (let seed = 20; seed < 40; seed++) {
+    const base = ordinaryBody(op, context.target.integers, seed);
+    const member = describedMembers(form, base)[0];
+    if (member === undefined) continue;
+    const pattern = member.pattern === undefined ? undefined : new RegExp(member.pattern, 'u');
+    const top = member.path[0]!;
+    const admitted = (text: string): boolean => withProperty(op, base, top, setAt(base, member.path, text)[top]) !== undefined;
+    const breaks = (text: string): boolean => (pattern !== undefined ? !pattern.test(text) : [...text].length < member.minLength);
+    const breaking = ['a', 'a1', 'aaaa'].find((text) => breaks(text) && admitted(text));
+    if (breaking === undefined) return;
+    const body = setAt(base, member.path, breaking);
+    const documented = op.responses.map((response) => Number(response.status)).filter((status) => status >= 400 && status < 500 && status !== 401 && status !== 403);
+    const { exchange } = await context.call(op, requestOf(op, { value: body }), [...successStatuses(op), ...documented]);
+    const status = exchange.response.status;
+    if (status < 400) return;
+    const note = `${op.operationId} refused a value only the schema's looseness admits: ${member.path.join('.')} = ${show(breaking)} (${status}), which its description rules out ("${member.says}")`;
+    if (context.target.strict) throw new Violation(`${note}; --strict holds the target to the schema as written`, exchange);
+    context.advise(`${note} (a warning: allowed unless --strict)`);
+    return;
+  }
 }

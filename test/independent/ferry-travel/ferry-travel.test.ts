@@ -41,6 +41,16 @@ describe('the ferry-travel server written from the spec', () => {
     expect(skipped).toEqual([]);
   }, 60_000);
 
+  test('a rule only a description states: its refusal is a warning, a failure only under --strict', async () => {
+    const id = 'create-reservation-payment.echo';
+    const loose = await runCheck(id, targetOf(server));
+    expect(loose.ok).toBe(true);
+    expect(loose.ok ? loose.advice.join('\n') : '').toMatch(/refused a value only the schema's looseness admits: source\.(?:address_country|cvc)/);
+    const strict = await runCheck(id, { ...targetOf(server), strict: true });
+    expect(strict.ok).toBe(false);
+    expect(strict.ok ? '' : strict.report).toMatch(/looseness admits.*--strict/s);
+  });
+
   test('the killing checks include the reference and absent-parent checks of its writes', async () => {
     const ids = await listCheckIds(targetOf(server));
     for (const { killedBy } of FERRY_FAULTS) expect(ids).toContain(killedBy);
