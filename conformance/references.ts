@@ -5,6 +5,8 @@ import { ordinaryBody, pinMember } from './arbitraries/body.js';
 import { createRecord } from './checks/records.js';
 import type { CheckContext } from './context.js';
 import type { Exchange } from './client.js';
+import { GenerationGaveUp } from './arbitraries/bounded.js';
+import { failingExchange } from './report/results.js';
 
 // A write whose body names a record of another collection (`crossing_id`) is refused with 404 by a server that
 // does not hold the record named (spec/DECISIONS.md › D95): a random id makes the set-up of every check fail. So
@@ -14,7 +16,10 @@ import type { Exchange } from './client.js';
 const unresolved = new Map<string, string>();
 
 /** What each target's references resolved to: the value pinned, or the reason none was found. */
-const resolved = new Map<string, Promise<{ value: unknown } | { reason: string }>>();
+const resolved = new Map<string, Promise<Resolution>>();
+
+/** A reference's value on a target, and why it cannot be trusted to exist there (an id only the spec shows). */
+type Resolution = { value: unknown; unverified?: string } | { reason: string };
 
 const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceModel): string => `${context.target.baseUrl} ${op.operationId} ${reference.member}`;
 
@@ -63,7 +68,7 @@ async function listedId(context: CheckContext, reference: ReferenceModel): Promi
  * its required parameters (then also its optional ones) set from the spec's examples and enums; else an id the
  * spec shows (the member's examples, the list's response examples). A reason when there is none.
  */
-async function resolve(context: CheckContext, reference: ReferenceModel): Promise<{ value: unknown } | { reason: string }> {
+async function resolve(context: CheckContext, reference: ReferenceModel): Promise<Resolution> {
   const resource = reference.list.resource;
   const create = resource?.operations.create;
   if (resource !== undefined && create !== undefined && !context.target.readOnly && referencesOf(create, context.model.operations).length === 0) {
@@ -76,7 +81,10 @@ async function resolve(context: CheckContext, reference: ReferenceModel): Promis
   }
   const listed = await listedId(context, reference);
   if (listed !== undefined) return { value: listed };
-  if (reference.examples.length > 0) return { value: reference.examples[0] };
+  if (reference.examples.length > 0) {
+    const unverified = `${reference.member} names a record of ${reference.list.method} ${reference.list.path}; that list showed none when asked with the spec's example parameters, so the suite sent the id the spec shows (${JSON.stringify(reference.examples[0])}), which the target does not hold`;
+    return { value: reference.examples[0], unverified };
+  }
   return { reason: `${reference.member} names a record of ${reference.list.method} ${reference.list.path}, and the suite found none: that list showed no record when asked with the spec's example parameters, and the spec shows no id` };
 }
 
@@ -95,7 +103,9 @@ export async function prepareReferences(context: CheckContext): Promise<void> {
       const outcome = await found;
       if ('value' in outcome) {
         pinMember(op, reference.member, outcome.value);
-        unresolved.delete(key);
+        // An id only the spec shows may not exist on the target: a 404 to its write is then no verdict either.
+        if (outcome.unverified === undefined) unresolved.delete(key);
+        else unresolved.set(key, outcome.unverified);
       } else {
         pinMember(op, reference.member, undefined);
         unresolved.set(key, outcome.reason);
@@ -119,6 +129,31 @@ export function unresolvedReason(context: CheckContext, exchange: Exchange | und
     }
   }
   return undefined;
+}
+
+/**
+ * A record that could not be made because a reference in its create could not be filled (D95): thrown where a
+ * parent record is prepared, so that only the checks that reach that parent's sub-resources are skipped, with
+ * `reason`, and the others still run.
+ */
+export class ReferenceUnfilled extends GenerationGaveUp {
+  constructor(readonly reason: string) {
+    super('record', reason);
+    this.name = 'ReferenceUnfilled';
+  }
+}
+
+/** `create` (a parent's maker), with a 404 its write gets for an unfilled reference turned into {@link ReferenceUnfilled}. */
+export function honestly<T>(context: CheckContext, create: (value: T) => Promise<string | undefined>): (value: T) => Promise<string | undefined> {
+  return async (value) => {
+    try {
+      return await create(value);
+    } catch (failure) {
+      const reason = unresolvedReason(context, failingExchange(failure));
+      if (reason === undefined) throw failure;
+      throw new ReferenceUnfilled(reason);
+    }
+  };
 }
 
 /** Forgets what the references of `baseUrl` resolved to (another server took over the address). */

@@ -5,7 +5,7 @@ import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/population.js';
 import { forgetTarget as forgetRecords, type Check } from './checks/check.js';
-import { forgetReferences, prepareReferences, unresolvedReason } from './references.js';
+import { forgetReferences, honestly, prepareReferences, ReferenceUnfilled, unresolvedReason } from './references.js';
 import { TargetRefusing, type Exchange } from './client.js';
 import { createContext, formatFailure, type CheckContext } from './context.js';
 import { modelOf } from './contract.js';
@@ -68,13 +68,13 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   try {
     context = createContext(resolved, await modelOf(target.spec), advice);
     await prepareReferences(context);
-    await prepareParents(context, parentRecord(context));
+    await prepareParents(context, honestly(context, parentRecord(context)));
     await check.run(context);
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
     // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
-    const unfilled = context === undefined ? undefined : unresolvedReason(context, failingExchange(failure));
+    const unfilled = unfilledReference(failure) ?? (context === undefined ? undefined : unresolvedReason(context, failingExchange(failure)));
     if (unfilled !== undefined) return { id, ok: true, advice, skipped: unfilled };
     // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
     const gaveUp = generationGaveUp(failure);
@@ -82,6 +82,14 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
     const exchange = failingExchange(failure);
     return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
   }
+}
+
+/** The reason of a {@link ReferenceUnfilled} behind a failure (a parent that could not be made), if any. */
+function unfilledReference(failure: unknown): string | undefined {
+  for (let current: unknown = failure, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof ReferenceUnfilled) return current.reason;
+  }
+  return undefined;
 }
 
 /** The {@link GenerationGaveUp} behind a failure (a property wraps it as its cause), if any. */

@@ -57,6 +57,28 @@ describe('the ferry-travel server written from the spec', () => {
   });
 });
 
+test('with an empty timetable no reservation can be made: the checks that need one are skipped with the reason, the others run', async () => {
+  const empty = await startFerryServer({ tokens: [TOKEN], crossings: [] });
+  try {
+    const target = targetOf(empty);
+    const failures: string[] = [];
+    const skipped = new Map<string, string>();
+    const passed: string[] = [];
+    for (const id of await listCheckIds(target)) {
+      const outcome = await runCheck(id, target);
+      if (!outcome.ok) failures.push(outcome.report);
+      else if (outcome.skipped !== undefined) skipped.set(id, outcome.skipped);
+      else passed.push(id);
+    }
+    expect(failures.join('\n\n')).toBe('');
+    expect(skipped.get('create-reservation.echo')).toMatch(/^not verifiable: crossing_id names a record of GET \/crossings/);
+    expect(passed).toEqual(expect.arrayContaining(['auth.create-reservation', 'auth.get-reservations', 'create-reservation.required-fields', 'create-reservation.reference', 'get-crossings.documented']));
+  } finally {
+    await empty.close();
+    forgetTarget(empty.baseUrl);
+  }
+}, 60_000);
+
 describe('one-fault versions of it', () => {
   test('at least fifteen faults, each named once', () => {
     expect(FERRY_FAULTS.length).toBeGreaterThanOrEqual(15);

@@ -37,9 +37,12 @@ export interface FerryServer {
   close(): Promise<void>;
 }
 
-/** Starts the server on a free port of 127.0.0.1, accepting `Authorization: Bearer <token>` for `tokens`. */
-export async function startFerryServer(options: { tokens: readonly string[]; fault?: FerryFault }): Promise<FerryServer> {
-  const app = new FerryApp(options.tokens, options.fault);
+/**
+ * Starts the server on a free port of 127.0.0.1, accepting `Authorization: Bearer <token>` for `tokens`, with the
+ * timetable `crossings` (default: {@link FERRY_CROSSINGS}).
+ */
+export async function startFerryServer(options: { tokens: readonly string[]; fault?: FerryFault; crossings?: readonly Crossing[] }): Promise<FerryServer> {
+  const app = new FerryApp(options.tokens, options.fault, options.crossings ?? FERRY_CROSSINGS);
   const server: Server = createServer((request, response) => {
     app.handle(request, response).catch(() => {
       if (!response.headersSent) send(response, 500, { title: 'Internal Server Error', status: 500 }, 'application/problem+json');
@@ -73,7 +76,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 class FerryApp {
   private readonly reservations = new Map<string, Reservation>();
 
-  constructor(private readonly tokens: readonly string[], private readonly fault: FerryFault | undefined) {}
+  constructor(private readonly tokens: readonly string[], private readonly fault: FerryFault | undefined, private readonly crossings: readonly Crossing[]) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -196,7 +199,7 @@ class FerryApp {
     const pets = flag('pets');
     const matches = (crossing: Crossing): boolean =>
       crossing.origin === origin && crossing.destination === destination && Date.parse(crossing.departure_time) >= from.getTime() && (cars === undefined || crossing.cars_allowed === cars) && (pets === undefined || crossing.pets_allowed === pets);
-    return this.page(FERRY_CROSSINGS.filter(matches), query, base, '/crossings');
+    return this.page(this.crossings.filter(matches), query, base, '/crossings');
   }
 
   private listReservations(query: URLSearchParams, base: string): [number, unknown] {
@@ -229,7 +232,7 @@ class FerryApp {
     if (typeof crossing !== 'string' || !UUID.test(crossing)) throw new Problem(400, 'Bad Request', 'crossing_id must be a crossing id (uuid)');
     if (typeof name !== 'string' && !(this.fault === 'passenger-name-not-required' && name === undefined)) throw new Problem(400, 'Bad Request', 'passenger_name is a required string');
     if ((car !== undefined && typeof car !== 'boolean') || (pet !== undefined && typeof pet !== 'boolean')) throw new Problem(400, 'Bad Request', 'has_car and has_pet are booleans');
-    if (this.fault !== 'reference-not-checked' && !FERRY_CROSSINGS.some((one) => one.id === crossing.toLowerCase())) throw new Problem(404, 'Not Found', `no crossing ${crossing}`);
+    if (this.fault !== 'reference-not-checked' && !this.crossings.some((one) => one.id === crossing.toLowerCase())) throw new Problem(404, 'Not Found', `no crossing ${crossing}`);
     const id = this.fault === 'ids-not-uuid' ? String(this.reservations.size + 1).padStart(8, '0') : randomUUID();
     const reservation: Reservation = { id, crossing_id: crossing, passenger_name: typeof name === 'string' ? name : '' };
     if (car !== undefined) reservation.has_car = car;
