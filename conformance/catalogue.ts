@@ -1,4 +1,4 @@
-import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import { bodyForm } from './arbitraries/body.js';
 import { authCheck } from './checks/auth.js';
 import type { Check } from './checks/check.js';
@@ -14,7 +14,7 @@ import { pages, pagesCheck } from './checks/pages.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 import { absentParentCheck, referenceCheck } from './checks/references.js';
-import { referencesOf } from '../spec/references.js';
+import { referencesOf } from '../model/references.js';
 
 /**
  * The seed's rules in the seed's words, for the seed's spec (spec/openapi.yaml as written from the seed): the

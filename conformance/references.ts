@@ -1,10 +1,10 @@
-import { referencesOf, type ReferenceModel } from '../spec/references.js';
-import type { OperationModel } from '../spec/model.js';
-import { validSample } from '../spec/samples.js';
+import { referencesOf, type ReferenceModel } from '../model/references.js';
+import type { OperationModel } from '../model/model.js';
+import { validSample } from '../model/samples.js';
 import { ordinaryBody, pinMember } from './arbitraries/body.js';
 import { createRecord } from './checks/records.js';
 import type { CheckContext } from './context.js';
-import type { Exchange } from './client.js';
+import type { Exchange } from '../judge/verdict.js';
 import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { failingExchange } from './report/results.js';
 

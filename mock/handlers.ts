@@ -1,10 +1,10 @@
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
-import { exactJson, parseExact } from '../spec/json.js';
-import { validSample } from '../spec/samples.js';
-import { envelopeBranch, recordIn } from '../spec/resources.js';
-import { objectShape } from '../spec/schema.js';
-import type { OperationModel, ParentModel, ResourceModel } from '../spec/model.js';
-import { referencesOf, shownIds } from '../spec/references.js';
+import { exactJson, parseExact } from '../model/json.js';
+import { validSample } from '../model/samples.js';
+import { envelopeBranch, recordIn } from '../model/resources.js';
+import { objectShape } from '../model/schema.js';
+import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
+import { referencesOf, shownIds } from '../model/references.js';
 import type { ErrorCode } from './errors.js';
 import { listHandler } from './lists.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ErrorShape } from '../spec/error-shape.js';
-import { parseExact, toView } from '../spec/json.js';
-import { concreteType, mediaKind, serialize } from '../spec/media.js';
-import { mainType } from '../spec/schema.js';
-import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
-import { isFormMediaType } from '../spec/resources.js';
+import type { ErrorShape } from '../model/model.js';
+import { parseExact, toView } from '../model/json.js';
+import { concreteType, mediaKind, serialize } from '../model/media.js';
+import { mainType } from '../model/schema.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
+import { isFormMediaType } from '../model/resources.js';
 import { documentedHeaders, negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './auth.js';
 import { ERRORS } from './errors.js';

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { violationLabel, type ExchangeViolation } from '../conformance/exchange.js';
+import { violationLabel } from '../judge/exchange.js';
+import type { ExchangeViolation } from '../judge/verdict.js';
 import { bearerToken } from '../mock/bearer.js';
 import { apiError, type ErrorCode } from '../mock/errors.js';
 import type { JournalViolation } from '../mock/journal.js';

@@ -1,4 +1,4 @@
-import type { Schema } from '../../spec/schema.js';
+import type { Schema } from '../../model/schema.js';
 
 // Rules a string member's description states in common forms that its schema does not encode: a "two-letter
 // country code (ISO 3166-1 alpha-2)", a "three-letter ISO currency code", "digits only", "at least 8 characters".

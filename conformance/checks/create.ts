@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
@@ -11,9 +11,9 @@ import { idValue, itemRequest, withClientId } from './identity.js';
 import { expectReadBack } from './read.js';
 import { expectNothingCreated } from './population.js';
 import { createRecord, operation, show, successStatuses } from './records.js';
-import { sameJson } from '../../spec/json.js';
+import { sameJson } from '../../model/json.js';
 import { Violation } from '../contract.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 
 /** A run number that keeps markers of this process apart from those of earlier runs on the same target. */
 const RUN = Date.now() % 1_000_000;

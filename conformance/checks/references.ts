@@ -1,11 +1,11 @@
 import type fc from 'fast-check';
-import { sameJson, toView } from '../../spec/json.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
-import type { ReferenceModel } from '../../spec/references.js';
+import { sameJson, toView } from '../../model/json.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
+import type { ReferenceModel } from '../../model/references.js';
 import { ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { valueOf } from '../arbitraries/schema.js';
-import { objectShape, type Schema } from '../../spec/schema.js';
+import { objectShape, type Schema } from '../../model/schema.js';
 import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
 import type { Check } from './check.js';
