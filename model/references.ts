@@ -113,5 +113,6 @@ export function shownIds(reference: ReferenceModel): unknown[] {
     const records = at(answer, reference.itemsPath);
     if (Array.isArray(records)) for (const record of records) ids.push(at(record, [reference.idMember]));
   }
-  return ids.filter((id) => id !== undefined);
+  // `example` is also the first of `examples`: each id once.
+  return [...new Set(ids.filter((id) => id !== undefined))];
 }
