@@ -5,25 +5,25 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { toHar } from '../judge/har.js';
 import type { Exchange } from '../judge/verdict.js';
 import { readSpecDocument } from '../model/document.js';
-import { PACKAGE_ROOT, SPEC_PATH } from '../model/load.js';
+import { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
-import { checkLines, closingLines } from './report/console.js';
+import { checkLines, closingLines } from './report/text.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { renderJunit } from './report/junit.js';
-import { coverage } from './report/operations.js';
+import { coverage } from './report/coverage.js';
 import { progressLine } from './report/progress.js';
-import { runSuite, type SuiteResult } from './run.js';
+import { runSuite, type SuiteResult } from './run-suite.js';
 import { resolveTarget, type Target, type TargetTls } from './target.js';
 import { dispatcherFor } from './transport/dispatcher.js';
 
 /**
  * `npm run conformance -- --base-url URL --api-key KEY` / `petstore-conformance`: runs the conformance suite of an
  * OpenAPI spec (default the shipped Pet Store Animals interface) against any implementation of it, in this process
- * (conformance/run.ts › runSuite), and writes what was asked for: the console report, JUnit, HTML, HAR, a GitHub
+ * (conformance/run-suite.ts › runSuite), and writes what was asked for: the console report, JUnit, HTML, HAR, a GitHub
  * step summary. Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target
  * unreachable, a certificate problem, or the target kept refusing (429/503): no verdict.
  */
@@ -43,7 +43,7 @@ const program = new Command('petstore-conformance')
   .addOption(new Option('--runs <n>', 'fast-check runs per property').default(50).argParser(positive))
   .addOption(new Option('--seed <n>', 'fast-check seed, to replay a printed failure').argParser(integer))
   .addOption(new Option('--path <path>', 'fast-check path of a printed counterexample (with --seed and one --check)'))
-  .addOption(new Option('--spec <file>', 'the OpenAPI document the target implements (the checks are derived from it)').default(SPEC_PATH).env('PETSTORE_SPEC'))
+  .addOption(new Option('--spec <file>', 'the OpenAPI document the target implements (the checks are derived from it)').default(SPEC_PATH, 'spec/openapi.yaml, the Pet Store Animals interface').env('PETSTORE_SPEC'))
   .addOption(new Option('--check <id...>', 'run only these checks (ids derive from the spec\'s operationIds, e.g. listPets.status-filter, auth.getPet; an unknown id lists them all)'))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))

@@ -8,7 +8,7 @@ import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
  * Most tries of one request refused with 429 or 503, and most milliseconds spent waiting between them. A
  * `Retry-After` longer than what is left of the wait ends the request at once.
  */
-export const RETRY_LIMITS = { maxTries: 8, maxWaitMs: 60_000 } as const;
+const RETRY_LIMITS = { maxTries: 8, maxWaitMs: 60_000 } as const;
 
 /**
  * What this process sent: requests (tries included), retries after refusals, wall-clock time paused by
@@ -187,11 +187,6 @@ function recordStatus(request: OutgoingRequest, status: number): void {
   let counts = traffic.statuses.get(key);
   if (counts === undefined) traffic.statuses.set(key, (counts = new Map()));
   counts.set(status, (counts.get(status) ?? 0) + 1);
-}
-
-/** Headers of an authenticated JSON request with the target's key. */
-export function authHeaders(target: ResolvedTarget, extra: Record<string, string> = {}): Record<string, string> {
-  return { authorization: `Bearer ${target.apiKey}`, accept: 'application/json', ...extra };
 }
 
 /**

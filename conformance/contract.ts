@@ -1,4 +1,4 @@
-import { loadModel, SPEC_PATH } from '../model/load.js';
+import { loadModel, SPEC_PATH } from '../model/loader.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import type { Exchange } from '../judge/verdict.js';
 import { judgeResponseBody } from '../judge/exchange.js';

@@ -3,7 +3,7 @@ import type { OperationModel } from '../model/model.js';
 import { validSample } from '../model/samples.js';
 import { ordinaryBody, pinMember } from './arbitraries/body.js';
 import { createRecord } from './checks/records.js';
-import type { CheckContext } from './context.js';
+import type { CheckContext } from './check-context.js';
 import type { Exchange } from '../judge/verdict.js';
 import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { failingExchange } from './report/results.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, it } from 'vitest';
 import { summary, summaryLine } from './report/results.js';
-import { checksOf, READ_ONLY_REASON, runCheck, type CheckId } from './run.js';
+import { checksOf, READ_ONLY_REASON, runCheck, type CheckId } from './run-suite.js';
 import { resolveTarget, type Target } from './target.js';
 
 /** Options of {@link defineConformanceSuite}: checks to skip, each with its reason (printed as the test's name). */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from './load.js';
+import { loadModel, PACKAGE_ROOT } from './loader.js';
 import { referencesOf, shownIds } from './references.js';
 
 describe('references to other collections (D95)', () => {

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { listCheckIds, runSuite } from '../../conformance/run.js';
+import { listCheckIds, runSuite } from '../../conformance/run-suite.js';
 import { startMock } from '../../mock/index.js';
 import { serve } from '../../mock/server.js';
-import { loadModel } from '../../model/load.js';
+import { loadModel } from '../../model/loader.js';
 
 /**
- * The suite as a library (conformance/run.ts › runSuite), as the CLI calls it: one model, one target, the results
+ * The suite as a library (conformance/run-suite.ts › runSuite), as the CLI calls it: one model, one target, the results
  * in memory. Against the mock of the seed's spec every check passes; against a server that forgets the seed's
  * filter rule (Endpoints §1, rule 1) the run says which check failed, with its report and the failing exchange.
  */

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createMock, startMock } from '../../mock/index.js';
-import { listCheckIds, runCheck, type CheckId } from '../../conformance/run.js';
+import { listCheckIds, runCheck, type CheckId } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
 import { parse } from 'lossless-json';
 import { startAltServer, type AltOptions } from './alt-server.js';

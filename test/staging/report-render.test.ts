@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml, renderMarkdown, type RunReport } from '../../conformance/report/html.js';
-import { coverage } from '../../conformance/report/operations.js';
+import { coverage } from '../../conformance/report/coverage.js';
 import { colours } from '../../conformance/report/colours.js';
-import { checkLines, closingLines } from '../../conformance/report/console.js';
+import { checkLines, closingLines } from '../../conformance/report/text.js';
 import type { SummaryRecord } from '../../conformance/report/results.js';
-import { SPEC_PATH } from '../../model/load.js';
+import { SPEC_PATH } from '../../model/loader.js';
 
 /** The report renderers and the results channel, without a run: skipped checks, no verdict, odd input. */
 

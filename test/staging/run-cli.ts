@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCheck } from '../../conformance/run.js';
+import { runCheck } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
 import { ensureBuilt } from '../built-cli.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { forgetTarget, listCheckIds, runCheck } from '../../../conformance/run.js';
-import { PACKAGE_ROOT } from '../../../model/load.js';
+import { forgetTarget, listCheckIds, runCheck } from '../../../conformance/run-suite.js';
+import { PACKAGE_ROOT } from '../../../model/loader.js';
 import { FERRY_FAULTS } from './faults.js';
 import { startFerryServer, type FerryServer } from './server.js';
 
