@@ -4,7 +4,7 @@ import { validSample } from '../spec/samples.js';
 import { envelopeBranch, recordIn } from '../spec/resources.js';
 import { objectShape } from '../spec/schema.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../spec/model.js';
-import type { ErrorCode } from './errors.js';
+import { ERRORS, type ErrorCode } from './errors.js';
 import { listHandler } from './lists.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
@@ -337,6 +337,7 @@ function exampleHandler(op: OperationModel): Handler {
   return ({ mediaType }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
+    if (answer.failed !== undefined) return { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${op.operationId}: ${answer.failed})` };
     const payload = answer.payload;
     return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
   };

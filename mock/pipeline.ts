@@ -187,13 +187,18 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     }
 
     // 3. Validate parameters and body against the spec.
-    const input = validate(entry, segments, search, request);
-    if ('error' in input) return refuse(entry.errors, input);
-
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
-    if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
-    const response = respond(entry, result, content);
+    // An answer the spec does not let the mock build (D83) is the operation's error in its documented shape, never a crash.
+    let response: MockResponse;
+    try {
+      const input = validate(entry, segments, search, request);
+      if ('error' in input) return refuse(entry.errors, input);
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
+      if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
+      response = respond(entry, result, content);
+    } catch (error) {
+      return failed(entry, error);
+    }
     // Only a store in this process has a version that every write changes (a shared store's other replicas write too).
     if (op.role === 'list' && op.headerParams.length === 0 && response.status < 300 && store instanceof MemoryRecordStore && (parentStore === undefined || parentStore instanceof MemoryRecordStore)) {
       entry.memo = { url: request.url, content, host: request.headers.host, version: store.version, parentVersion: parentStore?.version, response };
@@ -251,6 +256,7 @@ function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: s
   }
   if (!picked.ok) return refuse(entry.errors, notAcceptable(picked.offered, accept));
   const answer = picked.answer;
+  if (answer?.failed !== undefined) return failed(entry, new Error(answer.failed));
   const declared = { ...(asked.response === entry.success ? entry.emptyHeaders : {}), ...documentedHeaders(asked.response) };
   if (answer === undefined || asked.status === 204) return { status: asked.status, headers: Object.keys(declared).length === 0 ? NO_BODY : declared, body: '' };
   const headers = { ...declared, 'content-type': concreteType(answer.mediaType) };
@@ -265,6 +271,17 @@ function notAcceptable(offered: string[], accept: string | string[] | undefined)
 /** An answer with the headers its handler added (a list's `Link`, a create's `Location`) over the shared ones. */
 function withHeaders(response: MockResponse, headers: Record<string, string>): MockResponse {
   return { ...response, headers: { ...response.headers, ...headers } };
+}
+
+/**
+ * The answer when building one failed (spec/DECISIONS.md › D83): `ANSWER_FAILED` (500) in the operation's
+ * documented error shape, naming what failed, so that a client sees the spec's error body and the mock stays up.
+ * A 503 of the shared store passes through as it is.
+ */
+function failed(entry: Served, error: unknown): MockResponse {
+  if (error instanceof StoreUnavailableError) return unavailable(entry, error);
+  const what = error instanceof RangeError ? 'a schema of this operation is too deeply recursive' : error instanceof Error ? error.message : String(error);
+  return refuse(entry.errors, { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${entry.op.operationId}: ${what})` });
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */

@@ -23,7 +23,7 @@ export interface ServerOptions {
    * The errors the adapter answers itself (413, 408, 431, a malformed request, CONNECT) in the spec's documented
    * shape and media type (the mock's `adapterError`); default: the seed's `Error` as JSON.
    */
-  errorAnswer?: ((request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string) => MockResponse) | undefined;
+  errorAnswer?: ErrorAnswer | undefined;
   /** Adds to the 413 the adapter answers itself what the handler adds to its own answers (the CORS headers, so a page can read it). */
   decorate?: ((request: MockRequest, response: MockResponse) => MockResponse) | undefined;
   /** Milliseconds a client has to send the request headers; beyond, a 408 `Error` and the socket closes. Default 10,000. */
@@ -82,7 +82,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     // The common case (no request log, --latency or `Prefer`) makes no closure or timer per request.
     const send = senderFor(req, res);
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      deliver(res, send, answer(handle, request), streams);
+      deliver(res, send, answer(handle, request, errorAnswer), streams);
       req.resume();
       return;
     }
@@ -103,7 +103,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     });
     req.on('end', () => {
       // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
-      if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }), streams);
+      if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }, errorAnswer), streams);
     });
     req.on('error', () => res.destroy());
   });
@@ -224,14 +224,25 @@ function encoded(body: string): Buffer {
 }
 
 /** Runs the pipeline; should it ever throw or reject (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
-function answer(handle: (request: MockRequest) => Maybe<MockResponse>, request: MockRequest): Maybe<MockResponse> {
+function answer(handle: (request: MockRequest) => Maybe<MockResponse>, request: MockRequest, errorAnswer: ErrorAnswer): Maybe<MockResponse> {
+  // In the routed operation's documented error shape (errorAnswer), as every other error of the mock; the seed's should that fail too.
+  const internal = (): MockResponse => {
+    try {
+      return errorAnswer(request, 'INTERNAL_ERROR');
+    } catch {
+      return errorResponse('INTERNAL_ERROR');
+    }
+  };
   try {
     const response = handle(request);
-    return response instanceof Promise ? response.catch(() => errorResponse('INTERNAL_ERROR')) : response;
+    return response instanceof Promise ? response.catch(internal) : response;
   } catch {
-    return errorResponse('INTERNAL_ERROR');
+    return internal();
   }
 }
+
+/** Writes an error the adapter answers itself (a row of the error table, its detail) as a whole answer. */
+export type ErrorAnswer = (request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string) => MockResponse;
 
 function errorResponse(code: Parameters<typeof apiError>[0], detail?: string): MockResponse {
   const error = apiError(code, detail);
