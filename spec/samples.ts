@@ -56,6 +56,20 @@ export function validSample(schema: Schema): unknown {
   return found.value !== null && typeof found.value === 'object' ? structuredClone(found.value) : found.value;
 }
 
+/**
+ * Runs `f` with `console.warn` silenced: openapi-sampler warns on its own for an `allOf` of two types even when
+ * asked to be quiet, a line per sample on the mock's output that no user can act on (the candidate is checked anyway).
+ */
+function quietly<T>(f: () => T): T {
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return f();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** The largest unrolled schema (in nodes) handed to openapi-sampler. */
 const SAMPLER_LIMIT = 20_000;
 
@@ -66,7 +80,7 @@ function* candidates(schema: Schema, examples: readonly unknown[]): Generator<un
   let sampled: unknown;
   try {
     // openapi-sampler walks every optional member: over a schema that unrolls into a huge tree it would not end soon (D82).
-    sampled = unrolledSize(schema) > SAMPLER_LIMIT ? undefined : sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true });
+    sampled = unrolledSize(schema) > SAMPLER_LIMIT ? undefined : quietly(() => sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true }));
   } catch {
     // It throws on what it cannot read, and may run out of stack on a deep schema: the generator's values follow.
     sampled = undefined;

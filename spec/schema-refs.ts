@@ -15,7 +15,7 @@ import type { Schema } from './schema.js';
  * Schemas using `unevaluatedProperties`/`unevaluatedItems` or `$dynamicRef` are left as they are too, since
  * what those keywords see across a `$ref` differs from what they see inline.
  */
-export const INLINE_LIMIT = 5_000;
+export const INLINE_LIMIT = 500;
 const HOIST_SIZE = 24;
 
 const MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
