@@ -123,10 +123,11 @@ export function answerNotes(op: OperationModel): string[] {
 /**
  * Checks the answers of every operation no resource holds without holding up the start (a spec of hundreds of
  * operations takes a second): a few operations per turn of the event loop, right after the mock listens, each
- * note handed to `onNote` (the start-up log). The answers made are kept, so the first request finds them ready.
- * Returns a function that stops the check.
+ * note handed to `onNote` (the start-up log), then `onDone` called once. The answers made are kept, so the first
+ * request finds them ready. Never throws: an operation whose answers fail to build is one more note. Returns a
+ * function that stops the check.
  */
-export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void): () => void {
+export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void, onDone?: () => void): () => void {
   const operations = api.operations.filter((op) => op.resource === undefined);
   let next = 0;
   let timer: NodeJS.Immediate | undefined;
@@ -144,6 +145,7 @@ export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void):
       for (const note of notes) onNote(note);
     }
     timer = next < operations.length ? setImmediate(step) : undefined;
+    if (timer === undefined) onDone?.();
   };
   timer = setImmediate(step);
   return () => {

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { PACKAGE_ROOT, type ApiModel, type OperationModel } from '../spec/model.js';
 import { readDataFile, type StartingData } from './data.js';
 import { checkAnswersSoon } from './answers.js';
-import { createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
+import { countsLine, createLogger, DEFAULT_API_KEY, loadApi, parseLatency, SPEC_PATH, startMock, type Latency, type LogFormat, type LogLevel } from './index.js';
 import { datasetSizes } from './isolation.js';
 import type { StoreState } from './store/record-store.js';
 import { defaultPrefix, DEFAULT_STORE_TIMEOUT_MS, isRedisUrl, redactUrl } from './store/redis-options.js';
@@ -169,9 +169,23 @@ try {
         `Store: ${storeText}\n` +
         (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
     );
-    for (const note of mock.notes) logger.warn(note);
-    // Answers no valid value could be made for, and examples their schema rejects: logged as the check finds them.
-    checkAnswersSoon(mock.api, (note) => logger.warn(note));
+    // A screen at most, whatever the spec (D84): counts and one line per kind of warning; each operation's details at debug.
+    logger.info(countsLine(mock.api));
+    for (const note of mock.summary) logger.warn(note);
+    for (const note of mock.notes) if (!mock.summary.includes(note)) logger.debug(note);
+    // Answers no valid value could be made for, and examples their schema rejects: each at debug, then one line counting them.
+    let answerNotes = 0;
+    checkAnswersSoon(
+      mock.api,
+      (note) => {
+        answerNotes++;
+        logger.debug(note);
+      },
+      () => {
+        logger.debug(`answers checked: ${answerNotes} note${answerNotes === 1 ? '' : 's'}`);
+        if (answerNotes > 0) logger.warn(`${answerNotes} answer${answerNotes === 1 ? '' : 's'} of operations no resource holds cannot be served as documented (no valid example or sample, or examples their schema rejects): --log-level debug lists them`);
+      },
+    );
     if (options.watch === true) {
       watchSpec(options.spec, mock, (event) => {
         if (!event.ok) {
