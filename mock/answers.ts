@@ -1,6 +1,6 @@
-import { mediaKind, serialize, type Payload } from '../spec/media.js';
-import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
-import { validAnswer, validatorOf } from '../spec/samples.js';
+import { mediaKind, serialize, type Payload } from '../model/media.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
+import { validAnswer, validatorOf } from '../model/samples.js';
 
 /**
  * One answer ready for the wire: a documented media type and its body (spec/DECISIONS.md › D55, D57). `valid`
@@ -185,7 +185,7 @@ interface Range {
 }
 
 /** Parses `Accept` (RFC 9110 §12.5.1): media ranges with their `q`; an unreadable range counts as `*\/*`. */
-export function parseAccept(header: string | string[] | undefined): Range[] | undefined {
+function parseAccept(header: string | string[] | undefined): Range[] | undefined {
   if (header === undefined) return undefined;
   const text = Array.isArray(header) ? header.join(',') : header;
   if (text.trim() === '') return undefined;

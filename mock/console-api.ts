@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { exactJson, parseExact } from '../spec/json.js';
-import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
-import { compile, createAjv, isMarked, objectShape, type Schema, type Validator } from '../spec/schema.js';
+import { exactJson, parseExact } from '../model/json.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
+import { compile, createAjv, isMarked, objectShape, type Schema, type Validator } from '../model/schema.js';
 import type { ErrorCode } from './errors.js';
 import { generateRecords, MAX_GENERATED } from './generate.js';
 import type { JournalEntry, Journal } from './journal.js';
 import { compileCoercion } from './parameters.js';
-import type { MockResponse, ResponseSink } from './pipeline.js';
-import { recordFromBody, singularCode, singularWord } from './records.js';
+import type { MockResponse } from './messages.js';
+import type { ResponseSink } from './messages.js';
+import { recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { answerableStatuses } from './statuses.js';
 import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ApiModel } from '../spec/model.js';
+import type { ApiModel } from '../model/model.js';
 import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { demoData, type StartingData } from './data.js';
@@ -10,7 +10,8 @@ import { Journal } from './journal.js';
 import { journalFacts } from './journal-facts.js';
 import { deprecationWarner, requestLogger } from './logger.js';
 import { loadApi, type Api } from './operations.js';
-import { createPipeline, type Dataset, type MockRequest, type MockResponse } from './pipeline.js';
+import { createPipeline, type Dataset } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 import { adapterError } from './refusals.js';
 import type { ErrorCode } from './errors.js';
 import { carryOver, carryOverStarting, describeChanges } from './reload.js';
@@ -22,7 +23,8 @@ import type { RedisBackend, RedisStoreOptions } from './store/redis-dataset.js';
 
 export { apiError, ERRORS, type ApiError, type ErrorCode } from './errors.js';
 export { loadApi, SPEC_PATH, type Api, type Operation } from './operations.js';
-export type { Dataset, MockRequest, MockResponse } from './pipeline.js';
+export type { Dataset } from './pipeline.js';
+export type { MockRequest, MockResponse } from './messages.js';
 export type { AsyncRecordStore, Maybe, RecordId, RecordStore, RecordValue, StoreState } from './store/record-store.js';
 export type { RedisStoreOptions } from './store/redis-dataset.js';
 export { MemoryRecordStore } from './store/memory-store.js';

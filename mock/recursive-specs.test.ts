@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerNotes } from './answers.js';
 import { createMock } from './index.js';
-import { loadModel, type ApiModel, type OperationModel } from '../spec/model.js';
-import { compile, createAjv } from '../spec/schema.js';
+import { loadModel } from '../model/loader.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import { compile, createAjv } from '../model/schema.js';
 
 /**
  * The mock never crashes on a spec (spec/DECISIONS.md › D80-D83), whatever its schemas: specs drawn at random

@@ -1,19 +1,19 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange } from '../conformance/client.js';
-import { idText } from '../conformance/exchange.js';
-import { listedRecords } from '../conformance/record-rules.js';
-import { toHar } from '../conformance/report/har.js';
-import { exactJson, toView } from '../spec/json.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
-import { recordIn } from '../spec/resources.js';
+import type { Exchange } from '../judge/verdict.js';
+import { idText } from '../judge/exchange.js';
+import { listedRecords } from '../judge/record-rules.js';
+import { toHar } from '../judge/har.js';
+import { exactJson, toView } from '../model/json.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import { recordIn } from '../model/resources.js';
 
 /** The HAR file `--record DIR` writes. */
 export const HAR_FILE = 'traffic.har';
 /** The data file `--record DIR` writes: what `--data` reads (`{"<resource>": [records]}`). */
 export const DATA_FILE = 'data.json';
 /** Most exchanges kept in the HAR file: beyond, the oldest are dropped (a HAR stays loadable in devtools). */
-export const HAR_CAP = 10_000;
+const HAR_CAP = 10_000;
 /** Request and response headers whose values never reach a recording (seed, Authentication: keys are secrets). */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-petstore-key']);
 const REDACTED = '[redacted]';

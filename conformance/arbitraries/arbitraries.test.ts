@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { exactJson, parseExact, toView } from '../../spec/json.js';
-import { compile, createAjv, INT64_MAX, INT64_MIN, toJsonSchema, type Schema } from '../../spec/schema.js';
+import { exactJson, parseExact, toView } from '../../model/json.js';
+import { compile, createAjv, INT64_MAX, INT64_MIN, toJsonSchema, type Schema } from '../../model/schema.js';
 import { canonicalise } from './canonical.js';
 import { integerIn } from './integers.js';
 import { invalidValuesOf } from './invalid.js';
-import { valueOf } from './schema.js';
+import { valueOf } from './schema-values.js';
 
 // A record schema using every keyword a spec of this style uses, written as OpenAPI 3.0 (nullable, boolean
 // exclusive bounds) and turned into 2020-12 as the model does.

@@ -1,6 +1,6 @@
-import { canonicalJson, sameJson } from '../../spec/json.js';
-import type { FilterModel, ResourceModel } from '../../spec/model.js';
-import type { CheckContext } from '../context.js';
+import { canonicalJson, sameJson } from '../../model/json.js';
+import type { FilterModel, ResourceModel } from '../../model/model.js';
+import type { CheckContext } from '../check-context.js';
 
 /**
  * One conformance check: a stable id (derived from the spec's operationIds, see catalogue.ts), the rule it
@@ -49,15 +49,6 @@ interface ResourceMemory {
   fixture: Promise<string | undefined> | undefined;
 }
 const memories = new Map<string, ResourceMemory>();
-
-/**
- * Forgets what was learnt about the target at `baseUrl` (ids, population). Call it when another server takes
- * over an address the suite already tested in this process, e.g. a test server restarted on the same port.
- */
-export function forgetTarget(baseUrl: string): void {
-  const prefix = `${baseUrl.replace(/\/+$/, '')} `;
-  for (const key of memories.keys()) if (key.startsWith(prefix)) memories.delete(key);
-}
 
 /** The memory of one resource on the context's target. */
 export function memory(context: CheckContext, resource: ResourceModel): ResourceMemory {

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
 import { invalidBodies, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
-import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema.js';
-import { requestOf, type CheckContext } from '../context.js';
+import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema-values.js';
+import { requestOf } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, type Check } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
 import { expectReadBack } from './read.js';

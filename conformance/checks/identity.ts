@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { exactInteger, toView } from '../../spec/json.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
-import { compile, createAjv, objectShape, type Schema, type Validator } from '../../spec/schema.js';
+import { exactInteger, toView } from '../../model/json.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
+import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
-import { validValues } from '../arbitraries/schema.js';
-import { requestOf, setExampleParent, setParent, setResources, setUnprepared, type CheckContext, type RequestSpec } from '../context.js';
+import { validValues } from '../arbitraries/schema-values.js';
+import { requestOf, setExampleParent, setParent, setResources, setUnprepared } from '../context.js';
+import type { CheckContext, RequestSpec } from '../check-context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';

@@ -1,13 +1,14 @@
-import { canonicalJson, exactInteger } from '../../spec/json.js';
-import { memberAt } from '../../spec/lists.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
-import { queryText, type ListQuery } from '../arbitraries/query.js';
-import type { Exchange } from '../client.js';
+import { canonicalJson, exactInteger } from '../../model/json.js';
+import { memberAt } from '../../model/lists.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
+import { queryText, type ListQuery } from '../arbitraries/query-strings.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
-import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../record-rules.js';
-import { recordIn } from '../../spec/resources.js';
-import { requestOf, type CheckContext } from '../context.js';
+import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../../judge/record-rules.js';
+import { recordIn } from '../../model/resources.js';
+import { requestOf } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
 import { settleRead } from './read-after-write.js';
@@ -139,7 +140,7 @@ export { returnedPart };
  * digit, strings code unit for code unit). A property left out of the request may come back filled (a server
  * default, seed Gaps: the default status is not shown): advice, never a failure.
  */
-export function expectEcho(context: CheckContext, resource: ResourceModel, op: OperationModel, sent: ExactRecord, got: ExactRecord, exchange: Exchange): void {
+function expectEcho(context: CheckContext, resource: ResourceModel, op: OperationModel, sent: ExactRecord, got: ExactRecord, exchange: Exchange): void {
   const problem = echoProblems(resource, sent, got)[0];
   if (problem !== undefined) throw new Violation(problem.message, exchange);
   for (const [name, value] of Object.entries(got)) {

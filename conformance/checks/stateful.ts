@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { exactJson, sameJson } from '../../spec/json.js';
-import type { ApiModel, FilterModel, ResourceModel } from '../../spec/model.js';
-import { recordIn } from '../../spec/resources.js';
-import { keptAsSent } from '../record-rules.js';
+import { exactJson, sameJson } from '../../model/json.js';
+import type { ApiModel, FilterModel, ResourceModel } from '../../model/model.js';
+import { recordIn } from '../../model/resources.js';
+import { keptAsSent } from '../../judge/record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
-import { limitRange, validLimit } from '../arbitraries/query.js';
+import { limitRange, validLimit } from '../arbitraries/query-strings.js';
 import { Violation } from '../contract.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { toView } from '../../spec/json.js';
-import { keptAsSent, shows } from '../record-rules.js';
-import { recordIn } from '../../spec/resources.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { toView } from '../../model/json.js';
+import { keptAsSent, shows } from '../../judge/record-rules.js';
+import { recordIn } from '../../model/resources.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, memory, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
@@ -135,7 +135,7 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
 }
 
 /** A deleted record: a read is a 404 (within the consistency window), and the largest list page does not show it. */
-export async function expectGone(context: CheckContext, resource: ResourceModel, recordId: string, deletedBy: string): Promise<void> {
+async function expectGone(context: CheckContext, resource: ResourceModel, recordId: string, deletedBy: string): Promise<void> {
   const readOp = resource.operations.read;
   if (readOp !== undefined) {
     const read = await settleRead(context, () => readRecord(context, resource, recordId, [...successStatuses(readOp), 404]), (r) => r.record === undefined);

@@ -1,0 +1,70 @@
+import { toView } from '../../model/json.js';
+import fc from 'fast-check';
+import type { FilterModel, LimitModel } from '../../model/model.js';
+
+/**
+ * A list query the suite sends: the page size (absent: the default applies) and at most one filter value.
+ * `filter.value` is the exact JSON value the listed records' property must equal.
+ */
+export interface ListQuery {
+  limit: number | undefined;
+  filter: { model: FilterModel; value: unknown } | undefined;
+}
+
+/** The query string of a {@link ListQuery} (no leading `?`; empty when it asks for nothing). */
+export function queryText(limit: LimitModel | undefined, query: ListQuery): string {
+  const parts: string[] = [];
+  if (query.limit !== undefined && limit !== undefined) parts.push(`${encodeURIComponent(limit.parameter)}=${query.limit}`);
+  if (query.filter !== undefined) parts.push(`${encodeURIComponent(query.filter.model.parameter.name)}=${encodeURIComponent(filterText(query.filter.value))}`);
+  return parts.join('&');
+}
+
+/** A filter value as query text: strings as they are, numbers and booleans in their JSON spelling. */
+export function filterText(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** The bounds of valid page sizes: `[minimum (at least 1), maximum]`; the maximum is 100 when the spec gives none. */
+export function limitRange(limit: LimitModel): [number, number] {
+  return [Math.max(1, limit.minimum), limit.maximum ?? Math.max(100, limit.default ?? 0)];
+}
+
+/** Valid page sizes, the edges (1, 2, maximum-1, maximum) as likely as the rest (seed, Limits: 1..100). */
+export function validLimit(limit: LimitModel): fc.Arbitrary<number> {
+  const [min, max] = limitRange(limit);
+  return fc.oneof(fc.constantFrom(...new Set([min, Math.min(max, min + 1), Math.max(min, max - 1), max])), fc.integer({ min, max }));
+}
+
+/** Values of a filter: its enum (or booleans) when the schema lists them, else values seen in records (`seen`). */
+export function filterValue(filter: FilterModel, seen: readonly unknown[]): fc.Arbitrary<unknown> | undefined {
+  // Values seen in records are asked for only where the parameter admits them (its own enum, pattern or bounds).
+  const values = filter.values ?? seen.filter((value) => filter.parameter.type === 'array' || filter.parameter.validate(toView(value)));
+  return values.length === 0 ? undefined : fc.constantFrom(...values);
+}
+
+/**
+ * Page-size texts outside the bounds or not integers (seed, Limits; handling not shown: DECISIONS D10), the
+ * fixed ones first. `isValid` says whether a text is a valid page size (`07` and `+7` included: a server may
+ * read them so), so random texts exclude valid ones.
+ */
+export function invalidLimits(limit: LimitModel): { fixed: string[]; random: fc.Arbitrary<string>; isValid: (text: string) => boolean } {
+  const [min, max] = limitRange(limit);
+  // Without a maximum in the spec, any integer from the minimum up is a valid page size.
+  const bounded = limit.maximum !== undefined;
+  const isValid = (text: string): boolean => /^\+?\d+$/.test(text) && Number(text) >= min && (!bounded || Number(text) <= max);
+  const fixed = [String(min - 1), '-1', String(max + 1), String(Math.round(max * 1.5)), String(max * 10), '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].filter((text, i, all) => !isValid(text) && all.indexOf(text) === i);
+  const above = bounded ? [fc.integer({ min: max + 1, max: max * 10 }).map(String), fc.integer({ min: max + 1, max: 2 ** 31 }).map(String)] : [];
+  const random = fc.oneof(fc.constantFrom(...fixed, ' 5', '5 ', '١٠', '[]', '%00'), ...above, fc.integer({ min: -(2 ** 31), max: min - 1 }).map(String), fc.string({ maxLength: 12 })).filter((text) => !isValid(text));
+  return { fixed, random, isValid };
+}
+
+/** Filter texts outside a filter's enum (or not of its type): the fixed ones, then random ones. */
+export function invalidFilterValues(filter: FilterModel): { fixed: string[]; random: fc.Arbitrary<string> } | undefined {
+  const type = filter.parameter.type;
+  const allowed = (text: string): boolean => (filter.values !== undefined ? filter.values.some((v) => filterText(v) === text) : type === 'integer' ? /^-?\d+$/.test(text) : type === 'number' ? Number.isFinite(Number(text)) && text.trim() !== '' : type === 'boolean' ? text === 'true' || text === 'false' : true);
+  const first = filter.values?.find((v) => typeof v === 'string') as string | undefined;
+  const candidates = [first?.toUpperCase(), first === undefined ? undefined : first.charAt(0).toUpperCase() + first.slice(1), 'lost', '', first === undefined ? undefined : `${first} `, '1.5', 'abc', 'null', '*'].filter((text): text is string => text !== undefined && !allowed(text));
+  if (candidates.length === 0) return undefined;
+  const fixed = [...new Set(candidates)];
+  return { fixed, random: fc.oneof(fc.constantFrom(...fixed), fc.string({ unit: 'binary', maxLength: 12 })).filter((text) => !allowed(text)) };
+}

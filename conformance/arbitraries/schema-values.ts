@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { canonicalJson, toView } from '../../model/json.js';
+import type { Schema, Validator } from '../../model/schema.js';
+import { canonicalise, isUnconstrainedString, type Canonical } from './canonical.js';
+import { integerBounds, integerIn, type IntegerRange } from './integers.js';
+import { boundedFilter } from './bounded.js';
+import { patternString } from './pattern.js';
+import { boundedString, CORNER_STRINGS, formatString, isOrdinaryString, ordinaryString, unusualString } from './strings.js';
+
+/**
+ * How to draw values: `integers` as the target allows (`safe` keeps them within ±(2^53-1)); `strings`:
+ * `ordinary` draws only strings every implementation must accept where the spec leaves a string unconstrained,
+ * `any` also unusual ones (DECISIONS D2: they may be refused unless `--strict`).
+ */
+export interface ValueOptions {
+  integers: IntegerRange;
+  strings: 'ordinary' | 'any';
+  /**
+   * Every optional property present, arrays holding at least one item, never `null` where another value is
+   * allowed: the base of the fixed invalid cases, so that each keyword of each member has a value to break.
+   */
+  full?: boolean;
+}
+
+/**
+ * Valid values of a canonical schema. Integers are `bigint` (exact over int64 with `exactJson`),
+ * optional properties present or absent, `oneOf`/`anyOf` by picking a branch, never a property the schema does
+ * not name (DECISIONS D5). Callers filter through the compiled validator, which settles what this cannot (a
+ * `pattern` with a length, a value matching two `oneOf` branches).
+ */
+export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.Arbitrary<unknown> {
+  const orNull = (arbitrary: fc.Arbitrary<unknown>, nullable: boolean): fc.Arbitrary<unknown> => (nullable && options.full !== true ? fc.oneof({ weight: 5, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }) : arbitrary);
+  switch (form.kind) {
+    case 'any':
+      return ordinaryString;
+    case 'never':
+      return fc.constant(undefined);
+    case 'null':
+      return fc.constant(null);
+    case 'enum':
+      return fc.constantFrom(...(form.values.length === 0 ? [null] : form.values));
+    case 'boolean':
+      return orNull(fc.boolean(), form.nullable);
+    case 'integer': {
+      const [min, max] = integerBounds(form.min, form.max, options.integers, form.int64);
+      if (form.multipleOf !== undefined) {
+        const step = form.multipleOf;
+        // Bigint division truncates toward zero: the first and last multiples inside [min, max].
+        const first = min >= 0n ? (min + step - 1n) / step : min / step;
+        const last = max >= 0n ? max / step : -((-max + step - 1n) / step);
+        return orNull(fc.bigInt({ min: first, max: last < first ? first : last }).map((k) => k * step), form.nullable);
+      }
+      return orNull(integerIn(min, max), form.nullable);
+    }
+    case 'number': {
+      const min = form.min ?? -1e9;
+      const max = form.max ?? 1e9;
+      if (form.multipleOf !== undefined) {
+        const step = form.multipleOf;
+        return orNull(fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((k) => k * step), form.nullable);
+      }
+      return orNull(fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)), form.nullable);
+    }
+    case 'string':
+      return orNull(stringOf(form, options), form.nullable);
+    case 'array': {
+      const items = valueOf(form.items, options, depth + 1);
+      const maxLength = Math.max(form.minItems, Math.min(form.maxItems ?? form.minItems + 4, form.minItems + (depth > 2 ? 1 : 4)));
+      const minLength = options.full === true ? Math.min(Math.max(1, form.minItems), form.maxItems ?? 1, maxLength) : form.minItems;
+      const array = form.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => canonicalJson(v) }) : fc.array(items, { minLength, maxLength });
+      return orNull(array, form.nullable);
+    }
+    case 'object': {
+      const model = Object.fromEntries(Object.entries(form.properties).map(([name, sub]) => [name, valueOf(sub, options, depth + 1)]));
+      const required = options.full === true ? Object.keys(model) : form.required.filter((name) => name in model);
+      return orNull(fc.record(model, { requiredKeys: required }), form.nullable);
+    }
+    case 'union':
+      return fc.oneof(...form.branches.map((branch) => valueOf(branch, options, depth)));
+  }
+}
+
+function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOptions): fc.Arbitrary<string> {
+  if (isUnconstrainedString(form)) return options.strings === 'any' ? fc.oneof(ordinaryString, unusualString) : ordinaryString;
+  const fits = (text: string): boolean => [...text].length >= form.minLength && (form.maxLength === undefined || [...text].length <= form.maxLength);
+  const byFormat = form.format === undefined ? undefined : formatString(form.format);
+  if (byFormat !== undefined) return boundedFilter(byFormat, fits, `${form.format} string of length within bounds`);
+  if (form.pattern !== undefined) return patternString(form.pattern, fits);
+  return boundedString(form.minLength, form.maxLength);
+}
+
+/**
+ * Valid values of a schema as the model holds it: canonicalised, drawn by {@link valueOf}, and kept only when the
+ * model's compiled validator accepts them (so a generated value is valid by the spec's own judge).
+ */
+export function validValues(schema: Schema, validate: Validator, options: ValueOptions): fc.Arbitrary<unknown> {
+  let form = forms.get(schema);
+  if (form === undefined) forms.set(schema, (form = canonicalise(schema)));
+  return boundedFilter(valueOf(form, options), (value) => validate(toView(value)), `value of ${describeSchema(schema)}`);
+}
+
+/** A short description of a schema for reports: its title, type and first keywords. */
+function describeSchema(schema: Schema): string {
+  const text = JSON.stringify(schema);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+const forms = new WeakMap<Schema, Canonical>();
+
+/**
+ * Whether a value holds, in a string the schema leaves unconstrained, a string that is not ordinary: then an
+ * implementation may refuse it with a 400 (DECISIONS D2) unless `--strict`.
+ */
+export function holdsUnusualString(form: Canonical, value: unknown): boolean {
+  if (typeof value === 'string') return isUnconstrainedString(form) && !isOrdinaryString(value);
+  if (form.kind === 'union') return form.branches.some((branch) => holdsUnusualString(branch, value));
+  if (form.kind === 'array' && Array.isArray(value)) return value.some((item) => holdsUnusualString(form.items, item));
+  if (form.kind === 'object' && value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([name, item]) => form.properties[name] !== undefined && holdsUnusualString(form.properties[name], item));
+  }
+  return false;
+}
+
+/** The top-level properties of an object form that are unconstrained strings (where the corner strings go). */
+export function unconstrainedStringProperties(form: Canonical): string[] {
+  return form.kind === 'object' ? Object.entries(form.properties).filter(([, sub]) => isUnconstrainedString(sub)).map(([name]) => name) : [];
+}
+
+export { CORNER_STRINGS };

@@ -1,0 +1,342 @@
+import { sampleOf } from '../model/error-shape.js';
+import { canonicalJson } from '../model/json.js';
+import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
+import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
+import type { Handler, OperationResult } from './handler.js';
+import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
+
+/** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */
+const DEFAULT_PAGE_SIZE = 20;
+/** Beyond this offset every store's page is empty: larger ones are clamped (a Redis range takes no 1e+20). */
+const MAX_OFFSET = 2_000_000_000;
+
+/**
+ * The handler of a list operation (README › Resources › Lists; spec/DECISIONS.md › D33, D45-D49): the records of
+ * the resource newest first, filtered (equality through the store's indexes; membership, `contains`, and a view's
+ * other filters record by record), one page of them as the spec pages (page number, offset or cursor, with the
+ * page size), in a bare array or in the wrapper the spec declares with its page members filled, and the response
+ * headers the spec declares (`Link`, `X-Total-Count`, a next-page URL). Errors: `INVALID_QUERY` for a page number
+ * below the first, a negative offset, or a cursor the mock did not give.
+ */
+export function listHandler(op: OperationModel, resource: ResourceModel, scope?: { parentId: (path: Record<string, unknown>) => unknown }): Handler {
+  // Under a parent (D53) the stores' last key is the parent's id (record-store.ts storedFilters); answers drop the mock's link member.
+  const parentKey = scope === undefined ? undefined : (path: Record<string, unknown>): unknown => filterKey(scope.parentId(path));
+  const answered = (json: string): string => withoutLink(resource, json);
+  const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
+  const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
+  const tested = model.filters.filter((filter) => !keyed.includes(filter));
+  const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
+  const testOf = tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) }));
+  const size = pageSize(model);
+  const paging = model.paging;
+  const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
+  // The last page's link needs the count too.
+  const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
+  const linkHeader = model.headers.find((h) => h.holds === 'link');
+
+  // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
+  if (paging === undefined && tested.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
+    const names = keyed.map((filter) => filter?.parameter.name);
+    return ({ store, query, path }) => {
+      const own = names.length === 0 ? names : names.map((name, i) => (name === undefined ? undefined : keyOf[i]!(query[name])));
+      const keys = parentKey === undefined ? own : [...own, parentKey(path)];
+      const listed = store!.list(counts ? { keys, limit: size(query), countAll: true } : { keys, limit: size(query) });
+      return andThen(listed, (result): OperationResult => ({ status: op.successStatus, json: writer === undefined ? answered(result.json) : writer(answered(result.json), { total: result.total }) }));
+    };
+  }
+
+  return ({ store, query, path, url, host }) => {
+    const own = keyOf.map((key, i) => (key === undefined ? undefined : key(query[keyed[i]!.parameter.name])));
+    const keys = parentKey === undefined ? own : [...own, parentKey(path)];
+    const tests = testOf.flatMap(({ name, test }) => (query[name] === undefined ? [] : [test(query[name])]));
+    const limit = size(query);
+    let offset = 0;
+    let before: string | undefined;
+    let page: number | undefined;
+    if (paging?.kind === 'page') {
+      page = Number(query[paging.parameter] ?? paging.first);
+      if (page < paging.first) return invalid(`${paging.parameter} must be at least ${paging.first} (the first page), got ${page}`);
+      offset = Math.min((page - paging.first) * limit, MAX_OFFSET);
+    } else if (paging?.kind === 'offset') {
+      offset = Number(query[paging.parameter] ?? 0);
+      if (offset < 0) return invalid(`${paging.parameter} must be at least 0, got ${offset}`);
+      offset = Math.min(offset, MAX_OFFSET);
+    } else if (paging?.kind === 'cursor') {
+      const cursor = query[paging.parameter];
+      if (cursor !== undefined && cursor !== '') {
+        before = decodeCursor(String(cursor));
+        if (before === undefined) return invalid(`${paging.parameter} ${JSON.stringify(String(cursor))} is not a cursor this server gave (take it from the previous page's answer)`);
+      }
+    }
+    const test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record: RecordValue) => tests.every((one) => one(record));
+    const listed = store!.list({
+      keys,
+      limit,
+      ...(counts ? { countAll: true } : {}),
+      ...(offset > 0 ? { offset } : {}),
+      ...(before === undefined ? {} : { before }),
+      ...(test === undefined ? {} : { test }),
+    });
+    return andThen(listed, (result): OperationResult => {
+      const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page, before });
+      facts.origin = originOf(host);
+      const headers = headersOf(model, facts, linkHeader !== undefined);
+      const json = writer === undefined ? answered(result.json) : writer(answered(result.json), facts);
+      return headers === undefined ? { status: op.successStatus, json } : { status: op.successStatus, json, headers };
+    });
+  };
+}
+
+function invalid(detail: string): OperationResult {
+  return { error: 'INVALID_QUERY', detail: `${detail}.` };
+}
+
+/** A list model for an operation `x-resource` makes a list although its answer shows no list: a bare array, the resource's filters and size. */
+function fallbackModel(op: OperationModel, resource: ResourceModel): ListModel {
+  return { operation: op, view: false, shape: resource.listShape ?? { kind: 'array' }, filters: resource.filters, limit: resource.limit, paging: undefined, members: [], headers: [] };
+}
+
+/** The page size of a request: the size parameter's value, else its default; a paging list without either pages by `maxItems` or 20; else every record, at most `maxItems`. */
+function pageSize(model: ListModel): (query: Record<string, unknown>) => number {
+  const limit = model.limit;
+  const array = model.shape.kind === 'array' ? undefined : model.shape.itemsPath.reduce<Schema | undefined>((at, name) => (at === undefined ? undefined : objectShape(at).properties[name]), model.shape.schema);
+  const maxItems = model.shape.kind === 'array' ? model.operation.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema?.['maxItems'] : array?.['maxItems'];
+  const bounded = typeof maxItems === 'number' && maxItems >= 0 ? maxItems : undefined;
+  // Without a size parameter: every record (at most the array's `maxItems`), or pages of 20 when the list pages.
+  const fallback = limit?.default ?? (model.paging === undefined ? (bounded ?? Infinity) : Math.min(bounded ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE));
+  if (limit === undefined) return () => fallback;
+  return (query) => {
+    const asked = query[limit.parameter];
+    return asked === undefined ? fallback : Number(asked);
+  };
+}
+
+/**
+ * The key a query value compares as with the property's values (D33): a parameter declared as text for a numeric
+ * or boolean property (`?rank=2` with `type: string`) compares by value.
+ */
+function queryKey(filter: FilterModel, resource: ResourceModel): (value: unknown) => unknown {
+  const property = resource.properties[filter.property] ?? {};
+  const itemSchema = typesOf(property).includes('array') ? ((property['items'] ?? {}) as Schema) : property;
+  const converts = ['integer', 'number', 'boolean'].includes(mainType(itemSchema) ?? '');
+  return (value) => {
+    if (value === undefined) return undefined;
+    if (!converts || typeof value !== 'string') return filterKey(value);
+    if (value === 'true' || value === 'false') return value === 'true';
+    return /^-?\d+$/.test(value) ? BigInt(value) : Number.isNaN(Number(value)) ? value : filterKey(Number(value));
+  };
+}
+
+/**
+ * The record test of a filter the stores do not index (D47): `equal` on a view, `in` (the record's value is one of
+ * the given values), `contains` / `overlap` (one of the record's items is the value / one of them). An item that is
+ * an object matches a value when one of its scalar members equals it.
+ */
+function compileTest(filter: FilterModel, resource: ResourceModel): (value: unknown) => (record: RecordValue) => boolean {
+  const key = queryKey(filter, resource);
+  const property = filter.property;
+  return (value) => {
+    const wanted = new Set((Array.isArray(value) ? value : [value]).map(key));
+    return (record) => {
+      const held = record[property];
+      const items = Array.isArray(held) ? held : [held];
+      return items.some((item) => itemMatches(item, wanted));
+    };
+  };
+}
+
+function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {
+  if (typeof item === 'object' && item !== null && !Array.isArray(item) && filterKey(item) === undefined) {
+    return Object.values(item as Record<string, unknown>).some((member) => wanted.has(filterKey(member)));
+  }
+  return wanted.has(filterKey(item));
+}
+
+/** The facts of one page (D46), each `undefined` where it does not apply (no next page, no page number). */
+type Facts = Partial<Record<PageFact | 'pastNext' | 'pastNextLink' | 'origin', string | number | boolean>>;
+
+function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit: number; offset: number; page: number | undefined; before: string | undefined }): Facts {
+  const paging = model.paging;
+  const { limit, offset } = at;
+  const facts: Facts = { total: result.total, more: result.more, isLast: !result.more, isFirst: at.offset === 0 && at.before === undefined, selfLink: at.url };
+  const returned = countItems(result.json);
+  facts.size = Number.isFinite(limit) ? limit : returned;
+  facts.returned = returned;
+  facts.pages = Number.isFinite(limit) && limit > 0 ? Math.ceil(result.total / limit) : 1;
+  // A size of 0 (when the schema allows it) answers an empty page that never moves on: it points at no next page.
+  if (paging === undefined || limit === 0) return facts;
+  const withParameter = (value: string | number | undefined): string => setQuery(at.url, paging.parameter, value === undefined ? undefined : String(value));
+  if (paging.kind === 'cursor') {
+    if (result.more && result.last !== undefined) facts.next = encodeCursor(result.last);
+    // Below position 0 there is no record: the page past the end.
+    facts.pastNext = encodeCursor('0');
+    facts.firstLink = withParameter(undefined);
+  } else {
+    const first = paging.kind === 'page' ? paging.first : 0;
+    const here = paging.kind === 'page' ? (at.page ?? first) : offset;
+    const step = paging.kind === 'page' ? 1 : limit;
+    facts.page = paging.kind === 'page' ? here : Number.isFinite(limit) ? Math.floor(offset / limit) + 1 : 1;
+    facts.offset = offset;
+    if (result.more) facts.next = here + step;
+    facts.pastNext = here + step;
+    if (here > first) facts.prevLink = withParameter(Math.max(first, here - step));
+    facts.firstLink = withParameter(first);
+    const lastPage = Math.max(0, Math.ceil(result.total / limit) - 1);
+    facts.lastLink = withParameter(paging.kind === 'page' ? first + lastPage : lastPage * limit);
+  }
+  if (facts.next !== undefined) facts.nextLink = withParameter(facts.next as string | number);
+  facts.pastNextLink = withParameter(facts.pastNext as string | number);
+  return facts;
+}
+
+/** The number of records in a page's JSON text (the array of records, each an object): its top-level objects. */
+function countItems(json: string): number {
+  let depth = 0;
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (depth === 1 && c === 123) count++;
+      depth++;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return count;
+}
+
+/** The declared response headers of a page (D46); `undefined` when none is declared. */
+function headersOf(model: ListModel, facts: Facts, link: boolean): Record<string, string> | undefined {
+  if (model.headers.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const header of model.headers) {
+    const name = header.name.toLowerCase();
+    if (header.holds === 'total') out[name] = String(facts.total);
+    else if (header.holds === 'nextLink' && facts.nextLink !== undefined) out[name] = String(facts.nextLink);
+    else if (header.holds === 'next' && facts.next !== undefined) out[name] = String(facts.next);
+  }
+  if (link) {
+    const links: string[] = [];
+    if (facts.nextLink !== undefined) links.push(`<${String(facts.nextLink)}>; rel="next"`);
+    if (facts.prevLink !== undefined) links.push(`<${String(facts.prevLink)}>; rel="prev"`);
+    if (facts.firstLink !== undefined) links.push(`<${String(facts.firstLink)}>; rel="first"`);
+    if (facts.lastLink !== undefined) links.push(`<${String(facts.lastLink)}>; rel="last"`);
+    if (links.length > 0) out['link'] = links.join(', ');
+  }
+  return out;
+}
+
+/**
+ * The request's path and query with one query parameter set to `value` (or removed for `undefined`), the other
+ * pairs kept as sent: the URL of another page (D46).
+ */
+export function setQuery(url: string, name: string, value: string | undefined): string {
+  const at = url.indexOf('?');
+  const path = at === -1 ? url : url.slice(0, at);
+  const pairs = at === -1 ? [] : url.slice(at + 1).split('&').filter((pair) => pair !== '' && decodeName(pair.split('=')[0]!) !== name);
+  if (value !== undefined) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
+}
+
+function decodeName(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** A cursor as the mock gives it (D45): the store position of a page's last record, as base64url text. Opaque to clients. */
+export function encodeCursor(position: string): string {
+  return Buffer.from(`after:${position}`, 'utf8').toString('base64url');
+}
+
+/** The store position a cursor names, or `undefined` when the text is not a cursor {@link encodeCursor} wrote. */
+export function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
+  const match = /^after:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match?.[1];
+}
+
+/** One member of a wrapper's tree: the records, a fact, an object holding facts, or a fixed sample (JSON text). */
+type WrapperNode =
+  | { key: string; kind: 'page' }
+  | { key: string; kind: 'fact'; holds: PageFact; href: boolean; nullable: boolean; required: boolean; schema: Schema }
+  | { key: string; kind: 'object'; children: WrapperNode[] }
+  | { key: string; kind: 'sample'; json: string };
+
+/**
+ * The writer of a wrapper list answer (D46): its records' member, each page member with its fact, objects that hold
+ * page members with their other required members sampled, and every other required member sampled. A fact that
+ * does not apply (no next page) is `null` where the schema allows it, else left out where optional, else the value
+ * of the page past the end (an empty page) for `next`/`nextLink`, else a sample.
+ */
+function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly PageMember[]): (page: string, facts: Facts) => string {
+  const build = (object: Schema, path: readonly string[]): WrapperNode[] => {
+    const { properties, required } = objectShape(object);
+    const nodes: WrapperNode[] = [];
+    for (const [name, sub] of Object.entries(properties)) {
+      const key = JSON.stringify(name);
+      const at = [...path, name];
+      const fact = members.find((m) => sameStart(m.path, at) && (m.path.length === at.length || (m.path.length === at.length + 1 && m.path.at(-1) === 'href')));
+      if (at.length === itemsPath.length && sameStart(itemsPath, at)) nodes.push({ key, kind: 'page' });
+      else if (fact !== undefined) nodes.push({ key, kind: 'fact', holds: fact.holds, href: fact.path.length > at.length, nullable: typesOf(sub).includes('null'), required: required.includes(name), schema: sub });
+      else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at)) || (itemsPath.length > at.length && sameStart(itemsPath, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
+      else if (required.includes(name)) nodes.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
+    }
+    return nodes;
+  };
+  const tree = build(schema, []);
+  const write = (nodes: readonly WrapperNode[], page: string, facts: Facts): string => {
+    const parts: string[] = [];
+    for (const node of nodes) {
+      const text = node.kind === 'page' ? page : node.kind === 'sample' ? node.json : node.kind === 'object' ? write(node.children, page, facts) : factText(node, facts);
+      if (text !== undefined) parts.push(`${node.key}:${text}`);
+    }
+    return `{${parts.join(',')}}`;
+  };
+  return (page, facts) => write(tree, page, facts);
+}
+
+function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): string | undefined {
+  let value = facts[node.holds];
+  if (value === undefined) {
+    if (node.nullable) return 'null';
+    if (!node.required) return undefined;
+    // A required string cursor that may be empty says "no more" with `""` (Slack's `next_cursor`, D46): a cursor to
+    // the page past the end would be followed for ever by a client reading until the cursor is empty.
+    if (node.holds === 'next' && allowsEmptyString(node.schema)) return '""';
+    // A required, non-null pointer to the next page on the last page: the page past the end, which is empty.
+    const past = node.holds === 'next' ? facts.pastNext : node.holds === 'nextLink' ? facts.pastNextLink : undefined;
+    if (past === undefined) return canonicalJson(sampleOf(node.schema));
+    value = past;
+  }
+  // A cursor member typed as an integer carries the next page's number or offset; a string one, its text.
+  if (node.holds === 'next' && typeof value === 'number' && mainType(node.schema) === 'string') value = String(value);
+  // A link member whose format asks for an absolute URI gets the origin the request named (D46).
+  if (node.holds.endsWith('Link') && ABSOLUTE_FORMATS.has(String(node.schema['format'])) && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;
+  const json = JSON.stringify(value);
+  return node.href ? `{"href":${json}}` : json;
+}
+
+const ABSOLUTE_FORMATS = new Set(['uri', 'url', 'iri']);
+
+/** Whether a plain string schema admits `""`: typed string only, with no length floor, pattern, format, enum or const. */
+function allowsEmptyString(schema: Schema): boolean {
+  const types = typesOf(schema);
+  if (types.length !== 1 || types[0] !== 'string') return false;
+  const floor = schema['minLength'];
+  return (floor === undefined || floor === 0) && schema['pattern'] === undefined && schema['format'] === undefined && schema['enum'] === undefined && schema['const'] === undefined;
+}
+
+/** `http://` and the request's `Host` when it is a plain host name or address (with a port), else `http://localhost`. */
+function originOf(host: string | undefined): string {
+  return `http://${host !== undefined && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host) ? host : 'localhost'}`;
+}
+
+function sameStart(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((name, i) => path[i] === name);
+}

@@ -1,0 +1,148 @@
+import type { ResourceModel } from '../model/model.js';
+import { isLosslessNumber } from 'lossless-json';
+import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../model/schema.js';
+import { sampleOf } from '../model/error-shape.js';
+import type { RecordValue } from './store/record-store.js';
+
+/**
+ * The record a create or replace body makes (README › Resources): the body's properties the record schema
+ * names (others only when its `additionalProperties` allows them), the id left to the store, then the
+ * record's own values for what the body lacks: `previous` values for properties a request may not send
+ * (`readOnly`, on replace), each absent property's `default`, and for other required properties and scalar
+ * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
+ */
+export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
+  const { idProperty, known, fills, readOnlyNames, converted } = plan(resource);
+  const others = resource.keepsOtherProperties;
+  const record: RecordValue = {};
+  for (const name in body) {
+    // A readOnly member the body schema does not name (Pet's `createdAt`, absent from NewPet) is the server's to set.
+    if (name !== idProperty && (others || known.has(name)) && !readOnlyNames.has(name) && Object.hasOwn(body, name)) record[name] = body[name];
+  }
+  // A member the body names in another type than the record (a `size` slug sent, a `size` object answered) is the
+  // server's to make (D77): the record gets its own valid value, never one its schema rejects.
+  for (let i = 0; i < converted.length; i++) {
+    const { name, types } = converted[i]!;
+    if (record[name] !== undefined && !types.has(valueType(record[name]))) delete record[name];
+  }
+  for (let i = 0; i < fills.length; i++) {
+    const { name, readOnly, fill } = fills[i]!;
+    if (record[name] !== undefined) continue;
+    if (previous !== undefined && readOnly && previous[name] !== undefined) record[name] = previous[name];
+    else if (fill !== undefined) record[name] = fill();
+  }
+  return record;
+}
+
+/** What {@link recordFromBody} needs of a resource, worked out once per resource (it runs on every create). */
+interface Plan {
+  idProperty: string;
+  known: ReadonlySet<string>;
+  /** The record's properties other than the id that may need a value: readOnly ones, those with a default, required ones. */
+  fills: { name: string; readOnly: boolean; fill: (() => unknown) | undefined }[];
+  /** The record's `readOnly` properties: never taken from a request body. */
+  readOnlyNames: ReadonlySet<string>;
+  /** Properties a write body names in another JSON type than the record (D77), with the types the record allows. */
+  converted: { name: string; types: ReadonlySet<string> }[];
+}
+
+const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
+
+const plans = new WeakMap<ResourceModel, Plan>();
+
+function plan(resource: ResourceModel): Plan {
+  let found = plans.get(resource);
+  if (found !== undefined) return found;
+  const fills: Plan['fills'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    if (name === resource.idProperty) continue;
+    const readOnly = isMarked(schema, 'readOnly');
+    const fallback = schema['default'];
+    // A scalar readOnly member (a payment's `status`, a `created_at`) is the server's to set, so it sets it (D71).
+    const serverSet = readOnly && typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type));
+    const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
+    if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
+  }
+  const converted: Plan['converted'] = [];
+  const bodies = (['create', 'replace', 'update'] as const).flatMap((role) => {
+    const op = resource.operations[role];
+    const schema = op?.body?.schema;
+    if (schema === undefined) return [];
+    const record = op!.bodyEnvelope === undefined ? schema : (objectShape(schema).properties[op!.bodyEnvelope] ?? {});
+    // A body that is one of several shapes (one record, or several) names the member in each branch.
+    const branches = (['oneOf', 'anyOf'] as const).flatMap((key) => (Array.isArray(record[key]) ? (record[key] as Schema[]) : []));
+    return [record, ...branches].map((part) => objectShape(part).properties);
+  });
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    const types = new Set(admittedTypes(schema).flatMap((type) => (type === 'number' ? ['number', 'integer'] : [type])));
+    if (types.size === 0) continue;
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    const sent = named.flatMap(admittedTypes);
+    // Checked where the body's types and the record's differ, or where the body does not say (a value may not fit).
+    const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
+    if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted };
+  plans.set(resource, found);
+  return found;
+}
+
+/**
+ * JSON Merge Patch (RFC 7396), as PATCH updates a record: each body property replaces the record's, `null` removes
+ * it, and an object sent for an object member is merged into it the same way (JSON:API's `attributes`: the members
+ * not sent keep their values, spec/DECISIONS.md › D75); the id and `readOnly` properties are never changed.
+ */
+export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue): RecordValue {
+  const merged: RecordValue = { ...record };
+  const { readOnlyNames } = plan(resource);
+  for (const [name, value] of Object.entries(patch)) {
+    if (name === resource.idProperty || readOnlyNames.has(name)) continue;
+    if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
+    if (value === null) delete merged[name];
+    else merged[name] = mergeValue(merged[name], value);
+  }
+  return merged;
+}
+
+/** RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces. */
+function mergeValue(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch) || !isPlainObject(target)) return patch;
+  const merged: RecordValue = { ...target };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete merged[name];
+    else merged[name] = mergeValue(merged[name], value);
+  }
+  return merged;
+}
+
+/** A JSON object as parsed (not an array, not an exact number). */
+function isPlainObject(value: unknown): value is RecordValue {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** The JSON type of a parsed body value, numbers as `integer` or `number` whether parsed exactly or not. */
+function valueType(value: unknown): string {
+  if (typeof value === 'bigint' || isLosslessNumber(value)) return Number.isInteger(Number(String(value))) ? 'integer' : 'number';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, else a sample. */
+function generated(schema: Schema): unknown {
+  const format = schema['format'] ?? (schema['allOf'] as Schema[] | undefined)?.find((part) => part['format'] !== undefined)?.['format'];
+  if (format === 'date-time') return new Date().toISOString();
+  if (format === 'date') return new Date().toISOString().slice(0, 10);
+  return sampleOf(schema);
+}
+
+/** The singular of a resource name in upper snake case, for error codes: `pets` → `PET`, `categories` → `CATEGORY`. */
+export function singularCode(name: string): string {
+  const singular = name.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  return singular.replace(/[^A-Za-z0-9]+/g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() || 'RECORD';
+}
+
+/** The singular of a resource name in words, for messages: `pets` → `pet`. */
+export function singularWord(name: string): string {
+  return name.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+}

@@ -1,0 +1,487 @@
+import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
+import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
+import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
+
+/** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
+export interface ResourceExtension extends ListExtension {
+  name?: string;
+  role?: Role | 'none';
+  id?: string;
+  /** Who chooses a new record's id, where the create body's schema does not say it (D50). */
+  idSource?: IdSource;
+  /** The member of single-record answers and write bodies that holds the record (D73), where the guess does not see it. */
+  envelope?: string;
+}
+
+/**
+ * Groups operations into resources by the convention of README › Resources, with `x-resource` overriding it:
+ * a path without a trailing template is a collection (GET list, POST create); that path followed by one template
+ * segment is its item (GET read, PUT replace, PATCH update, DELETE delete).
+ */
+export function findResources(operations: (OperationModel & { extension: ResourceExtension | undefined })[], ajv: ReturnType<typeof createAjv>): ResourceModel[] {
+  const groups = new Map<string, { collection: string; item: string | undefined; ops: Partial<Record<Role, (typeof operations)[number]>>; extension: ResourceExtension; resource?: ResourceModel }>();
+  const itemOf = (path: string): string | undefined => /^(.*)\/\{[^}/]+\}$/.exec(path)?.[1];
+  // An operation that names its resource joins the group of that name: the one whose collection path ends with
+  // it (`/pets` for `pets`), or one of its own. Those go last, so that the conventional groups exist by then.
+  const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
+  const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
+  const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
+  const singletons = new Set(operations.filter((op) => op.method === 'GET' && parentItemOf(op.path) !== undefined && isSingleRecord(successSchema(op))).map((op) => op.path));
+  for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
+    const extension = op.extension ?? {};
+    if (extension.role === 'none') continue;
+    const collection = itemOf(op.path);
+    // A collection below an item (`/owners/{ownerId}/pets`) is a sub-resource's (D53); other templates are not collections.
+    const isCollection = (path: string): boolean => !path.includes('{') || parentItemOf(path) !== undefined;
+    const isItem = collection !== undefined && isCollection(collection);
+    const base = isItem ? collection : op.path;
+    if (!isCollection(base) && extension.name === undefined) continue;
+    const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem));
+    if (role === undefined) continue;
+    const key = extension.name === undefined ? base : keyOf(extension.name);
+    const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
+    // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
+    if (role === 'list' && group.ops.list !== undefined && op.method === 'GET' && !isItem) {
+      named.push({ parent: group.collection, op });
+      continue;
+    }
+    if (isItem) group.item = op.path;
+    // The item path's operation wins over the collection's (`PUT /pets/{id}` over `PUT /pets` with the id in the body).
+    const held = group.ops[role];
+    // …and a `PATCH` of the item, when there is one, is its update rather than the form `POST`.
+    if (held === undefined || (isItem && held.path !== op.path && itemOf(held.path) === undefined) || (held.method === 'POST' && op.method === 'PATCH')) group.ops[role] = op;
+    Object.assign(group.extension, extension);
+    groups.set(key, group);
+  }
+  const resources: ResourceModel[] = [];
+  const views = [...takeViews(groups), ...named];
+  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
+  for (const group of groups.values()) {
+    const resource = group.resource;
+    if (resource === undefined) continue;
+    const parentPath = parentItemOf(group.collection);
+    if (parentPath !== undefined) {
+      const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
+      // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
+      // takes creates and the parent's read names records in its examples (D72).
+      const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
+      if (parent === undefined && known === undefined) {
+        group.resource = undefined;
+        continue;
+      }
+      resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
+    }
+    // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
+    if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
+    for (const [role, op] of Object.entries(group.ops)) {
+      op.resource = resource;
+      op.role = role as Role;
+      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
+      if (role !== 'list') setEnvelopes(op, resource);
+    }
+    resources.push(resource);
+  }
+  for (const view of views) attachView(view, resources);
+  return resources;
+}
+
+type Group = { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel & { extension: ResourceExtension | undefined }>>; extension: ResourceExtension };
+
+/**
+ * Takes out of `groups` the lists on a sub-path of another group's collection (`/pet/findByStatus` below `/pet`,
+ * `/pets/search` below `/pets`): candidates for views of that collection (spec/DECISIONS.md › D48). A group that
+ * `x-resource` names, or that holds any other operation, stays a resource of its own.
+ */
+function takeViews(groups: Map<string, Group>): { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }[] {
+  const out: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }[] = [];
+  for (const [key, group] of groups) {
+    const list = group.ops.list;
+    if (list === undefined || Object.keys(group.ops).length !== 1 || group.extension.name !== undefined || group.item !== undefined) continue;
+    const parent = [...groups.values()].filter((other) => other !== group && group.collection.startsWith(`${other.collection}/`)).sort((a, b) => b.collection.length - a.collection.length)[0];
+    if (parent === undefined) continue;
+    out.push({ parent: parent.collection, op: list });
+    groups.delete(key);
+  }
+  return out;
+}
+
+/**
+ * Makes a sub-path list a view of the resource whose collection it lies under, when its records have that
+ * resource's record schema (D48): `op.resource` is that resource, `op.role` stays `undefined`, and the resource's
+ * `views` hold its list model. Otherwise it is answered from examples, as any operation no resource holds.
+ */
+function attachView(view: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }, resources: ResourceModel[]): void {
+  const resource = resources.find((r) => r.collectionPath === view.parent);
+  if (resource === undefined) return;
+  const model = listModelOf(view.op, true, resource.properties, view.op.extension ?? {});
+  if (model === undefined) return;
+  const schema = view.op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)!.schema!;
+  const item = listItemSchema(schema, model.shape);
+  if (item === undefined || !sameRecords(item, resource.recordSchema)) return;
+  resource.views.push(model);
+  // Its records are the resource's (the mock serves it from that store); it plays no role of the resource's own.
+  view.op.resource = resource;
+}
+
+/**
+ * The part an operation plays by the convention, when its shape fits it: a write (create, replace, update) takes a
+ * body (JSON or a form, D54), a list answers an array (bare or in a wrapper) and a read a record. A create may
+ * answer the record or nothing (201/204, D52). On a collection path, `PUT` and `PATCH` replace and update the
+ * record the body's id names (the classic Petstore's `PUT /pet`, D50). Otherwise an operation plays no part and
+ * is answered from its examples (a `POST` that takes no body: no create). `x-resource` names the part where the
+ * shape does not show it.
+ */
+function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
+  // No success documented and a `default` that describes an error: what the operation answers is not shown (D77).
+  if (!op.responses.some((r) => r.status.startsWith('2')) && describesError(op.responses.find((r) => r.status === 'DEFAULT')?.schema)) return undefined;
+  const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create', PUT: 'replace', PATCH: 'update' };
+  // A form `POST` on an item path (Swagger 2.0's `updatePetWithForm`) changes the fields it sends: an update (D70).
+  const role = isItem && op.method === 'POST' && isFormOnly(op) ? 'update' : byMethod[op.method];
+  const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
+  const answer = successSchema(op);
+  if (role === 'create') return takesBody && (answer === undefined || mainType(answer) !== 'array') ? role : undefined;
+  if (role === 'replace' || role === 'update') return takesBody ? role : undefined;
+  if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
+  if (role === 'read') return answer !== undefined ? role : undefined;
+  return role;
+}
+
+/** Whether a schema is an error's: an object naming a message, an error or errors, and no record of its own. */
+function describesError(schema: Schema | undefined): boolean {
+  if (schema === undefined) return false;
+  const names = Object.keys(objectShape(schema).properties).map(flat);
+  return names.some((name) => ['message', 'error', 'errors', 'detail', 'errormessage', 'errordescription'].includes(name));
+}
+
+/** The part an operation plays on a singleton's path (D53): `GET` read, `PUT` replace, `PATCH` update, `DELETE` delete, `POST` create. */
+function singletonRole(op: OperationModel): Role | undefined {
+  const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
+  switch (op.method) {
+    case 'GET':
+      return 'read';
+    case 'DELETE':
+      return 'delete';
+    case 'PUT':
+      return takesBody ? 'replace' : undefined;
+    case 'PATCH':
+      return takesBody ? 'update' : undefined;
+    case 'POST':
+      return takesBody ? 'create' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Members of a wrapper object that hold a list's records. */
+const LIST_MEMBERS = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries'];
+
+/** Members a list wrapper carries beside its records: an envelope's own, and page facts. */
+const PAGE_MEMBERS = new Set(['total', 'count', 'totalcount', 'next', 'previous', 'prev', 'page', 'pages', 'cursor', 'nextcursor', 'hasmore', 'offset', 'limit']);
+
+/**
+ * Whether an answer is one record (an object with properties), not a list: an array, a wrapper of `data`, `items`…,
+ * or an object whose one array of objects sits beside only links, metadata and page facts
+ * (`{"actions": [...], "links": {...}, "meta": {...}}`).
+ */
+function isSingleRecord(schema: Schema | undefined): boolean {
+  if (schema === undefined || typesOf(schema).includes('array')) return false;
+  const properties = Object.entries(objectShape(schema).properties);
+  if (properties.length === 0 || properties.some(([name, sub]) => LIST_MEMBERS.includes(name) && mainType(sub) === 'array')) return false;
+  const records = properties.filter(([, sub]) => typesOf(sub).includes('array') && Object.keys(objectShape((sub['items'] as Schema | undefined) ?? {}).properties).length > 0);
+  const wrapper = records.length === 1 && properties.every(([name]) => name === records[0]![0] || ENVELOPE_EXTRAS.has(flat(name)) || PAGE_MEMBERS.has(flat(name)));
+  return !wrapper;
+}
+
+/**
+ * A top-level path whose only operation is a create that the convention did not see before forms and empty answers
+ * counted (a form-only body, or no answer body: `POST /oauth2/introspect`, `POST /login`) is an action, not a
+ * collection: no record it stores could be read back. It is answered from its examples (D52).
+ */
+function isAction(group: { collection: string; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }): boolean {
+  const create = group.ops.create;
+  // `x-resource` naming the part or the resource says it is one.
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
+  if (create === undefined || Object.keys(group.ops).length > 1 || parentItemOf(group.collection) !== undefined) return false;
+  return !(create.body?.mediaTypes.some(isJsonMediaType) ?? false) || successSchema(create) === undefined;
+}
+
+/**
+ * An item path whose only operation is a read (`GET /members/{username}`), with no list, create or write beside it,
+ * is not a resource: nothing could ever put a record there, so it is answered from its examples (D72).
+ * `x-resource` naming the part or the resource says it is one.
+ */
+function isReadOnly(group: { item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }): boolean {
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
+  const roles = Object.keys(group.ops);
+  return group.item !== undefined && roles.length === 1 && roles[0] === 'read';
+}
+
+/** Whether an operation's body comes only as a form (D54): no JSON media type. */
+function isFormOnly(op: OperationModel): boolean {
+  return op.body !== undefined && op.body.mediaTypes.length > 0 && op.body.mediaTypes.every(isFormMediaType);
+}
+
+/** Media types a write may take: JSON, and the two form encodings (D54). */
+function isWritableMediaType(mediaType: string): boolean {
+  return isJsonMediaType(mediaType) || isFormMediaType(mediaType);
+}
+
+/** `application/x-www-form-urlencoded` or `multipart/form-data` (D54). */
+export function isFormMediaType(mediaType: string): boolean {
+  const type = mediaType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+}
+
+/** The item path a sub-collection lives under: `/owners/{ownerId}` for `/owners/{ownerId}/pets`; `undefined` for another path. */
+function parentItemOf(path: string): string | undefined {
+  const match = /^(.*\/\{[^}/]+\})\/[^{}/]+$/.exec(path);
+  return match === null ? undefined : match[1];
+}
+
+/**
+ * How a sub-resource names its parent (D53): the path parameter after the parent's collection, and the record
+ * property holding it: one named like the parameter (`ownerId`, `owner_id`, `ownerID`), else the mock's own link.
+ */
+function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: string, singleton: boolean): ParentModel {
+  const parameter = /\{([^}/]+)\}$/.exec(parentPath)![1]!;
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
+  const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
+  return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined, singleton };
+}
+
+/**
+ * The parent of a sub-resource whose parent path no resource holds but has a read with examples (D72): it exists
+ * when its examples name each of the path's parameters' values. `undefined` when that read or its examples are
+ * missing.
+ */
+function exampleParent(parentPath: string, operations: readonly OperationModel[]): ParentModel | undefined {
+  const read = operations.find((op) => op.method === 'GET' && op.path === parentPath);
+  const examples = read?.responses.filter((r) => r.status.startsWith('2')).flatMap((r) => r.examples.map((example) => example.value)) ?? [];
+  if (examples.length === 0) return undefined;
+  const values = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') values.add(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  examples.forEach(collect);
+  const parameters = [...parentPath.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!);
+  const name = parentPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-') || 'parent';
+  return { resource: name, parameter: parameters.at(-1)!, property: PARENT_LINK, inSchema: false, singleton: false, byExample: { parameters, values: [...values] } };
+}
+
+function successSchema(op: OperationModel | undefined): Schema | undefined {
+  return op?.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema;
+}
+
+function buildResource(
+  key: string,
+  group: { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension; resource?: ResourceModel },
+  ajv: ReturnType<typeof createAjv>,
+  enveloped = true,
+): ResourceModel | undefined {
+  const { ops, extension } = group;
+  const listSchema = successSchema(ops.list);
+  const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+  const listItem = listShape === undefined || listSchema === undefined ? undefined : listItemSchema(listSchema, listShape);
+  const createAnswer = successSchema(ops.create);
+  const plural = extension.name ?? key.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? key;
+  const singular = plural.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  // A single-record answer may wrap the record in an envelope (D73): the record is the member holding it. When the
+  // member's record names no id, the answer is read as the record itself, as before envelopes were read.
+  const names = [flat(singular), flat(plural), ...(extension.envelope === undefined ? [] : [flat(extension.envelope)])];
+  const inner = (schema: Schema | undefined): Schema | undefined => {
+    const member = enveloped ? envelopeMember(schema, listItem, names) : undefined;
+    return member === undefined ? schema : objectShape(schema!).properties[member];
+  };
+  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
+  // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
+  const recordSchema = inner(successSchema(ops.read)) ?? inner(createAnswer) ?? listItem ?? inner(successSchema(ops.replace)) ?? inner(successSchema(ops.update)) ?? createBody;
+  if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
+  const shape = objectShape(recordSchema);
+  if (Object.keys(shape.properties).length === 0) return undefined;
+  // Only an item path names the record (`PUT /pet` takes its id in the body, and `/owners/{ownerId}/pets` names the owner).
+  const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
+  const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
+  const createShape = createBody === undefined ? undefined : objectShape(createBody);
+  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular);
+  if (idProperty === undefined) return undefined;
+  const idSchema = shape.properties[idProperty] ?? {};
+  const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
+
+  const list: ListModel | undefined = ops.list === undefined ? undefined : listModelOf(ops.list, false, shape.properties, extension);
+  // The stores index the main list's equality filters; the others (membership, views) are checked record by record.
+  const filters = (list?.filters ?? []).filter((filter) => filter.match === undefined || filter.match === 'equal');
+  const limit = list?.limit;
+  const additional = recordSchema['additionalProperties'];
+  return {
+    name: extension.name ?? (key.split('/').filter(Boolean).at(-1) ?? key),
+    envelopeNames: names,
+    collectionPath: group.collection,
+    itemPath: group.item,
+    recordSchema,
+    properties: shape.properties,
+    required: shape.required,
+    keepsOtherProperties: additional === true || (typeof additional === 'object' && additional !== null),
+    idProperty,
+    idType,
+    idSchema,
+    idParameter,
+    idSource: extension.idSource ?? idSourceOf(idProperty, createBody),
+    parent: undefined,
+    createAnswer: ops.create === undefined || createAnswer !== undefined ? 'record' : 'none',
+    operations: ops,
+    filters,
+    limit,
+    listShape,
+    list,
+    views: [],
+    validateRecord: compile(ajv, recordSchema, ''),
+  };
+}
+
+/**
+ * The record's identifier: the property named like the item's path parameter (`petId`), else `id`, else the one
+ * the parameter name ends with (`petId` → `Id`-suffixed names), else the resource's singular name followed by the
+ * parameter (`client_id` of `/clients/{id}`, D50), else the first `readOnly` one, else the first property ending
+ * in `id` the create body does not take.
+ */
+function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string): string | undefined {
+  // An id is a scalar: an object or array member (an envelope's record, a list) never names a record.
+  const properties = Object.fromEntries(Object.entries(all).filter(([, schema]) => !admittedTypes(schema).some((type) => type === 'object' || type === 'array')));
+  const names = Object.keys(properties);
+  if (parameter !== undefined && names.includes(parameter)) return parameter;
+  if (names.includes('id')) return 'id';
+  const lower = parameter?.toLowerCase();
+  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
+  if (similar !== undefined) return similar;
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
+  const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
+  if (prefixed !== undefined) return prefixed;
+  // A timestamp (`created_at`) or a measure (`storage_usage_bytes`) is read-only too, but names no record.
+  const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly') && namesRecord(name, properties[name]!));
+  if (readOnly !== undefined) return readOnly;
+  // An address names its record (DigitalOcean's reserved IPs: `/v2/reserved_ipv6/{reserved_ipv6}` holds `ip`).
+  const address = names.find((name) => ['ipv4', 'ipv6'].includes(String(properties[name]!['format'])));
+  if (address !== undefined && parameter !== undefined) return address;
+  return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+}
+
+/** Formats of a moment or a span of time: such a property never identifies a record. */
+const TIMESTAMP_FORMATS: ReadonlySet<string> = new Set(['date-time', 'date', 'time', 'duration']);
+
+/** Whether a read-only member could be a record's identifier: a string that is no timestamp, or an integer named like an id. */
+function namesRecord(name: string, schema: Schema): boolean {
+  const type = mainType(schema);
+  if (type === 'string') return !TIMESTAMP_FORMATS.has(String(schema['format']));
+  return type === 'integer' && /id$/i.test(name);
+}
+
+/**
+ * Who chooses a new record's id (D50), from the create body's schema as a request sees it: absent or `readOnly`
+ * there, the server; required there, the client (a natural key); optional there, either.
+ */
+function idSourceOf(idProperty: string, createBody: Schema | undefined): IdSource {
+  if (createBody === undefined) return 'server';
+  const { properties, required } = objectShape(createBody);
+  const sub = properties[idProperty] as Schema | boolean | undefined;
+  if (sub === undefined || sub === false) return 'server';
+  if (typeof sub === 'object' && (isMarked(sub, 'readOnly') || (typeof sub['not'] === 'object' && sub['not'] !== null && Object.keys(sub['not']).length === 0))) return 'server';
+  return required.includes(idProperty) ? 'client' : 'either';
+}
+
+
+/** A name compared loosely: lower case, without `_`, `-`, `.`. */
+function flat(name: string): string {
+  return name.replace(/[_\-.]/g, '').toLowerCase();
+}
+
+/** Members an envelope carries beside the record (links, metadata, JSON:API's top level, a status flag): never a record's own fields. */
+const ENVELOPE_EXTRAS = new Set(['links', 'link', 'meta', 'metadata', 'included', 'jsonapi', 'errors', 'error', 'warnings', 'messages', 'message', 'success', 'ok', 'requestid', 'traceid']);
+
+/** Usual names of the member holding a single record. */
+const ENVELOPE_NAMES = new Set(['data', 'item', 'result', 'record', 'resource', 'object', 'entity', 'payload']);
+
+/**
+ * The member of a single-record answer or write body that holds the record (spec/DECISIONS.md › D73): an object
+ * member with properties whose siblings are only envelope members (`links`, `meta`, `included`, `jsonapi`, a status
+ * flag), and that is the record `record` (same properties), or is named like the resource (`droplet`, `droplets`;
+ * `names` are flat), or by a usual name (`data`, `item`, `result`…), or is the answer's only member. `undefined`
+ * when the schema is the record itself (the seed's `Pet`) or is not an object.
+ */
+export function envelopeMember(schema: Schema | undefined, record: Schema | undefined, names: readonly string[]): string | undefined {
+  if (schema === undefined || typesOf(schema).includes('array')) return undefined;
+  // An answer that is one of several shapes (DigitalOcean's create: one droplet, or several) wraps the record in the branch that holds it.
+  const branch = record === undefined ? undefined : envelopeBranch(schema, (sub) => envelopeMember(sub, record, names));
+  if (branch !== undefined) return branch.member;
+  const properties = objectShape(schema).properties;
+  const all = Object.keys(properties);
+  const candidates = Object.entries(properties).filter(
+    ([name, sub]) => typeof sub === 'object' && sub !== null && !typesOf(sub).includes('array') && Object.keys(objectShape(sub).properties).length > 0 && all.every((other) => other === name || ENVELOPE_EXTRAS.has(flat(other))),
+  );
+  const found =
+    (record === undefined ? undefined : candidates.find(([, sub]) => sameRecords(sub, record))) ??
+    candidates.find(([name]) => names.includes(flat(name))) ??
+    candidates.find(([name]) => ENVELOPE_NAMES.has(flat(name))) ??
+    (all.length === 1 ? candidates[0] : undefined);
+  return found?.[0];
+}
+
+/**
+ * The branch of a `oneOf`/`anyOf` answer whose envelope holds the record, and its member (D73); `undefined` when the
+ * schema has no such branch. `memberOf` reads one branch.
+ */
+export function envelopeBranch(schema: Schema, memberOf: (branch: Schema) => string | undefined): { schema: Schema; member: string } | undefined {
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches as Schema[]) {
+      const member = typeof branch === 'object' && branch !== null ? memberOf(branch) : undefined;
+      if (member !== undefined) return { schema: branch, member };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The record a write body carries: the body itself, or its envelope's member (D73) when the body names none of the
+ * record's properties and that member does (`{"user": {...}}`, JSON:API's `{"data": {"type", "attributes"}}`).
+ */
+function bodyRecordSchema(body: Schema, record: Schema | undefined, names: readonly string[], enveloped: boolean): Schema {
+  const member = enveloped ? bodyEnvelopeMember(body, record, names) : undefined;
+  return member === undefined ? body : objectShape(body).properties[member]!;
+}
+
+function bodyEnvelopeMember(body: Schema, record: Schema | undefined, names: readonly string[]): string | undefined {
+  if (record === undefined) return undefined;
+  const fields = new Set(Object.keys(objectShape(record).properties));
+  const properties = objectShape(body).properties;
+  if (Object.keys(properties).some((name) => fields.has(name))) return undefined;
+  const member = envelopeMember(body, undefined, names);
+  if (member === undefined) return undefined;
+  return Object.keys(objectShape(properties[member]!).properties).some((name) => fields.has(name)) ? member : undefined;
+}
+
+/** Marks the envelopes of a record operation's answer and body (D73), read against its resource's record schema. */
+function setEnvelopes(op: OperationModel, resource: ResourceModel): void {
+  const names = resource.envelopeNames;
+  const answer = successSchema(op);
+  const member = answer === undefined || sameRecords(answer, resource.recordSchema) ? undefined : envelopeMember(answer, resource.recordSchema, names);
+  const holder = member === undefined ? undefined : (envelopeBranch(answer!, (branch) => (objectShape(branch).properties[member] === undefined ? undefined : member))?.schema ?? answer!);
+  // The member holds this resource's record when it names the record's id (a create may answer fewer members than a read).
+  if (member !== undefined && (sameRecords(objectShape(holder!).properties[member]!, resource.recordSchema) || objectShape(objectShape(holder!).properties[member]!).properties[resource.idProperty] !== undefined)) op.answerEnvelope = member;
+  const body = op.body?.mediaTypes.some(isJsonMediaType) === true ? op.body.schema : undefined;
+  const bodyMember = body === undefined ? undefined : bodyEnvelopeMember(body, resource.recordSchema, names);
+  if (bodyMember !== undefined) op.bodyEnvelope = bodyMember;
+}
+
+/**
+ * The record a single-record answer or write body carries (spec/DECISIONS.md › D73): the value of its envelope's
+ * `member` (`{"droplet": {...}}` → the droplet), or the value itself where the operation has no envelope
+ * (`member` undefined). A body that is not an object, or lacks the member, gives `undefined`.
+ */
+export function recordIn(value: unknown, member: string | undefined): unknown {
+  if (member === undefined) return value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[member] : undefined;
+}
