@@ -1,12 +1,14 @@
 import { appendFileSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
+import type { Method } from '../spec/model.js';
 import type { ResolvedTarget } from './target.js';
 import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode, freshDispatcherFor } from './transport/dispatcher.js';
 import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
 
 /** A request the suite sends: method, path below the base URL (with its query), headers, raw body text. */
 export interface OutgoingRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  /** Any method the spec documents: the fixed ones, 3.2's `QUERY`, or one of its `additionalOperations`. */
+  method: Method;
   /** Path relative to the base URL, starting with `/`, query included: `/pets?limit=5`. */
   path: string;
   headers: Record<string, string>;
@@ -153,7 +155,7 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
 }
 
 /** Methods sent again on a dropped connection (no state changes); the others are writes. */
-const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'QUERY']);
 /** Milliseconds without an answer after which a write does not trust the pooled connections (a server's keep-alive is often 5 s). */
 const STILL_MS = 2_000;
 /** When the last answer of the process arrived (ms since the epoch). */

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
 import { createErrorShape, type ErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
-import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, type Schema, type Validator } from './schema.js';
+import { streamMemberOf, streamOf, type StreamModel } from './streams.js';
+import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
 
 /** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -16,9 +17,18 @@ function findPackageRoot(dir: string): string {
   return existsSync(join(dir, 'package.json')) || dirname(dir) === dir ? dir : findPackageRoot(dirname(dir));
 }
 
-/** HTTP methods an OpenAPI path item may hold, as the model names them. */
-export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+/**
+ * HTTP methods an OpenAPI path item may hold, as the model names them: the fixed fields (3.2 adds `query`), and
+ * any other method a 3.2 path item lists under `additionalOperations` (`LINK`, `PURGE`…), in upper case (D87).
+ */
+export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS' | 'QUERY' | (string & {});
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'query'] as const;
+
+/**
+ * Methods an HTTP/1.1 server built on node can receive (node's parser refuses any other): an operation of another
+ * method under `additionalOperations` can never be called, and is left out with a note (D87).
+ */
+const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(['ACL', 'BIND', 'CHECKOUT', 'COPY', 'LINK', 'LOCK', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'NOTIFY', 'PROPFIND', 'PROPPATCH', 'PURGE', 'REBIND', 'REPORT', 'SEARCH', 'SOURCE', 'SUBSCRIBE', 'UNBIND', 'UNLINK', 'UNLOCK', 'UNSUBSCRIBE', 'TRACE']);
 
 /** A query or path parameter: its schema (2020-12), and how its raw text becomes a value. */
 export interface ParameterModel {
@@ -67,6 +77,8 @@ export interface ContentModel {
   schema: Schema | undefined;
   validate: Validator | undefined;
   examples: NamedExample[];
+  /** The stream this media type documents (`text/event-stream`, JSON Lines, JSON text sequences; D85), if it is sequential. */
+  stream?: StreamModel | undefined;
 }
 
 /** A response header the spec declares (`Location`, `X-Rate-Limit`…): whether it is required, its schema and example. */
@@ -126,6 +138,13 @@ export interface OperationModel {
    */
   headerParams: ParameterModel[];
   body: BodyModel | undefined;
+  /**
+   * The boolean member of the request body by which a client asks for a streamed answer (`stream: true`, D86), when
+   * the success response documents a stream and the body has such a member; `undefined` otherwise.
+   */
+  streamMember?: string | undefined;
+  /** OpenAPI 3.2 `in: querystring`: the whole query string is one value of this schema (form-encoded object), checked as such (D87). */
+  querystring?: ParameterModel | undefined;
   /** Alternatives the request may satisfy (any one); empty when the spec asks for no credentials. */
   security: AuthScheme[];
   deprecated: boolean;
@@ -377,6 +396,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const json = (schema: unknown): Schema => converter(schema);
   // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
   const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
+  const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event') };
   const info = (document['info'] ?? {}) as { title?: string; version?: string };
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
@@ -390,15 +410,28 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     return urls.some(here) ? undefined : urls[0];
   };
   const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
+  /** `additionalOperations` of methods no node server can receive (D87), named in the notes. */
+  const unreceivable: string[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith('/')) continue;
     const shared = (item['parameters'] ?? []) as Record<string, unknown>[];
-    for (const method of METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
-      if (op === undefined) continue;
-      const where = `${method.toUpperCase()} ${path}`;
+    // OpenAPI 3.2: methods without a fixed field are listed under `additionalOperations`, keyed by their name as sent.
+    const additional = (item['additionalOperations'] ?? {}) as Record<string, Record<string, unknown>>;
+    const entries: [string, Record<string, unknown> | undefined][] = [...METHODS.map((method): [string, Record<string, unknown> | undefined] => [method.toUpperCase(), item[method] as Record<string, unknown> | undefined])];
+    for (const [name, op] of Object.entries(additional)) {
+      const method = name.toUpperCase();
+      if (entries.some(([known, held]) => known === method && held !== undefined)) continue;
+      if (!RECEIVABLE_METHODS.has(method)) {
+        unreceivable.push(`${name} ${path}`);
+        continue;
+      }
+      entries.push([method, op]);
+    }
+    for (const [method, op] of entries) {
+      if (op === undefined || typeof op !== 'object') continue;
+      const where = `${method} ${path}`;
       try {
-        operations.push({ ...compileOperation(op, path, method.toUpperCase() as Method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
+        operations.push({ ...compileOperation(op, path, method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
       } catch (error) {
         throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
       }
@@ -419,6 +452,13 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     // A template segment the operation does not declare is still a path parameter: a string.
     const pathParams = templateNames.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path' as const, required: true, schema: {}, type: undefined, int64: false, validate: compile(ajv, {}, name) });
     const queryParams = parameters.filter((p) => p['in'] === 'query').map(parameter);
+    // OpenAPI 3.2 `in: querystring`: the whole query string as one value, its schema under `content` (a form's object).
+    const whole = parameters.find((p) => p['in'] === 'querystring');
+    const querystring = whole === undefined ? undefined : (() => {
+      const content = (whole['content'] ?? {}) as Record<string, { schema?: unknown }>;
+      const schema = json(Object.values(content)[0]?.schema ?? whole['schema'] ?? {});
+      return { name: String(whole['name'] ?? 'querystring'), in: 'query' as const, required: whole['required'] === true, schema, type: mainType(schema), int64: false, validate: compile(ajv, schema, 'query') };
+    })();
     const headerParams = parameters
       .filter((p) => p['in'] === 'header' && !IGNORED_HEADERS.has(String(p['name']).toLowerCase()))
       // `style: simple`, the only one for headers: an array's items are separated by commas.
@@ -434,9 +474,15 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body') };
     }
 
+    // The request member that asks for a stream (D86), and its description, which often states the terminator.
+    const candidateMember = streamMemberOf(body?.schema);
+    const streamTexts = candidateMember === undefined ? [] : [objectShapeOf(body!.schema)[candidateMember]?.['description']];
     const responses: ResponseModel[] = Object.entries((op['responses'] ?? {}) as Record<string, Record<string, unknown>>).map(([status, response]) => {
-      const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
+      const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; itemSchema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
       const contents = Object.entries(content).map(([type, media]): ContentModel => {
+        const stream = streamOf(type, media, streamReader, [op['description'], response['description'], ...streamTexts]);
+        // A stream's `schema` describes one event (3.1 practice) or the sequence (3.2): the whole body is judged by `stream`.
+        if (stream !== undefined) return { mediaType: type, schema: undefined, validate: undefined, examples: [], stream };
         const schema = media.schema === undefined ? undefined : directionalView(json(media.schema), 'response', views.response);
         const examples: NamedExample[] = media.example === undefined ? [] : [{ name: undefined, value: media.example }];
         for (const [name, named] of Object.entries(media.examples ?? {})) {
@@ -468,6 +514,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       // A security scheme's own header (`api_key`) is the authenticator's to judge, not the parameter's.
       headerParams: headerParams.filter((p) => !security.some((scheme) => scheme.kind === 'apiKey' && scheme.in === 'header' && scheme.parameter.toLowerCase() === p.name)),
       body,
+      streamMember: responses.some((r) => /^2/.test(r.status) && r.contents.some((c) => c.stream !== undefined)) ? candidateMember : undefined,
+      querystring,
       security,
       deprecated: op['deprecated'] === true,
       sunset: typeof op['x-sunset'] === 'string' ? op['x-sunset'] : undefined,
@@ -485,6 +533,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
+  if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
   if (unknownFormats.length > 0) notes.push(`formats this mock does not know are accepted as any value: ${unknownFormats.join(', ')}`);
   if (read.format === 'swagger-2.0') notes.push('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
   if (converter.problems.length > 0) {
@@ -519,6 +568,11 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
   return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, source: resolve(specPath) };
+}
+
+/** The top-level properties of a body schema (`allOf` merged). */
+function objectShapeOf(schema: Schema): Record<string, Schema> {
+  return objectShape(schema).properties;
 }
 
 /** Header parameters OpenAPI 3 says are ignored where declared as parameters (Parameter Object, `in: header`). */
