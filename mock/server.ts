@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { apiError, type ErrorCode } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
-import { answerDelay, type Latency } from './prefer.js';
+import { answerDelay, DEFAULT_EVENT_GAP_MS, type Latency } from './prefer.js';
 import { DRAINING } from './shutdown.js';
 import type { Maybe } from './store/record-store.js';
 
@@ -65,6 +65,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     const started = onResponse === undefined ? 0 : performance.now();
     const finish = (response: MockResponse): void => {
       if (response.stream !== undefined) openStream(res, response, streams);
+      else if (response.chunks !== undefined) writeChunks(res, response, streams, () => answerDelay(req.headers.prefer, latency, DEFAULT_EVENT_GAP_MS));
       else write(res, response);
       if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
     };
@@ -158,6 +159,7 @@ function deliver(res: ServerResponse, send: ((response: MockResponse) => void) |
     return;
   }
   if (response.stream !== undefined && send === undefined) openStream(res, response, streams);
+  else if (response.chunks !== undefined && send === undefined) writeChunks(res, response, streams, () => DEFAULT_EVENT_GAP_MS);
   else if (send === undefined) write(res, response);
   else send(response);
 }
@@ -176,6 +178,35 @@ function openStream(res: ServerResponse, response: MockResponse, streams: Set<Se
     },
     onClose: (listener) => res.on('close', listener),
   });
+}
+
+/**
+ * Writes a documented stream's events one by one (D85): the head at once, then each piece after `gap()`
+ * milliseconds, then the end. A client that leaves stops it: no timer outlives the socket.
+ */
+function writeChunks(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>, gap: () => number): void {
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  res.writeHead(response.status, headers);
+  // The head goes out now, before the first event: a client sees the stream open.
+  res.flushHeaders();
+  streams.add(res);
+  const chunks = response.chunks!;
+  let next = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const step = (): void => {
+    timer = undefined;
+    if (res.writableEnded || res.destroyed) return;
+    res.write(chunks[next++]!);
+    if (next < chunks.length) timer = setTimeout(step, gap());
+    else res.end();
+  };
+  res.on('close', () => {
+    streams.delete(res);
+    if (timer !== undefined) clearTimeout(timer);
+  });
+  if (chunks.length === 0) res.end();
+  else step();
 }
 
 /** Flat `[name, value, ..., 'content-length', '']` arrays of shared (frozen) header objects, built once each. */
