@@ -5,6 +5,7 @@ import { recordIn } from '../spec/resources.js';
 import { isJsonMediaType } from '../spec/schema.js';
 import { documentedResponse, statusFieldOf } from './contract.js';
 import { echoProblems, listProblems } from './record-rules.js';
+import { judgeStream } from './stream-judge.js';
 
 /**
  * The judge of one exchange: given the model, a request and its response, the list of the spec's rules they
@@ -23,6 +24,8 @@ export type ExchangeRule =
   | 'media-type'
   | 'body.json'
   | 'body.schema'
+  | 'stream.framing'
+  | 'stream.event'
   | 'error.status'
   | 'auth.accepted'
   | 'body.accepted'
@@ -234,6 +237,12 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   // An operation that documents no response at all says nothing of a body: an empty one is as good as any.
   if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0) && text === '')) return { violations, body: undefined };
   const answered = essence(headers['content-type']);
+  // A documented stream is judged event by event and by its framing (D85), never as one JSON body.
+  const stream = isDocumented ? documented?.contents.find((content) => content.stream !== undefined && essence(content.mediaType) === answered)?.stream : undefined;
+  if (stream !== undefined) {
+    for (const problem of judgeStream(stream, text).problems) add(problem.rule, `/body${problem.pointer}`, `a ${answered} stream as the spec documents it`, JSON.stringify(text.slice(0, 60)), `the ${status} stream: ${problem.message}`);
+    return { violations, body: undefined };
+  }
   // A documented media type that is not JSON (`image/png`) has no JSON to read: its Content-Type is the contract.
   if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => essence(content.mediaType) === answered) === true) return { violations, body: undefined };
   const wanted = essence(documented?.mediaType ?? 'application/json');
