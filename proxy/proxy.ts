@@ -11,7 +11,8 @@ import { parseExact } from '../spec/json.js';
 import type { ApiModel, OperationModel } from '../spec/model.js';
 import { recordIn } from '../spec/resources.js';
 import { ADMIN_PREFIX } from '../mock/admin.js';
-import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, write, type Answer } from './answer.js';
+import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, relayStream, write, type Answer } from './answer.js';
+import { framingOf } from '../spec/streams.js';
 
 export { ANSWERED_BY_HEADER, VIOLATIONS_HEADER, violationsHeader } from './answer.js';
 import { HEALTH_PATH } from '../mock/front-door.js';
@@ -102,7 +103,8 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
       const id = parsed.ok ? (recordIn(parsed.document.value, op.answerEnvelope) as Record<string, unknown> | null | undefined)?.[op.resource.idProperty] : undefined;
       if (id !== undefined) mockIds.get(op.resource.name)!.add(idText(id));
     }
-    return { status: response.status, headers: response.headers, bytes: Buffer.from(response.body), answeredBy: 'mock', reason };
+    // A stream the mock answers (D85) is sent whole here: its pieces are known at once.
+    return { status: response.status, headers: response.headers, bytes: Buffer.from(response.chunks === undefined ? response.body : response.chunks.join('')), answeredBy: 'mock', reason };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, started: number): Promise<void> => {
@@ -125,6 +127,7 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     const pathValues = judgedRequest?.routed.op === undefined ? {} : judgedRequest.routed.pathValues;
 
     let answer: Answer | undefined;
+    let streamed = false;
     if (op !== undefined && mockOperations.has(op.operationId)) answer = await fromMock(request, op, 'mock-operations');
     else if (op !== undefined && heldByMock(op, pathValues, mockIds)) answer = await fromMock(request, op, 'record held by the mock');
     else if (op !== undefined && options.errors === true && judgedRequest!.violations.length > 0) {
@@ -133,8 +136,13 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     }
     if (answer === undefined) {
       try {
-        const got = await upstream.forward(method, upstreamPath, req.headers, body);
-        answer = { ...got, answeredBy: 'upstream' };
+        const got = await upstream.forward(method, upstreamPath, req.headers, body, preflight ? undefined : isStream);
+        answer = { status: got.status, headers: got.headers, bytes: got.bytes, answeredBy: 'upstream' };
+        // A stream is passed on piece by piece as the upstream sends it (D85), and judged whole once it ended.
+        if (got.stream !== undefined) {
+          streamed = true;
+          answer.bytes = await relayStream(res, answer, got.stream);
+        }
         if (options.fallback === true && op !== undefined && !preflight) {
           if (got.status === 501) answer = await fromMock(request, op, 'fallback: upstream answered 501');
           else if (got.status === 404 && routeMissing(op, got.bytes, headerText(got.headers['content-encoding']))) answer = await fromMock(request, op, 'fallback: upstream has no such route (404)');
@@ -169,7 +177,7 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     const sequence = verdict?.op?.resource === undefined ? [] : sequences.judge(verdict, { index: ++exchangeCount, exchange: observed, url, sentAt: performance.timeOrigin + started, answeredAt: performance.timeOrigin + performance.now() });
     const violations = verdict === undefined ? [] : sequence.length === 0 ? verdict.violations : [...verdict.violations, ...sequence];
     const answeredMs = performance.now() - started;
-    write(res, answer, options.violationHeader === false ? undefined : violations);
+    if (!streamed) write(res, answer, options.violationHeader === false ? undefined : violations);
 
     const ms = Math.round((performance.now() - started) * 100) / 100;
     counts.add(violations);
@@ -276,6 +284,12 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
       await mock.dispose();
     },
   };
+}
+
+/** Whether an upstream's answer is a stream to pass on as it comes: its media type is a sequential one (D85). */
+function isStream(headers: Record<string, string | string[]>): boolean {
+  const type = headerText(headers['content-type']);
+  return type !== undefined && framingOf(type) !== undefined;
 }
 
 /** `/__admin…` and `/__health`: the mock's own endpoints, never forwarded. */
