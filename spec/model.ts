@@ -145,6 +145,8 @@ export interface OperationModel {
   streamMember?: string | undefined;
   /** OpenAPI 3.2 `in: querystring`: the whole query string is one value of this schema (form-encoded object), checked as such (D87). */
   querystring?: ParameterModel | undefined;
+  /** The operation's `tags`, in its order (the console groups operations by them). */
+  tags?: string[] | undefined;
   /** Alternatives the request may satisfy (any one); empty when the spec asks for no credentials. */
   security: AuthScheme[];
   deprecated: boolean;
@@ -363,6 +365,14 @@ export interface ResourceModel {
   validateRecord: Validator;
 }
 
+/** A tag of the document (OpenAPI 3.2 Tag Object): `parent` nests it under another tag, `kind` says what it is for. */
+export interface TagModel {
+  name: string;
+  summary?: string | undefined;
+  parent?: string | undefined;
+  kind?: string | undefined;
+}
+
 /** The whole interface: what both the mock and the conformance suite stand on. */
 export interface ApiModel {
   title: string;
@@ -375,6 +385,8 @@ export interface ApiModel {
   resources: ResourceModel[];
   /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */
   notes: string[];
+  /** The root's `tags`: name, `summary`, and OpenAPI 3.2's `parent` (the tag it nests under) and `kind` (`nav`, `badge`, `audience`…). */
+  tags?: TagModel[] | undefined;
   /** Absolute path of the document the model was read from (the shipped spec is {@link SPEC_PATH}); unset when built otherwise. */
   source?: string | undefined;
 }
@@ -516,6 +528,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       body,
       streamMember: responses.some((r) => /^2/.test(r.status) && r.contents.some((c) => c.stream !== undefined)) ? candidateMember : undefined,
       querystring,
+      tags: Array.isArray(op['tags']) ? op['tags'].filter((tag): tag is string => typeof tag === 'string') : [],
       security,
       deprecated: op['deprecated'] === true,
       sunset: typeof op['x-sunset'] === 'string' ? op['x-sunset'] : undefined,
@@ -567,7 +580,18 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }));
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, source: resolve(specPath) };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, tags: tagsOf(document['tags']), source: resolve(specPath) };
+}
+
+/** The root's tags, each with its name and, when given as text, its summary (3.2; else the 3.0 `x-displayName`), parent and kind. */
+function tagsOf(tags: unknown): TagModel[] {
+  if (!Array.isArray(tags)) return [];
+  const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+  return tags.flatMap((tag: unknown): TagModel[] => {
+    if (tag === null || typeof tag !== 'object' || typeof (tag as Record<string, unknown>)['name'] !== 'string') return [];
+    const record = tag as Record<string, unknown>;
+    return [{ name: record['name'] as string, summary: text(record['summary']) ?? text(record['x-displayName']), parent: text(record['parent']), kind: text(record['kind']) }];
+  });
 }
 
 /** The top-level properties of a body schema (`allOf` merged). */
