@@ -1,5 +1,5 @@
 import { startProxy } from '../proxy/proxy.js';
-import { loadModel } from '../spec/model.js';
+import { loadModel } from '../model/load.js';
 
 /**
  * The validating proxy under test (bench/proxy.ts), through its public API, with no log (as a quiet

@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadModel } from '../spec/model.js';
+import { loadModel } from '../model/load.js';
 import { DEFAULT_API_KEY, startMock } from '../mock/index.js';
 import type { RecordValue } from '../mock/store/record-store.js';
 import { RedisBackend } from '../mock/store/redis-dataset.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT, type OperationModel } from '../spec/model.js';
+import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import type { OperationModel } from '../model/model.js';
 import { bodyForm } from './arbitraries/body.js';
 import { invalidBodies } from './arbitraries/invalid-body.js';
 import { decodeForm, encodeBody, formFields, requestMediaType, survivesEncoding } from './body-encoding.js';

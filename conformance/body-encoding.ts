@@ -1,7 +1,7 @@
 import { isLosslessNumber } from 'lossless-json';
-import { exactJson, sameJson, toView } from '../spec/json.js';
-import type { BodyModel, OperationModel } from '../spec/model.js';
-import { isJsonMediaType, objectShape, typesOf, type Schema } from '../spec/schema.js';
+import { exactJson, sameJson, toView } from '../model/json.js';
+import type { BodyModel, OperationModel } from '../model/model.js';
+import { isJsonMediaType, objectShape, typesOf, type Schema } from '../model/schema.js';
 
 /** How a request body of an operation is written: JSON, or one of the two form encodings HTML and OpenAPI define. */
 export type BodyEncoding = 'json' | 'urlencoded' | 'multipart' | 'raw';

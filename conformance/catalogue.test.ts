@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT, type ApiModel } from '../spec/model.js';
+import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import type { ApiModel } from '../model/model.js';
 import { checksFor, isSeedShaped } from './catalogue.js';
 
 /** The model of one evolved spec of spec/corpus/. */

@@ -1,4 +1,4 @@
-import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import { bodyForm } from './arbitraries/body.js';
 import { authCheck } from './checks/auth.js';
 import type { Check } from './checks/check.js';

@@ -1,27 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
-import type { Method } from '../spec/model.js';
+import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import type { ResolvedTarget } from './target.js';
 import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode, freshDispatcherFor } from './transport/dispatcher.js';
 import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
-
-/** A request the suite sends: method, path below the base URL (with its query), headers, raw body text. */
-export interface OutgoingRequest {
-  /** Any method the spec documents: the fixed ones, 3.2's `QUERY`, or one of its `additionalOperations`. */
-  method: Method;
-  /** Path relative to the base URL, starting with `/`, query included: `/pets?limit=5`. */
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** One request and what came back; `text` is the body exactly as received (decoded when it was compressed). */
-export interface Exchange {
-  request: OutgoingRequest & { url: string };
-  response: { status: number; headers: Record<string, string>; text: string };
-  /** When the (last, answered) try was sent, as an ISO date, and how long it took in ms: for HAR files. */
-  timing?: { startedDateTime: string; totalMs: number };
-}
 
 /**
  * Most tries of one request refused with 429 or 503, and most milliseconds spent waiting between them. A

@@ -1,16 +1,18 @@
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { SPEC_PATH, type ApiModel, type OperationModel, type ResourceModel } from '../spec/model.js';
+import { SPEC_PATH } from '../model/load.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import type { BadCredentials } from './arbitraries/credentials.js';
 import { validCredentials } from './arbitraries/credentials.js';
-import { curl, send, type Exchange, type OutgoingRequest } from './client.js';
+import { curl, send } from './client.js';
+import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import { expectResponse, Violation } from './contract.js';
 import { encodeBody, requestMediaType } from './body-encoding.js';
 import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
-import { parseExact } from '../spec/json.js';
-import { recordIn } from '../spec/resources.js';
-import { validSample } from '../spec/samples.js';
+import { parseExact } from '../model/json.js';
+import { recordIn } from '../model/resources.js';
+import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
 
 /**

@@ -1,8 +1,7 @@
-import { STATUS_NAMES } from '../spec/error-shape.js';
-import { loadModel, SPEC_PATH, type ApiModel, type OperationModel, type ResponseModel } from '../spec/model.js';
-import { mainType, objectShape } from '../spec/schema.js';
-import type { Exchange } from './client.js';
-import { judgeResponseBody } from './exchange.js';
+import { loadModel, SPEC_PATH } from '../model/load.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import type { Exchange } from '../judge/verdict.js';
+import { judgeResponseBody } from '../judge/exchange.js';
 
 /** A broken rule, with the exchange that shows it. Thrown by properties; formatted by the report. */
 export class Violation extends Error {
@@ -27,25 +26,6 @@ export function modelOf(specPath: string | undefined): Promise<ApiModel> {
   let model = models.get(path);
   if (model === undefined) models.set(path, (model = loadModel(path)));
   return model;
-}
-
-/**
- * The response the spec documents for `status` on `op`: exactly, by its range (`4XX`), or `default`; for an
- * error status the spec does not document (a gap such as 422 for a malformed id), the first documented error
- * response with a body, so that the body is still held to the spec's error shape.
- */
-export function documentedResponse(op: OperationModel, status: number): { response: ResponseModel | undefined; documented: boolean } {
-  const exact = op.responses.find((r) => r.status === String(status)) ?? op.responses.find((r) => r.status === `${String(status)[0]}XX`) ?? op.responses.find((r) => r.status === 'DEFAULT');
-  if (exact !== undefined) return { response: exact, documented: true };
-  const error = status >= 400 ? op.responses.find((r) => /^[45]/.test(r.status) && r.schema !== undefined) : undefined;
-  return { response: error, documented: false };
-}
-
-/** The integer field of an error schema that must equal the HTTP status (seed, Errors: `Error.status`), if it has one. */
-export function statusFieldOf(response: ResponseModel | undefined): string | undefined {
-  if (response?.schema === undefined) return undefined;
-  const { properties } = objectShape(response.schema);
-  return Object.keys(properties).find((name) => STATUS_NAMES.includes(name) && (mainType(properties[name]!) === 'integer' || mainType(properties[name]!) === 'number'));
 }
 
 /**

@@ -1,89 +1,15 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import type { ApiModel } from '../spec/model.js';
-import type { Exchange, OutgoingRequest } from './client.js';
-import type { ExchangeViolation } from './exchange.js';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import type { ApiModel } from '../model/model.js';
+import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
+import type { ExchangeViolation } from '../judge/verdict.js';
 import { colours } from './report/colours.js';
-import { toHar } from './report/har.js';
+import { toHar } from '../judge/har.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { renderJunit } from './report/junit.js';
 import { coverage } from './report/operations.js';
 import type { CheckRecord } from './report/results.js';
-import { judgeTraffic, pathBelowBase, type JudgedExchange, type TrafficExchange } from './traffic.js';
-
-/** A HAR file as far as `--from-har` reads it (HAR 1.2: browsers' devtools, the proxy's `--record`, any recorder). */
-interface HarFile {
-  log?: { entries?: HarEntry[] };
-}
-interface HarEntry {
-  startedDateTime?: string;
-  time?: number;
-  request?: { method?: string; url?: string; headers?: { name: string; value: string }[]; postData?: { text?: string; encoding?: string } };
-  response?: { status?: number; headers?: { name: string; value: string }[]; content?: { text?: string; encoding?: string } };
-}
-
-/**
- * The exchanges of a HAR file, in the order they were started (file order among equal times). Bodies given in
- * base64 are decoded; header names lower-cased (a repeated one joined with `, `). Entries without a status (a
- * request that got no answer) are left out. Errors: throws a sentence naming the file when it cannot be read or
- * is not HAR.
- */
-export function readHar(file: string, model: ApiModel): { exchanges: TrafficExchange[]; outside: string[] } {
-  let har: HarFile;
-  try {
-    har = JSON.parse(readFileSync(file, 'utf8')) as HarFile;
-  } catch (error) {
-    throw new Error(`cannot read the HAR file ${file}: ${(error as Error).message}`);
-  }
-  const entries = har.log?.entries;
-  if (!Array.isArray(entries)) throw new Error(`${file} is not a HAR file (no log.entries array)`);
-  const ordered = entries.map((entry, index) => ({ entry, index, at: Date.parse(entry.startedDateTime ?? '') || 0 })).sort((a, b) => a.at - b.at || a.index - b.index);
-  const exchanges: TrafficExchange[] = [];
-  const outside: string[] = [];
-  for (const { entry, index } of ordered) {
-    const url = entry.request?.url;
-    const status = entry.response?.status;
-    if (typeof url !== 'string' || typeof status !== 'number' || status <= 0) continue;
-    const method = (entry.request?.method ?? 'GET').toUpperCase();
-    const path = pathBelowBase(model, url);
-    if (path === undefined) {
-      outside.push(`#${index + 1} ${method} ${url}`);
-      continue;
-    }
-    const text = (content: { text?: string; encoding?: string } | undefined): string => (content?.text === undefined ? '' : content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text);
-    const body = text(entry.request?.postData);
-    const sentAt = Date.parse(entry.startedDateTime ?? '') || index;
-    exchanges.push({
-      index: index + 1,
-      url,
-      sentAt,
-      answeredAt: sentAt + Math.max(0, entry.time ?? 0),
-      exchange: {
-        request: { method, path, headers: headerMap(entry.request?.headers), ...(body === '' ? {} : { body }) },
-        response: { status, headers: headerMap(entry.response?.headers), text: text(entry.response?.content), ...(bodyMissing(entry) ? { bodyMissing: true } : {}) },
-      },
-    });
-  }
-  return { exchanges, outside };
-}
-
-/**
- * Whether the recorder left the response's body out (devtools omit large or binary bodies, and some exports all
- * of them): no `content.text` at all, where an empty body is `""`.
- */
-function bodyMissing(entry: HarEntry): boolean {
-  return entry.response?.content?.text === undefined;
-}
-
-function headerMap(headers: { name: string; value: string }[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { name, value } of headers ?? []) {
-    const key = name.toLowerCase();
-    // HTTP/2 pseudo-headers (`:authority`) are the URL's, not headers.
-    if (key.startsWith(':')) continue;
-    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
-  }
-  return out;
-}
+import { readHar } from '../judge/har.js';
+import { judgeTraffic, type JudgedExchange } from '../judge/traffic.js';
 
 /** What `--from-har` was asked for. */
 export interface FromHarOptions {

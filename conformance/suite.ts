@@ -1,11 +1,12 @@
 import { afterAll, describe, it } from 'vitest';
-import type { ApiModel } from '../spec/model.js';
+import type { ApiModel } from '../model/model.js';
 import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/population.js';
 import type { Check } from './checks/check.js';
-import { TargetRefusing, type Exchange } from './client.js';
+import { TargetRefusing } from './client.js';
+import type { Exchange } from '../judge/verdict.js';
 import { createContext, formatFailure } from './context.js';
 import { modelOf } from './contract.js';
 import { failingExchange, recordCheck, recordSummary } from './report/results.js';

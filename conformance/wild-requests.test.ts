@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT, type OperationModel } from '../spec/model.js';
+import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import type { OperationModel } from '../model/model.js';
 import { bodyValues } from './arbitraries/body.js';
-import { judgeResponseBody } from './exchange.js';
+import { judgeResponseBody } from '../judge/exchange.js';
 
 const op = async (file: string, id: string): Promise<OperationModel> => (await loadModel(join(PACKAGE_ROOT, 'spec', 'wild', file))).operations.find((candidate) => candidate.operationId === id)!;
 

@@ -45,7 +45,7 @@ describe('package export of the types', () => {
     ensureBuilt();
     const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string; default: string }> };
     const entry = pkg.exports['./types']!;
-    expect(entry.types).toBe('./dist/spec/openapi.d.ts');
+    expect(entry.types).toBe('./dist/model/openapi.d.ts');
     expect(readFileSync(join(PACKAGE_ROOT, entry.types), 'utf8')).toContain('export interface paths');
     expect(import.meta.resolve('petstore-animals-harness/types')).toBe(`file://${join(PACKAGE_ROOT, entry.default)}`);
   });

@@ -1,6 +1,6 @@
 /**
  * A typed client of the Pet Store Animals interface for front-end code (README › Typed client): the types
- * come from the spec (openapi-typescript, `npm run generate` → spec/openapi.ts, exported from the package as
+ * come from the spec (openapi-typescript, `npm run generate` → model/openapi.ts, exported from the package as
  * `petstore-animals-harness/types`), the calls from openapi-fetch. Point `baseUrl` at the mock in
  * development (`npm start`: http://127.0.0.1:4010/v1) and at the real service later; nothing else changes.
  *
@@ -13,7 +13,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { parse, parseNumberAndBigInt } from 'lossless-json';
-import type { components, paths } from '../spec/openapi.js';
+import type { components, paths } from '../model/openapi.js';
 
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ApiModel, ResourceModel } from '../spec/model.js';
+import type { ApiModel, ResourceModel } from '../model/model.js';
 import { bearerToken } from './bearer.js';
 import { dataFromValue, parseRecords, typeName } from './data.js';
 import { apiError, type ErrorCode } from './errors.js';

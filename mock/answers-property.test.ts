@@ -1,9 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { mediaKind } from '../spec/media.js';
-import { PACKAGE_ROOT, type ApiModel, type OperationModel } from '../spec/model.js';
-import { validSample } from '../spec/samples.js';
+import { mediaKind } from '../model/media.js';
+import { PACKAGE_ROOT } from '../model/load.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import { validSample } from '../model/samples.js';
 import { answerProblem, documentedFor } from '../test/answer-check.js';
 import { createMock, type Mock, type MockRequest } from './index.js';
 

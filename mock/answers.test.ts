@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { sample } from 'openapi-sampler';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { canonicalJson } from '../spec/json.js';
-import { PACKAGE_ROOT, SPEC_PATH, type OperationModel } from '../spec/model.js';
-import { validAnswer, validatorOf } from '../spec/samples.js';
+import { canonicalJson } from '../model/json.js';
+import { PACKAGE_ROOT, SPEC_PATH } from '../model/load.js';
+import type { OperationModel } from '../model/model.js';
+import { validAnswer, validatorOf } from '../model/samples.js';
 import { answerProblem } from '../test/answer-check.js';
 import { answerNotes, checkAnswersSoon, negotiate } from './answers.js';
 import { createMock, startMock, type Mock, type MockRequest, type MockResponse } from './index.js';

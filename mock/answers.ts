@@ -1,6 +1,6 @@
-import { mediaKind, serialize, type Payload } from '../spec/media.js';
-import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../spec/model.js';
-import { validAnswer, validatorOf } from '../spec/samples.js';
+import { mediaKind, serialize, type Payload } from '../model/media.js';
+import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
+import { validAnswer, validatorOf } from '../model/samples.js';
 
 /**
  * One answer ready for the wire: a documented media type and its body (spec/DECISIONS.md › D55, D57). `valid`

@@ -1,4 +1,4 @@
-import type { AuthScheme } from '../spec/model.js';
+import type { AuthScheme } from '../model/model.js';
 import { bearerToken, headerForm, sameKey } from './bearer.js';
 import type { MockRequest } from './pipeline.js';
 import { queryPairs } from './query.js';

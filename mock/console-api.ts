@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { exactJson, parseExact } from '../spec/json.js';
-import type { ApiModel, OperationModel, ResourceModel } from '../spec/model.js';
-import { compile, createAjv, isMarked, objectShape, type Schema, type Validator } from '../spec/schema.js';
+import { exactJson, parseExact } from '../model/json.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
+import { compile, createAjv, isMarked, objectShape, type Schema, type Validator } from '../model/schema.js';
 import type { ErrorCode } from './errors.js';
 import { generateRecords, MAX_GENERATED } from './generate.js';
 import type { JournalEntry, Journal } from './journal.js';

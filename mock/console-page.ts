@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../spec/model.js';
+import { PACKAGE_ROOT } from '../model/load.js';
 import type { MockResponse } from './pipeline.js';
 
 /** The console's files (README › Console): plain HTML, CSS and ES modules, shipped as they are (package "files"). */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson } from '../spec/json.js';
-import { mediaKind } from '../spec/media.js';
-import type { ApiModel, ResourceModel } from '../spec/model.js';
+import { canonicalJson } from '../model/json.js';
+import { mediaKind } from '../model/media.js';
+import type { ApiModel, ResourceModel } from '../model/model.js';
 import { filterKey, isValidRecord, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './json.js';
 import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';

@@ -1,4 +1,4 @@
-import type { components } from '../spec/openapi.js';
+import type { components } from '../model/openapi.js';
 
 /** The seed's `Error` shape (seed, Resources and their fields › Error): `{ code, message, status }`. */
 export type ApiError = components['schemas']['Error'];

@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { LosslessNumber } from 'lossless-json';
-import { mainType, objectShape, type Schema } from '../spec/schema.js';
+import { mainType, objectShape, type Schema } from '../model/schema.js';
 import { parseJsonBody } from './json.js';
 import type { RecordValue } from './store/record-store.js';
 

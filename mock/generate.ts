@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sampleOf } from '../spec/error-shape.js';
-import { parseExact, exactJson } from '../spec/json.js';
-import type { ResourceModel } from '../spec/model.js';
-import { isMarked, mainType, type Schema } from '../spec/schema.js';
+import { sampleOf } from '../model/error-shape.js';
+import { parseExact, exactJson } from '../model/json.js';
+import type { ResourceModel } from '../model/model.js';
+import { isMarked, mainType, type Schema } from '../model/schema.js';
 import type { RecordValue } from './store/record-store.js';
 
 /** Most records one `POST /__admin/<resource>/generate` makes. */

@@ -1,9 +1,9 @@
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
-import { exactJson, parseExact } from '../spec/json.js';
-import { validSample } from '../spec/samples.js';
-import { envelopeBranch, recordIn } from '../spec/resources.js';
-import { objectShape } from '../spec/schema.js';
-import type { OperationModel, ParentModel, ResourceModel } from '../spec/model.js';
+import { exactJson, parseExact } from '../model/json.js';
+import { validSample } from '../model/samples.js';
+import { envelopeBranch, recordIn } from '../model/resources.js';
+import { objectShape } from '../model/schema.js';
+import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import type { ErrorCode } from './errors.js';
 import { listHandler } from './lists.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ApiModel } from '../spec/model.js';
+import type { ApiModel } from '../model/model.js';
 import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { demoData, type StartingData } from './data.js';

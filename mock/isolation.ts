@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { presentedKey } from './auth.js';
-import type { ApiModel, AuthScheme } from '../spec/model.js';
+import type { ApiModel, AuthScheme } from '../model/model.js';
 import type { StartingData } from './data.js';
 import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
 import { MemoryRecordStore } from './store/memory-store.js';

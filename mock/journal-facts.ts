@@ -1,5 +1,5 @@
-import { parseExact } from '../spec/json.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
+import { parseExact } from '../model/json.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
 import type { EntryFacts, JournalResponse, Validation } from './journal.js';
 import type { MockRequest } from './pipeline.js';
 

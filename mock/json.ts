@@ -1,15 +1,15 @@
 import { parse, LosslessNumber } from 'lossless-json';
-import { exactInteger, MAX_JSON_DEPTH, nestingDepth } from '../spec/json.js';
-import { INT64_MAX, INT64_MIN, numberView as exactView } from '../spec/schema.js';
+import { exactInteger, MAX_JSON_DEPTH, nestingDepth } from '../model/json.js';
+import { INT64_MAX, INT64_MIN, numberView as exactView } from '../model/schema.js';
 
-export { INT64_MAX, INT64_MIN } from '../spec/schema.js';
-export { exactInteger, MAX_JSON_DEPTH } from '../spec/json.js';
+export { INT64_MAX, INT64_MIN } from '../model/schema.js';
+export { exactInteger, MAX_JSON_DEPTH } from '../model/json.js';
 
 /**
  * A request body parsed without losing a digit.
  * - `value`: the document as sent, numbers kept as `LosslessNumber` (their literal text).
  * - `view`: the same document with plain JS numbers, for JSON Schema validation (ajv knows no bigint); a literal
- *   outside int64 is a double the `int64` format refuses (spec/schema.ts › numberView), so the schema decides.
+ *   outside int64 is a double the `int64` format refuses (model/schema.ts › numberView), so the schema decides.
  * - `overflows`: JSON pointers of integer literals outside int64 (for reports; the mock judges by the schema).
  */
 export interface ParsedBody {

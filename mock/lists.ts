@@ -1,7 +1,7 @@
-import { sampleOf } from '../spec/error-shape.js';
-import { canonicalJson } from '../spec/json.js';
-import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../spec/model.js';
-import { mainType, objectShape, typesOf, type Schema } from '../spec/schema.js';
+import { sampleOf } from '../model/error-shape.js';
+import { canonicalJson } from '../model/json.js';
+import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
+import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
 import type { Handler, OperationResult } from './handlers.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 

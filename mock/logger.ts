@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import type { OperationModel as Operation } from '../spec/model.js';
+import type { OperationModel as Operation } from '../model/model.js';
 
 /** Log levels of `--log-level`: pino's, and `silent` for none. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -1,11 +1,12 @@
-import { loadModel, SPEC_PATH, type ApiModel, type OperationModel } from '../spec/model.js';
+import { loadModel, SPEC_PATH } from '../model/load.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
 
-export { PACKAGE_ROOT, SPEC_PATH } from '../spec/model.js';
+export { PACKAGE_ROOT, SPEC_PATH } from '../model/load.js';
 
-/** The interface as the mock serves it: the model of spec/model.ts, which the conformance suite reads too. */
+/** The interface as the mock serves it: the model of model/model.ts, which the conformance suite reads too. */
 export type Api = ApiModel;
 
-/** One operation of the served spec (spec/model.ts › OperationModel). */
+/** One operation of the served spec (model/model.ts › OperationModel). */
 export type Operation = OperationModel;
 
 /**

@@ -1,5 +1,5 @@
-import type { ParameterModel } from '../spec/model.js';
-import { INT64_MAX, INT64_MIN, type Schema } from '../spec/schema.js';
+import type { ParameterModel } from '../model/model.js';
+import { INT64_MAX, INT64_MIN, type Schema } from '../model/schema.js';
 
 /** A parameter's raw text turned into its schema's type and validated: the value, or why it is refused. */
 export type Coerced = { ok: true; value: unknown } | { ok: false; message: string };

@@ -1,5 +1,5 @@
 import type { ErrorCode } from './errors.js';
-import type { OperationModel, ResponseModel } from '../spec/model.js';
+import type { OperationModel, ResponseModel } from '../model/model.js';
 import { STORE_RETRY_AFTER_SECONDS } from './store/record-store.js';
 
 /**

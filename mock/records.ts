@@ -1,7 +1,7 @@
-import type { ResourceModel } from '../spec/model.js';
+import type { ResourceModel } from '../model/model.js';
 import { isLosslessNumber } from 'lossless-json';
-import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../spec/schema.js';
-import { sampleOf } from '../spec/error-shape.js';
+import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../model/schema.js';
+import { sampleOf } from '../model/error-shape.js';
 import type { RecordValue } from './store/record-store.js';
 
 /**

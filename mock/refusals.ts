@@ -1,5 +1,6 @@
-import { createErrorShape, type ErrorShape } from '../spec/error-shape.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
+import { createErrorShape } from '../model/error-shape.js';
+import type { ErrorShape } from '../model/model.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
 import { ERRORS, type ErrorCode } from './errors.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 

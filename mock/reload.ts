@@ -1,5 +1,5 @@
-import { parseExact } from '../spec/json.js';
-import type { ApiModel, ResourceModel } from '../spec/model.js';
+import { parseExact } from '../model/json.js';
+import type { ApiModel, ResourceModel } from '../model/model.js';
 import type { StartingData } from './data.js';
 import type { Dataset } from './pipeline.js';
 import { isValidRecord, type RecordValue } from './store/record-store.js';

@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
-import { canonicalJson, exactInteger } from '../spec/json.js';
-import { isMarked, objectShape, typesOf, type Schema } from '../spec/schema.js';
+import { canonicalJson, exactInteger } from '../model/json.js';
+import { isMarked, objectShape, typesOf, type Schema } from '../model/schema.js';
 
 /** Writes one exact JSON value (numbers as `bigint`, `LosslessNumber` or `number`) as JSON text. */
 export type Writer = (value: unknown) => string;

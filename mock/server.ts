@@ -1,7 +1,6 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiError, type ErrorCode } from './errors.js';
+import { announcesBody, closeServer, listen, readBody } from './http-adapter.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 import { answerDelay, DEFAULT_EVENT_GAP_MS, type Latency } from './prefer.js';
 import { DRAINING } from './shutdown.js';
@@ -51,13 +50,6 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
   const onResponse = options.onResponse;
   const latency = options.latency !== undefined && options.latency.max > 0 ? options.latency : undefined;
 
-  const requestTimeout = options.requestTimeout ?? 30_000;
-  const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout ?? 10_000, requestTimeout) : (options.headersTimeout ?? 10_000);
-  // node checks both timeouts every `connectionsCheckingInterval` (30 s by default): check often enough to honour them.
-  const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor((headersTimeout || 2_000) / 2)));
-  const keepAliveTimeout = options.keepAliveTimeout ?? 5_000;
-  // requireHostHeader: false, so that an HTTP/1.1 request without `Host` gets the pipeline's answer, not node's bare 400.
-  const settings = { headersTimeout, requestTimeout, connectionsCheckingInterval, keepAliveTimeout, requireHostHeader: false };
   const plain = onResponse === undefined && latency === undefined;
   /** How a request's answer is sent with a request log, `--latency` or `Prefer`: timed, maybe delayed. `undefined`: written at once. */
   const senderFor = (req: IncomingMessage, res: ServerResponse): ((response: MockResponse) => void) | undefined => {
@@ -78,77 +70,42 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
   };
   /** Streamed answers still open: ended when the server closes, so that `close()` does not wait for watchers to leave. */
   const streams = new Set<ServerResponse>();
-  const server = createServer(settings, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
     // The common case (no request log, --latency or `Prefer`) makes no closure or timer per request.
     const send = senderFor(req, res);
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    if (!announcesBody(req)) {
       deliver(res, send, answer(handle, request), streams);
       req.resume();
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        refused = true;
-        res.setHeader('connection', 'close');
+    readBody(
+      req,
+      res,
+      maxBodyBytes,
+      // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
+      (body) => deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body }), streams),
+      () => {
         const tooLarge = errorAnswer(request, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
         deliver(res, send, options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge), streams);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
-      if (!refused) deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks, size) }), streams);
-    });
-    req.on('error', () => res.destroy());
-  });
+      },
+    );
+  };
+  const { origin, server } = await listen(onRequest, { ...options, errorAnswer });
 
   // A shutdown's drain (mock/shutdown.ts) ends the streams too: a watcher never holds the process for the grace period.
   server.on(DRAINING, () => {
     for (const res of streams) res.end();
   });
 
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_REQUEST';
-    const response = errorAnswer({ method: 'GET', url: '/' }, code);
-    const head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n`;
-    socket.end(`${head}content-type: ${response.headers['content-type'] ?? 'application/json'}\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
-  });
-
-  // An `Expect` other than 100-continue: answer the request as usual (RFC 9110 §10.1.1 allows it) rather than node's bare 417.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
-
-  // CONNECT never reaches the request handler; without this node would drop the socket without an answer.
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    const response = errorAnswer({ method: 'CONNECT', url: req.url ?? '/' }, 'METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${req.url ?? '/'}.`);
-    socket.end(`HTTP/1.1 405 ${STATUS_CODES[405]}\r\ncontent-type: ${response.headers['content-type'] ?? 'application/json'}\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\nconnection: close\r\n\r\n${response.body}`);
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    origin: `http://${host}:${address.port}`,
+    origin,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const res of streams) res.end();
-        server.closeIdleConnections();
-      }),
+    close: () => {
+      const closed = closeServer(server);
+      for (const res of streams) res.end();
+      return closed;
+    },
   };
 }
 

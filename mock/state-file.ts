@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { parse } from 'lossless-json';
-import type { ApiModel } from '../spec/model.js';
+import type { ApiModel } from '../model/model.js';
 import { dataFromValue, type StartingData } from './data.js';
 import type { Stores } from './isolation.js';
 

@@ -1,4 +1,4 @@
-import type { ApiModel, OperationModel } from '../spec/model.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
 
 /**
  * The statuses the mock may answer for an operation besides its success (README › Error bodies): 400 for an

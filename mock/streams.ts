@@ -1,8 +1,8 @@
 import { isLosslessNumber } from 'lossless-json';
-import { canonicalJson, parseExact, toView } from '../spec/json.js';
-import type { ContentModel, OperationModel } from '../spec/model.js';
-import { validAnswer } from '../spec/samples.js';
-import type { StreamModel } from '../spec/streams.js';
+import { canonicalJson, parseExact, toView } from '../model/json.js';
+import type { ContentModel, OperationModel } from '../model/model.js';
+import { validAnswer } from '../model/samples.js';
+import type { StreamModel } from '../model/streams.js';
 
 /** Fewest events a generated stream carries, so that a client sees it arrive in pieces (D85). */
 const MIN_EVENTS = 3;

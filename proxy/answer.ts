@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { violationLabel, type ExchangeViolation } from '../conformance/exchange.js';
+import { violationLabel } from '../judge/exchange.js';
+import type { ExchangeViolation } from '../judge/verdict.js';
 import { bearerToken } from '../mock/bearer.js';
 import { apiError, type ErrorCode } from '../mock/errors.js';
 import type { JournalViolation } from '../mock/journal.js';
@@ -22,6 +23,8 @@ export interface Answer {
   headers: Record<string, string | string[]>;
   bytes: Buffer;
   answeredBy: 'upstream' | 'mock';
+  /** Already sent to the client piece by piece as it came (a stream, D89): only judged and reported after. */
+  streamed?: boolean;
   /** Why the mock answered: `--mock-operations`, a fallback (`404`, `501`, `unreachable`), a record the mock holds, `--errors`. */
   reason?: string;
 }

@@ -1,27 +1,27 @@
-import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { TargetTls } from '../conformance/target.js';
 import { decodeBody } from '../conformance/transport/dispatcher.js';
-import { documentedResponse } from '../conformance/contract.js';
-import { hasCredentials, idText, judgeExchange, judgeRequest, violationLabel, type ExchangeVerdict, type RequestVerdict } from '../conformance/exchange.js';
-import { SequenceJudge } from '../conformance/traffic.js';
-import { parseExact } from '../spec/json.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
-import { recordIn } from '../spec/resources.js';
+import { documentedResponse } from '../judge/documented.js';
+import { hasCredentials, idText, judgeExchange, judgeRequest, violationLabel, type RequestVerdict } from '../judge/exchange.js';
+import { SequenceJudge } from '../judge/traffic.js';
+import type { ExchangeVerdict, ExchangeViolation } from '../judge/verdict.js';
 import { ADMIN_PREFIX } from '../mock/admin.js';
-import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, relayStream, write, type Answer } from './answer.js';
-import { framingOf } from '../spec/streams.js';
-
-export { ANSWERED_BY_HEADER, VIOLATIONS_HEADER, violationsHeader } from './answer.js';
 import { HEALTH_PATH } from '../mock/front-door.js';
+import { announcesBody, closeServer, listen, readBody } from '../mock/http-adapter.js';
 import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from '../mock/index.js';
 import type { MockRequest, MockResponse } from '../mock/pipeline.js';
 import type { AnyRecordStore, Maybe } from '../mock/store/record-store.js';
+import { parseExact } from '../model/json.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import { recordIn } from '../model/resources.js';
+import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, relayStream, write, type Answer } from './answer.js';
+import { framingOf } from '../model/streams.js';
 import { Recorder } from './recorder.js';
-import { createUpstream, headerText, UpstreamError } from './upstream.js';
+import { createUpstream, headerText, UpstreamError, type Upstream } from './upstream.js';
 import { ViolationCounts } from './violation-counts.js';
+
+export { ANSWERED_BY_HEADER, VIOLATIONS_HEADER, violationsHeader } from './answer.js';
 
 /** How to run the validating proxy (README › Proxy). Every field but `model` and `upstream` has a default. */
 export interface ProxyOptions {
@@ -65,6 +65,40 @@ export interface StartedProxy {
   close(): Promise<void>;
 }
 
+/** What one proxy shares across requests: the spec, both sides, the judges and the bookkeeping. */
+interface ProxyContext {
+  model: ApiModel;
+  options: ProxyOptions;
+  mock: Mock<AnyRecordStore, Maybe<MockResponse>>;
+  upstream: Upstream;
+  counts: ViolationCounts;
+  sequences: SequenceJudge;
+  recorder: Recorder | undefined;
+  mockOperations: ReadonlySet<string>;
+  /** Ids of records created on the mock side, by resource: their reads, writes and deletes go to the mock too (DECISIONS D64). */
+  mockIds: Map<string, Set<string>>;
+  mockKey: string;
+  adminDigest: Buffer | undefined;
+  logger: Logger | undefined;
+  logRequests: boolean;
+  exchangeCount: number;
+}
+
+/** One request as the proxy reads it: where it goes below the base path and upstream, and what the judge reads of it. */
+interface Arrival {
+  request: MockRequest;
+  method: string;
+  url: string;
+  /** The path below the spec's base path (query included); outside it, the URL as it came (no operation has it: `route`). */
+  judgedPath: string;
+  upstreamPath: string;
+  headers: Readonly<Record<string, string>>;
+  bodyText: string | undefined;
+  /** A CORS preflight: forwarded or answered, never judged. */
+  preflight: boolean;
+  started: number;
+}
+
 /**
  * Starts the validating proxy (README › Proxy): every request below the spec's base path is judged, forwarded to
  * the upstream (or answered by the mock: `--mock-operations`, `--fallback`), and the answer judged and returned
@@ -72,218 +106,237 @@ export interface StartedProxy {
  * {@link VIOLATIONS_HEADER}. Each violation is one log line, kept in the journal (`GET /__admin/requests`) and
  * counted (`GET /__admin/violations`). `/__admin` and `/__health` are the mock's. Never answers a 5xx of its
  * own except 502 when the upstream cannot be reached and nothing falls back. Errors: rejects when the port is
- * taken or the record folder cannot be created.
+ * taken, `mockOperations` names no operation, or the record folder cannot be created.
  */
 export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
   const { model } = options;
-  const mock = (await createMock({ ...options.mock, model, ...(options.logger === undefined ? {} : { logger: options.logger }) })) as Mock<AnyRecordStore, Maybe<MockResponse>>;
-  const upstream = createUpstream({ baseUrl: options.upstream, tls: options.tls, ...(options.upstreamConnections === undefined ? {} : { connections: options.upstreamConnections }) });
-  const counts = new ViolationCounts();
-  const sequences = new SequenceJudge(model);
-  let exchangeCount = 0;
-  const recorder = options.record === undefined ? undefined : new Recorder(options.record, model, options.version ?? '0.0.0');
   const mockOperations = new Set(options.mockOperations ?? []);
   const unknown = [...mockOperations].filter((id) => !model.operations.some((op) => op.operationId === id));
   if (unknown.length > 0) throw new Error(`--mock-operations names no operation of the spec: ${unknown.join(', ')} (known: ${model.operations.map((op) => op.operationId).join(', ')})`);
-  const mockKey = options.mock?.apiKeys?.[0] ?? DEFAULT_API_KEY;
-  const adminDigest = options.mock?.adminToken === undefined ? undefined : digest(options.mock.adminToken);
+  const mock = (await createMock({ ...options.mock, model, ...(options.logger === undefined ? {} : { logger: options.logger }) })) as Mock<AnyRecordStore, Maybe<MockResponse>>;
+  const context: ProxyContext = {
+    model,
+    options,
+    mock,
+    upstream: createUpstream({ baseUrl: options.upstream, tls: options.tls, ...(options.upstreamConnections === undefined ? {} : { connections: options.upstreamConnections }) }),
+    counts: new ViolationCounts(),
+    sequences: new SequenceJudge(model),
+    recorder: options.record === undefined ? undefined : new Recorder(options.record, model, options.version ?? '0.0.0'),
+    mockOperations,
+    mockIds: new Map<string, Set<string>>(model.resources.map((resource) => [resource.name, new Set<string>()])),
+    mockKey: options.mock?.apiKeys?.[0] ?? DEFAULT_API_KEY,
+    adminDigest: options.mock?.adminToken === undefined ? undefined : digest(options.mock.adminToken),
+    logger: options.logger,
+    logRequests: options.logger?.isLevelEnabled('info') === true,
+    exchangeCount: 0,
+  };
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  /** Ids of records created on the mock side, by resource: their reads, writes and deletes go to the mock too (DECISIONS D64). */
-  const mockIds = new Map<string, Set<string>>(model.resources.map((resource) => [resource.name, new Set<string>()]));
-  const logger = options.logger;
-  const logRequests = logger?.isLevelEnabled('info') === true;
-
-  const fromMock = async (request: MockRequest, op: OperationModel | undefined, reason: string): Promise<Answer> => {
-    const asMock = withMockCredentials(request, op, mockKey);
-    const handler = mock.stores.handlerFor(asMock);
-    const answered = handler === 'full' ? errorResponse('TOO_MANY_KEYS') : await handler(asMock);
-    const response = mock.cors.decorate(asMock, answered);
-    if (op?.role === 'create' && op.resource !== undefined && response.status < 300) {
-      const parsed = parseExact(response.body);
-      const id = parsed.ok ? (recordIn(parsed.document.value, op.answerEnvelope) as Record<string, unknown> | null | undefined)?.[op.resource.idProperty] : undefined;
-      if (id !== undefined) mockIds.get(op.resource.name)!.add(idText(id));
-    }
-    // A stream the mock answers (D85) is sent whole here: its pieces are known at once.
-    return { status: response.status, headers: response.headers, bytes: Buffer.from(response.chunks === undefined ? response.body : response.chunks.join('')), answeredBy: 'mock', reason };
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, started: number): Promise<void> => {
-    const url = req.url ?? '/';
-    const method = (req.method ?? 'GET').toUpperCase();
-    const request: MockRequest = { method, url, headers: req.headers, body };
-    if (url.startsWith(`${ADMIN_PREFIX}/violations`) && /^\/__admin\/violations\/?(?:\?|$)/.test(url)) return write(res, violationsEndpoint(request), undefined);
-    if (isOwn(url)) return write(res, await mock.handle(request), undefined);
-    const base = model.basePath;
-    const below = base === '' ? url : url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`) ? url.slice(base.length) || '/' : undefined;
-    const upstreamPath = below === undefined ? url : `${upstream.basePath}${below}`;
-    const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    // node joins a request's repeated headers into one text (set-cookie aside, which requests do not carry): no copy needed.
-    const headers = req.headers as Readonly<Record<string, string>>;
-    // A path outside the base path is judged as it is: no operation has it (`route`).
-    const judgedPath = below ?? url;
-    const bodyText = body?.toString('utf8');
-    const judgedRequest: RequestVerdict | undefined = preflight ? undefined : judgeRequest(model, { method, path: judgedPath, headers, body: bodyText });
-    const op = judgedRequest?.routed.op;
-    const pathValues = judgedRequest?.routed.op === undefined ? {} : judgedRequest.routed.pathValues;
-
-    let answer: Answer | undefined;
-    let streamed = false;
-    if (op !== undefined && mockOperations.has(op.operationId)) answer = await fromMock(request, op, 'mock-operations');
-    else if (op !== undefined && heldByMock(op, pathValues, mockIds)) answer = await fromMock(request, op, 'record held by the mock');
-    else if (op !== undefined && options.errors === true && judgedRequest!.violations.length > 0) {
-      const refused = await fromMock(request, op, 'errors: invalid request');
-      if (refused.status >= 400 && refused.status < 500) answer = refused;
-    }
-    if (answer === undefined) {
-      try {
-        const got = await upstream.forward(method, upstreamPath, req.headers, body, preflight ? undefined : isStream);
-        answer = { status: got.status, headers: got.headers, bytes: got.bytes, answeredBy: 'upstream' };
-        // A stream is passed on piece by piece as the upstream sends it (D85), and judged whole once it ended.
-        if (got.stream !== undefined) {
-          streamed = true;
-          answer.bytes = await relayStream(res, answer, got.stream);
-        }
-        if (options.fallback === true && op !== undefined && !preflight) {
-          if (got.status === 501) answer = await fromMock(request, op, 'fallback: upstream answered 501');
-          else if (got.status === 404 && routeMissing(op, got.bytes, headerText(got.headers['content-encoding']))) answer = await fromMock(request, op, 'fallback: upstream has no such route (404)');
-        }
-      } catch (error) {
-        const unreachable = error instanceof UpstreamError && !error.reachable;
-        if (options.fallback === true && unreachable && (op !== undefined || preflight)) answer = await fromMock(request, op, 'fallback: upstream unreachable');
-        else {
-          logger?.warn(`${method} ${url}: ${(error as Error).message}`);
-          const failed = errorResponse(unreachable ? 'UPSTREAM_UNREACHABLE' : 'UPSTREAM_FAILED', `${(error as Error).message}`);
-          answer = { status: failed.status, headers: failed.headers, bytes: Buffer.from(failed.body), answeredBy: 'mock', reason: 'upstream failed' };
-        }
-      }
-    }
-
-    let verdict: ExchangeVerdict | undefined;
-    let text = '';
-    if (!preflight) {
-      // The judge reads the media type alone; the recording keeps every header.
-      const responseHeaders = recorder === undefined ? { 'content-type': headerText(answer.headers['content-type']) ?? '' } : flatHeaders(answer.headers);
-      if (answer.headers['content-type'] === undefined) delete responseHeaders['content-type'];
-      try {
-        const encoding = headerText(answer.headers['content-encoding']);
-        text = encoding === undefined ? answer.bytes.toString('utf8') : decodeBody(answer.bytes, encoding);
-      } catch (error) {
-        text = `(${(error as Error).message})`;
-      }
-      verdict = judgeExchange(model, { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: responseHeaders, text } }, { quick: true }, judgedRequest);
-    }
-    // The sequence rules too (read-after-create, delete then 404, pages), held only between exchanges that did not overlap.
-    const observed = { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: {}, text } };
-    const sequence = verdict?.op?.resource === undefined ? [] : sequences.judge(verdict, { index: ++exchangeCount, exchange: observed, url, sentAt: performance.timeOrigin + started, answeredAt: performance.timeOrigin + performance.now() });
-    const violations = verdict === undefined ? [] : sequence.length === 0 ? verdict.violations : [...verdict.violations, ...sequence];
-    const answeredMs = performance.now() - started;
-    if (!streamed) write(res, answer, options.violationHeader === false ? undefined : violations);
-
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    counts.add(violations);
-    if (logRequests) logger!.info({ method, path: url, status: answer.status, ms, answeredBy: answer.answeredBy, ...(answer.reason === undefined ? {} : { reason: answer.reason }) }, `${method} ${url} ${answer.status} ${ms} ms (${answer.answeredBy}${answer.reason === undefined ? '' : `: ${answer.reason}`})`);
-    for (const violation of violations) {
-      logger?.warn({ operationId: violation.operationId, rule: violation.rule, side: violation.side, pointer: violation.pointer, expected: violation.expected, got: violation.got, answeredBy: answer.answeredBy }, `violation ${violationLabel(violation)} (${violation.side}): ${violation.message}; expected ${violation.expected}, got ${violation.got}`);
-    }
-    mock.journal.record(request, { status: answer.status }, { answeredBy: answer.answeredBy, violations: violations.map(journalViolation) });
-    if (recorder !== undefined) {
-      const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
-      const comment = `answered by ${answer.answeredBy}${answer.reason === undefined ? '' : ` (${answer.reason})`}${violations.length === 0 ? '' : `; violations: ${violations.map(violationLabel).join('; ')}`}`;
-      const schemaClean = !violations.some((v) => v.side === 'response' && (v.rule === 'body.schema' || v.rule === 'body.json' || v.rule === 'media-type'));
-      recorder.add(
-        {
-          request: { method: method as 'GET', path: url, url: `${origin}${url}`, headers: flatHeaders(req.headers), ...(body === undefined || body.length === 0 ? {} : { body: body.toString('utf8') }) },
-          response: { status: answer.status, headers: flatHeaders(answer.headers), text },
-          // When the request came and how long until its answer was ready: a later request of the same client
-          // starts after that (the sequence rules of --from-har rely on it).
-          timing: { startedDateTime: new Date(performance.timeOrigin + started).toISOString(), totalMs: answeredMs },
-        },
-        comment,
-        op,
-        answer.answeredBy === 'upstream',
-        schemaClean ? verdict?.body : undefined,
-        pathValues,
-      );
-    }
-  };
-
-  const violationsEndpoint = (request: MockRequest): Answer => {
-    const refusal = adminRefusal(options.mock?.admin !== false, adminDigest, request);
-    if (refusal !== undefined) return refusal;
-    if (request.method === 'DELETE') {
-      counts.clear();
-      return { status: 204, headers: {}, bytes: Buffer.alloc(0), answeredBy: 'mock' };
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return errorAnswer('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${ADMIN_PREFIX}/violations; allowed: GET, DELETE.`, { allow: 'GET, DELETE' });
-    return { status: 200, headers: { 'content-type': 'application/json' }, bytes: Buffer.from(JSON.stringify(counts.toJSON())), answeredBy: 'mock' };
-  };
-
-  const server = createServer({ requireHostHeader: false, keepAliveTimeout: 5_000 }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const onFailure = (error: unknown): void => {
-      logger?.error(`proxy failed on ${req.method ?? ''} ${req.url ?? ''}: ${(error as Error).message}`);
+      context.logger?.error(`proxy failed on ${req.method ?? ''} ${req.url ?? ''}: ${(error as Error).message}`);
       if (!res.headersSent) write(res, errorAnswer('INTERNAL_ERROR'), undefined);
       else res.destroy();
     };
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    if (!announcesBody(req)) {
       req.resume();
-      handle(req, res, undefined, started).catch(onFailure);
+      handle(context, req, res, undefined, started).catch(onFailure);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        refused = true;
-        res.setHeader('connection', 'close');
-        write(res, errorAnswer('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`), undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!refused) handle(req, res, Buffer.concat(chunks, size), started).catch(onFailure);
-    });
-    req.on('error', () => res.destroy());
-  });
-  // A request node cannot parse still gets the error shape, as from the mock (mock/server.ts).
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const failed = errorResponse(error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'MALFORMED_REQUEST');
-    socket.end(`HTTP/1.1 ${failed.status} ${STATUS_CODES[failed.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(failed.body)}\r\nconnection: close\r\n\r\n${failed.body}`);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    readBody(
+      req,
+      res,
+      maxBodyBytes,
+      (body) => handle(context, req, res, body, started).catch(onFailure),
+      () => write(res, errorAnswer('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`), undefined),
+    );
+  };
+  // A request node cannot parse still gets the error shape, as from the mock.
+  const { origin, server } = await listen(onRequest, { port: options.port, host: options.host, errorAnswer: (_request, code, detail) => errorResponse(code, detail) });
   return {
     origin,
     baseUrl: `${origin}${model.basePath}`,
     server,
     mock,
-    counts,
+    counts: context.counts,
     flush: () => {
-      recorder?.flush();
+      context.recorder?.flush();
       mock.flush();
     },
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      recorder?.flush();
+      await closeServer(server);
+      context.recorder?.flush();
       mock.flush();
       await mock.dispose();
     },
   };
+}
+
+/** One request's way through the proxy: arrive, judge the request, choose a side, judge the answer, send, report. */
+async function handle(context: ProxyContext, req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, started: number): Promise<void> {
+  const arrival = arrive(context.model, context.upstream, req, body, started);
+  if (arrival.url.startsWith(`${ADMIN_PREFIX}/violations`) && /^\/__admin\/violations\/?(?:\?|$)/.test(arrival.url)) return write(res, violationsEndpoint(context, arrival.request), undefined);
+  if (isOwn(arrival.url)) return write(res, await context.mock.handle(arrival.request), undefined);
+  const judgedRequest = arrival.preflight ? undefined : judgeRequest(context.model, { method: arrival.method, path: arrival.judgedPath, headers: arrival.headers, body: arrival.bodyText });
+  const answer = (await fromMockFirst(context, arrival, judgedRequest)) ?? (await forward(context, arrival, judgedRequest?.routed.op, res));
+  const { verdict, violations, text } = judgeAnswer(context, arrival, judgedRequest, answer);
+  const answeredMs = performance.now() - started;
+  // A stream went out piece by piece as it came (D89): only its verdict is left to report.
+  if (answer.streamed !== true) write(res, answer, context.options.violationHeader === false ? undefined : violations);
+  report(context, arrival, answer, violations, Math.round((performance.now() - started) * 100) / 100);
+  context.recorder?.add(...recording(arrival, req, answer, violations, text, answeredMs, verdict, judgedRequest));
+}
+
+/** Reads where a request goes: below the spec's base path for the judge, and the same path below the upstream's. */
+function arrive(model: ApiModel, upstream: Upstream, req: IncomingMessage, body: Buffer | undefined, started: number): Arrival {
+  const url = req.url ?? '/';
+  const method = (req.method ?? 'GET').toUpperCase();
+  const base = model.basePath;
+  const below = base === '' ? url : url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`) ? url.slice(base.length) || '/' : undefined;
+  return {
+    request: { method, url, headers: req.headers, body },
+    method,
+    url,
+    judgedPath: below ?? url,
+    upstreamPath: below === undefined ? url : `${upstream.basePath}${below}`,
+    // node joins a request's repeated headers into one text (set-cookie aside, which requests do not carry): no copy needed.
+    headers: req.headers as Readonly<Record<string, string>>,
+    bodyText: body?.toString('utf8'),
+    preflight: method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined,
+    started,
+  };
+}
+
+/**
+ * The mock's answer where it answers before the upstream is asked (DECISIONS D64): an operation of
+ * `--mock-operations`, a record the mock created, or with `--errors` a request the spec does not allow (refused
+ * with the mock's 4xx). `undefined`: the upstream is asked.
+ */
+async function fromMockFirst(context: ProxyContext, arrival: Arrival, judgedRequest: RequestVerdict | undefined): Promise<Answer | undefined> {
+  const routed = judgedRequest?.routed;
+  if (routed?.op === undefined) return undefined;
+  const { op, pathValues } = routed;
+  if (context.mockOperations.has(op.operationId)) return fromMock(context, arrival.request, op, 'mock-operations');
+  if (heldByMock(op, pathValues, context.mockIds)) return fromMock(context, arrival.request, op, 'record held by the mock');
+  if (context.options.errors === true && judgedRequest!.violations.length > 0) {
+    const refused = await fromMock(context, arrival.request, op, 'errors: invalid request');
+    if (refused.status >= 400 && refused.status < 500) return refused;
+  }
+  return undefined;
+}
+
+/**
+ * The upstream's answer, or with `--fallback` the mock's where the upstream answers 501, lacks the route (404) or
+ * cannot be reached; otherwise a 502 `UPSTREAM_UNREACHABLE` (or `UPSTREAM_FAILED`) in the error table's shape.
+ */
+async function forward(context: ProxyContext, arrival: Arrival, op: OperationModel | undefined, res: ServerResponse): Promise<Answer> {
+  const { request, method, url, preflight } = arrival;
+  const fallback = context.options.fallback === true;
+  try {
+    const got = await context.upstream.forward(method, arrival.upstreamPath, request.headers, request.body, preflight ? undefined : isStream);
+    // A stream is passed on piece by piece as the upstream sends it (D89), and judged whole once it ended.
+    if (got.stream !== undefined) {
+      const answer: Answer = { status: got.status, headers: got.headers, bytes: got.bytes, answeredBy: 'upstream' };
+      return { ...answer, bytes: await relayStream(res, answer, got.stream), streamed: true };
+    }
+    if (fallback && op !== undefined && !preflight) {
+      if (got.status === 501) return fromMock(context, request, op, 'fallback: upstream answered 501');
+      if (got.status === 404 && routeMissing(op, got.bytes, headerText(got.headers['content-encoding']))) return fromMock(context, request, op, 'fallback: upstream has no such route (404)');
+    }
+    return { status: got.status, headers: got.headers, bytes: got.bytes, answeredBy: 'upstream' };
+  } catch (error) {
+    const unreachable = error instanceof UpstreamError && !error.reachable;
+    if (fallback && unreachable && (op !== undefined || preflight)) return fromMock(context, request, op, 'fallback: upstream unreachable');
+    context.logger?.warn(`${method} ${url}: ${(error as Error).message}`);
+    const failed = errorResponse(unreachable ? 'UPSTREAM_UNREACHABLE' : 'UPSTREAM_FAILED', `${(error as Error).message}`);
+    return { status: failed.status, headers: failed.headers, bytes: Buffer.from(failed.body), answeredBy: 'mock', reason: 'upstream failed' };
+  }
+}
+
+/** The mock's answer to a request, its credentials swapped for the mock's key; an id it creates is remembered as the mock's. */
+async function fromMock(context: ProxyContext, request: MockRequest, op: OperationModel | undefined, reason: string): Promise<Answer> {
+  const asMock = withMockCredentials(request, op, context.mockKey);
+  const handler = context.mock.stores.handlerFor(asMock);
+  const answered = handler === 'full' ? errorResponse('TOO_MANY_KEYS') : await handler(asMock);
+  const response = context.mock.cors.decorate(asMock, answered);
+  if (op?.role === 'create' && op.resource !== undefined && response.status < 300) {
+    const parsed = parseExact(response.body);
+    const id = parsed.ok ? (recordIn(parsed.document.value, op.answerEnvelope) as Record<string, unknown> | null | undefined)?.[op.resource.idProperty] : undefined;
+    if (id !== undefined) context.mockIds.get(op.resource.name)!.add(idText(id));
+  }
+  // A stream the mock answers (D85) is sent whole here: its pieces are known at once.
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(response.chunks === undefined ? response.body : response.chunks.join('')), answeredBy: 'mock', reason };
+}
+
+/**
+ * The verdict on the exchange (judge/exchange.ts) and on the sequence so far (read-after-create, delete then 404,
+ * pages; judge/traffic.ts), held only between exchanges that did not overlap, with the answer's body as text.
+ */
+function judgeAnswer(context: ProxyContext, arrival: Arrival, judgedRequest: RequestVerdict | undefined, answer: Answer): { verdict: ExchangeVerdict | undefined; violations: ExchangeViolation[]; text: string } {
+  if (arrival.preflight) return { verdict: undefined, violations: [], text: '' };
+  const { method, judgedPath, headers, bodyText } = arrival;
+  // The judge reads the media type alone; the recording keeps every header.
+  const responseHeaders = context.recorder === undefined ? { 'content-type': headerText(answer.headers['content-type']) ?? '' } : flatHeaders(answer.headers);
+  if (answer.headers['content-type'] === undefined) delete responseHeaders['content-type'];
+  let text: string;
+  try {
+    const encoding = headerText(answer.headers['content-encoding']);
+    text = encoding === undefined ? answer.bytes.toString('utf8') : decodeBody(answer.bytes, encoding);
+  } catch (error) {
+    text = `(${(error as Error).message})`;
+  }
+  const verdict = judgeExchange(context.model, { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: responseHeaders, text } }, { quick: true }, judgedRequest);
+  if (verdict.op?.resource === undefined) return { verdict, violations: verdict.violations, text };
+  const observed = { request: { method, path: judgedPath, headers, body: bodyText }, response: { status: answer.status, headers: {}, text } };
+  const sequence = context.sequences.judge(verdict, { index: ++context.exchangeCount, exchange: observed, url: arrival.url, sentAt: performance.timeOrigin + arrival.started, answeredAt: performance.timeOrigin + performance.now() });
+  return { verdict, violations: sequence.length === 0 ? verdict.violations : [...verdict.violations, ...sequence], text };
+}
+
+/** The request log line, one warning per violation, the counts (`GET /__admin/violations`) and the journal entry. */
+function report(context: ProxyContext, arrival: Arrival, answer: Answer, violations: readonly ExchangeViolation[], ms: number): void {
+  const { method, url } = arrival;
+  const { logger } = context;
+  context.counts.add(violations);
+  if (context.logRequests) logger!.info({ method, path: url, status: answer.status, ms, answeredBy: answer.answeredBy, ...(answer.reason === undefined ? {} : { reason: answer.reason }) }, `${method} ${url} ${answer.status} ${ms} ms (${answer.answeredBy}${answer.reason === undefined ? '' : `: ${answer.reason}`})`);
+  for (const violation of violations) {
+    logger?.warn({ operationId: violation.operationId, rule: violation.rule, side: violation.side, pointer: violation.pointer, expected: violation.expected, got: violation.got, answeredBy: answer.answeredBy }, `violation ${violationLabel(violation)} (${violation.side}): ${violation.message}; expected ${violation.expected}, got ${violation.got}`);
+  }
+  context.mock.journal.record(arrival.request, { status: answer.status }, { answeredBy: answer.answeredBy, violations: violations.map(journalViolation) });
+}
+
+/** The arguments of `Recorder.add` for one exchange (`--record`): the HAR entry with its comment, and what the recorder keeps of the records. */
+function recording(arrival: Arrival, req: IncomingMessage, answer: Answer, violations: readonly ExchangeViolation[], text: string, answeredMs: number, verdict: ExchangeVerdict | undefined, judgedRequest: RequestVerdict | undefined): Parameters<Recorder['add']> {
+  const { method, url, request, started } = arrival;
+  const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
+  const comment = `answered by ${answer.answeredBy}${answer.reason === undefined ? '' : ` (${answer.reason})`}${violations.length === 0 ? '' : `; violations: ${violations.map(violationLabel).join('; ')}`}`;
+  const schemaClean = !violations.some((v) => v.side === 'response' && (v.rule === 'body.schema' || v.rule === 'body.json' || v.rule === 'media-type'));
+  const routed = judgedRequest?.routed;
+  return [
+    {
+      request: { method: method as 'GET', path: url, url: `${origin}${url}`, headers: flatHeaders(req.headers), ...(request.body === undefined || request.body.length === 0 ? {} : { body: request.body.toString('utf8') }) },
+      response: { status: answer.status, headers: flatHeaders(answer.headers), text },
+      // When the request came and how long until its answer was ready: a later request of the same client
+      // starts after that (the sequence rules of --from-har rely on it).
+      timing: { startedDateTime: new Date(performance.timeOrigin + started).toISOString(), totalMs: answeredMs },
+    },
+    comment,
+    routed?.op,
+    answer.answeredBy === 'upstream',
+    schemaClean ? verdict?.body : undefined,
+    routed?.op === undefined ? {} : routed.pathValues,
+  ];
+}
+
+/** `GET /__admin/violations` (the counts) and `DELETE` (clears them), behind the admin token. */
+function violationsEndpoint(context: ProxyContext, request: MockRequest): Answer {
+  const refusal = adminRefusal(context.options.mock?.admin !== false, context.adminDigest, request);
+  if (refusal !== undefined) return refusal;
+  if (request.method === 'DELETE') {
+    context.counts.clear();
+    return { status: 204, headers: {}, bytes: Buffer.alloc(0), answeredBy: 'mock' };
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') return errorAnswer('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${ADMIN_PREFIX}/violations; allowed: GET, DELETE.`, { allow: 'GET, DELETE' });
+  return { status: 200, headers: { 'content-type': 'application/json' }, bytes: Buffer.from(JSON.stringify(context.counts.toJSON())), answeredBy: 'mock' };
 }
 
 /** Whether an upstream's answer is a stream to pass on as it comes: its media type is a sequential one (D85). */

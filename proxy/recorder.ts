@@ -1,12 +1,12 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange } from '../conformance/client.js';
-import { idText } from '../conformance/exchange.js';
-import { listedRecords } from '../conformance/record-rules.js';
-import { toHar } from '../conformance/report/har.js';
-import { exactJson, toView } from '../spec/json.js';
-import type { ApiModel, OperationModel } from '../spec/model.js';
-import { recordIn } from '../spec/resources.js';
+import type { Exchange } from '../judge/verdict.js';
+import { idText } from '../judge/exchange.js';
+import { listedRecords } from '../judge/record-rules.js';
+import { toHar } from '../judge/har.js';
+import { exactJson, toView } from '../model/json.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import { recordIn } from '../model/resources.js';
 
 /** The HAR file `--record DIR` writes. */
 export const HAR_FILE = 'traffic.har';

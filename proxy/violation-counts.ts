@@ -1,4 +1,4 @@
-import type { ExchangeViolation } from '../conformance/exchange.js';
+import type { ExchangeViolation } from '../judge/verdict.js';
 
 /** `GET /__admin/violations`: the total, and counts by operation then rule, and by rule alone. */
 export interface ViolationSummary {

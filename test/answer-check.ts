@@ -1,7 +1,7 @@
 import type { MockResponse } from '../mock/pipeline.js';
-import { parseExact } from '../spec/json.js';
-import { mediaKind } from '../spec/media.js';
-import type { OperationModel, ResponseModel } from '../spec/model.js';
+import { parseExact } from '../model/json.js';
+import { mediaKind } from '../model/media.js';
+import type { OperationModel, ResponseModel } from '../model/model.js';
 
 /** The documented response a status falls under (exact, then its range, then `default`). */
 export function documentedFor(op: OperationModel, status: number): ResponseModel | undefined {

@@ -1,22 +1,28 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../mock/operations.js';
 
 /** The compiled CLI, `npm start`'s `node dist/mock/cli.js`. */
 export const CLI_PATH = join(PACKAGE_ROOT, 'dist', 'mock', 'cli.js');
 
-/** Builds `dist/` (tsc) when it is missing or older than a source file of the mock, the suite or the spec, so CLI tests never run stale code. */
+/** Every compiled entry the CLI tests start: the mock's, the proxy's and the suite's. */
+const BUILT_CLIS = [CLI_PATH, join(PACKAGE_ROOT, 'dist', 'proxy', 'cli.js'), join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js')];
+
+/**
+ * Builds `dist/` (tsc) when it is missing or older than a source file of the model, the judge, the mock, the suite
+ * or the proxy, so CLI tests never run stale code. A type error elsewhere does not stop the emit (tsc emits anyway;
+ * `npm run typecheck` is where types are judged), so these tests judge behaviour only. Errors: throws when a CLI is
+ * still missing after the build.
+ */
 export function ensureBuilt(): void {
-  const sources = ['mock', 'spec', 'conformance', 'proxy'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
+  const sources = ['model', 'judge', 'mock', 'conformance', 'proxy'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
   const newest = Math.max(...sources.map((path) => statSync(path).mtimeMs));
-  let built = 0;
-  try {
-    built = statSync(CLI_PATH).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built < newest) execFileSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PACKAGE_ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const builtAt = (path: string): number => (existsSync(path) ? statSync(path).mtimeMs : 0);
+  if (Math.min(...BUILT_CLIS.map(builtAt)) >= newest) return;
+  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PACKAGE_ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+  const missing = BUILT_CLIS.filter((path) => !existsSync(path));
+  if (missing.length > 0) throw new Error(`tsc did not produce ${missing.join(', ')}: ${result.stdout}${result.stderr}`);
 }
 
 /** A running `petstore-mock` child: its base URL from the banner, everything it printed, and how to stop it. */

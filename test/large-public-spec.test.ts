@@ -1,32 +1,32 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listCheckIds } from '../conformance/suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { PACKAGE_ROOT } from '../spec/model.js';
 import { failingChecks } from './corpus/harness.js';
+import { absentReason, sharedCorpusFile } from './shared-corpus.js';
 import { WILD_KEY, expectStatus, object, records, wildClient } from './wild-corpus/client.js';
 
 /**
- * The large public spec of the corpus: DigitalOcean's own description, kept as published in
- * spec/wild/digitalocean/ (about 650 operations in some 2,900 files, Apache-2.0; spec/wild/README.md). The mock
+ * The large public spec of the corpus: DigitalOcean's own description, read where it is kept as published,
+ * ../shared/corpus/digitalocean/ (about 650 operations in some 2,900 files, Apache-2.0; that folder's README). The mock
  * starts from it as `--spec` would, a front-end's first steps on it behave, and the suite's checks of its main
  * resources pass against that mock. (The whole suite of it, some 1,700 checks in about six minutes, is run and
  * recorded in bench/RESULTS.md rather than on every test run.) Start-up time and memory beside Prism are in
- * `npm run bench:startup`.
+ * `npm run bench:startup`. Where the shared corpus is absent, the tests skip and say so.
  */
-const SPEC = join(PACKAGE_ROOT, 'spec', 'wild', 'digitalocean', 'DigitalOcean-public.v2.yaml');
+const FILE = 'digitalocean/DigitalOcean-public.v2.yaml';
+const SPEC = sharedCorpusFile(FILE);
 /** The resources whose checks run here: a droplet and its neighbours, each with a list, a create and an item path. */
 const RESOURCES = ['droplets', 'certificates', 'keys', 'domains', 'firewalls', 'projects', 'vpcs', 'volumes'];
 
-let mock: StartedMock;
-beforeAll(async () => {
-  mock = await startMock({ spec: SPEC, port: 0, apiKeys: [WILD_KEY] });
-}, 120_000);
-afterAll(async () => {
-  await mock?.close();
-});
+describe.skipIf(SPEC === undefined)(`DigitalOcean's public description${SPEC === undefined ? ` (${absentReason(FILE)})` : ''}`, () => {
+  let mock: StartedMock;
+  beforeAll(async () => {
+    mock = await startMock({ spec: SPEC!, port: 0, apiKeys: [WILD_KEY] });
+  }, 120_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
 
-describe("DigitalOcean's public description", () => {
   test('starts with its resources and its examples as starting records', () => {
     expect(mock.model.operations.length).toBeGreaterThan(600);
     expect(mock.model.resources.length).toBeGreaterThan(100);
@@ -53,7 +53,7 @@ describe("DigitalOcean's public description", () => {
   });
 
   test('every check of its main resources passes against the mock', async () => {
-    const target = { baseUrl: mock.baseUrl, apiKey: WILD_KEY, spec: SPEC, runs: 5 };
+    const target = { baseUrl: mock.baseUrl, apiKey: WILD_KEY, spec: SPEC!, runs: 5 };
     const operations = new Set(mock.model.resources.filter((resource) => RESOURCES.includes(resource.name)).flatMap((resource) => Object.values(resource.operations).map((op) => op!.operationId)));
     const ids = (await listCheckIds(target)).filter((id) => operations.has(id.startsWith('auth.') ? id.slice('auth.'.length) : id.slice(0, id.lastIndexOf('.'))));
     expect(ids.length).toBeGreaterThan(50);

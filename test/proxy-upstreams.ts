@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { createMock, type Mock, type MockRequest, type MockResponse } from '../mock/index.js';
-import type { ApiModel } from '../spec/model.js';
+import type { ApiModel } from '../model/model.js';
 
 /**
  * Upstreams for the proxy's tests: the mock (a conforming implementation) behind a node:http server, each with

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listCheckIds, runCheck } from '../conformance/suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { PACKAGE_ROOT } from '../spec/model.js';
+import { PACKAGE_ROOT } from '../model/load.js';
 
 /**
  * Specs written as OpenAPI documents are often written outside this repository's style (test/wild/): no security,

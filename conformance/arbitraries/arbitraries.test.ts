@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { exactJson, parseExact, toView } from '../../spec/json.js';
-import { compile, createAjv, INT64_MAX, INT64_MIN, toJsonSchema, type Schema } from '../../spec/schema.js';
+import { exactJson, parseExact, toView } from '../../model/json.js';
+import { compile, createAjv, INT64_MAX, INT64_MIN, toJsonSchema, type Schema } from '../../model/schema.js';
 import { canonicalise } from './canonical.js';
 import { integerIn } from './integers.js';
 import { invalidValuesOf } from './invalid.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { OperationModel } from '../../spec/model.js';
-import { sampleOf } from '../../spec/error-shape.js';
-import { compile, createAjv, objectShape, type Schema, type Validator } from '../../spec/schema.js';
-import { canonicalJson, toView } from '../../spec/json.js';
+import type { OperationModel } from '../../model/model.js';
+import { sampleOf } from '../../model/error-shape.js';
+import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
+import { canonicalJson, toView } from '../../model/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp } from './bounded.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { toView } from '../../spec/json.js';
-import { compile, createAjv, type Schema } from '../../spec/schema.js';
+import { toView } from '../../model/json.js';
+import { compile, createAjv, type Schema } from '../../model/schema.js';
 import { GenerationGaveUp } from './bounded.js';
 import { patternString } from './pattern.js';
 import { validValues } from './schema.js';

@@ -1,4 +1,4 @@
-import { isInt64, jsonType, type Schema } from '../../spec/schema.js';
+import { isInt64, jsonType, type Schema } from '../../model/schema.js';
 
 /**
  * A JSON Schema in one canonical form, as hypothesis-jsonschema's `canonicalish` makes it before generating

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AuthScheme } from '../../spec/model.js';
+import type { AuthScheme } from '../../model/model.js';
 
 /**
  * Credentials the target must refuse with 401 (seed, Authentication: "missing or invalid"), built from the valid

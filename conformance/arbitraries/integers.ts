@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { INT64_MAX, INT64_MIN } from '../../spec/schema.js';
+import { INT64_MAX, INT64_MIN } from '../../model/schema.js';
 
 /** Which integers to draw: all of int64 (the seed's type), or only those a double holds exactly (`target.integers`). */
 export type IntegerRange = 'int64' | 'safe';

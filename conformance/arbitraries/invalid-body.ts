@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
-import { exactJson, parseExact, toView } from '../../spec/json.js';
-import type { BodyModel, OperationModel } from '../../spec/model.js';
+import { exactJson, parseExact, toView } from '../../model/json.js';
+import type { BodyModel, OperationModel } from '../../model/model.js';
 import { decodeForm, encodeBody, MULTIPART_BOUNDARY, takesForm } from '../body-encoding.js';
 import type { Canonical } from './canonical.js';
 import { invalidValuesOf, type ForbiddenValue } from './invalid.js';

@@ -1,9 +1,9 @@
 import { LosslessNumber } from 'lossless-json';
-import { INT64_MAX, INT64_MIN } from '../../spec/schema.js';
+import { INT64_MAX, INT64_MIN } from '../../model/schema.js';
 import type { Canonical } from './canonical.js';
 import { OUT_OF_INT64 } from './integers.js';
 import fc from 'fast-check';
-import { canonicalJson } from '../../spec/json.js';
+import { canonicalJson } from '../../model/json.js';
 import { GenerationGaveUp } from './bounded.js';
 import { patternRegExp, patternString } from './pattern.js';
 import { valueOf } from './schema.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { boundedFilter } from './bounded.js';
-import { patternRegExp as readPattern } from '../../spec/schema.js';
+import { patternRegExp as readPattern } from '../../model/schema.js';
 
 const compiled = new Map<string, RegExp | undefined>();
 

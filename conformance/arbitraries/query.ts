@@ -1,6 +1,6 @@
-import { toView } from '../../spec/json.js';
+import { toView } from '../../model/json.js';
 import fc from 'fast-check';
-import type { FilterModel, LimitModel } from '../../spec/model.js';
+import type { FilterModel, LimitModel } from '../../model/model.js';
 
 /**
  * A list query the suite sends: the page size (absent: the default applies) and at most one filter value.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { canonicalJson, toView } from '../../spec/json.js';
-import type { Schema, Validator } from '../../spec/schema.js';
+import { canonicalJson, toView } from '../../model/json.js';
+import type { Schema, Validator } from '../../model/schema.js';
 import { canonicalise, isUnconstrainedString, type Canonical } from './canonical.js';
 import { integerBounds, integerIn, type IntegerRange } from './integers.js';
 import { boundedFilter } from './bounded.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { OperationModel } from '../../spec/model.js';
+import type { OperationModel } from '../../model/model.js';
 import { badCredentials, credentialVariants, validCredentials, type BadCredentials } from '../arbitraries/credentials.js';
 import type { Check } from './check.js';
 import { expectNothingCreated } from './population.js';

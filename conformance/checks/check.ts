@@ -1,5 +1,5 @@
-import { canonicalJson, sameJson } from '../../spec/json.js';
-import type { FilterModel, ResourceModel } from '../../spec/model.js';
+import { canonicalJson, sameJson } from '../../model/json.js';
+import type { FilterModel, ResourceModel } from '../../model/model.js';
 import type { CheckContext } from '../context.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ApiModel } from '../../spec/model.js';
+import type { ApiModel } from '../../model/model.js';
 import { ordinaryBody } from '../arbitraries/body.js';
 import { Violation } from '../contract.js';
 import { createContext, type CheckContext } from '../context.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';

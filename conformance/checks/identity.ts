@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { exactInteger, toView } from '../../spec/json.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
-import { compile, createAjv, objectShape, type Schema, type Validator } from '../../spec/schema.js';
+import { exactInteger, toView } from '../../model/json.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
+import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { sameJson } from '../../spec/json.js';
-import type { FilterModel, ResourceModel } from '../../spec/model.js';
+import { sameJson } from '../../model/json.js';
+import type { FilterModel, ResourceModel } from '../../model/model.js';
 import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
-import { filterStranger } from '../record-rules.js';
+import { filterStranger } from '../../judge/record-rules.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { memberAt } from '../../spec/lists.js';
-import type { ListModel, ResourceModel } from '../../spec/model.js';
+import { memberAt } from '../../model/lists.js';
+import type { ListModel, ResourceModel } from '../../model/model.js';
 import { limitRange } from '../arbitraries/query.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { defaultedFilters, idOf, memory, type Check, type ExactRecord } from './check.js';

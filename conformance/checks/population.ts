@@ -1,9 +1,9 @@
-import { exactInteger, sameJson } from '../../spec/json.js';
-import type { ResourceModel } from '../../spec/model.js';
+import { exactInteger, sameJson } from '../../model/json.js';
+import type { ResourceModel } from '../../model/model.js';
 import { ordinaryBody, withProperty } from '../arbitraries/body.js';
 import type { Marker } from '../arbitraries/invalid-body.js';
 import { filterText, limitRange } from '../arbitraries/query.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
 import { idOf, knownAtLeast, memory, populationKey, type ExactRecord } from './check.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
-import type { Exchange } from '../client.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema.js';

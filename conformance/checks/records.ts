@@ -1,12 +1,12 @@
-import { canonicalJson, exactInteger } from '../../spec/json.js';
-import { memberAt } from '../../spec/lists.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { canonicalJson, exactInteger } from '../../model/json.js';
+import { memberAt } from '../../model/lists.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { queryText, type ListQuery } from '../arbitraries/query.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
-import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../record-rules.js';
-import { recordIn } from '../../spec/resources.js';
+import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../../judge/record-rules.js';
+import { recordIn } from '../../model/resources.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { OperationModel, ParameterModel, ResourceModel } from '../../spec/model.js';
+import type { OperationModel, ParameterModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
 import { validValues } from '../arbitraries/schema.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ApiModel, OperationModel, ResourceModel } from '../../spec/model.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
 import { refusalStatuses } from './create.js';

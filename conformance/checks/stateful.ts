@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { exactJson, sameJson } from '../../spec/json.js';
-import type { ApiModel, FilterModel, ResourceModel } from '../../spec/model.js';
-import { recordIn } from '../../spec/resources.js';
-import { keptAsSent } from '../record-rules.js';
+import { exactJson, sameJson } from '../../model/json.js';
+import type { ApiModel, FilterModel, ResourceModel } from '../../model/model.js';
+import { recordIn } from '../../model/resources.js';
+import { keptAsSent } from '../../judge/record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query.js';
 import { Violation } from '../contract.js';

@@ -1,8 +1,8 @@
-import type { ContentModel, OperationModel } from '../../spec/model.js';
-import type { StreamModel } from '../../spec/streams.js';
-import { essence } from '../exchange.js';
+import type { ContentModel, OperationModel } from '../../model/model.js';
+import type { StreamModel } from '../../model/streams.js';
+import { essence } from '../../judge/exchange.js';
 import { Violation } from '../contract.js';
-import { judgeStream } from '../stream-judge.js';
+import { judgeStream } from '../../judge/stream-judge.js';
 import type { CheckContext, RequestSpec } from '../context.js';
 import type { Check } from './check.js';
 import { itemRequest } from './identity.js';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { toView } from '../../spec/json.js';
-import { keptAsSent, shows } from '../record-rules.js';
-import { recordIn } from '../../spec/resources.js';
-import type { OperationModel, ResourceModel } from '../../spec/model.js';
+import { toView } from '../../model/json.js';
+import { keptAsSent, shows } from '../../judge/record-rules.js';
+import { recordIn } from '../../model/resources.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
 import { idOf, memory, type Check, type ExactRecord } from './check.js';

@@ -1,4 +1,4 @@
-import { readSpecDocument } from '../../spec/document.js';
+import { readSpecDocument } from '../../model/document.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 
 /** An operation of the spec as the reports show it: its documented statuses, and the statuses the run saw. */

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { refusedWith, traffic, waitedMs, type Exchange } from '../client.js';
+import { refusedWith, traffic, waitedMs } from '../client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { consistencySummary, type ConsistencySummary } from '../consistency.js';
 
 /**

@@ -1,6 +1,6 @@
-import { parseExact } from '../../spec/json.js';
-import type { ResourceModel } from '../../spec/model.js';
-import { INT64_MAX } from '../../spec/schema.js';
+import { parseExact } from '../../model/json.js';
+import type { ResourceModel } from '../../model/model.js';
+import { INT64_MAX } from '../../model/schema.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
 import { filterKey, idDrawer, storedFilters, storedSchema, type CreateRefusal, type ListPage, type ListQuery, type RecordId, type RecordStore, type RecordValue, type StoredFilter } from './record-store.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isLosslessNumber } from 'lossless-json';
-import { exactInteger, toView } from '../../spec/json.js';
-import { PARENT_LINK, type ResourceModel } from '../../spec/model.js';
-import type { Schema } from '../../spec/schema.js';
+import { exactInteger, toView } from '../../model/json.js';
+import { PARENT_LINK, type ResourceModel } from '../../model/model.js';
+import type { Schema } from '../../model/schema.js';
 
 /**
  * A record as the stores take and give it: one JSON object of the resource's record schema, its numbers exact

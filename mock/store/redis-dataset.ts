@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApiModel, ResourceModel } from '../../spec/model.js';
+import type { ApiModel, ResourceModel } from '../../model/model.js';
 import type { StartingData } from '../data.js';
 import type { MockResponse } from '../pipeline.js';
 import { STORE_RETRY_AFTER_SECONDS, storedFilters, type AnyRecordStore } from './record-store.js';

@@ -1,4 +1,4 @@
-import type { ApiModel } from '../../spec/model.js';
+import type { ApiModel } from '../../model/model.js';
 import type { StoreState } from './record-store.js';
 
 /**

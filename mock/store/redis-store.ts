@@ -1,5 +1,5 @@
-import { parseExact } from '../../spec/json.js';
-import type { ResourceModel } from '../../spec/model.js';
+import { parseExact } from '../../model/json.js';
+import type { ResourceModel } from '../../model/model.js';
 import { compileRecordWriter, type Writer } from '../serializer.js';
 import type { RedisConnection } from './redis-connection.js';
 import { CREATE_SCRIPT, DELETE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RANGE_SCRIPT, REPLACE_SCRIPT } from './redis-scripts.js';

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { parseExact } from '../../spec/json.js';
-import { loadModel, PACKAGE_ROOT, type Method } from '../../spec/model.js';
-import { createAjv } from '../../spec/schema.js';
+import { parseExact } from '../../model/json.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
+import type { Method } from '../../model/model.js';
+import { createAjv } from '../../model/schema.js';
 import type { BrokenServer } from './broken-servers.js';
 import { editAnswer, editBody, readObject, seedError, type Fault, type ProxyAnswer, type ProxyRequest } from './proxy.js';
 

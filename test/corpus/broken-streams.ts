@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../spec/model.js';
+import { PACKAGE_ROOT } from '../../model/model.js';
 import type { BrokenServer } from './broken-servers.js';
 import type { Fault, ProxyAnswer, ProxyRequest } from './proxy.js';
 

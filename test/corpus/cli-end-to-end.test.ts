@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PACKAGE_ROOT } from '../../spec/model.js';
+import { PACKAGE_ROOT } from '../../model/load.js';
 import { ensureBuilt } from '../built-cli.js';
 import { BROKEN_SERVERS, startBroken, type RunningBroken } from './broken-servers.js';
 import { startCorpusCli } from './cli.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { parseExact } from '../../spec/json.js';
+import { parseExact } from '../../model/json.js';
 
 /** The one API key every corpus server accepts. */
 export const CORPUS_KEY = 'corpus-key';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../../spec/model.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
 import { CORPUS, corpusSpec } from './corpus.js';
 import { PROBES } from './probes.js';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../../spec/model.js';
-import { patternRegExp } from '../../spec/schema.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
+import { patternRegExp } from '../../model/schema.js';
 import { ensureBuilt, startCli } from '../built-cli.js';
 
 /**
@@ -83,7 +83,7 @@ describe('a multi-file OpenAPI 3.0 spec (test/load/multi-file)', async () => {
   });
 
   it('an x- key under a member of names (a response header x-request-id) is a name: its $ref is followed', async () => {
-    const { readSpecDocument } = await import('../../spec/document.js');
+    const { readSpecDocument } = await import('../../model/document.js');
     const { document } = await readSpecDocument(MULTI_FILE);
     const paths = document['paths'] as Record<string, { get: { responses: Record<string, { headers: Record<string, unknown> }> } }>;
     expect(paths['/boats']!.get.responses['default']!.headers['x-request-id']).toEqual({ description: 'The identifier of the request, for support.', schema: { type: 'string', format: 'uuid' } });

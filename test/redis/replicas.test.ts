@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../../spec/model.js';
+import { loadModel } from '../../model/load.js';
 import { startMock, type StartedRedisMock } from '../../mock/index.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
-import { send, type Exchange } from '../../conformance/client.js';
+import { send } from '../../conformance/client.js';
+import type { Exchange } from '../../judge/verdict.js';
 import { consistencySummary, settle } from '../../conformance/consistency.js';
 import { Violation } from '../../conformance/contract.js';
 import { resolveTarget } from '../../conformance/target.js';

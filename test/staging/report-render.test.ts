@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml, renderMarkdown, type RunReport } from '../../conformance/report/html.js';
 import { coverage } from '../../conformance/report/operations.js';
 import { readResults, type SummaryRecord } from '../../conformance/report/results.js';
-import { SPEC_PATH } from '../../spec/model.js';
+import { SPEC_PATH } from '../../model/load.js';
 
 /** The report renderers and the results channel, without a run: skipped checks, no verdict, odd input. */
 

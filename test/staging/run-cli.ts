@@ -1,36 +1,16 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheck, type Target } from '../../conformance/suite.js';
+import { ensureBuilt } from '../built-cli.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The compiled conformance CLI, as `npx petstore-conformance` runs it. */
 export const CONFORMANCE_CLI = join(ROOT, 'dist', 'conformance', 'cli.js');
 
-/**
- * Compiles `dist/` when a source of the mock, the suite or the spec is newer than the CLI. A type error
- * elsewhere does not stop the emit (tsc emits anyway; `npm run typecheck` is where types are judged), so these
- * tests judge behaviour only. Errors: throws when the CLI is still missing after the build.
- */
-export function ensureCompiled(): void {
-  const sources = ['mock', 'spec', 'conformance'].flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(ROOT, dir, name)));
-  const newest = Math.max(...sources.map((path) => statSync(path).mtimeMs));
-  let built = 0;
-  try {
-    built = statSync(CONFORMANCE_CLI).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built >= newest) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
-  try {
-    statSync(CONFORMANCE_CLI);
-  } catch {
-    throw new Error(`tsc did not produce ${CONFORMANCE_CLI}: ${result.stdout}${result.stderr}`);
-  }
-}
+/** Compiles `dist/` when a source is newer than the built CLIs (test/built-cli.ts › ensureBuilt). */
+export const ensureCompiled = ensureBuilt;
 
 /** What a CLI run left: exit code, and stdout and stderr apart and together. */
 export interface CliRun {

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel, type ResourceModel } from '../../spec/model.js';
+import { loadModel } from '../../model/load.js';
+import type { ResourceModel } from '../../model/model.js';
 import { MemoryRecordStore } from '../../mock/store/memory-store.js';
 import { filterKey, withoutLink, type AsyncRecordStore, type RecordValue } from '../../mock/store/record-store.js';
-import { PARENT_LINK } from '../../spec/model.js';
+import { PARENT_LINK } from '../../model/model.js';
 import { RedisConnection } from '../../mock/store/redis-connection.js';
 import { RedisRecordStore } from '../../mock/store/redis-store.js';
 import { startRedis, type TestRedis } from '../redis/redis-server.js';

@@ -1,0 +1,138 @@
+import { isLosslessNumber } from 'lossless-json';
+import { canonicalJson, sameJson } from '../model/json.js';
+import type { OperationModel, ResourceModel } from '../model/model.js';
+import { admittedTypes, isMarked, jsonType } from '../model/schema.js';
+import { parameterValue } from './parameters.js';
+import type { ExchangeRule } from './verdict.js';
+
+/**
+ * The seed's rules that one answer shows about records (seed, Endpoints: listPets rules 1-3, createPet rule 2),
+ * as pure functions of the model and the exact JSON: the judge (conformance/exchange.ts) and the suite's checks
+ * (checks/list.ts, checks/records.ts) both call them.
+ */
+
+/** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
+export function listedRecords(resource: ResourceModel, body: unknown): Record<string, unknown>[] {
+  const list = resource.listShape?.kind === 'object' ? (body as Record<string, unknown> | null)?.[resource.listShape.itemsProperty] : body;
+  return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
+}
+
+/** Where a list answer holds its records, as a JSON pointer prefix (`` for a bare array). */
+function listPointer(resource: ResourceModel): string {
+  return resource.listShape?.kind === 'object' ? `/${resource.listShape.itemsProperty}` : '';
+}
+
+/** The first listed record whose `property` is not `value` (seed, listPets rule 1), as an index and a sentence. */
+export function filterStranger(records: readonly Record<string, unknown>[], property: string, value: unknown): { index: number; message: string } | undefined {
+  const index = records.findIndex((record) => !sameJson(record[property], value));
+  if (index === -1) return undefined;
+  return { index, message: `item ${index} has ${property} ${canonicalJson(records[index]![property] ?? null)}, but the query asks for ${canonicalJson(value)}` };
+}
+
+/**
+ * The list rules one answer shows (seed, listPets rules 1-3; Limits): each single, valid filter value held by
+ * every record; never more records than the page size asked for; without one, at most the default page size
+ * (the maximum when the spec gives no default, DECISIONS D33); an invalid page size still never beyond the maximum.
+ */
+export function listProblems(resource: ResourceModel, op: OperationModel, query: URLSearchParams, body: unknown): { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] {
+  const problems: { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] = [];
+  const records = listedRecords(resource, body);
+  const at = listPointer(resource);
+  for (const filter of resource.filters) {
+    const texts = query.getAll(filter.parameter.name);
+    if (texts.length !== 1) continue;
+    const { value, view } = parameterValue(filter.parameter, texts[0]!);
+    if (!filter.parameter.validate(view)) continue;
+    const stranger = filterStranger(records, filter.property, value);
+    if (stranger !== undefined) problems.push({ rule: 'list.filter', pointer: `${at}/${stranger.index}/${filter.property}`, expected: canonicalJson(value), got: canonicalJson(records[stranger.index]![filter.property] ?? null), message: `${filter.parameter.name}=${texts[0]} was answered with ${stranger.message}` });
+  }
+  const limit = resource.limit;
+  if (limit !== undefined) {
+    const texts = query.getAll(limit.parameter);
+    const param = op.queryParams.find((p) => p.name === limit.parameter);
+    const asked = texts.length === 1 && param !== undefined && param.validate(parameterValue(param, texts[0]!).view) ? Number(texts[0]) : undefined;
+    if (asked !== undefined && records.length > asked) {
+      problems.push({ rule: 'list.limit', pointer: `${at}/${asked}`, expected: `at most ${asked} records`, got: `${records.length} records`, message: `${limit.parameter}=${asked} was answered with ${records.length} records` });
+    } else if (texts.length === 0) {
+      const bound = limit.default ?? limit.maximum;
+      if (bound !== undefined && records.length > bound) problems.push({ rule: 'list.default-limit', pointer: `${at}/${bound}`, expected: `at most ${bound} records (the default page size)`, got: `${records.length} records`, message: `without ${limit.parameter}, the answer holds ${records.length} records, more than the default page size ${bound}` });
+    } else if (asked === undefined && limit.maximum !== undefined && records.length > limit.maximum) {
+      problems.push({ rule: 'list.limit', pointer: `${at}/${limit.maximum}`, expected: `at most ${limit.maximum} records (the largest page)`, got: `${records.length} records`, message: `an invalid ${limit.parameter} was answered with ${records.length} records, more than the largest page ${limit.maximum}` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Whether the record can hold a value sent for `name` as it was sent: the record does not mark it `readOnly`, and
+ * its schema admits the value's JSON type (or says no type). A member a write names in another type than the record (DigitalOcean sends a `size` slug and
+ * answers a `size` object) is the server's to turn into its own value: no echo is expected of it (D77).
+ */
+export function keptAsSent(resource: ResourceModel, name: string, value: unknown): boolean {
+  const schema = resource.properties[name];
+  if (schema === undefined) return true;
+  // A member the record marks `readOnly` is the server's, whatever a write body may carry.
+  if (isMarked(schema, 'readOnly')) return false;
+  const types = admittedTypes(schema);
+  if (types.length === 0) return true;
+  const type = isLosslessNumber(value) || typeof value === 'bigint' ? (Number.isInteger(Number(String(value))) ? 'integer' : 'number') : jsonType(value);
+  return types.includes(type) || (type === 'integer' && types.includes('number'));
+}
+
+/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
+export function isReturned(resource: ResourceModel, name: string): boolean {
+  const schema = resource.properties[name] as unknown;
+  if (schema === undefined) return resource.keepsOtherProperties;
+  return typeof schema === 'object' && schema !== null;
+}
+
+/**
+ * The fields of a create's answer that do not repeat the submitted ones exactly (seed, createPet rule 2: int64
+ * digit for digit, strings code unit for code unit). A field left out of the request may come back filled.
+ */
+export function echoProblems(resource: ResourceModel, sent: Readonly<Record<string, unknown>>, got: unknown): { name: string; expected: string; got: string; message: string }[] {
+  const record = (got !== null && typeof got === 'object' ? got : {}) as Record<string, unknown>;
+  const problems: { name: string; expected: string; got: string; message: string }[] = [];
+  for (const [name, member] of Object.entries(sent)) {
+    if (!isReturned(resource, name) || !keptAsSent(resource, name, member)) continue;
+    const value = returnedPart(resource.properties[name], member);
+    if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
+    else if (!shows(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
+  }
+  return problems;
+}
+
+/**
+ * Whether an answer's value shows a value sent: the same JSON (int64 exact), except that an object sent may come
+ * back with more members than it had (a server fills `readOnly` and default members inside it, and a merge patch
+ * keeps those not sent: spec/DECISIONS.md › D75); arrays item by item, in order.
+ */
+export function shows(got: unknown, sent: unknown): boolean {
+  if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member));
+  if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((item, i) => shows(got[i], item));
+  return sameJson(got, sent);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+/**
+ * What an answer shows of a value sent in a member of schema `schema` (the record's, as responses see it): the
+ * members a response may not carry (`writeOnly`, a `false` schema in the response view), at any depth and in any
+ * `allOf`/`oneOf`/`anyOf` part, left out.
+ */
+export function returnedPart(schema: unknown, value: unknown): unknown {
+  if (schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return value;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(value)) return value.map((item) => returnedPart(node['items'], item));
+  if (isLosslessNumber(value)) return value;
+  const parts = [node, ...(['allOf', 'oneOf', 'anyOf'] as const).flatMap((key) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []))].filter((part): part is Record<string, unknown> => part !== null && typeof part === 'object');
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+    const subs = parts.map((part) => (part['properties'] as Record<string, unknown> | undefined)?.[name]).filter((sub) => sub !== undefined);
+    if (subs.some((sub) => sub === false)) continue;
+    out[name] = returnedPart(subs.find((sub) => sub !== null && typeof sub === 'object'), member);
+  }
+  return out;
+}

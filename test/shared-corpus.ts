@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../model/load.js';
+
+/**
+ * Public API descriptions written by others are test data, not part of this tree: they are kept whole, with their
+ * licences, in `../shared/corpus/` beside the checkout (its README names each source). `PETSTORE_SHARED_CORPUS`
+ * points elsewhere when the folder lives in another place.
+ */
+export const SHARED_CORPUS = resolve(process.env['PETSTORE_SHARED_CORPUS'] ?? join(PACKAGE_ROOT, '..', 'shared', 'corpus'));
+
+/**
+ * The absolute path of `relative` inside the shared corpus (`digitalocean/DigitalOcean-public.v2.yaml`), or
+ * `undefined` when it is absent (a clone outside this workspace): the test that needs it then skips and says why
+ * through {@link absentReason}.
+ */
+export function sharedCorpusFile(relative: string): string | undefined {
+  const path = join(SHARED_CORPUS, relative);
+  return existsSync(path) ? path : undefined;
+}
+
+/** The sentence a skipped test carries when a shared corpus file is absent. */
+export function absentReason(relative: string): string {
+  return `skipped: ${join(SHARED_CORPUS, relative)} is absent (public specs are read from ../shared/corpus/, never copied into the tree)`;
+}
