@@ -2,14 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Vitest for `npm test`: unit tests of the spec model, the mock and the suite, the suite against the mock and its
- * self-test, the corpus of edited specs, staging conditions and Redis replicas. `conformance/conformance.test.ts`
- * is the conformance CLI's entry (it needs a target), so `npm test` leaves it to the CLI tests.
+ * self-test, the corpus of edited specs, staging conditions and Redis replicas.
  */
 export default defineConfig({
   test: {
     // `npm test` runs the tests; `npm run measure:escapes` (VITEST_MEASURE=1) runs the self-test's measurements instead.
     include: process.env['VITEST_MEASURE'] === '1' ? ['**/*.measure.ts'] : ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', 'conformance/conformance.test.ts'],
+    exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

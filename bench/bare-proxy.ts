@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { Pool } from 'undici';
 
 /**
- * The floor any validating proxy is measured against (bench/proxy.ts): node:http in front, an undici pool behind,
+ * The floor any validating proxy is measured against (bench/proxy-overhead.ts): node:http in front, an undici pool behind,
  * one `JSON.parse` per answer and nothing else: no judging, no logging. argv: `<upstream base URL>`.
  * IPC: sends `{ port }` once listening.
  */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { PACKAGE_ROOT } from '../model/load.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 import { DEFAULT_API_KEY, startMock } from '../mock/index.js';
 
 /**

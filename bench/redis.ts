@@ -3,13 +3,13 @@ import { appendFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import { DEFAULT_API_KEY, startMock } from '../mock/index.js';
 import type { RecordValue } from '../mock/store/record-store.js';
 import { RedisBackend } from '../mock/store/redis-dataset.js';
 import { startRedis } from '../test/redis/redis-server.js';
 import { cpuSeconds, stopChild, type Target } from './children.js';
-import { measure, type Measured } from './load.js';
+import { measure, type Measured } from './autocannon-load.js';
 
 /**
  * `npm run bench:redis`: list and create throughput of the mock on the Redis store against the same mock on the

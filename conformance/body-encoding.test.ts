@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import type { OperationModel } from '../model/model.js';
 import { bodyForm } from './arbitraries/body.js';
 import { invalidBodies } from './arbitraries/invalid-body.js';

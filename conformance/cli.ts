@@ -1,44 +1,45 @@
 #!/usr/bin/env node
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { toHar } from '../judge/har.js';
+import type { Exchange } from '../judge/verdict.js';
 import { readSpecDocument } from '../model/document.js';
+import { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
-import { EXCHANGE_LOG_ENV, send, TargetRefusing } from './client.js';
-import type { Exchange } from '../judge/verdict.js';
+import { send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
-import { toHar } from '../judge/har.js';
+import { checkLines, closingLines } from './report/text.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
-import { coverage } from './report/operations.js';
-import { readResults, RESULTS_FILE_ENV } from './report/results.js';
-import { resolveTarget, targetToEnv, type Target, type TargetTls } from './target.js';
+import { renderJunit } from './report/junit.js';
+import { coverage } from './report/coverage.js';
+import { progressLine } from './report/progress.js';
+import { runSuite, type SuiteResult } from './run-suite.js';
+import { resolveTarget, type Target, type TargetTls } from './target.js';
 import { dispatcherFor } from './transport/dispatcher.js';
 
 /**
- * `npm run conformance -- --base-url URL --api-key KEY` / `petstore-conformance`: runs the conformance suite
- * (the compiled conformance/conformance.test.js beside this file, by vitest) against any implementation of the seed.
- * Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target unreachable, a
- * certificate problem, or the target kept refusing (429/503): no verdict.
+ * `npm run conformance -- --base-url URL --api-key KEY` / `petstore-conformance`: runs the conformance suite of an
+ * OpenAPI spec (default the shipped Pet Store Animals interface) against any implementation of it, in this process
+ * (conformance/run-suite.ts › runSuite), and writes what was asked for: the console report, JUnit, HTML, HAR, a GitHub
+ * step summary. Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target
+ * unreachable, a certificate problem, or the target kept refusing (429/503): no verdict.
  */
 const EXIT_USAGE = 2;
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** The package root: `dist/conformance/` → two levels up; the folder that holds `spec/openapi.yaml`. */
-const PACKAGE_ROOT = join(HERE, '..', '..');
-const SPEC_PATH = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');
+/** Most exchanges `--har-all` keeps: a HAR file stays small enough for devtools. */
+const HAR_ALL_CAP = 1000;
+const PACKAGE_VERSION = (JSON.parse(await import('node:fs').then(({ readFileSync }) => readFileSync(`${PACKAGE_ROOT}/package.json`, 'utf8'))) as { version: string }).version;
 const colour = colours(process.stderr);
 
 const program = new Command('petstore-conformance')
-  .description('Checks an implementation of the Pet Store Animals interface against the seed, by property-based tests.')
-  .addOption(new Option('--base-url <url>', 'base address of the target, ending with /v1 (a gateway prefix before it is fine)').env('PETSTORE_BASE_URL'))
+  .description('Checks an implementation of an OpenAPI interface (default: the Pet Store Animals interface, spec/openapi.yaml) against its spec, by property-based tests.')
+  .addOption(new Option('--base-url <url>', "base address of the target, ending with the spec's base path (/v1 for the shipped spec; a gateway prefix before it is fine)").env('PETSTORE_BASE_URL'))
   .addOption(new Option('--target <name>', 'take the base address from the spec servers instead').choices(['production', 'staging', 'mock']))
-  .addOption(new Option('--api-key <key>', 'a key the target accepts as "Authorization: Bearer <key>"').env('PETSTORE_API_KEY'))
+  .addOption(new Option('--api-key <key>', "a key the target accepts in the spec's security scheme (the shipped spec: \"Authorization: Bearer <key>\")").env('PETSTORE_API_KEY'))
   .addOption(new Option('--read-only', 'never create anything (checks that must write are skipped, with the reason)').default(false))
-  .addOption(new Option('--strict', "hold the target to the schema as written on the seed's gaps").default(false))
+  .addOption(new Option('--strict', "hold the target to the schema as written where the spec leaves a gap (and to rules stated only in descriptions)").default(false))
   .addOption(new Option('--runs <n>', 'fast-check runs per property').default(50).argParser(positive))
   .addOption(new Option('--seed <n>', 'fast-check seed, to replay a printed failure').argParser(integer))
   .addOption(new Option('--path <path>', 'fast-check path of a printed counterexample (with --seed and one --check)'))
@@ -139,80 +140,52 @@ try {
 }
 await probe(target);
 
-// Colours are decided here, before vitest is loaded, for stdout where it writes: only on a terminal, unless
-// FORCE_COLOR asks for them (vitest's own test, like picocolors', would colour any CI log).
-if (colours(process.stdout).enabled) delete process.env['NO_COLOR'];
-else {
-  process.env['NO_COLOR'] = '1';
-  delete process.env['FORCE_COLOR'];
-}
-const workDir = mkdtempSync(join(tmpdir(), 'petstore-conformance-'));
-const resultsFile = join(workDir, 'results.jsonl');
-const exchangeLog = join(workDir, 'exchanges.jsonl');
-Object.assign(process.env, targetToEnv(target), { [RESULTS_FILE_ENV]: resultsFile }, options.har !== undefined && options.harAll ? { [EXCHANGE_LOG_ENV]: exchangeLog } : {});
-
-const { startVitest } = await import('vitest/node');
-const { progressReporter } = await import('./report/progress.js');
-const checks = options.check ?? [];
-const suiteFile = join(HERE, 'conformance.test.js');
-const vitest = await startVitest('test', [suiteFile], {
-  root: HERE,
-  dir: HERE,
-  include: ['conformance.test.js'],
-  // The suite ships inside dist/ (and node_modules/ once installed), both excluded by vitest's defaults.
-  exclude: [],
-  config: false,
-  watch: false,
-  pool: 'forks',
-  testTimeout: 15 * 60_000,
-  hookTimeout: 60_000,
-  maxConcurrency: options.concurrency,
-  // verbose: every check is listed with ✓, × or ↓ (and why it was skipped), not only the failures.
-  reporters: ['verbose', ...(junitFile === undefined ? [] : ['junit']), ...(process.stderr.isTTY ? [progressReporter(process.stderr)] : [])],
-  ...(junitFile === undefined ? {} : { outputFile: { junit: junitFile } }),
-  ...(checks.length === 0 ? {} : { testNamePattern: `(?:^| )(?:${checks.map((id) => id.replaceAll('.', '\\.')).join('|')}):` }),
+const out = colours(process.stdout);
+process.stdout.write(`petstore-conformance: ${model.title || 'API'} ${model.version} (${options.spec === SPEC_PATH ? 'the shipped spec' : options.spec}) against ${target.baseUrl}\n\n`);
+const selected = options.check ?? [];
+const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.length === 0 ? checkIds.length : selected.length) : undefined;
+const result = await runSuite(model, target, {
+  checks: selected,
+  keepExchanges: options.har !== undefined && options.harAll ? HAR_ALL_CAP : 0,
+  onCheck: (record) => {
+    process.stdout.write(checkLines(record, out));
+    progress?.done(record);
+  },
 });
-const failed = vitest.state.getCountOfFailedTests() > 0 || (process.exitCode !== undefined && process.exitCode !== 0);
-await vitest.close();
-
-const results = readResults(resultsFile);
-const selected = results.checks.filter((check) => checks.length === 0 || checks.includes(check.id));
-await writeReports(selected);
-rmSync(workDir, { recursive: true, force: true });
-if (results.summary?.refused !== undefined) {
-  process.stderr.write(colour.red(`petstore-conformance: ${results.summary.refused}\n`));
+progress?.stop();
+process.stdout.write(closingLines(result.checks, result.summary));
+await writeReports(result);
+if (result.summary.refused !== undefined) {
+  process.stderr.write(colour.red(`petstore-conformance: ${result.summary.refused}\n`));
   process.exit(EXIT_USAGE);
 }
-process.exit(failed ? 1 : 0);
+process.exit(result.checks.some((check) => check.state === 'failed') ? 1 : 0);
 
-/** Writes the reports asked for (HTML, HAR, GitHub step summary) from the results the worker sent back. */
-async function writeReports(checksRun: typeof selected): Promise<void> {
+/** Writes the reports asked for (HTML, HAR, JUnit, GitHub step summary) from the run's results. */
+async function writeReports({ checks, summary, exchanges }: SuiteResult): Promise<void> {
+  if (junitFile !== undefined) writeFileSync(junitFile, renderJunit(`conformance of ${target.baseUrl}`, checks));
   if (options.html === undefined && options.har === undefined && process.env['GITHUB_STEP_SUMMARY'] === undefined) return;
-  const statuses = results.summary?.statuses ?? [];
-  const { operations, unmatched } = await coverage(options.spec, statuses);
-  const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks: checksRun, summary: results.summary, operations, unmatched };
+  const { operations, unmatched } = await coverage(options.spec, summary.statuses);
+  const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks, summary, operations, unmatched };
   if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
   if (options.har !== undefined) {
-    const failing = checksRun.flatMap((check) => (check.exchange === undefined ? [] : [{ exchange: check.exchange, comment: `${check.id}: ${check.rule}` }]));
-    const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    writeFileSync(options.har, `${JSON.stringify(toHar(withEveryExchange(failing), target.apiKey, version), null, 2)}\n`);
+    const failing = checks.flatMap((check) => (check.exchange === undefined ? [] : [{ exchange: check.exchange, comment: `${check.id}: ${check.rule}` }]));
+    writeFileSync(options.har, `${JSON.stringify(toHar(withEveryExchange(failing, exchanges), target.apiKey, PACKAGE_VERSION), null, 2)}\n`);
   }
   const stepSummary = process.env['GITHUB_STEP_SUMMARY'];
   if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, renderMarkdown(report));
 }
 
 /**
- * With `--har-all`, the logged exchanges in the order they were sent, each failing one carrying its check's
- * comment (a failing exchange beyond the log's cap is added at the end); otherwise the failing ones alone.
+ * With `--har-all`, the run's exchanges in the order they were answered, each failing one carrying its check's
+ * comment (a failing exchange beyond the kept ones is added at the end); otherwise the failing ones alone.
  */
-function withEveryExchange(failing: { exchange: Exchange; comment: string }[]): { exchange: Exchange; comment?: string }[] {
-  if (!options.harAll || !existsSync(exchangeLog)) return failing;
+function withEveryExchange(failing: { exchange: Exchange; comment: string }[], exchanges: readonly Exchange[]): { exchange: Exchange; comment?: string }[] {
+  if (!options.harAll) return failing;
   const key = (exchange: Exchange): string => `${exchange.timing?.startedDateTime ?? ''} ${exchange.request.method} ${exchange.request.url}`;
   const comments = new Map(failing.map(({ exchange, comment }) => [key(exchange), comment]));
   const entries: { exchange: Exchange; comment?: string }[] = [];
-  for (const line of readFileSync(exchangeLog, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const exchange = JSON.parse(line) as Exchange;
+  for (const exchange of exchanges) {
     const comment = comments.get(key(exchange));
     comments.delete(key(exchange));
     entries.push(comment === undefined ? { exchange } : { exchange, comment });
@@ -228,9 +201,8 @@ async function fromHar(file: string): Promise<never> {
   if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
   const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
   const { runFromHar } = await import('./from-har.js');
-  const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   try {
-    const code = await runFromHar({ file, model, specPath: options.spec, strict: options.strict, html: options.html, junit: options.junit ?? (options.reporter === 'junit' ? options.output : undefined), har: options.har, version });
+    const code = await runFromHar({ file, model, specPath: options.spec, strict: options.strict, html: options.html, junit: options.junit ?? (options.reporter === 'junit' ? options.output : undefined), har: options.har, version: PACKAGE_VERSION });
     process.exit(code);
   } catch (error) {
     return usage((error as Error).message);

@@ -1,4 +1,3 @@
-import { appendFileSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
 import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import type { ResolvedTarget } from './target.js';
@@ -9,7 +8,7 @@ import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
  * Most tries of one request refused with 429 or 503, and most milliseconds spent waiting between them. A
  * `Retry-After` longer than what is left of the wait ends the request at once.
  */
-export const RETRY_LIMITS = { maxTries: 8, maxWaitMs: 60_000 } as const;
+const RETRY_LIMITS = { maxTries: 8, maxWaitMs: 60_000 } as const;
 
 /**
  * What this process sent: requests (tries included), retries after refusals, wall-clock time paused by
@@ -143,20 +142,33 @@ const STILL_MS = 2_000;
 /** When the last answer of the process arrived (ms since the epoch). */
 let lastAnswerAt = 0;
 
+/** Exchanges kept in memory for `--har-all`, and how many more may be kept. */
+let kept: Exchange[] = [];
+let keepLeft = 0;
+
 /**
- * When this variable names a file, the first {@link EXCHANGE_LOG_CAP} exchanges of the process are appended to
- * it as JSON lines (`petstore-conformance --har FILE --har-all`). Unset: nothing is written.
+ * Starts a run's figures afresh: the request and retry counts, the statuses per operation, the refusal that ended
+ * an earlier run, and the exchanges kept (the first `keepExchanges` of this run, for `--har-all`; 0: none).
  */
-export const EXCHANGE_LOG_ENV = 'CONFORMANCE_EXCHANGE_LOG';
-/** Most exchanges written to the exchange log: a HAR file stays small enough for devtools. */
-export const EXCHANGE_LOG_CAP = 1000;
-let logged = 0;
+export function beginRun(keepExchanges: number): void {
+  traffic.requests = 0;
+  traffic.retries = 0;
+  traffic.startedAt = performance.now();
+  traffic.statuses.clear();
+  refusing = undefined;
+  kept = [];
+  keepLeft = keepExchanges;
+}
+
+/** The exchanges kept since {@link beginRun}, in the order they were answered. */
+export function keptExchanges(): Exchange[] {
+  return kept;
+}
 
 function logExchange(exchange: Exchange): void {
-  const file = process.env[EXCHANGE_LOG_ENV];
-  if (file === undefined || file === '' || logged >= EXCHANGE_LOG_CAP) return;
-  logged += 1;
-  appendFileSync(file, `${JSON.stringify(exchange)}\n`);
+  if (keepLeft <= 0) return;
+  keepLeft -= 1;
+  kept.push(exchange);
 }
 
 /** Codes of a connection closed under a request before its answer (not a refusal to connect). */
@@ -175,11 +187,6 @@ function recordStatus(request: OutgoingRequest, status: number): void {
   let counts = traffic.statuses.get(key);
   if (counts === undefined) traffic.statuses.set(key, (counts = new Map()));
   counts.set(status, (counts.get(status) ?? 0) + 1);
-}
-
-/** Headers of an authenticated JSON request with the target's key. */
-export function authHeaders(target: ResolvedTarget, extra: Record<string, string> = {}): Record<string, string> {
-  return { authorization: `Bearer ${target.apiKey}`, accept: 'application/json', ...extra };
 }
 
 /**

@@ -8,6 +8,12 @@ import type { ResolvedTarget } from './target.js';
  */
 const observed = { lags: [] as number[], invisible: 0 };
 
+/** Forgets the lags observed so far: a new run's figures start empty. */
+export function resetConsistency(): void {
+  observed.lags = [];
+  observed.invisible = 0;
+}
+
 /**
  * Reads what a write just made (call it right after the write's 2xx) until `visible(value)` holds or the
  * target's `consistencyWindowMs` has passed, sleeping 20 ms, 30 ms, 45 ms, … (at most 250 ms) between reads.

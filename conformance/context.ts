@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { SPEC_PATH } from '../model/load.js';
+import { SPEC_PATH } from '../model/loader.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import type { BadCredentials } from './arbitraries/credentials.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { curl, send } from './client.js';
 import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import { expectResponse, Violation } from './contract.js';
-import { encodeBody, requestMediaType } from './body-encoding.js';
+import { encodeBody } from './body-encoding.js';
 import { checkProperty } from './property.js';
 import type { ResolvedTarget } from './target.js';
 import { parseExact } from '../model/json.js';
@@ -48,11 +48,6 @@ export interface RequestSpec {
 /** The path of `op` with its path parameters filled (each value encoded as one path segment). */
 export function pathOf(op: OperationModel, values: Record<string, string>): string {
   return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
-}
-
-/** The media type a request body of `op` is sent as: JSON where the operation takes it, else the form it declares. */
-export function bodyMediaType(op: OperationModel): string {
-  return requestMediaType(op).mediaType;
 }
 
 /** The parent record each sub-resource's requests are sent under, for the target being checked (D53). */

@@ -1,4 +1,4 @@
-import { loadModel, SPEC_PATH } from '../model/load.js';
+import { loadModel, SPEC_PATH } from '../model/loader.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import type { Exchange } from '../judge/verdict.js';
 import { judgeResponseBody } from '../judge/exchange.js';
@@ -15,6 +15,12 @@ export class Violation extends Error {
 }
 
 const models = new Map<string, Promise<ApiModel>>();
+
+/** Takes `model` as the model of `specPath` (default the shipped spec) for this process, unless one was loaded already. */
+export function useModel(specPath: string | undefined, model: ApiModel): void {
+  const path = specPath ?? SPEC_PATH;
+  if (!models.has(path)) models.set(path, Promise.resolve(model));
+}
 
 /**
  * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), loaded once per

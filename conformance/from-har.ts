@@ -6,7 +6,7 @@ import { colours } from './report/colours.js';
 import { toHar } from '../judge/har.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { renderJunit } from './report/junit.js';
-import { coverage } from './report/operations.js';
+import { coverage } from './report/coverage.js';
 import type { CheckRecord } from './report/results.js';
 import { readHar } from '../judge/har.js';
 import { judgeTraffic, type JudgedExchange } from '../judge/traffic.js';

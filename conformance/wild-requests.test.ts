@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import type { OperationModel } from '../model/model.js';
 import { bodyValues } from './arbitraries/body.js';
 import { judgeResponseBody } from '../judge/exchange.js';

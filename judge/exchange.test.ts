@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
 import { judgeExchange } from './exchange.js';
 import type { ObservedExchange } from './verdict.js';

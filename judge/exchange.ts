@@ -4,7 +4,7 @@ import type { ApiModel, AuthScheme, OperationModel, ParameterModel } from '../mo
 import { recordIn } from '../model/resources.js';
 import { isJsonMediaType } from '../model/schema.js';
 import { documentedResponse, statusFieldOf } from './documented.js';
-import { parameterValue } from './parameters.js';
+import { parameterValue } from './parameter-values.js';
 import type { ExchangeRule, ExchangeVerdict, ExchangeViolation, ObservedExchange, Routed } from './verdict.js';
 import { echoProblems, listProblems } from './record-rules.js';
 import { judgeStream } from './stream-judge.js';

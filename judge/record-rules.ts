@@ -2,7 +2,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, sameJson } from '../model/json.js';
 import type { OperationModel, ResourceModel } from '../model/model.js';
 import { admittedTypes, isMarked, jsonType } from '../model/schema.js';
-import { parameterValue } from './parameters.js';
+import { parameterValue } from './parameter-values.js';
 import type { ExchangeRule } from './verdict.js';
 
 /**

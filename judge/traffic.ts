@@ -1,6 +1,6 @@
 import { canonicalJson, sameJson } from '../model/json.js';
 import type { ApiModel, ResourceModel } from '../model/model.js';
-import { idText, judgeExchange, routeOf } from './exchange.js';
+import { idText, judgeExchange } from './exchange.js';
 import type { ExchangeVerdict, ExchangeViolation, ObservedExchange } from './verdict.js';
 import { isReturned, listedRecords } from './record-rules.js';
 
@@ -239,7 +239,3 @@ function overlappingPages(resource: ResourceModel, trail: ResourceTrail, traffic
   return violations;
 }
 
-/** Whether the spec describes the exchange's route and method. */
-export function isDescribed(model: ApiModel, exchange: ObservedExchange): boolean {
-  return routeOf(model, exchange.request.method, exchange.request.path).op !== undefined;
-}

@@ -7,16 +7,16 @@ import { datasetSizes, reloadDataset, type Stores } from './isolation.js';
 import { consolePage } from './console-page.js';
 import { createOne, deleteOne, generate, healthOf, journalQuery, modelOf, pageOf, readOne, replaceOne, requestStream, type ConsoleAnswer, type ConsoleStatus } from './console-api.js';
 import type { Journal } from './journal.js';
-import { parseJsonBody } from './json.js';
+import { parseJsonBody } from './exact-body.js';
 import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
-import { singularCode } from './records.js';
+import { singularCode } from './record-bodies.js';
 import { andThen, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordValue } from './store/record-store.js';
 
 /** Path prefix of the admin API: outside the contract's base path `/v1`, so it never shadows an operation. */
 export const ADMIN_PREFIX = '/__admin';
 
 /** Header naming the API key whose data an admin call acts on, with `--isolate-by-key` (not in the URL, so never logged). */
-export const ADMIN_KEY_HEADER = 'x-petstore-key';
+const ADMIN_KEY_HEADER = 'x-petstore-key';
 
 /** What the admin API acts on and how it is guarded. */
 export interface AdminOptions {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { mediaKind } from '../model/media.js';
-import { PACKAGE_ROOT } from '../model/load.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import { validSample } from '../model/samples.js';
 import { answerProblem, documentedFor } from '../test/answer-check.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { sample } from 'openapi-sampler';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { canonicalJson } from '../model/json.js';
-import { PACKAGE_ROOT, SPEC_PATH } from '../model/load.js';
+import { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
 import type { OperationModel } from '../model/model.js';
 import { validAnswer, validatorOf } from '../model/samples.js';
 import { answerProblem } from '../test/answer-check.js';

@@ -157,7 +157,7 @@ interface Range {
 }
 
 /** Parses `Accept` (RFC 9110 §12.5.1): media ranges with their `q`; an unreadable range counts as `*\/*`. */
-export function parseAccept(header: string | string[] | undefined): Range[] | undefined {
+function parseAccept(header: string | string[] | undefined): Range[] | undefined {
   if (header === undefined) return undefined;
   const text = Array.isArray(header) ? header.join(',') : header;
   if (text.trim() === '') return undefined;

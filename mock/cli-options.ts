@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PACKAGE_ROOT, SPEC_PATH } from '../model/load.js';
+import { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
 import { DEFAULT_API_KEY } from './index.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 import { parseLatency, type Latency } from './prefer.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../model/load.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 import type { ResponseModel } from '../model/model.js';
 import { call } from '../test/in-process.js';
 import { createMock, DEFAULT_API_KEY, loadApi, startMock, type Api, type StartedMock } from './index.js';

@@ -7,7 +7,7 @@ import { generateRecords, MAX_GENERATED } from './generate.js';
 import type { JournalEntry, Journal } from './journal.js';
 import { compileCoercion } from './parameters.js';
 import type { MockResponse, ResponseSink } from './pipeline.js';
-import { recordFromBody, singularCode, singularWord } from './records.js';
+import { recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { answerableStatuses } from './statuses.js';
 import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../model/load.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 import type { MockResponse } from './pipeline.js';
 
 /** The console's files (README › Console): plain HTML, CSS and ES modules, shipped as they are (package "files"). */
-export const CONSOLE_DIR = join(PACKAGE_ROOT, 'mock', 'console');
+const CONSOLE_DIR = join(PACKAGE_ROOT, 'mock', 'console');
 
 /**
  * The page's policy: its own script and style only (no inline script or style, no `eval`), data fetched from
  * this origin only, no frames, no forms posted anywhere, no base URL. Markup that reaches the page as data
  * is written with `textContent` and could not run even if it were parsed.
  */
-export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const FILES: Record<string, { file: string; type: string }> = {
   '/__admin/': { file: 'index.html', type: 'text/html; charset=utf-8' },

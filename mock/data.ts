@@ -4,12 +4,12 @@ import { canonicalJson } from '../model/json.js';
 import { mediaKind } from '../model/media.js';
 import type { ApiModel, ResourceModel } from '../model/model.js';
 import { filterKey, isValidRecord, type RecordValue } from './store/record-store.js';
-import { parseJsonBody } from './json.js';
+import { parseJsonBody } from './exact-body.js';
 import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';
-import { singularWord } from './records.js';
+import { singularWord } from './record-bodies.js';
 
 /** The embedded demo pets served by `npm start` when no `--data` file or `--empty` is given (seed spec only). */
-export const DEMO_DATA_PATH = join(PACKAGE_ROOT, 'mock', 'demo-pets.json');
+const DEMO_DATA_PATH = join(PACKAGE_ROOT, 'mock', 'demo-pets.json');
 
 /** Starting records by resource name (README › Starting data): what `--data`, a state file and the admin load hold. */
 export type StartingData = ReadonlyMap<string, readonly RecordValue[]>;
@@ -98,7 +98,7 @@ export function demoData(api: ApiModel): { data: Map<string, RecordValue[]>; not
  * read, create, replace and update operations, kept when they are valid records with an id of the resource's
  * type; the first record of each id wins. Never throws.
  */
-export function exampleData(api: ApiModel): Map<string, RecordValue[]> {
+function exampleData(api: ApiModel): Map<string, RecordValue[]> {
   const data = new Map<string, RecordValue[]>();
   for (const resource of api.resources) {
     const records: RecordValue[] = [];

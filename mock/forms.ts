@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { LosslessNumber } from 'lossless-json';
 import { mainType, objectShape, type Schema } from '../model/schema.js';
-import { parseJsonBody } from './json.js';
+import { parseJsonBody } from './exact-body.js';
 import type { RecordValue } from './store/record-store.js';
 
 /** A form body as a record: its fields coerced to the schema's types, numbers exact; or why it cannot be read. */

@@ -5,8 +5,8 @@ import { envelopeBranch, recordIn } from '../model/resources.js';
 import { objectShape } from '../model/schema.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import type { ErrorCode } from './errors.js';
-import { listHandler } from './lists.js';
-import { mergePatch, recordFromBody, singularCode, singularWord } from './records.js';
+import { listHandler } from './list-handler.js';
+import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**

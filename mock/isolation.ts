@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { presentedKey } from './auth.js';
+import { presentedKey } from './authenticate.js';
 import type { ApiModel, AuthScheme } from '../model/model.js';
 import type { StartingData } from './data.js';
 import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonBody, parseJsonGeneral } from './json.js';
+import { parseJsonBody, parseJsonGeneral } from './exact-body.js';
 
 /**
  * The fast path of `parseJsonBody` (flat objects, read by hand) must give exactly what the general

@@ -1,7 +1,7 @@
-import { loadModel, SPEC_PATH } from '../model/load.js';
+import { loadModel, SPEC_PATH } from '../model/loader.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 
-export { PACKAGE_ROOT, SPEC_PATH } from '../model/load.js';
+export { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
 
 /** The interface as the mock serves it: the model of model/model.ts, which the conformance suite reads too. */
 export type Api = ApiModel;

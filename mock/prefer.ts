@@ -18,7 +18,7 @@ export interface Preferences {
 }
 
 /** Longest `Prefer: delay` accepted, in milliseconds (one minute): a front-end spinner, not a hung socket. */
-export const MAX_DELAY_MS = 60_000;
+const MAX_DELAY_MS = 60_000;
 
 /** A refusal of the error table (the pipeline's `Refusal` shape). */
 export type PreferRefusal = { error: ErrorCode; detail: string; headers?: Record<string, string> };
@@ -120,6 +120,6 @@ export function parseLatency(text: string): Latency {
 }
 
 /** One draw of a latency: uniform whole milliseconds in `[min, max]`. */
-export function drawLatency(latency: Latency): number {
+function drawLatency(latency: Latency): number {
   return latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1));
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecValidator, type SpecValidator } from '../test/spec-validator.js';
 import { createMock, DEFAULT_API_KEY, type Mock } from './index.js';
-import { MAX_JSON_DEPTH } from './json.js';
+import { MAX_JSON_DEPTH } from './exact-body.js';
 import type { MockRequest, MockResponse } from './pipeline.js';
 
 /**

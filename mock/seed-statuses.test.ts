@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import { bearer, call } from '../test/in-process.js';
 import { createMock, DEFAULT_API_KEY } from './index.js';
 import { answerableStatuses, startupNotes } from './statuses.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../model/model.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 import { createMock, type Mock } from './index.js';
 import type { MockResponse } from './pipeline.js';
 import { serve } from './server.js';

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import { call } from '../test/in-process.js';
 import { createMock } from './index.js';
 import { watchSpec, type WatchEvent } from './watch.js';

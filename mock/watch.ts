@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import type { Mock } from './index.js';
 
 /** What a spec watcher reports: a reload done (with its changes) or refused (with why the old spec is kept). */

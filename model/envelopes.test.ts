@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from './load.js';
+import { loadModel, PACKAGE_ROOT } from './loader.js';
 import { envelopeMember, recordIn } from './resources.js';
 import type { Schema } from './schema.js';
 

@@ -130,7 +130,7 @@ export function exactInteger(literal: string): bigint | undefined {
 }
 
 /** Whether an exact integer lies in int64. */
-export function inInt64(value: bigint): boolean {
+function inInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX;
 }
 

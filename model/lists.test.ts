@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { memberAt, shapeOfList } from './lists.js';
-import { loadModel } from './load.js';
+import { loadModel } from './loader.js';
 import type { ListModel } from './model.js';
 
 /**

@@ -41,7 +41,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 const GIF = Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex');
 
 /** A few bytes of the media type where one is known (PNG, GIF, PDF), else four bytes. */
-export function sampleBytes(mediaType: string): Buffer {
+function sampleBytes(mediaType: string): Buffer {
   const type = mediaType.split(';')[0]!.trim().toLowerCase();
   if (type === 'image/png') return Buffer.from(PNG);
   if (type === 'image/gif') return Buffer.from(GIF);

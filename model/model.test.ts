@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadModel } from './load.js';
+import { loadModel } from './loader.js';
 
 // The model of the seed's spec: one resource `pets` with the three operations of the seed (Endpoints §1-3).
 const model = await loadModel();
@@ -42,7 +42,7 @@ describe('loadModel on spec/openapi.yaml', () => {
 
 describe('x-resource where the convention does not fit (test/wild/x-resource.yaml)', async () => {
   const { join } = await import('node:path');
-  const { PACKAGE_ROOT } = await import('./load.js');
+  const { PACKAGE_ROOT } = await import('./loader.js');
   const shelter = await loadModel(join(PACKAGE_ROOT, 'test', 'wild', 'x-resource.yaml'));
 
   test('names the list, its page size and filter, the id, and leaves an operation out', () => {

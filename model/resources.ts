@@ -223,7 +223,7 @@ function isFormOnly(op: OperationModel): boolean {
 }
 
 /** Media types a write may take: JSON, and the two form encodings (D54). */
-export function isWritableMediaType(mediaType: string): boolean {
+function isWritableMediaType(mediaType: string): boolean {
   return isJsonMediaType(mediaType) || isFormMediaType(mediaType);
 }
 

@@ -72,7 +72,7 @@ export function numberView(literal: string, exact: bigint | undefined): number {
 }
 
 /** One readable sentence from ajv errors: `body/categoryId must be integer; body/status must be one of: a, b`. */
-export function describeErrors(errors: ErrorObject[] | null | undefined, prefix = ''): string {
+function describeErrors(errors: ErrorObject[] | null | undefined, prefix = ''): string {
   const sentences = (errors ?? []).flatMap((error) => {
     // `if`/`then` and the branches of `oneOf`/`anyOf` add a summary error after their details: the details say more.
     if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') return [];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from './load.js';
+import { loadModel, PACKAGE_ROOT } from './loader.js';
 
 // What the model reads from the corners of a real multi-file spec (spec/DECISIONS.md › D74, D78), on the corpus's
 // spec in their shape.

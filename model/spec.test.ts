@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, test } from 'vitest';
-import { SPEC_PATH } from './load.js';
+import { SPEC_PATH } from './loader.js';
 
 // spec/openapi.yaml must be valid OpenAPI 3.1 and state what the seed states (seed sections in each test name).
 const document = (await SwaggerParser.validate(SPEC_PATH)) as OpenAPIV3_1.Document;

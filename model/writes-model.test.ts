@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from './load.js';
+import { loadModel, PACKAGE_ROOT } from './loader.js';
 import { PARENT_LINK, type ResourceModel } from './model.js';
 
 /**

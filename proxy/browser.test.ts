@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import { foreignPage, launchChromium } from '../test/chromium.js';
 import { startUpstream, type TestUpstream } from '../test/proxy-upstreams.js';
 import { ANSWERED_BY_HEADER, startProxy, VIOLATIONS_HEADER, type StartedProxy } from './proxy.js';

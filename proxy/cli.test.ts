@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
 import { ensureBuilt, runCli, startCli } from '../test/built-cli.js';
 import { startUpstream, type Fault } from '../test/proxy-upstreams.js';

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
 import { startUpstream, type Fault, type Gaps, type TestUpstream } from '../test/proxy-upstreams.js';
 import { ANSWERED_BY_HEADER, startProxy, VIOLATIONS_HEADER, type ProxyOptions, type StartedProxy } from './proxy.js';

@@ -9,7 +9,7 @@ import { runFromHar } from '../conformance/from-har.js';
 import { judgeTraffic } from '../judge/traffic.js';
 import { readDataFile } from '../mock/data.js';
 import { createMock } from '../mock/index.js';
-import { PACKAGE_ROOT, loadModel } from '../model/load.js';
+import { PACKAGE_ROOT, loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
 import { startUpstream, type Fault } from '../test/proxy-upstreams.js';
 import { DATA_FILE, HAR_FILE } from './recorder.js';

@@ -13,7 +13,7 @@ export const HAR_FILE = 'traffic.har';
 /** The data file `--record DIR` writes: what `--data` reads (`{"<resource>": [records]}`). */
 export const DATA_FILE = 'data.json';
 /** Most exchanges kept in the HAR file: beyond, the oldest are dropped (a HAR stays loadable in devtools). */
-export const HAR_CAP = 10_000;
+const HAR_CAP = 10_000;
 /** Request and response headers whose values never reach a recording (seed, Authentication: keys are secrets). */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-petstore-key']);
 const REDACTED = '[redacted]';

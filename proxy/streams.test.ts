@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '../mock/index.js';
-import { loadModel, PACKAGE_ROOT, type ApiModel } from '../model/model.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
+import type { ApiModel } from '../model/model.js';
 import { startProxy } from './proxy.js';
 
 /**

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
 import { forwardProxy, frontDoor, makePki, type FrontDoor, type Pki } from '../test/staging/servers.js';
 import { startProxy, VIOLATIONS_HEADER, type StartedProxy } from './proxy.js';

@@ -105,7 +105,7 @@ function connectionNames(value: string | string[] | undefined): string[] {
 }
 
 /** The client's headers as forwarded: without hop-by-hop ones, `host` and `content-length` (undici sets both). */
-export function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const dropped = connectionNames(headers.connection);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeEach } from 'vitest';
 import { createMock, type Mock } from '../mock/index.js';
 import type { MockRequest, MockResponse } from '../mock/pipeline.js';
-import { loadModel, PACKAGE_ROOT } from '../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 
 /** A request for `Mock.handle`, with defaults: `GET /v1/pets`, no headers, the body as text or bytes. */
 export type CallInit = Omit<Partial<MockRequest>, 'body'> & { body?: string | Buffer | undefined };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds } from '../conformance/suite.js';
+import { listCheckIds } from '../conformance/run-suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
 import { failingChecks } from './corpus/harness.js';
 import { absentReason, sharedCorpusFile } from './shared-corpus.js';
-import { WILD_KEY, expectStatus, object, records, wildClient } from './wild-corpus/client.js';
+import { WILD_KEY, expectStatus, object, records, wildClient } from './wild-corpus/wild-client.js';
 
 /**
  * The large public spec of the corpus: DigitalOcean's own description, read where it is kept as published,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCheck, type CheckId } from '../conformance/suite.js';
+import { runCheck, type CheckId } from '../conformance/run-suite.js';
 import { startMock } from '../mock/index.js';
 import { startPrismProxy } from './prism-proxy.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../model/load.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 
 /**
  * Public API descriptions written by others are test data, not part of this tree: they are kept whole, with their

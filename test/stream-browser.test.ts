@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { PACKAGE_ROOT } from '../model/model.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 import { foreignPage, launchChromium } from './chromium.js';
 
 /**

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds, runCheck } from '../conformance/suite.js';
+import { listCheckIds, runCheck } from '../conformance/run-suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { PACKAGE_ROOT } from '../model/load.js';
-import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corpus/client.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
+import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corpus/wild-client.js';
 import { bookshop, notes, nursery, recipes, rides } from './wild-corpus/probes-classic.js';
 import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
 import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';

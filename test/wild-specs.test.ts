@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds, runCheck } from '../conformance/suite.js';
+import { listCheckIds, runCheck } from '../conformance/run-suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
-import { PACKAGE_ROOT } from '../model/load.js';
+import { PACKAGE_ROOT } from '../model/loader.js';
 
 /**
  * Specs written as OpenAPI documents are often written outside this repository's style (test/wild/): no security,

@@ -5,7 +5,7 @@ import { compile, createAjv, INT64_MAX, INT64_MIN, toJsonSchema, type Schema } f
 import { canonicalise } from './canonical.js';
 import { integerIn } from './integers.js';
 import { invalidValuesOf } from './invalid.js';
-import { valueOf } from './schema.js';
+import { valueOf } from './schema-values.js';
 
 // A record schema using every keyword a spec of this style uses, written as OpenAPI 3.0 (nullable, boolean
 // exclusive bounds) and turned into 2020-12 as the model does.

@@ -6,7 +6,7 @@ import { canonicalJson, toView } from '../../model/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp } from './bounded.js';
-import { validValues, type ValueOptions } from './schema.js';
+import { validValues, type ValueOptions } from './schema-values.js';
 
 const forms = new WeakMap<Schema, Canonical>();
 

@@ -4,7 +4,7 @@ import { toView } from '../../model/json.js';
 import { compile, createAjv, type Schema } from '../../model/schema.js';
 import { GenerationGaveUp } from './bounded.js';
 import { patternString } from './pattern.js';
-import { validValues } from './schema.js';
+import { validValues } from './schema-values.js';
 
 const ajv = createAjv();
 const draw = (schema: Schema, runs = 20): unknown[] => fc.sample(validValues(schema, compile(ajv, schema), { integers: 'safe', strings: 'ordinary' }), { numRuns: runs, seed: 5 });

@@ -20,7 +20,7 @@ export type Canonical =
   | { kind: 'union'; branches: Canonical[] };
 
 /** Merges the parts of an `allOf` (and the schema around it) into one schema: the tightest of every keyword. */
-export function mergeAllOf(schema: Schema): Schema {
+function mergeAllOf(schema: Schema): Schema {
   const parts = (schema['allOf'] as Schema[] | undefined) ?? [];
   if (parts.length === 0) return schema;
   const { allOf: _, ...rest } = schema;

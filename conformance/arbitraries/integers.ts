@@ -5,10 +5,10 @@ import { INT64_MAX, INT64_MIN } from '../../model/schema.js';
 export type IntegerRange = 'int64' | 'safe';
 
 /** The largest integer a double holds exactly, 2^53-1. */
-export const SAFE_MAX = 2n ** 53n - 1n;
+const SAFE_MAX = 2n ** 53n - 1n;
 
 /** int64 values where implementations break: the ends of int64, the edge of exact doubles (2^53), int32, 0, ±1. */
-export const INT64_EDGES: readonly bigint[] = [INT64_MAX, INT64_MIN, INT64_MAX - 1n, INT64_MIN + 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 31n, 0n, 1n, -1n];
+const INT64_EDGES: readonly bigint[] = [INT64_MAX, INT64_MIN, INT64_MAX - 1n, INT64_MIN + 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 31n, 0n, 1n, -1n];
 
 /** Integer literals just outside int64 and far beyond (for invalid data: a 400, never a wrapped value). */
 export const OUT_OF_INT64 = ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '1e400', '-1e400', '99999999999999999999999999'];

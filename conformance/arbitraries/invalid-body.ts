@@ -62,7 +62,7 @@ export function markerValue(form: Canonical, property: string, run: number, inde
  * Whether the spec refuses a body as the operation reads it: the JSON text parsed exactly, or the form read back
  * by the body schema (see `decodeForm`). Invalid cases that turn out valid are dropped.
  */
-export function refusedBySpec(op: OperationModel, body: BodyModel, text: string): boolean {
+function refusedBySpec(op: OperationModel, body: BodyModel, text: string): boolean {
   if (takesForm(op)) return !body.validate(toView(decodeForm(body.schema, parseFields(text))));
   const parsed = parseExact(text);
   return !parsed.ok || !body.validate(parsed.document.view);

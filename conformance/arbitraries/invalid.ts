@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { canonicalJson } from '../../model/json.js';
 import { GenerationGaveUp } from './bounded.js';
 import { patternRegExp, patternString } from './pattern.js';
-import { valueOf } from './schema.js';
+import { valueOf } from './schema-values.js';
 import { FORMAT_BREAKERS } from './strings.js';
 
 /**

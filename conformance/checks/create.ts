@@ -4,7 +4,7 @@ import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withPropert
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
 import { invalidBodies, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
-import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema.js';
+import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema-values.js';
 import { requestOf, type CheckContext } from '../context.js';
 import { idKey, idOf, type Check } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';

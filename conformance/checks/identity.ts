@@ -4,7 +4,7 @@ import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
-import { validValues } from '../arbitraries/schema.js';
+import { validValues } from '../arbitraries/schema-values.js';
 import { requestOf, setExampleParent, setParent, setResources, setUnprepared, type CheckContext, type RequestSpec } from '../context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';

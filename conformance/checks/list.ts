@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
-import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query.js';
+import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { filterStranger } from '../../judge/record-rules.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { memberAt } from '../../model/lists.js';
 import type { ListModel, ResourceModel } from '../../model/model.js';
-import { limitRange } from '../arbitraries/query.js';
+import { limitRange } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { requestOf, type CheckContext } from '../context.js';

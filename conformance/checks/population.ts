@@ -2,7 +2,7 @@ import { exactInteger, sameJson } from '../../model/json.js';
 import type { ResourceModel } from '../../model/model.js';
 import { ordinaryBody, withProperty } from '../arbitraries/body.js';
 import type { Marker } from '../arbitraries/invalid-body.js';
-import { filterText, limitRange } from '../arbitraries/query.js';
+import { filterText, limitRange } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
@@ -10,7 +10,7 @@ import { idOf, knownAtLeast, memory, populationKey, type ExactRecord } from './c
 import { createRecord, listRecords, readRecord, show } from './records.js';
 
 /** The largest page the list answers: the limit's maximum (seed: 100), or none when the spec bounds no page. */
-export function largestPage(resource: ResourceModel): number | undefined {
+function largestPage(resource: ResourceModel): number | undefined {
   return resource.limit === undefined ? undefined : limitRange(resource.limit)[1];
 }
 
@@ -42,7 +42,7 @@ export function parentRecord(context: CheckContext): (parent: ResourceModel) => 
  * How many records the limit rules need to bite: one more than the default page per filter value (seed: 21 per
  * status), and one more than the largest page in all (seed: 101), from the spec's limit bounds.
  */
-export function populationWanted(resource: ResourceModel): { perValue: number; all: number } {
+function populationWanted(resource: ResourceModel): { perValue: number; all: number } {
   const [, max] = resource.limit === undefined ? [1, 20] : limitRange(resource.limit);
   return { perValue: (resource.limit?.default ?? max) + 1, all: max + 1 };
 }

@@ -3,7 +3,7 @@ import type { OperationModel, ResourceModel } from '../../model/model.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
-import { validValues } from '../arbitraries/schema.js';
+import { validValues } from '../arbitraries/schema-values.js';
 import { absentInteger, integerBounds } from '../arbitraries/integers.js';
 import type { CheckContext } from '../context.js';
 import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.js';

@@ -1,7 +1,7 @@
 import { canonicalJson, exactInteger } from '../../model/json.js';
 import { memberAt } from '../../model/lists.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
-import { queryText, type ListQuery } from '../arbitraries/query.js';
+import { queryText, type ListQuery } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
@@ -139,7 +139,7 @@ export { returnedPart };
  * digit, strings code unit for code unit). A property left out of the request may come back filled (a server
  * default, seed Gaps: the default status is not shown): advice, never a failure.
  */
-export function expectEcho(context: CheckContext, resource: ResourceModel, op: OperationModel, sent: ExactRecord, got: ExactRecord, exchange: Exchange): void {
+function expectEcho(context: CheckContext, resource: ResourceModel, op: OperationModel, sent: ExactRecord, got: ExactRecord, exchange: Exchange): void {
   const problem = echoProblems(resource, sent, got)[0];
   if (problem !== undefined) throw new Violation(problem.message, exchange);
   for (const [name, value] of Object.entries(got)) {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { OperationModel, ParameterModel, ResourceModel } from '../../model/model.js';
-import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
+import { bodyForm, bodyValues } from '../arbitraries/body.js';
 import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
-import { validValues } from '../arbitraries/schema.js';
-import { filterText, queryText, validLimit } from '../arbitraries/query.js';
+import { validValues } from '../arbitraries/schema-values.js';
+import { filterText, queryText, validLimit } from '../arbitraries/query-strings.js';
 import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
 import { idOf } from './check.js';
 import { listRecords } from './records.js';
@@ -69,11 +69,3 @@ export function writes(op: OperationModel): boolean {
   return !['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(op.method);
 }
 
-/** One ordinary valid body of a create, with a marker on its best marker property (for fixed probes). */
-export function markedBody(context: CheckContext, op: OperationModel, run: number, index: number): { body: Record<string, unknown>; marker: Marker | undefined } {
-  const form = bodyForm(op);
-  const base = ordinaryBody(op, context.target.integers, 7, true);
-  const property = markerProperties(form)[0];
-  const marker = property === undefined ? undefined : { property, value: markerValue(form, property, run, index) };
-  return { body: marker === undefined ? base : { ...base, [marker.property]: marker.value }, marker };
-}

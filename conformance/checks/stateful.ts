@@ -4,7 +4,7 @@ import type { ApiModel, FilterModel, ResourceModel } from '../../model/model.js'
 import { recordIn } from '../../model/resources.js';
 import { keptAsSent } from '../../judge/record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
-import { limitRange, validLimit } from '../arbitraries/query.js';
+import { limitRange, validLimit } from '../arbitraries/query-strings.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../context.js';
 import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';

@@ -135,7 +135,7 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
 }
 
 /** A deleted record: a read is a 404 (within the consistency window), and the largest list page does not show it. */
-export async function expectGone(context: CheckContext, resource: ResourceModel, recordId: string, deletedBy: string): Promise<void> {
+async function expectGone(context: CheckContext, resource: ResourceModel, recordId: string, deletedBy: string): Promise<void> {
   const readOp = resource.operations.read;
   if (readOp !== undefined) {
     const read = await settleRead(context, () => readRecord(context, resource, recordId, [...successStatuses(readOp), 404]), (r) => r.record === undefined);

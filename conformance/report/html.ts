@@ -1,4 +1,4 @@
-import type { OperationCoverage } from './operations.js';
+import type { OperationCoverage } from './coverage.js';
 import type { CheckRecord, SummaryRecord } from './results.js';
 
 /** What a report is made of: the run's checks, its figures and the spec's operations with the statuses seen. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadModel } from '../../model/load.js';
+import { loadModel } from '../../model/loader.js';
 import { MemoryRecordStore } from './memory-store.js';
 import { filterKey } from './record-store.js';
 

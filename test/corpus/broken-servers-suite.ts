@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { parseExact } from '../../model/json.js';
-import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 import type { Method } from '../../model/model.js';
 import { createAjv } from '../../model/schema.js';
 import type { BrokenServer } from './broken-servers.js';
-import { editAnswer, editBody, readObject, seedError, type Fault, type ProxyAnswer, type ProxyRequest } from './proxy.js';
+import { editAnswer, editBody, readObject, seedError, type Fault, type ProxyAnswer, type ProxyRequest } from './corpus-proxy.js';
 
 // Broken servers for the checks the suite derives from what a spec declares rather than from the seed's habits:
 // the refusals of replace and update bodies, keyword by keyword. Each is the correct mock with a proxy in front

@@ -5,10 +5,10 @@ import { isLosslessNumber, LosslessNumber } from 'lossless-json';
 import { startMock } from '../../mock/index.js';
 import { parseExact } from '../../model/json.js';
 import { INT64_MAX, INT64_MIN } from '../../model/schema.js';
-import { loadModel } from '../../model/load.js';
+import { loadModel } from '../../model/loader.js';
 import { corpusSpec } from './corpus.js';
 import { CORPUS_KEY } from './probe-client.js';
-import { editAnswer, editBody, editRecords, readJson, readObject, seedError, startProxy, writeJson, type Fault } from './proxy.js';
+import { editAnswer, editBody, editRecords, readJson, readObject, seedError, startProxy, writeJson, type Fault } from './corpus-proxy.js';
 
 // Deliberately broken servers, one fault each, for every new kind of check the corpus brings. Each is a correct
 // mock started from a corpus spec (or from a copy of it with one rule changed back, when the fault is "the old

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../model/model.js';
+import { PACKAGE_ROOT } from '../../model/loader.js';
 import type { BrokenServer } from './broken-servers.js';
-import type { Fault, ProxyAnswer, ProxyRequest } from './proxy.js';
+import type { Fault, ProxyAnswer, ProxyRequest } from './corpus-proxy.js';
 
 // Broken servers of documented streams (D85, D86, D88): each is the correct mock of the OpenAPI 3.2 assistant spec
 // behind a proxy that spoils one thing of a streamed answer. The proxy reads the whole stream before it answers:

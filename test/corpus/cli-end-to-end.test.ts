@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PACKAGE_ROOT } from '../../model/load.js';
+import { PACKAGE_ROOT } from '../../model/loader.js';
 import { ensureBuilt } from '../built-cli.js';
 import { BROKEN_SERVERS, startBroken, type RunningBroken } from './broken-servers.js';
-import { startCorpusCli } from './cli.js';
+import { startCorpusCli } from './corpus-cli.js';
 import { corpusSpec } from './corpus.js';
 import { CORPUS_KEY, type CorpusServer } from './harness.js';
 

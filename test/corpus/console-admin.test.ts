@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExact } from '../../model/json.js';
-import { loadModel } from '../../model/load.js';
+import { loadModel } from '../../model/loader.js';
 import { createMock } from '../../mock/index.js';
 import { call } from '../in-process.js';
 import { CORPUS, corpusSpec } from './corpus.js';

@@ -1,5 +1,5 @@
 import { defineCorpusCase } from './harness.js';
-import { PROBES } from './probes.js';
+import { PROBES } from './corpus-probes.js';
 
 // Shapes a user's spec often has: string bounds and patterns, readOnly and writeOnly members, a closed schema, a
 // wrapper list, an apiKey header, another path parameter name, a DELETE answering the record.

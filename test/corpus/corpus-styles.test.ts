@@ -1,6 +1,6 @@
-import { startCorpusCli } from './cli.js';
+import { startCorpusCli } from './corpus-cli.js';
 import { defineCorpusCase } from './harness.js';
-import { PROBES } from './probes.js';
+import { PROBES } from './corpus-probes.js';
 
 // Other styles of the same interface. The /v2 case runs the built CLI with `--spec`, as a user starts it; the
 // others start the mock in-process.

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../model/load.js';
+import { PACKAGE_ROOT } from '../../model/loader.js';
 
 /**
  * One evolved spec of the corpus (spec/corpus/README.md): `spec/openapi.yaml` with one edit. `name` is the file

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds, runCheck } from '../../conformance/suite.js';
+import { listCheckIds, runCheck } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
 import { startMock } from '../../mock/index.js';
 import { corpusSpec } from './corpus.js';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, test } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 import { CORPUS, corpusSpec } from './corpus.js';
-import { PROBES } from './probes.js';
+import { PROBES } from './corpus-probes.js';
 
 // Every corpus spec is a valid OpenAPI document (swagger-parser, Spectral's `spectral:oas` without errors) and
 // its model carries the edit: the mock and the suite read nothing else, so a model that missed the edit would

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 import { patternRegExp } from '../../model/schema.js';
 import { ensureBuilt, startCli } from '../built-cli.js';
 

@@ -1,7 +1,7 @@
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listCheckIds, runCheck } from '../../conformance/suite.js';
+import { listCheckIds, runCheck } from '../../conformance/run-suite.js';
 import { startMock, type StartedRedisMock } from '../../mock/index.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../../model/load.js';
+import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 import { DEFAULT_API_KEY, startMock, type StartedMock, type StartedRedisMock } from '../../mock/index.js';
 import { launchChromium, openConsole } from '../console-browser.js';
 import { startRedis, type TestRedis } from './redis-server.js';

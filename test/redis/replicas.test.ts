@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../../model/load.js';
+import { loadModel } from '../../model/loader.js';
 import { startMock, type StartedRedisMock } from '../../mock/index.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedRedisMock } from '../../mock/index.js';
-import { PACKAGE_ROOT } from '../../model/load.js';
+import { PACKAGE_ROOT } from '../../model/loader.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 
 /**

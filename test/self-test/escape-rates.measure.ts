@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createMock, startMock } from '../../mock/index.js';
-import { listCheckIds, runCheck, type CheckId, type Target } from '../../conformance/suite.js';
+import { listCheckIds, runCheck, type CheckId } from '../../conformance/run-suite.js';
+import type { Target } from '../../conformance/target.js';
 
 /** The ids of the seed spec's checks, in run order. */
 const CHECK_IDS = await listCheckIds({ baseUrl: 'http://127.0.0.1', apiKey: '' });

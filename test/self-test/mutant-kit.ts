@@ -1,6 +1,6 @@
 import { LosslessNumber, parse, stringify } from 'lossless-json';
 import type { MockRequest, MockResponse } from '../../mock/index.js';
-import type { CheckId } from '../../conformance/suite.js';
+import type { CheckId } from '../../conformance/run-suite.js';
 import type { AsyncHandler } from './serve-handler.js';
 
 // The pieces mutants are made of: the Mutant shape, and small rewrites of a request before the mock or of a

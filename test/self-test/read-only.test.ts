@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCheck } from '../../conformance/suite.js';
+import { runCheck } from '../../conformance/run-suite.js';
 import { createMock } from '../../mock/index.js';
 import { editQuery, MUTANT_KEY, operationOf, type Handler } from './mutant-kit.js';
 import { serveHandler } from './serve-handler.js';

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createMock, startMock } from '../../mock/index.js';
-import { listCheckIds, runCheck, type CheckId, type Target } from '../../conformance/suite.js';
+import { listCheckIds, runCheck, type CheckId } from '../../conformance/run-suite.js';
+import type { Target } from '../../conformance/target.js';
 import { parse } from 'lossless-json';
 import { startAltServer, type AltOptions } from './alt-server.js';
 import { MUTANT_KEY, MUTANTS } from './mutants.js';

@@ -55,7 +55,7 @@ function npx(args: string[]): Promise<{ code: number; output: string }> {
 describe('the package as npm installs it', () => {
   it('ships compiled JavaScript, the spec and the suite, and no TypeScript source', () => {
     const root = join(installed, 'node_modules', 'petstore-animals-harness');
-    for (const file of ['dist/conformance/cli.js', 'dist/conformance/conformance.test.js', 'dist/mock/cli.js', 'spec/openapi.yaml']) expect(existsSync(join(root, file)), file).toBe(true);
+    for (const file of ['dist/conformance/cli.js', 'dist/mock/cli.js', 'dist/proxy/cli.js', 'spec/openapi.yaml']) expect(existsSync(join(root, file)), file).toBe(true);
     const sources = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
     expect(sources).toEqual([]);
   });

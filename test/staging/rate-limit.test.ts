@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import { send, traffic } from '../../conformance/client.js';
-import { recordSummary } from '../../conformance/report/results.js';
+import { summary, summaryLine } from '../../conformance/report/results.js';
 import { resolveTarget } from '../../conformance/target.js';
 import { backoffMs, retryAfterMs, Throttle } from '../../conformance/transport/throttle.js';
 import { ensureCompiled, failingChecks, runConformance } from './run-cli.js';
@@ -43,7 +43,7 @@ describe('in-process checks behind a rate-limiting gateway', () => {
     expect(failed).toEqual(new Map());
     expect(gateway.counts.refused, 'the gateway never refused: the test proves nothing').toBeGreaterThan(0);
     expect(traffic.retries).toBeGreaterThan(retries);
-    const line = /(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(recordSummary(gateway.baseUrl));
+    const line = /(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(summaryLine(summary(gateway.baseUrl)));
     expect(Number(line?.[1])).toBe(traffic.retries);
     expect(Number(line?.[2])).toBeGreaterThanOrEqual(1);
   });

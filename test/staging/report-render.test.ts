@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHtml, renderMarkdown, type RunReport } from '../../conformance/report/html.js';
-import { coverage } from '../../conformance/report/operations.js';
-import { readResults, type SummaryRecord } from '../../conformance/report/results.js';
-import { SPEC_PATH } from '../../model/load.js';
+import { coverage } from '../../conformance/report/coverage.js';
+import { colours } from '../../conformance/report/colours.js';
+import { checkLines, closingLines } from '../../conformance/report/text.js';
+import type { SummaryRecord } from '../../conformance/report/results.js';
+import { SPEC_PATH } from '../../model/loader.js';
 
 /** The report renderers and the results channel, without a run: skipped checks, no verdict, odd input. */
 
@@ -62,18 +61,14 @@ describe('report rendering', () => {
     expect(markdown).toContain('read-after-write lag p50 120 ms / p95 300 ms / max 310 ms');
   });
 
-  it('readResults keeps the last record of each check and survives a line cut short by a killed worker', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-results-'));
-    try {
-      const file = join(dir, 'results.jsonl');
-      const check = (state: string): string => JSON.stringify({ type: 'check', id: 'auth.listPets', rule: 'r', state, durationMs: 1, advice: [] });
-      writeFileSync(file, `${check('skipped')}\n${check('passed')}\n${JSON.stringify(summary)}\n{"type":"check","id":"cut`);
-      const results = readResults(file);
-      expect(results.checks.map((record) => record.state)).toEqual(['passed']);
-      expect(results.summary?.retries).toBe(3);
-      expect(readResults(join(dir, 'absent.jsonl'))).toEqual({ checks: [], summary: undefined });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('the console report: a line per check as it ends, the failure report as the suite wrote it, and the closing counts', () => {
+    const plain = colours({ isTTY: false }, {});
+    const passed = { type: 'check' as const, id: 'auth.listPets', rule: 'Authentication', state: 'passed' as const, durationMs: 12, advice: ['the spec documents no 400'] };
+    const skipped = { type: 'check' as const, id: 'createPet.echo', rule: 'r', state: 'skipped' as const, durationMs: 0, advice: [], skipped: 'read-only: this check must write' };
+    const failed = { type: 'check' as const, id: 'getPet.found', rule: 'r', state: 'failed' as const, durationMs: 3, advice: [], report: '✗ getPet.found\n  rule:      r' };
+    expect(checkLines(passed, plain)).toBe('✓ auth.listPets: Authentication (12 ms)\n  advice: the spec documents no 400\n');
+    expect(checkLines(skipped, plain)).toBe('↓ createPet.echo: skipped (read-only: this check must write)\n');
+    expect(checkLines(failed, plain)).toBe('✗ getPet.found\n  rule:      r\n');
+    expect(closingLines([passed, skipped, failed], summary)).toMatch(/^\nconformance: 12 requests in 5\.0 s .*\n1 passed, 1 failed, 1 skipped\n$/);
   });
 });

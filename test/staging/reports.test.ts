@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import { colours } from '../../conformance/report/colours.js';
-import { progressReporter } from '../../conformance/report/progress.js';
+import { progressLine } from '../../conformance/report/progress.js';
 import { CONFORMANCE_CLI, ensureCompiled, runConformance, type CliRun } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
@@ -155,15 +155,14 @@ describe('colours and progress', () => {
     }
   }, 70_000);
 
-  it('the progress reporter prints checks done and time elapsed while a run lasts', async () => {
+  it('the progress line prints checks done and time elapsed while a run lasts, and nothing once stopped', async () => {
     let written = '';
-    const reporter = progressReporter({ write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream, 20);
-    const test = (state: string) => ({ options: { mode: 'run' }, result: () => ({ state }) });
-    reporter.onTestModuleCollected?.({ children: { allTests: () => [test('passed'), test('failed'), test('passed')] } } as never);
-    reporter.onTestCaseResult?.(test('passed') as never);
-    reporter.onTestCaseResult?.(test('failed') as never);
+    const progress = progressLine({ write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream, 3, 20);
+    const record = (state: 'passed' | 'failed') => ({ type: 'check' as const, id: 'x', rule: 'r', state, durationMs: 1, advice: [] });
+    progress.done(record('passed'));
+    progress.done(record('failed'));
     await new Promise((resolve) => setTimeout(resolve, 70));
-    reporter.onTestRunEnd?.([] as never, [] as never, 'failed' as never);
+    progress.stop();
     expect(written).toMatch(/… 2\/3 checks done, 1 failed, \d+ s\n/);
     const length = written.length;
     await new Promise((resolve) => setTimeout(resolve, 50));

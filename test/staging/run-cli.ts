@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCheck, type Target } from '../../conformance/suite.js';
+import { runCheck } from '../../conformance/run-suite.js';
+import type { Target } from '../../conformance/target.js';
 import { ensureBuilt } from '../built-cli.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../../model/load.js';
+import { loadModel } from '../../model/loader.js';
 import type { ResourceModel } from '../../model/model.js';
 import { MemoryRecordStore } from '../../mock/store/memory-store.js';
 import { filterKey, withoutLink, type AsyncRecordStore, type RecordValue } from '../../mock/store/record-store.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectPartition, expectStatus, expectSuccess, object, records, type WildProbe } from './client.js';
+import { expectPartition, expectStatus, expectSuccess, object, records, type WildProbe } from './wild-client.js';
 
 // Probes of the specs in the classic petstore shapes (spec/wild/README.md), each written from the spec's own
 // descriptions: what a front-end developer tries first against a mock of it.

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectPartition, expectStatus, object, records, type WildClient, type WildProbe } from './client.js';
+import { expectPartition, expectStatus, object, records, type WildClient, type WildProbe } from './wild-client.js';
 
 // Probes of the specs whose single-record answers wrap the record in an envelope (spec/wild/README.md, D73):
 // `{"droplet": {...}}` beside `links`, and JSON:API's `{"data": {...}}` with a request envelope too.

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectStatus, object, records, type WildProbe } from './client.js';
+import { expectStatus, object, records, type WildProbe } from './wild-client.js';
 
 // Probes of the specs in the shapes of the OpenAPI Initiative's smaller examples (spec/wild/README.md): mostly
 // stateless operations, answered from their examples or a schema-valid sample, with their inputs validated.

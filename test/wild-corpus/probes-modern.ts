@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectPartition, expectStatus, nextLink, object, records, type WildClient, type WildProbe } from './client.js';
+import { expectPartition, expectStatus, nextLink, object, records, type WildClient, type WildProbe } from './wild-client.js';
 
 // Probes of the specs in the shapes of modern public descriptions (spec/wild/README.md): wrapped and paged lists,
 // sub-resources, problem+json errors, binary answers, token and cursor pagination, form bodies.

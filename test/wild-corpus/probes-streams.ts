@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectStatus, expectSuccess, object, records, type WildProbe } from './client.js';
+import { expectStatus, expectSuccess, object, records, type WildProbe } from './wild-client.js';
 
 // Probes of the OpenAPI 3.2 spec with streams (spec/wild/README.md): what a front-end developer building a chat
 // interface tries first. Each stream is read as the spec frames it: Server-Sent Events, JSON Lines, JSON text sequences.

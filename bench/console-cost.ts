@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEFAULT_API_KEY, startMock } from '../mock/index.js';
 import { cpuSeconds, stopChild } from './children.js';
-import { measure, type Measured } from './load.js';
+import { measure, type Measured } from './autocannon-load.js';
 
 /**
  * `npm run bench:console`: the mock's throughput with the console open (README › Console) against the same mock

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { barChart, type Group } from './chart.js';
 import { cpuSeconds, firstOk, forkTarget, freePort, startPrism, stopChild, type Target } from './children.js';
-import { measure, type Load, type Measured } from './load.js';
+import { measure, type Load, type Measured } from './autocannon-load.js';
 
 /**
  * `npm run bench`: the mock against the floor of Node's HTTP stack and against Prism, on this

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memberAt, nextPageValue } from '../model/lists.js';
-import { loadModel } from '../model/load.js';
+import { loadModel } from '../model/loader.js';
 import { startRedis, type TestRedis } from '../test/redis/redis-server.js';
 import { createMock, type Mock, type RedisMock } from './index.js';
-import { decodeCursor, encodeCursor, setQuery } from './lists.js';
+import { decodeCursor, encodeCursor, setQuery } from './list-handler.js';
 import type { MockRequest } from './pipeline.js';
 
 /**

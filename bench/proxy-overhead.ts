@@ -4,7 +4,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, firstOk, forkTarget, freePort, stopChild, type Target } from './children.js';
-import { measure, type Measured } from './load.js';
+import { measure, type Measured } from './autocannon-load.js';
 
 /**
  * `npm run bench:proxy`: the cost of judging traffic (target: at least 0.7 of a bare pass-through proxy). One upstream (the mock with 1,000 pets,

@@ -1,0 +1,153 @@
+import { GenerationGaveUp } from './arbitraries/bounded.js';
+import { checksFor } from './catalogue.js';
+import { prepareParents } from './checks/identity.js';
+import { parentRecord } from './checks/population.js';
+import type { Check } from './checks/check.js';
+import { beginRun, keptExchanges, TargetRefusing } from './client.js';
+import { resetConsistency } from './consistency.js';
+import { createContext, formatFailure } from './context.js';
+import { modelOf, useModel } from './contract.js';
+import { failingExchange, summary, type CheckRecord, type SummaryRecord } from './report/results.js';
+import { resolveTarget, type Target } from './target.js';
+import type { Exchange } from '../judge/verdict.js';
+import type { ApiModel } from '../model/model.js';
+
+/**
+ * The conformance suite as a library: the checks the catalogue derives from a spec, run against one target in
+ * this process, with the results in memory. The CLI (conformance/cli.ts) renders them; `npm test` calls the same
+ * functions (test/self-test/); `defineConformanceSuite` (suite.ts) registers them with vitest for teams that
+ * want the checks among their own tests.
+ */
+
+/** A check id as the catalogue derives it from the spec (`listPets.status-filter`, `deletePet.gone`, `auth.getPet`). */
+export type CheckId = string;
+
+const catalogues = new WeakMap<ApiModel, Check[]>();
+
+/** The checks of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), built once per model. */
+export async function checksOf(target: Target): Promise<Check[]> {
+  const model = await modelOf(target.spec);
+  let checks = catalogues.get(model);
+  if (checks === undefined) catalogues.set(model, (checks = checksFor(model)));
+  return checks;
+}
+
+/**
+ * The ids of every check for the spec `target` implements, in run order (on the seed's spec, the sixteen the
+ * self-test's mutants name). Rejects when the spec cannot be loaded.
+ */
+export async function listCheckIds(target: Target): Promise<string[]> {
+  return (await checksOf(target)).map((check) => check.id);
+}
+
+/** A check's result: passed (with advice on the spec's gaps, or the reason it was skipped), or its report. */
+export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
+
+/** Why a check is skipped in a read-only run. */
+export const READ_ONLY_REASON = 'read-only: this check must write';
+
+/**
+ * Runs one check against a target. Never throws for a non-conforming target: the failure comes back as a
+ * readable report (rule, problem, curl, response, counterexample, replay command) with the failing exchange.
+ * Rejects when the spec cannot be loaded or names no such check, and with `TargetRefusing` when the target kept
+ * refusing (429/503) beyond the retry limits: that is no verdict.
+ */
+export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcome> {
+  const checks = await checksOf(target);
+  const check = checks.find((candidate) => candidate.id === id);
+  if (check === undefined) throw new Error(`unknown check ${id}; known: ${checks.map((c) => c.id).join(', ')}`);
+  const resolved = resolveTarget(target);
+  if (check.skip !== undefined) return { id, ok: true, advice: [], skipped: check.skip };
+  if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
+  const advice: string[] = [];
+  try {
+    const context = createContext(resolved, await modelOf(target.spec), advice);
+    await prepareParents(context, parentRecord(context));
+    await check.run(context);
+    return { id, ok: true, advice };
+  } catch (failure) {
+    if (failure instanceof TargetRefusing) throw failure;
+    // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
+    const gaveUp = generationGaveUp(failure);
+    if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };
+    const exchange = failingExchange(failure);
+    return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
+  }
+}
+
+/** The {@link GenerationGaveUp} behind a failure (a property wraps it as its cause), if any. */
+function generationGaveUp(failure: unknown): GenerationGaveUp | undefined {
+  for (let current: unknown = failure, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof GenerationGaveUp) return current;
+  }
+  return undefined;
+}
+
+/** What {@link runSuite} is asked for beyond the target. */
+export interface RunOptions {
+  /** Only these checks (ids from {@link listCheckIds}); default every check, in catalogue order. */
+  checks?: readonly CheckId[];
+  /** Checks to skip, each with its reason. */
+  skip?: Partial<Record<CheckId, string>>;
+  /** Called as each check ends (in the order they end: with `target.concurrency` > 1, not the catalogue's). */
+  onCheck?: (record: CheckRecord) => void;
+  /** Keep the first this many exchanges of the run in memory (`--har-all`); default none. */
+  keepExchanges?: number;
+}
+
+/**
+ * The outcome of a run: every check's record in catalogue order, the run's figures (requests, retries, statuses
+ * per operation, read-after-write lag; `summary.refused` when the target kept refusing and the run has no
+ * verdict), and the exchanges kept with {@link RunOptions.keepExchanges}.
+ */
+export interface SuiteResult {
+  checks: CheckRecord[];
+  summary: SummaryRecord;
+  exchanges: Exchange[];
+}
+
+/**
+ * Runs the suite of `model` against `target` in this process: every check (or `options.checks`), up to
+ * `target.concurrency` at once, each a {@link runCheck}. A target that keeps refusing (429/503) ends the run at
+ * once: the checks not run are left out and `summary.refused` says why. Rejects only when a check id is unknown.
+ */
+export async function runSuite(model: ApiModel, target: Target, options: RunOptions = {}): Promise<SuiteResult> {
+  useModel(target.spec, model);
+  const all = await checksOf(target);
+  const unknown = (options.checks ?? []).filter((id) => !all.some((check) => check.id === id));
+  if (unknown.length > 0) throw new Error(`unknown check ${unknown.join(', ')}; known: ${all.map((check) => check.id).join(', ')}`);
+  const selected = options.checks === undefined || options.checks.length === 0 ? all : all.filter((check) => options.checks!.includes(check.id));
+  const resolved = resolveTarget(target);
+  beginRun(options.keepExchanges ?? 0);
+  resetConsistency();
+  const records: (CheckRecord | undefined)[] = selected.map(() => undefined);
+  let next = 0;
+  let refused = false;
+  const worker = async (): Promise<void> => {
+    while (!refused && next < selected.length) {
+      const index = next++;
+      const check = selected[index]!;
+      const reason = options.skip?.[check.id];
+      const started = performance.now();
+      let record: CheckRecord;
+      try {
+        record = reason === undefined ? toRecord(check, await runCheck(check.id, target), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
+      } catch (error) {
+        if (!(error instanceof TargetRefusing)) throw error;
+        refused = true;
+        return;
+      }
+      records[index] = record;
+      options.onCheck?.(record);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(resolved.concurrency, selected.length)) }, worker));
+  return { checks: records.filter((record) => record !== undefined), summary: summary(target.baseUrl), exchanges: keptExchanges() };
+}
+
+/** A check's outcome as the reports read it. */
+function toRecord(check: Check, outcome: CheckOutcome, durationMs: number): CheckRecord {
+  const base = { type: 'check' as const, id: check.id, rule: check.rule, durationMs };
+  if (!outcome.ok) return { ...base, state: 'failed', advice: [], report: outcome.report, ...(outcome.exchange === undefined ? {} : { exchange: outcome.exchange }) };
+  return { ...base, state: outcome.skipped === undefined ? 'passed' : 'skipped', advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }) };
+}
