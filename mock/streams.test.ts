@@ -50,6 +50,13 @@ describe('which requests get a stream', () => {
     expect(JSON.parse(refused.body)).toHaveProperty('error');
   });
 
+  it('the journal (the console\'s Requests view) keeps a streamed answer\'s events as its body', () => {
+    post('/chat/completions', { ...conversation, stream: true });
+    const [entry] = mock.journal.entries(1);
+    expect(entry!.response.body).toContain('chat.completion.chunk');
+    expect(entry!.response.body).toContain('data: [DONE]');
+  });
+
   it('a streamed create stores its record: the chunks name it, and a read finds it', () => {
     const streamed = post('/chat/completions', { ...conversation, stream: true });
     const first = JSON.parse(streamed.chunks![0]!.replace(/^data: /, '')) as { id: string };
