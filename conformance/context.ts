@@ -2,10 +2,9 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { SPEC_PATH } from '../model/loader.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
-import type { BadCredentials } from './arbitraries/credentials.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { curl, send } from './client.js';
-import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
+import type { CheckContext, RequestSpec } from './check-context.js';
 import { expectResponse, Violation } from './contract.js';
 import { encodeBody } from './body-encoding.js';
 import { checkProperty } from './property.js';
@@ -14,36 +13,6 @@ import { parseExact } from '../model/json.js';
 import { recordIn } from '../model/resources.js';
 import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
-
-/**
- * What a check works with: the target, the model of the spec it implements, a way to send a request of an
- * operation and check its response in one step, a property runner, and a place for advice (notes on the
- * spec's gaps, never failures).
- */
-export interface CheckContext {
-  target: ResolvedTarget;
-  model: ApiModel;
-  advise(note: string): void;
-  /**
-   * Sends `request` for `op` with the target's credentials for the operation's security scheme (or the bad
-   * `request.credentials` instead) and checks the response against the contract; see {@link expectResponse}.
-   */
-  call(op: OperationModel, request: RequestSpec, expected: readonly number[]): Promise<{ exchange: Exchange; body: unknown }>;
-  /** Runs a property over `arbitrary` with the target's runs, seed and time budget. Errors: {@link PropertyFailure}. */
-  forAll<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { runs?: number }): Promise<void>;
-}
-
-/**
- * A request before credentials are added: path below the base URL with its query, extra headers, raw body.
- * `credentials`: send these (bad) credentials instead of the target's key.
- */
-export interface RequestSpec {
-  method: OutgoingRequest['method'];
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  credentials?: BadCredentials;
-}
 
 /** The path of `op` with its path parameters filled (each value encoded as one path segment). */
 export function pathOf(op: OperationModel, values: Record<string, string>): string {

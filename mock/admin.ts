@@ -8,7 +8,8 @@ import { consolePage } from './console-page.js';
 import { createOne, deleteOne, generate, healthOf, journalQuery, modelOf, pageOf, readOne, replaceOne, requestStream, type ConsoleAnswer, type ConsoleStatus } from './console-api.js';
 import type { Journal } from './journal.js';
 import { parseJsonBody } from './exact-body.js';
-import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
+import type { AnyDataset } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 import { singularCode } from './record-bodies.js';
 import { andThen, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordValue } from './store/record-store.js';
 

@@ -1,6 +1,6 @@
 import type { AuthScheme } from '../model/model.js';
 import { bearerToken, headerForm, sameKey } from './bearer.js';
-import type { MockRequest } from './pipeline.js';
+import type { MockRequest } from './messages.js';
 import { queryPairs } from './query.js';
 
 /**

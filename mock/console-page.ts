@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../model/loader.js';
-import type { MockResponse } from './pipeline.js';
+import type { MockResponse } from './messages.js';
 
 /** The console's files (README › Console): plain HTML, CSS and ES modules, shipped as they are (package "files"). */
 const CONSOLE_DIR = join(PACKAGE_ROOT, 'mock', 'console');

@@ -1,4 +1,4 @@
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 
 /**
  * Cross-origin access for browsers (README › CORS): on by default, so that a front-end served from another

@@ -3,7 +3,7 @@ import type { Cors } from './cors.js';
 import { apiError } from './errors.js';
 import type { Stores } from './isolation.js';
 import type { Journal } from './journal.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 import type { AnyRecordStore, Maybe } from './store/record-store.js';
 
 /** Path of the health endpoint, outside the contract's base path (README › Several replicas › Health). */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { presentedKey } from './authenticate.js';
 import type { ApiModel, AuthScheme } from '../model/model.js';
 import type { StartingData } from './data.js';
-import type { AnyDataset, MockRequest, MockResponse } from './pipeline.js';
+import type { AnyDataset } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 import { MemoryRecordStore } from './store/memory-store.js';
 import { sizeOf, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 

@@ -1,7 +1,7 @@
 import { parseExact } from '../model/json.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import type { EntryFacts, JournalResponse, Validation } from './journal.js';
-import type { MockRequest } from './pipeline.js';
+import type { MockRequest } from './messages.js';
 
 /** Codes of the answers the pipeline gives before routing found an operation (spec/DECISIONS.md › D11, D12). */
 const UNROUTED = new Set(['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED']);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Journal, type JournalEntry } from './journal.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './index.js';
 
 /** The journal behind `GET /__admin/requests` and the console's stream (README › Console; DECISIONS D68, D69). */
 

@@ -1,4 +1,4 @@
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 
 /** Request headers never kept in the journal: credentials (seed, Authentication: keys are secrets), incl. the admin's `x-petstore-key`. */
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-petstore-key']);

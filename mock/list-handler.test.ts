@@ -5,7 +5,7 @@ import { loadModel } from '../model/loader.js';
 import { startRedis, type TestRedis } from '../test/redis/redis-server.js';
 import { createMock, type Mock, type RedisMock } from './index.js';
 import { decodeCursor, encodeCursor, setQuery } from './list-handler.js';
-import type { MockRequest } from './pipeline.js';
+import type { MockRequest } from './index.js';
 
 /**
  * Lists as real APIs shape them (spec/DECISIONS.md › D45-D49), on spec/fixtures/list-shapes.yaml (a wrapper

@@ -2,7 +2,7 @@ import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson } from '../model/json.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
-import type { Handler, OperationResult } from './handlers.js';
+import type { Handler, OperationResult } from './handler.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 
 /** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */

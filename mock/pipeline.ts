@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorShape } from '../model/model.js';
+import type { MockRequest, MockResponse } from './messages.js';
 import { parseExact, toView } from '../model/json.js';
 import { concreteType, mediaKind, serialize } from '../model/media.js';
 import { mainType } from '../model/schema.js';
@@ -8,7 +8,8 @@ import { isFormMediaType } from '../model/resources.js';
 import { documentedHeaders, negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './authenticate.js';
 import { ERRORS } from './errors.js';
-import { compileHandler, type Handler, type OperationResult } from './handlers.js';
+import { compileHandler } from './handlers.js';
+import type { Handler, OperationResult } from './handler.js';
 import { parseForm } from './forms.js';
 import { parseJsonBody } from './exact-body.js';
 import { compileCoercion, type Coercion } from './parameters.js';
@@ -20,42 +21,6 @@ import type { StreamModel } from '../model/streams.js';
 import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
 import { MemoryRecordStore } from './store/memory-store.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
-
-/** A request as the pipeline sees it, whatever carried it (a socket, or a test calling in-process). */
-export interface MockRequest {
-  method: string;
-  /** Path and query as sent, for example `/v1/pets?limit=5`. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  /** The raw body bytes; `undefined` or empty when none was sent. */
-  body?: Buffer | undefined;
-}
-
-/** The pipeline's answer: status, headers and a text body (JSON, or XML/text when negotiated; empty for 204). */
-export interface MockResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** A binary answer's bytes (`image/png`, `application/octet-stream`…), sent instead of `body` (then `''`). */
-  bytes?: Buffer | undefined;
-  /**
-   * A long answer written piece by piece after `body` (the admin API's Server-Sent Events): the HTTP adapter
-   * calls it once the head is sent. Never set by the contract's pipeline.
-   */
-  stream?: ((sink: ResponseSink) => void) | undefined;
-  /**
-   * A documented stream's pieces (Server-Sent Events, JSON Lines, JSON text sequences; spec/DECISIONS.md › D85), each
-   * one framed event, written after the head one by one, paced by `--latency`/`Prefer: delay` (else
-   * `DEFAULT_EVENT_GAP_MS`, mock/prefer.ts) and dropped once the client leaves. `body` is then `''`.
-   */
-  chunks?: readonly string[] | undefined;
-}
-
-/** Where a streamed answer writes: `write` sends text at once; `onClose` runs once the client left or the server closes. */
-export interface ResponseSink {
-  write(text: string): void;
-  onClose(listener: () => void): void;
-}
 
 /** The records a pipeline serves: one store per resource, by resource name. */
 export type Dataset = ReadonlyMap<string, RecordStore>;

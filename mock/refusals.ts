@@ -2,7 +2,7 @@ import { createErrorShape } from '../model/error-shape.js';
 import type { ErrorShape } from '../model/model.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import { ERRORS, type ErrorCode } from './errors.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 
 /** Everything that may stop a request before its handler runs: a row of the error table, its detail, and the body's code. */
 export type Refusal = { error: ErrorCode; detail?: string | undefined; headers?: Record<string, string>; code?: string | undefined };

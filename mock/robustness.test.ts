@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecValidator, type SpecValidator } from '../test/spec-validator.js';
 import { createMock, DEFAULT_API_KEY, type Mock } from './index.js';
 import { MAX_JSON_DEPTH } from './exact-body.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './index.js';
 
 /**
  * The bad-input matrix: every odd request gets a documented answer or a 4xx `Error` (seed, Errors), never

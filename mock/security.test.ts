@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, createMock, DEFAULT_API_KEY, startMock } from './index.js';
-import type { MockRequest } from './pipeline.js';
+import type { MockRequest } from './index.js';
 
 /**
  * Security: the admin API is never reachable with an API key alone once it has a token; keys never

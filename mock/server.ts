@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiError, type ErrorCode } from './errors.js';
 import { announcesBody, closeServer, listen, readBody } from './http-adapter.js';
-import type { MockRequest, MockResponse } from './pipeline.js';
+import type { MockRequest, MockResponse } from './messages.js';
 import { answerDelay, DEFAULT_EVENT_GAP_MS, type Latency } from './prefer.js';
 import { DRAINING } from './shutdown.js';
 import type { Maybe } from './store/record-store.js';

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../model/loader.js';
 import { createMock, type Mock } from './index.js';
-import type { MockResponse } from './pipeline.js';
+import type { MockResponse } from './messages.js';
 import { serve } from './server.js';
 
 /**

@@ -5,7 +5,7 @@ import type { ExchangeViolation } from '../judge/verdict.js';
 import { bearerToken } from '../mock/bearer.js';
 import { apiError, type ErrorCode } from '../mock/errors.js';
 import type { JournalViolation } from '../mock/journal.js';
-import type { MockRequest, MockResponse } from '../mock/pipeline.js';
+import type { MockRequest, MockResponse } from '../mock/index.js';
 import { headerText } from './upstream.js';
 
 /** What the proxy writes: its own headers, answers and errors, the same for both sides (README › The validating proxy). */

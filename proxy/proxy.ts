@@ -10,7 +10,7 @@ import { ADMIN_PREFIX } from '../mock/admin.js';
 import { HEALTH_PATH } from '../mock/front-door.js';
 import { announcesBody, closeServer, listen, readBody } from '../mock/http-adapter.js';
 import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from '../mock/index.js';
-import type { MockRequest, MockResponse } from '../mock/pipeline.js';
+import type { MockRequest, MockResponse } from '../mock/index.js';
 import type { AnyRecordStore, Maybe } from '../mock/store/record-store.js';
 import { parseExact } from '../model/json.js';
 import type { ApiModel, OperationModel } from '../model/model.js';

@@ -1,4 +1,4 @@
-import type { MockResponse } from '../mock/pipeline.js';
+import type { MockResponse } from '../mock/index.js';
 import { parseExact } from '../model/json.js';
 import { mediaKind } from '../model/media.js';
 import type { OperationModel, ResponseModel } from '../model/model.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeEach } from 'vitest';
 import { createMock, type Mock } from '../mock/index.js';
-import type { MockRequest, MockResponse } from '../mock/pipeline.js';
+import type { MockRequest, MockResponse } from '../mock/index.js';
 import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 
 /** A request for `Mock.handle`, with defaults: `GET /v1/pets`, no headers, the body as text or bytes. */

@@ -1,6 +1,6 @@
 import { canonicalJson, sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 
 /**
  * One conformance check: a stable id (derived from the spec's operationIds, see catalogue.ts), the rule it

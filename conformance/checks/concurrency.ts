@@ -1,7 +1,8 @@
 import type { ApiModel } from '../../model/model.js';
 import { ordinaryBody } from '../arbitraries/body.js';
 import { Violation } from '../contract.js';
-import { createContext, type CheckContext } from '../context.js';
+import { createContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, type Check } from './check.js';
 import { largestPageQuery } from './population.js';
 import { expectReadBack } from './read.js';

@@ -5,7 +5,8 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema-values.js';
-import { requestOf, setExampleParent, setParent, setResources, setUnprepared, type CheckContext, type RequestSpec } from '../context.js';
+import { requestOf, setExampleParent, setParent, setResources, setUnprepared } from '../context.js';
+import type { CheckContext, RequestSpec } from '../check-context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';

@@ -5,7 +5,8 @@ import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText,
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { filterStranger } from '../../judge/record-rules.js';
-import { requestOf, type CheckContext } from '../context.js';
+import { requestOf } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
 import { ensurePopulation, expectCompletePage } from './population.js';

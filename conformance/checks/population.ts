@@ -5,7 +5,7 @@ import type { Marker } from '../arbitraries/invalid-body.js';
 import { filterText, limitRange } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, knownAtLeast, memory, populationKey, type ExactRecord } from './check.js';
 import { createRecord, listRecords, readRecord, show } from './records.js';
 

@@ -1,5 +1,5 @@
 import { settle } from '../consistency.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 
 /**
  * Read after write: reads what a write just made until `visible` holds, within the target's consistency window

@@ -5,7 +5,7 @@ import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema-values.js';
 import { absentInteger, integerBounds } from '../arbitraries/integers.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';

@@ -4,7 +4,8 @@ import { bodyForm, bodyValues } from '../arbitraries/body.js';
 import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
 import { validValues } from '../arbitraries/schema-values.js';
 import { filterText, queryText, validLimit } from '../arbitraries/query-strings.js';
-import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
+import { requestOf } from '../context.js';
+import type { CheckContext, RequestSpec } from '../check-context.js';
 import { idOf } from './check.js';
 import { listRecords } from './records.js';
 

@@ -3,7 +3,8 @@ import type { ApiModel, OperationModel, ResourceModel } from '../../model/model.
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
 import { refusalStatuses } from './create.js';
-import { requestOf, type CheckContext, type RequestSpec } from '../context.js';
+import { requestOf } from '../context.js';
+import type { CheckContext, RequestSpec } from '../check-context.js';
 import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord } from './check.js';
 import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';

@@ -6,7 +6,7 @@ import { keptAsSent } from '../../judge/record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query-strings.js';
 import { Violation } from '../contract.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';

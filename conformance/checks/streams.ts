@@ -3,7 +3,7 @@ import type { StreamModel } from '../../model/streams.js';
 import { essence } from '../../judge/exchange.js';
 import { Violation } from '../contract.js';
 import { judgeStream } from '../../judge/stream-judge.js';
-import type { CheckContext, RequestSpec } from '../context.js';
+import type { CheckContext, RequestSpec } from '../check-context.js';
 import type { Check } from './check.js';
 import { itemRequest } from './identity.js';
 import { sampleRequests, writes } from './requests.js';

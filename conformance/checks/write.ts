@@ -6,7 +6,7 @@ import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../check-context.js';
 import { idOf, memory, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';

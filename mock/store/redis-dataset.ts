@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiModel, ResourceModel } from '../../model/model.js';
 import type { StartingData } from '../data.js';
-import type { MockResponse } from '../pipeline.js';
+import type { MockResponse } from '../messages.js';
 import { STORE_RETRY_AFTER_SECONDS, storedFilters, type AnyRecordStore } from './record-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { defaultPrefix, type RedisStoreOptions } from './redis-options.js';
