@@ -102,9 +102,9 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     origin,
     server,
     close: () => {
-      const closed = closeServer(server);
+      // The streams first: a connection whose stream just ended is idle, and only then closed with the idle ones.
       for (const res of streams) res.end();
-      return closed;
+      return closeServer(server);
     },
   };
 }

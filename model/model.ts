@@ -23,6 +23,8 @@ export interface ParameterModel {
    * `name=value` pair (`explode: true`, OpenAPI's default for `form`).
    */
   delimiter?: string | undefined;
+  /** The parameter's own `example`, or the value of the first of its `examples` (OpenAPI Parameter Object). */
+  example?: unknown;
 }
 
 /** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */
