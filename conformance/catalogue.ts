@@ -8,11 +8,14 @@ import { defaultLimitCheck, filterCheck, invalidQueryCheck, limitCheck } from '.
 import { foundCheck, notFoundCheck } from './checks/read.js';
 import { responsesCheck, unmappedCheck } from './checks/responses.js';
 import { statefulCheck } from './checks/stateful.js';
+import { streamCheck, streamedContents } from './checks/streams.js';
 import { goneCheck, persistedCheck } from './checks/write.js';
 import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
+import { absentParentCheck, referenceCheck } from './checks/references.js';
+import { referencesOf } from '../model/references.js';
 
 /**
  * The seed's rules in the seed's words, for the seed's spec (spec/openapi.yaml as written from the seed): the
@@ -118,6 +121,27 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
 }
 
 /**
+ * The checks of writes that name other records (D95, D99): a create whose body member names a record of another
+ * collection that does not exist (`create-reservation.reference`), and a create under a parent record that does
+ * not exist (`create-reservation-payment.absent-parent`); each only where the create documents 404.
+ */
+function referenceChecks(model: ApiModel): Check[] {
+  const checks: Check[] = [];
+  for (const resource of model.resources) {
+    const create = resource.operations.create;
+    if (create === undefined || !create.responses.some((response) => response.status === '404')) continue;
+    for (const reference of referencesOf(create, model.operations)) {
+      checks.push(referenceCheck(resource, reference, `${create.operationId}.reference`, `${where(create)}: a body whose \`${reference.member}\` names no record of ${reference.list.method} ${reference.list.path} is refused with the documented 404, and nothing is created.`));
+    }
+    const parent = resource.parent === undefined || resource.parent.singleton || resource.parent.byExample !== undefined ? undefined : model.resources.find((candidate) => candidate.name === resource.parent!.resource);
+    if (parent !== undefined && parent.operations.read !== undefined && parent.idParameter !== undefined) {
+      checks.push(absentParentCheck(resource, parent, `${create.operationId}.absent-parent`, `${where(create)}: under a \`${resource.parent!.parameter}\` that names no ${parent.name} record, the create is the documented 404.`));
+    }
+  }
+  return checks;
+}
+
+/**
  * The checks of a spec (its model), in the order they run: authentication and refusals first, while the target
  * holds few records and "nothing was created" can be seen; then absent records and every response; then the
  * list rules on a populated target; then writes, operations no resource holds, the stateful model and
@@ -135,10 +159,12 @@ export function checksFor(model: ApiModel): Check[] {
     ...auth,
     ...groups.flatMap((g) => g.refusals),
     ...groups.flatMap((g) => g.absent),
+    ...referenceChecks(model),
     responsesCheck(model, 'responses.conformance', 'Every operation and documented status: the documented media type, a body valid against its schema, an error status field equal to the HTTP status, never a 5xx.'),
     ...groups.flatMap((g) => g.lists),
     ...groups.flatMap((g) => g.writes),
     ...model.operations.filter((op) => op.resource === undefined).map((op) => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`)),
+    ...model.operations.filter((op) => streamedContents(op).length > 0).map((op) => streamCheck(op, `${op.operationId}.stream`, `${where(op)}: asked for its stream (${streamedContents(op).map((c) => c.mediaType).join(', ')}${op.streamMember === undefined ? '' : `, or \`${op.streamMember}: true\``}), a valid request gets it framed by the media type's rules, each event valid against the spec's schema of an event${streamedContents(op).some((c) => c.stream.terminator !== undefined) ? ', the stated terminator last' : ''}${op.role === 'create' && op.resource?.operations.read !== undefined ? '; the record it creates reads back' : ''}.`)),
   ];
   if (withCreate.length > 0) {
     checks.push(statefulCheck(model, 'stateful.model', `Random sequences of ${ops} agree with a model of what the run wrote (persistence, unique ids, complete short pages).`));

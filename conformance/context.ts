@@ -59,10 +59,12 @@ const unprepared = new WeakMap<ResourceModel, Error>();
 
 /**
  * Marks `resource` as having no parent record: `why` (a `GenerationGaveUp`) is thrown by {@link parentPath}, so only
- * the checks that reach this sub-resource give up, and the rest of the suite still runs.
+ * the checks that reach this sub-resource give up, and the rest of the suite still runs; `undefined` lifts the mark.
  */
-export function setUnprepared(resource: ResourceModel, why: Error): void {
-  unprepared.set(resource, why);
+export function setUnprepared(resource: ResourceModel, why: Error | undefined): void {
+  // `undefined`: a parent was made (on this target): one that could not be made on another no longer counts.
+  if (why === undefined) unprepared.delete(resource);
+  else unprepared.set(resource, why);
 }
 
 /** The resources of the model each sub-resource's parent is found among (set with the parent). */

@@ -2,10 +2,12 @@ import { GenerationGaveUp } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/population.js';
-import type { Check } from './checks/check.js';
+import { forgetTarget as forgetRecords, type Check } from './checks/check.js';
+import { forgetReferences, honestly, prepareReferences, ReferenceUnfilled, unresolvedReason } from './references.js';
 import { beginRun, keptExchanges, TargetRefusing } from './client.js';
 import { resetConsistency } from './consistency.js';
 import { createContext, formatFailure } from './context.js';
+import type { CheckContext } from './check-context.js';
 import { modelOf, useModel } from './contract.js';
 import { failingExchange, summary, type CheckRecord, type SummaryRecord } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
@@ -60,19 +62,41 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   if (check.skip !== undefined) return { id, ok: true, advice: [], skipped: check.skip };
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];
+  let context: CheckContext | undefined;
   try {
-    const context = createContext(resolved, await modelOf(target.spec), advice);
-    await prepareParents(context, parentRecord(context));
+    context = createContext(resolved, await modelOf(target.spec), advice);
+    await prepareReferences(context);
+    await prepareParents(context, honestly(context, parentRecord(context)));
     await check.run(context);
     return { id, ok: true, advice };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
+    const unfilled = unfilledReference(failure) ?? (context === undefined ? undefined : unresolvedReason(context, failingExchange(failure)));
+    if (unfilled !== undefined) return { id, ok: true, advice, skipped: unfilled };
     // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
     const gaveUp = generationGaveUp(failure);
     if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };
     const exchange = failingExchange(failure);
     return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
   }
+}
+
+/** The reason of a {@link ReferenceUnfilled} behind a failure (a parent that could not be made), if any. */
+function unfilledReference(failure: unknown): string | undefined {
+  for (let current: unknown = failure, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof ReferenceUnfilled) return current.reason;
+  }
+  return undefined;
+}
+
+/**
+ * Forgets what was learnt about the target at `baseUrl` (ids, population, the records its references name). Call
+ * it when another server takes over an address the suite already tested in this process.
+ */
+export function forgetTarget(baseUrl: string): void {
+  forgetRecords(baseUrl);
+  forgetReferences(baseUrl);
 }
 
 /** The {@link GenerationGaveUp} behind a failure (a property wraps it as its cause), if any. */

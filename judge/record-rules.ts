@@ -1,7 +1,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, sameJson } from '../model/json.js';
 import type { OperationModel, ResourceModel } from '../model/model.js';
-import { admittedTypes, isMarked, jsonType } from '../model/schema.js';
+import { admittedTypes, isMarked, jsonType, objectShape, type Schema } from '../model/schema.js';
 import { parameterValue } from './parameter-values.js';
 import type { ExchangeRule } from './verdict.js';
 
@@ -81,9 +81,49 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
 
 /** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
 export function isReturned(resource: ResourceModel, name: string): boolean {
+  if (answerOnlyMembers(resource).has(name)) return false;
   const schema = resource.properties[name] as unknown;
   if (schema === undefined) return resource.keepsOtherProperties;
   return typeof schema === 'object' && schema !== null;
+}
+
+const answerOnly = new WeakMap<ResourceModel, ReadonlySet<string>>();
+
+/**
+ * Members a single-record answer's composition adds that the list's items lack (D97): a read answering
+ * `allOf: [Reservation, {links}]` while the list's items are plain `Reservation`. They are hypermedia of that one
+ * answer, not part of the record, so no comparison of a record across answers looks at them. Empty when the list's
+ * items name no members (nothing to tell the record by) or keep other members; computed once per resource.
+ */
+export function answerOnlyMembers(resource: ResourceModel): ReadonlySet<string> {
+  let found = answerOnly.get(resource);
+  if (found !== undefined) return found;
+  const names = new Set<string>();
+  const list = resource.operations.list;
+  const schema = list?.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
+  const shape = resource.listShape;
+  if (schema !== undefined && shape !== undefined) {
+    let array: Schema | undefined = schema;
+    for (const step of shape.kind === 'array' ? [] : shape.itemsPath) array = array === undefined ? undefined : objectShape(array).properties[step];
+    const items = array === undefined ? [] : itemsParts(array);
+    const item = objectShape({ allOf: items });
+    const listed = Object.keys(item.properties);
+    const closed = item.additional === false || !items.some((part) => part['additionalProperties'] !== undefined);
+    if (listed.length > 0 && closed) {
+      for (const name of Object.keys(resource.properties)) if (name !== resource.idProperty && !listed.includes(name)) names.add(name);
+    }
+  }
+  found = names;
+  answerOnly.set(resource, found);
+  return found;
+}
+
+/** Every `items` schema of an array schema, its `allOf` parts' included (a wrapper's `data` refined by a part). */
+function itemsParts(schema: Schema): Schema[] {
+  const own = schema['items'];
+  const parts = typeof own === 'object' && own !== null && !Array.isArray(own) ? [own as Schema] : [];
+  for (const part of (schema['allOf'] as Schema[] | undefined) ?? []) parts.push(...itemsParts(part));
+  return parts;
 }
 
 /**

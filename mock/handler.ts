@@ -1,4 +1,4 @@
-import type { ResourceModel } from '../model/model.js';
+import type { OperationModel, ResourceModel } from '../model/model.js';
 import type { ErrorCode } from './errors.js';
 import type { AnyRecordStore, Maybe } from './store/record-store.js';
 
@@ -54,4 +54,6 @@ export type Handler = (input: OperationInput) => Maybe<OperationResult>;
 export interface HandlerContext {
   basePath: string;
   resources: readonly ResourceModel[];
+  /** Every operation of the spec: a create's references to served data are looked up among them (D95). */
+  operations?: readonly OperationModel[];
 }

@@ -4,6 +4,7 @@ import { validSample } from '../model/samples.js';
 import { envelopeBranch, recordIn } from '../model/resources.js';
 import { objectShape } from '../model/schema.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
+import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
 import { listHandler } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
@@ -64,6 +65,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   };
   const location = locationOf(op, resource, context.basePath, withBody);
   const refusesSecond = op.responses.some((response) => response.status === '409');
+  const dangling = danglingReference(op, context.operations ?? []);
   const handler = ((): Handler => {
     switch (op.role) {
       case 'list':
@@ -78,6 +80,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
           // A key only the client chooses (`x-resource: { idSource: client }` where the schema leaves it optional).
           if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
+          const missing = dangling(sentBody);
+          if (missing !== undefined) return missing;
           const create = (): Maybe<OperationResult> =>
             andThen(store!.create(fields, given), (created): OperationResult => {
               if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
@@ -171,6 +175,27 @@ function bodyId(resource: ResourceModel, raw: unknown): RecordId | undefined {
 function parseRecord(json: string): RecordValue | undefined {
   const parsed = parseExact(json);
   return parsed.ok ? (parsed.document.value as RecordValue) : undefined;
+}
+
+/**
+ * The refusal of a create whose body names a record of served data the spec does not show (D95): a
+ * `crossing_id` that is none of the ids in the examples of `GET /crossings` is the documented 404, as a server
+ * holding only those crossings answers. Only where the create documents 404 and the referenced list is served
+ * data (no resource of the mock holds it, so its examples are all it serves); `undefined` when every reference
+ * names a shown record or is absent (the body's validation speaks of absent members).
+ */
+function danglingReference(op: OperationModel, operations: readonly OperationModel[]): (body: RecordValue) => OperationResult | undefined {
+  if (!op.errors.documents(404)) return () => undefined;
+  const checked = referencesOf(op, operations).filter((reference) => reference.list.resource === undefined).map((reference) => ({ reference, ids: new Set(shownIds(reference).map((id) => String(id))) })).filter(({ ids }) => ids.size > 0);
+  return (body) => {
+    for (const { reference, ids } of checked) {
+      const value = body[reference.member];
+      if (value === undefined || value === null || ids.has(String(value))) continue;
+      const noun = reference.list.path.split('/').filter(Boolean).at(-1) ?? 'record';
+      return { error: 'RECORD_NOT_FOUND', code: `${singularCode(noun)}_NOT_FOUND`, detail: `No ${singularWord(noun)} has the id ${String(value)} (${reference.member}).` };
+    }
+    return undefined;
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiError, type ErrorCode } from './errors.js';
 import { announcesBody, closeServer, listen, readBody } from './http-adapter.js';
 import type { MockRequest, MockResponse } from './messages.js';
-import { answerDelay, type Latency } from './prefer.js';
+import { answerDelay, DEFAULT_EVENT_GAP_MS, type Latency } from './prefer.js';
 import { DRAINING } from './shutdown.js';
 import type { Maybe } from './store/record-store.js';
 
@@ -57,6 +57,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     const started = onResponse === undefined ? 0 : performance.now();
     const finish = (response: MockResponse): void => {
       if (response.stream !== undefined) openStream(res, response, streams);
+      else if (response.chunks !== undefined) writeChunks(res, response, streams, () => answerDelay(req.headers.prefer, latency, DEFAULT_EVENT_GAP_MS));
       else write(res, response);
       if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
     };
@@ -101,9 +102,9 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     origin,
     server,
     close: () => {
-      const closed = closeServer(server);
+      // The streams first: a connection whose stream just ended is idle, and only then closed with the idle ones.
       for (const res of streams) res.end();
-      return closed;
+      return closeServer(server);
     },
   };
 }
@@ -115,6 +116,7 @@ function deliver(res: ServerResponse, send: ((response: MockResponse) => void) |
     return;
   }
   if (response.stream !== undefined && send === undefined) openStream(res, response, streams);
+  else if (response.chunks !== undefined && send === undefined) writeChunks(res, response, streams, () => DEFAULT_EVENT_GAP_MS);
   else if (send === undefined) write(res, response);
   else send(response);
 }
@@ -133,6 +135,35 @@ function openStream(res: ServerResponse, response: MockResponse, streams: Set<Se
     },
     onClose: (listener) => res.on('close', listener),
   });
+}
+
+/**
+ * Writes a documented stream's events one by one (D85): the head at once, then each piece after `gap()`
+ * milliseconds, then the end. A client that leaves stops it: no timer outlives the socket.
+ */
+function writeChunks(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>, gap: () => number): void {
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  res.writeHead(response.status, headers);
+  // The head goes out now, before the first event: a client sees the stream open.
+  res.flushHeaders();
+  streams.add(res);
+  const chunks = response.chunks!;
+  let next = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const step = (): void => {
+    timer = undefined;
+    if (res.writableEnded || res.destroyed) return;
+    res.write(chunks[next++]!);
+    if (next < chunks.length) timer = setTimeout(step, gap());
+    else res.end();
+  };
+  res.on('close', () => {
+    streams.delete(res);
+    if (timer !== undefined) clearTimeout(timer);
+  });
+  if (chunks.length === 0) res.end();
+  else step();
 }
 
 /** Flat `[name, value, ..., 'content-length', '']` arrays of shared (frozen) header objects, built once each. */

@@ -18,12 +18,44 @@ export function bodyForm(op: OperationModel): Canonical {
   return form;
 }
 
+/** Members of a body set to one value for every body drawn, by operation (a reference to an existing record, D95). */
+const pins = new WeakMap<OperationModel, Map<string, unknown>>();
+
+/**
+ * Sets `member` of every body of `op` the suite draws to `value` from now on (`undefined` lifts the pin): a member
+ * naming a record of another collection must name one the target holds (conformance/references.ts, D95). A body
+ * without the member (an optional one left out) keeps it out.
+ */
+export function pinMember(op: OperationModel, member: string, value: unknown): void {
+  let pinned = pins.get(op);
+  if (pinned === undefined) pins.set(op, (pinned = new Map()));
+  if (value === undefined) pinned.delete(member);
+  else pinned.set(member, value);
+}
+
+/** `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks. */
+function withPins<T extends Record<string, unknown>>(op: OperationModel, body: T): T {
+  const pinned = pins.get(op);
+  if (pinned === undefined || pinned.size === 0) return body;
+  const copy: Record<string, unknown> = { ...body };
+  for (const [member, value] of pinned) if (Object.hasOwn(copy, member)) copy[member] = value;
+  return copy as T;
+}
+
 /** Valid request bodies of `op` (objects), by the spec's own validator (seed, Resources › NewPet for createPet). */
 export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
+  return pins.get(op)?.size ? drawnBodies(op, options).map((body) => withPins(op, body)) : drawnBodies(op, options);
+}
+
+function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
   const body = op.body;
   if (body === undefined) return fc.constant({});
   const within = recordBound(op);
-  const values = (within === undefined ? validValues(body.schema, body.validate, options) : validValues(within.schema, within.validate, options)) as fc.Arbitrary<Record<string, unknown>>;
+  const drawn = (within === undefined ? validValues(body.schema, body.validate, options) : validValues(within.schema, within.validate, options)) as fc.Arbitrary<Record<string, unknown>>;
+  // The member that asks for a stream is set `false` (D86): a check of the JSON answer asks for the JSON answer, as
+  // a server that streams whatever `Accept` says would otherwise fail it; `<operationId>.stream` asks for the stream.
+  const member = op.streamMember;
+  const values = member === undefined ? drawn : drawn.map((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value, [member]: false } : value));
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
@@ -46,7 +78,7 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
   const resource = op.resource;
   if (op.body !== undefined && resource !== undefined && (op.role === 'create' || op.role === 'replace' || op.role === 'update')) {
     const members = objectShape(op.body.schema).properties;
-    const shared = Object.fromEntries(Object.entries(resource.properties).filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema)));
+    const shared = Object.fromEntries(Object.entries(resource.properties).filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema)).map(([name, schema]) => [name, sendable(schema)]));
     if (Object.keys(shared).length > 0) {
       const schema: Schema = { allOf: [op.body.schema, { type: 'object', properties: shared }] };
       found = { schema, validate: compile(boundsAjv, schema, `${op.operationId}-record-bound`) };
@@ -54,6 +86,25 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
   }
   bounds.set(op, found);
   return found ?? undefined;
+}
+
+/**
+ * A record member's schema as a write may send it: the record's schemas are seen as responses see them, where a
+ * nested `writeOnly` member (a card's `cvc`) is `false`; a write sends it, and the body's own schema still rules
+ * it, so the bound admits it (else no body holding it could be drawn: every card would be out of bounds).
+ */
+function sendable(schema: Schema): Schema {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const out: Schema = { ...schema };
+  const properties = schema['properties'];
+  if (typeof properties === 'object' && properties !== null) {
+    out['properties'] = Object.fromEntries(Object.entries(properties as Record<string, unknown>).map(([name, sub]) => [name, sub === false ? {} : sendable(sub as Schema)]));
+  }
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    if (Array.isArray(schema[key])) out[key] = (schema[key] as Schema[]).map(sendable);
+  }
+  if (typeof schema['items'] === 'object' && schema['items'] !== null) out['items'] = sendable(schema['items'] as Schema);
+  return out;
 }
 
 /** A member only one side of the exchange carries (`readOnly`, `writeOnly`): the record's schema says nothing of what a write may send. */
@@ -70,10 +121,10 @@ export function ordinaryBody(op: OperationModel, integers: ValueOptions['integer
   let drawn = ordinary.get(op);
   if (drawn === undefined) ordinary.set(op, (drawn = new Map()));
   const known = drawn.get(key);
-  if (known !== undefined) return { ...known };
+  if (known !== undefined) return withPins(op, { ...known });
   const body = drawOrdinary(op, integers, seed, requiredOnly);
   drawn.set(key, body);
-  return { ...body };
+  return withPins(op, { ...body });
 }
 
 /**
@@ -84,7 +135,7 @@ export function ordinaryBody(op: OperationModel, integers: ValueOptions['integer
 const ordinary = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
 
 function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly: boolean): Record<string, unknown> {
-  const [value] = fc.sample(bodyValues(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
+  const [value] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
   const body = value ?? {};
   if (!requiredOnly) return body;
   const form = bodyForm(op);
@@ -106,17 +157,17 @@ export function fullestBody(op: OperationModel, integers: ValueOptions['integers
   const drawn = fullest.get(op);
   const key = `${integers} ${seed}`;
   const known = drawn?.get(key);
-  if (known !== undefined) return structuredClone(known);
+  if (known !== undefined) return withPins(op, structuredClone(known));
   let body: Record<string, unknown>;
   try {
-    [body = ordinaryBody(op, integers, seed)] = fc.sample(bodyValues(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
+    [body = ordinaryBody(op, integers, seed)] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
   } catch (error) {
     if (!(error instanceof GenerationGaveUp)) throw error;
     body = ordinaryBody(op, integers, seed);
   }
   if (drawn === undefined) fullest.set(op, new Map([[key, body]]));
   else drawn.set(key, body);
-  return structuredClone(body);
+  return withPins(op, structuredClone(body));
 }
 const fullest = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
 

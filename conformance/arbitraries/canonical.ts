@@ -1,3 +1,4 @@
+import { describedDigits, describedRule } from './described.js';
 import { isInt64, jsonType, type Schema } from '../../model/schema.js';
 
 /**
@@ -14,7 +15,7 @@ export type Canonical =
   | { kind: 'boolean'; nullable: boolean }
   | { kind: 'integer'; nullable: boolean; min: bigint | undefined; max: bigint | undefined; multipleOf: bigint | undefined; int64: boolean }
   | { kind: 'number'; nullable: boolean; min: number | undefined; max: number | undefined; multipleOf: number | undefined; minExclusive?: boolean; maxExclusive?: boolean }
-  | { kind: 'string'; nullable: boolean; minLength: number; maxLength: number | undefined; pattern: string | undefined; format: string | undefined }
+  | { kind: 'string'; nullable: boolean; minLength: number; maxLength: number | undefined; pattern: string | undefined; format: string | undefined; described?: string }
   | { kind: 'array'; nullable: boolean; items: Canonical; minItems: number; maxItems: number | undefined; uniqueItems: boolean }
   | { kind: 'object'; nullable: boolean; properties: Record<string, Canonical>; required: string[]; forbidden: string[]; additional: boolean }
   | { kind: 'union'; branches: Canonical[] };
@@ -102,6 +103,12 @@ function single(type: Exclude<(typeof TYPES)[number], 'null'>, schema: Schema, n
       const highs = [highInclusive === undefined ? undefined : BigInt(Math.floor(highInclusive)), highExclusive === undefined ? undefined : BigInt(Math.ceil(highExclusive)) - 1n].filter((v) => v !== undefined);
       const multiple = num(schema['multipleOf']);
       const int32 = schema['format'] === 'int32';
+      // Bounds only the description states ("Four-digit number", D98) narrow the values drawn.
+      const digits = describedDigits(schema);
+      if (digits !== undefined) {
+        lows.push(digits.min);
+        highs.push(digits.max);
+      }
       return {
         kind: 'integer',
         nullable,
@@ -119,15 +126,21 @@ function single(type: Exclude<(typeof TYPES)[number], 'null'>, schema: Schema, n
       const maxExclusive = num(schema['exclusiveMaximum']) !== undefined && (num(schema['maximum']) ?? Infinity) >= num(schema['exclusiveMaximum'])!;
       return { kind: 'number', nullable, min, max, multipleOf: num(schema['multipleOf']), ...(minExclusive ? { minExclusive } : {}), ...(maxExclusive ? { maxExclusive } : {}) };
     }
-    case 'string':
+    case 'string': {
+      // A rule only the description states (D98) narrows the values drawn; the spec's validator still judges them.
+      const rule = describedRule(schema);
+      const minLength = Math.max(num(schema['minLength']) ?? 0, rule?.minLength ?? 0);
+      const maxLength = [num(schema['maxLength']), rule?.maxLength].filter((one): one is number => one !== undefined).reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
       return {
         kind: 'string',
         nullable,
-        minLength: num(schema['minLength']) ?? 0,
-        maxLength: num(schema['maxLength']),
-        pattern: typeof schema['pattern'] === 'string' ? schema['pattern'] : undefined,
+        minLength: maxLength !== undefined && minLength > maxLength ? num(schema['minLength']) ?? 0 : minLength,
+        maxLength,
+        pattern: typeof schema['pattern'] === 'string' ? schema['pattern'] : rule?.pattern,
         format: typeof schema['format'] === 'string' ? schema['format'] : undefined,
+        ...(rule === undefined ? {} : { described: rule.says }),
       };
+    }
     case 'array':
       return {
         kind: 'array',

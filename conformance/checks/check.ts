@@ -50,6 +50,15 @@ interface ResourceMemory {
 }
 const memories = new Map<string, ResourceMemory>();
 
+/**
+ * Forgets what was learnt about the target at `baseUrl` (ids, population). Call it when another server takes
+ * over an address the suite already tested in this process, e.g. a test server restarted on the same port.
+ */
+export function forgetTarget(baseUrl: string): void {
+  const prefix = `${baseUrl.replace(/\/+$/, '')} `;
+  for (const key of memories.keys()) if (key.startsWith(prefix)) memories.delete(key);
+}
+
 /** The memory of one resource on the context's target. */
 export function memory(context: CheckContext, resource: ResourceModel): ResourceMemory {
   const key = `${context.target.baseUrl} ${resource.name}`;

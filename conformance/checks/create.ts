@@ -11,7 +11,10 @@ import { idKey, idOf, type Check } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
 import { expectReadBack } from './read.js';
 import { expectNothingCreated } from './population.js';
-import { createRecord, operation } from './records.js';
+import { createRecord, operation, show, successStatuses } from './records.js';
+import { sameJson } from '../../model/json.js';
+import { Violation } from '../contract.js';
+import type { Exchange } from '../../judge/verdict.js';
 
 /** A run number that keeps markers of this process apart from those of earlier runs on the same target. */
 const RUN = Date.now() % 1_000_000;
@@ -77,7 +80,9 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
     return {
       recordId: undefined,
       async send(body) {
-        const { exchange } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), expected);
+        const ignorable = readOnlySent(context, body);
+        const { exchange, body: answer } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), ignorable === undefined ? expected : [...expected, ...successStatuses(op)]);
+        if (ignorable !== undefined && exchange.response.status < 300) return expectIgnored(context, op, ignorable, body, answer, exchange);
         await expectNothingCreated(context, resource, body.marker, exchange);
       },
       async unchanged() {},
@@ -90,7 +95,9 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
     async send(body) {
       // Where the body names the record (D50), a case that drops or changes its id names another one: not sent.
       if (op.idIn === 'body' && !namesRecord(op, resource, body, recordId)) return;
-      await context.call(op, itemRequest(resource, op, recordId, undefined, body), expected);
+      const ignorable = readOnlySent(context, body);
+      const { exchange, body: answer } = await context.call(op, itemRequest(resource, op, recordId, undefined, body), ignorable === undefined ? expected : [...expected, ...successStatuses(op)]);
+      if (ignorable !== undefined && exchange.response.status < 300) expectIgnored(context, op, ignorable, body, answer, exchange);
     },
     async unchanged() {
       // Without a read the record cannot be looked at alone: the refusals' statuses are the whole check.
@@ -98,6 +105,33 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
       await expectReadBack(context, resource, created, `${op.operationId} refused invalid bodies, yet the record`);
     },
   };
+}
+
+/**
+ * The member a refusal case sends although it is `readOnly` (`with the read-only id`), when the run is not
+ * `--strict` (D96): OpenAPI says such a member SHOULD NOT be sent, not that a server must refuse it, so a server
+ * may refuse it (400, as the mock does, D35) or ignore it. `''` for a nested member; `undefined` for other cases.
+ */
+function readOnlySent(context: CheckContext, body: InvalidBody): string | undefined {
+  if (context.target.strict) return undefined;
+  const match = /(?:^|\s)with the read-only (\S+)$/.exec(body.kind);
+  if (match === null) return undefined;
+  return body.kind.startsWith('with the read-only ') ? match[1]! : '';
+}
+
+/**
+ * A write that carried a `readOnly` member and succeeded must have ignored it (D96): the record answered does not
+ * hold the value sent. Advice says the server ignores what others refuse. Errors: a {@link Violation}.
+ */
+function expectIgnored(context: CheckContext, op: OperationModel, member: string, body: InvalidBody, answer: unknown, exchange: Exchange): void {
+  const sent = readCase(op, body.text);
+  if (member !== '' && sent !== null && typeof sent === 'object' && answer !== null && typeof answer === 'object') {
+    const value = (sent as Record<string, unknown>)[member];
+    if (value !== undefined && sameJson((answer as Record<string, unknown>)[member], value)) {
+      throw new Violation(`${op.operationId} took the read-only ${member} ${show(value)} from the request: a server assigns a read-only member, it may refuse it or ignore it, never keep the client's`, exchange);
+    }
+  }
+  context.advise(`${op.operationId} ignored a read-only member sent in the body (allowed: OpenAPI says it SHOULD NOT be sent, not that it is refused; --strict expects 400)`);
 }
 
 /** Whether a refused body still names the record `recordId` by its id property (or is no object at all). */
@@ -207,6 +241,7 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
           if (value !== undefined) await createRecord(context, resource, value, true);
         }
       }
+      await describedRuleCase(context, op);
       await context.forAll(bodyValues(op, { integers: context.target.integers, strings: 'any' }), async (value) => {
         await createRecord(context, resource, value, holdsUnusualString(form, value));
       });
@@ -247,4 +282,62 @@ export function int64Check(resource: ResourceModel, id: string, rule: string): C
       await context.forAll(values.map(([value, integers]) => ({ ...value, ...integers })), async (value) => void (await createRecord(context, resource, value)), { runs: Math.min(context.target.runs, 30) });
     },
   };
+}
+
+/** A string member at `path` of a body whose description states a rule its schema does not encode (D98). */
+interface DescribedMember {
+  path: string[];
+  pattern: string | undefined;
+  minLength: number;
+  says: string;
+}
+
+/** The members of `value` (as drawn from `form`) whose form carries a described rule, at any depth. */
+function describedMembers(form: Canonical, value: unknown, path: string[] = []): DescribedMember[] {
+  if (form.kind === 'string' && form.described !== undefined && typeof value === 'string') return [{ path, pattern: form.pattern, minLength: form.minLength, says: form.described }];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const members = value as Record<string, unknown>;
+  if (form.kind === 'union') {
+    const fitting = form.branches.find((branch) => branch.kind === 'object' && Object.keys(members).every((name) => Object.hasOwn(branch.properties, name)));
+    return fitting === undefined ? [] : describedMembers(fitting, value, path);
+  }
+  if (form.kind !== 'object') return [];
+  return Object.entries(members).flatMap(([name, member]) => (form.properties[name] === undefined ? [] : describedMembers(form.properties[name]!, member, [...path, name])));
+}
+
+/** `body` with the member at `path` set to `value` (copies along the path). */
+function setAt(body: Record<string, unknown>, path: readonly string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined) return body;
+  return { ...body, [head]: rest.length === 0 ? value : setAt((body[head] ?? {}) as Record<string, unknown>, rest, value) };
+}
+
+/**
+ * Rules only a description states (D98): one create whose member breaks its described rule ("two-letter country
+ * code" sent as `a`) with a value the schema admits. A server that follows the description refuses it with a
+ * documented 4xx: a warning ("refused a value only the schema's looseness admits"), a failure only under
+ * `--strict`, which holds the target to the schema as written. A success is judged by the echo rules as usual.
+ */
+async function describedRuleCase(context: CheckContext, op: OperationModel): Promise<void> {
+  const form = bodyForm(op);
+  for (let seed = 20; seed < 40; seed++) {
+    const base = ordinaryBody(op, context.target.integers, seed);
+    const member = describedMembers(form, base)[0];
+    if (member === undefined) continue;
+    const pattern = member.pattern === undefined ? undefined : new RegExp(member.pattern, 'u');
+    const top = member.path[0]!;
+    const admitted = (text: string): boolean => withProperty(op, base, top, setAt(base, member.path, text)[top]) !== undefined;
+    const breaks = (text: string): boolean => (pattern !== undefined ? !pattern.test(text) : [...text].length < member.minLength);
+    const breaking = ['a', 'a1', 'aaaa'].find((text) => breaks(text) && admitted(text));
+    if (breaking === undefined) return;
+    const body = setAt(base, member.path, breaking);
+    const documented = op.responses.map((response) => Number(response.status)).filter((status) => status >= 400 && status < 500 && status !== 401 && status !== 403);
+    const { exchange } = await context.call(op, requestOf(op, { value: body }), [...successStatuses(op), ...documented]);
+    const status = exchange.response.status;
+    if (status < 400) return;
+    const note = `${op.operationId} refused a value only the schema's looseness admits: ${member.path.join('.')} = ${show(breaking)} (${status}), which its description rules out ("${member.says}")`;
+    if (context.target.strict) throw new Violation(`${note}; --strict holds the target to the schema as written`, exchange);
+    context.advise(`${note} (a warning: allowed unless --strict)`);
+    return;
+  }
 }

@@ -133,6 +133,7 @@ export async function prepareParents(context: CheckContext, create: (resource: R
       setUnprepared(resource, error);
       return;
     }
+    setUnprepared(resource, undefined);
     if (id !== undefined) setParent(resource, id);
   };
   for (const resource of context.model.resources) await prepare(resource);

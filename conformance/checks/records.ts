@@ -5,7 +5,7 @@ import { queryText, type ListQuery } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
-import { echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../../judge/record-rules.js';
+import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../../judge/record-rules.js';
 import { recordIn } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
@@ -144,7 +144,7 @@ function expectEcho(context: CheckContext, resource: ResourceModel, op: Operatio
   const problem = echoProblems(resource, sent, got)[0];
   if (problem !== undefined) throw new Violation(problem.message, exchange);
   for (const [name, value] of Object.entries(got)) {
-    if (name === resource.idProperty || Object.hasOwn(sent, name) || resource.properties[name] === undefined) continue;
+    if (name === resource.idProperty || Object.hasOwn(sent, name) || resource.properties[name] === undefined || answerOnlyMembers(resource).has(name)) continue;
     context.advise(`${op.operationId} without ${name} answered ${name} ${show(value)} (allowed: a default the spec does not show)`);
   }
 }

@@ -66,6 +66,15 @@ export const ferry: Record<string, WildProbe> = {
     expectStatus(badReservation, 400);
     expect(object(badReservation)['status']).toBe(400);
   },
+  'the crossings between two ports are listed as the example shows; a reservation of a crossing that does not exist is a 404 in application/problem+json': async ({ call }) => {
+    const route = 'origin=6b1f3c0e-3c55-4b59-9d1f-1f4a3b8e2a01&destination=0d0c4f1a-8f9e-4e8b-a3c1-55a6c1f2b302';
+    const crossings = records(await call('GET', `/crossings?${route}&date=2024-02-01T09:00:00Z`), 'data');
+    expect(crossings.map((crossing) => crossing['id'])).toContain('9c3f6a41-0b8e-4c2d-8f7a-6e5d4c3b2a04');
+    expectStatus(await call('GET', '/crossings'), 400);
+    const orphan = await call('POST', '/reservations', { json: { ...reservation('Noether'), crossing_id: '00000000-0000-4000-8000-000000000000' } });
+    expectStatus(orphan, 404);
+    expect(orphan.type).toBe('application/problem+json');
+  },
   'without a token: 401 in application/problem+json': async ({ call }) => {
     const refused = await call('GET', '/reservations', { auth: false });
     expectStatus(refused, 401);

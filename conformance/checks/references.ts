@@ -1,0 +1,77 @@
+import type fc from 'fast-check';
+import { sameJson, toView } from '../../model/json.js';
+import type { OperationModel, ResourceModel } from '../../model/model.js';
+import type { ReferenceModel } from '../../model/references.js';
+import { ordinaryBody } from '../arbitraries/body.js';
+import { canonicalise } from '../arbitraries/canonical.js';
+import { valueOf } from '../arbitraries/schema-values.js';
+import { objectShape, type Schema } from '../../model/schema.js';
+import { Violation } from '../contract.js';
+import { requestOf } from '../context.js';
+import type { CheckContext } from '../check-context.js';
+import type { Check } from './check.js';
+import { largestPageQuery } from './population.js';
+import { absentIds } from './read.js';
+import { listRecords, operation, show } from './records.js';
+
+/**
+ * The statuses a refusal of a write naming a record that does not exist may have (D95): the documented 404, or
+ * the 400/422 the write documents for a body it cannot take (a server may judge the reference as part of the
+ * body); only 404 under `--strict`.
+ */
+function absentStatuses(context: CheckContext, op: OperationModel): number[] {
+  if (context.target.strict) return [404];
+  return [404, ...[400, 422].filter((status) => op.responses.some((response) => response.status === String(status)))];
+}
+
+/** A value of the reference member that names no record: schema-valid, none the suite has pinned or the spec shows. */
+function danglingValues(op: OperationModel, reference: ReferenceModel, context: CheckContext, pinned: unknown): fc.Arbitrary<unknown> {
+  const schema = objectShape(op.body!.schema).properties[reference.member] as Schema;
+  const validate = (value: unknown): boolean => op.body!.validate(toView({ ...ordinaryBody(op, context.target.integers, 14), [reference.member]: value }));
+  return valueOf(canonicalise(schema), { integers: context.target.integers, strings: 'ordinary' }).filter((value) => validate(value) && !sameJson(value, pinned) && !reference.examples.some((shown) => sameJson(shown, value)));
+}
+
+/**
+ * A create whose body names a record of another collection that does not exist (`crossing_id` of no crossing)
+ * is refused with the documented 404 (400/422 where documented, unless `--strict`), and creates nothing (D95).
+ * Only for creates that document 404.
+ */
+export function referenceCheck(resource: ResourceModel, reference: ReferenceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const op = operation(resource, 'create');
+      const pinned = ordinaryBody(op, context.target.integers, 15)[reference.member];
+      await context.forAll(danglingValues(op, reference, context, pinned), async (value) => {
+        const body = { ...ordinaryBody(op, context.target.integers, 15), [reference.member]: value };
+        const { exchange } = await context.call(op, requestOf(op, { value: body }), absentStatuses(context, op));
+        if (resource.operations.list === undefined) return;
+        const { records } = await listRecords(context, resource, largestPageQuery(resource));
+        const made = records.find((record) => sameJson(record[reference.member], value));
+        if (made !== undefined) throw new Violation(`${op.operationId} was refused with ${exchange.response.status}, yet a record naming ${reference.member} ${show(value)} is listed: ${show(made)}`, exchange);
+      }, { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}
+
+/**
+ * A create under a parent record that does not exist (`POST /reservations/{id}/payment` for no reservation) is the
+ * documented 404 and creates nothing (seed, Errors: a path naming no record is a 404; D99). Only where the create
+ * documents 404 and the parent is a resource whose ids the suite can draw.
+ */
+export function absentParentCheck(resource: ResourceModel, parent: ResourceModel, id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const op = operation(resource, 'create');
+      const parameter = resource.parent!.parameter;
+      await context.forAll(absentIds(context, parent), async (absent) => {
+        await context.call(op, requestOf(op, { path: { [parameter]: absent }, value: ordinaryBody(op, context.target.integers, 16) }), [404]);
+      }, { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { referencesOf, type ReferenceModel } from '../model/references.js';
+import type { OperationModel } from '../model/model.js';
+import { validSample } from '../model/samples.js';
+import { ordinaryBody, pinMember } from './arbitraries/body.js';
+import { createRecord } from './checks/records.js';
+import type { CheckContext } from './check-context.js';
+import type { Exchange } from '../judge/verdict.js';
+import { GenerationGaveUp } from './arbitraries/bounded.js';
+import { failingExchange } from './report/results.js';
+
+// A write whose body names a record of another collection (`crossing_id`) is refused with 404 by a server that
+// does not hold the record named (spec/DECISIONS.md › D95): a random id makes the set-up of every check fail. So
+// before a check runs, each such member is pinned to the id of a record that exists on the target.
+
+/** A reference the suite could not fill on a target, and why (its checks are then skipped, never failed). */
+const unresolved = new Map<string, string>();
+
+/** What each target's references resolved to: the value pinned, or the reason none was found. */
+const resolved = new Map<string, Promise<Resolution>>();
+
+/** A reference's value on a target, and why it cannot be trusted to exist there (an id only the spec shows). */
+type Resolution = { value: unknown; unverified?: string } | { reason: string };
+
+const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceModel): string => `${context.target.baseUrl} ${op.operationId} ${reference.member}`;
+
+/** The query text of a list with each required parameter set to its example, enum member or default (D95). */
+function exampleQuery(list: OperationModel, withOptional: boolean): string | undefined {
+  const parts: string[] = [];
+  for (const parameter of list.queryParams) {
+    const schema = parameter.schema;
+    const example = parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'];
+    if (!parameter.required && (!withOptional || example === undefined)) continue;
+    const value = example ?? validSample(schema);
+    if (value === undefined || (typeof value === 'object' && value !== null)) return undefined;
+    parts.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.join('&');
+}
+
+/** The records of a list answer at `path` (`[]`: the answer itself). */
+function recordsAt(body: unknown, path: readonly string[]): unknown[] {
+  let current = body;
+  for (const step of path) current = current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>)[step] : undefined;
+  return Array.isArray(current) ? current : [];
+}
+
+/** The id of the first record a list shows, asked with its required parameters from the spec's examples. */
+async function listedId(context: CheckContext, reference: ReferenceModel): Promise<unknown> {
+  for (const withOptional of [false, true]) {
+    const query = exampleQuery(reference.list, withOptional);
+    if (query === undefined) return undefined;
+    try {
+      const { body } = await context.call(reference.list, { method: 'GET', path: query === '' ? reference.list.path : `${reference.list.path}?${query}` }, [200]);
+      for (const record of recordsAt(body, reference.itemsPath)) {
+        const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[reference.idMember] : undefined;
+        if (id !== undefined && id !== null) return id;
+      }
+    } catch {
+      // The list's own checks judge its answers; here an unusable answer only means no id was found this way.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An existing record's id for `reference`, in this order (D95): one the suite creates (the referenced list
+ * belongs to a resource with a create, and the run may write); the first record the list shows when asked with
+ * its required parameters (then also its optional ones) set from the spec's examples and enums; else an id the
+ * spec shows (the member's examples, the list's response examples). A reason when there is none.
+ */
+async function resolve(context: CheckContext, reference: ReferenceModel): Promise<Resolution> {
+  const resource = reference.list.resource;
+  const create = resource?.operations.create;
+  if (resource !== undefined && create !== undefined && !context.target.readOnly && referencesOf(create, context.model.operations).length === 0) {
+    try {
+      const created = await createRecord(context, resource, ordinaryBody(create, context.target.integers, 13));
+      if (created !== undefined && created[resource.idProperty] !== undefined) return { value: created[resource.idProperty] };
+    } catch {
+      // Fall through to what the list holds: the create's own checks judge its answer.
+    }
+  }
+  const listed = await listedId(context, reference);
+  if (listed !== undefined) return { value: listed };
+  if (reference.examples.length > 0) {
+    const unverified = `${reference.member} names a record of ${reference.list.method} ${reference.list.path}; that list showed none when asked with the spec's example parameters, so the suite sent the id the spec shows (${JSON.stringify(reference.examples[0])}), which the target does not hold`;
+    return { value: reference.examples[0], unverified };
+  }
+  return { reason: `${reference.member} names a record of ${reference.list.method} ${reference.list.path}, and the suite found none: that list showed no record when asked with the spec's example parameters, and the spec shows no id` };
+}
+
+/**
+ * Pins every reference member of every write of the spec to an existing record's id on the context's target
+ * (resolved once per target and member, see {@link resolve}). A member left unresolved keeps its drawn values and
+ * is remembered, so that a 404 its write answers is reported as a skip with the reason ({@link unresolvedReason}).
+ */
+export async function prepareReferences(context: CheckContext): Promise<void> {
+  for (const op of context.model.operations) {
+    if (op.body === undefined) continue;
+    for (const reference of referencesOf(op, context.model.operations)) {
+      const key = keyOf(context, op, reference);
+      let found = resolved.get(key);
+      if (found === undefined) resolved.set(key, (found = resolve(context, reference)));
+      const outcome = await found;
+      if ('value' in outcome) {
+        pinMember(op, reference.member, outcome.value);
+        // An id only the spec shows may not exist on the target: a 404 to its write is then no verdict either.
+        if (outcome.unverified === undefined) unresolved.delete(key);
+        else unresolved.set(key, outcome.unverified);
+      } else {
+        pinMember(op, reference.member, undefined);
+        unresolved.set(key, outcome.reason);
+      }
+    }
+  }
+}
+
+/**
+ * Why a failure is no verdict: its exchange is a 404 answered to a write whose reference the suite could not fill
+ * on this target (D95: the set-up failed honestly, the checks that need a record are not run). `undefined` otherwise.
+ */
+export function unresolvedReason(context: CheckContext, exchange: Exchange | undefined): string | undefined {
+  if (exchange === undefined || exchange.response.status !== 404) return undefined;
+  const path = exchange.request.path.split('?')[0] ?? '';
+  for (const op of context.model.operations) {
+    if (op.method !== exchange.request.method || !op.pattern.test(path)) continue;
+    for (const reference of referencesOf(op, context.model.operations)) {
+      const reason = unresolved.get(keyOf(context, op, reference));
+      if (reason !== undefined) return `not verifiable: ${reason}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A record that could not be made because a reference in its create could not be filled (D95): thrown where a
+ * parent record is prepared, so that only the checks that reach that parent's sub-resources are skipped, with
+ * `reason`, and the others still run.
+ */
+export class ReferenceUnfilled extends GenerationGaveUp {
+  constructor(readonly reason: string) {
+    super('record', reason);
+    this.name = 'ReferenceUnfilled';
+  }
+}
+
+/** `create` (a parent's maker), with a 404 its write gets for an unfilled reference turned into {@link ReferenceUnfilled}. */
+export function honestly<T>(context: CheckContext, create: (value: T) => Promise<string | undefined>): (value: T) => Promise<string | undefined> {
+  return async (value) => {
+    try {
+      return await create(value);
+    } catch (failure) {
+      const reason = unresolvedReason(context, failingExchange(failure));
+      if (reason === undefined) throw failure;
+      throw new ReferenceUnfilled(reason);
+    }
+  };
+}
+
+/** Forgets what the references of `baseUrl` resolved to (another server took over the address). */
+export function forgetReferences(baseUrl: string): void {
+  const prefix = `${baseUrl.replace(/\/+$/, '')} `;
+  for (const key of [...resolved.keys()]) if (key.startsWith(prefix)) resolved.delete(key);
+  for (const key of [...unresolved.keys()]) if (key.startsWith(prefix)) unresolved.delete(key);
+}

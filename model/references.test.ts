@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadModel, PACKAGE_ROOT } from './loader.js';
+import { referencesOf, shownIds } from './references.js';
+
+describe('references to other collections (D95)', () => {
+  test('a reservation names a crossing of GET /crossings; its id member, items path and the ids the spec shows', async () => {
+    const model = await loadModel(join(PACKAGE_ROOT, 'spec', 'wild', 'ferry-travel-3.1.yaml'));
+    const create = model.operations.find((op) => op.operationId === 'create-reservation')!;
+    const [reference, ...rest] = referencesOf(create, model.operations);
+    expect(rest).toEqual([]);
+    expect(reference).toMatchObject({ member: 'crossing_id', idMember: 'id', itemsPath: ['data'] });
+    expect(reference!.list.path).toBe('/crossings');
+    expect(reference!.examples[0]).toBe('9c3f6a41-0b8e-4c2d-8f7a-6e5d4c3b2a04');
+    expect(shownIds(reference!)).toEqual(['9c3f6a41-0b8e-4c2d-8f7a-6e5d4c3b2a04', '4e7d2b19-6a3c-4f58-b1d2-8c9e0f1a2b05']);
+    // A payment names no other collection; the crossings list's own parameters are no body members.
+    const pay = model.operations.find((op) => op.operationId === 'create-reservation-payment')!;
+    expect(referencesOf(pay, model.operations)).toEqual([]);
+  });
+
+  test('the seed spec has none: a pet names no other collection', async () => {
+    const model = await loadModel();
+    for (const op of model.operations) expect(referencesOf(op, model.operations)).toEqual([]);
+  });
+});
