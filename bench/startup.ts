@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeLargeSpec } from './large-spec.js';
 
@@ -36,7 +36,8 @@ interface Sample {
   status: number;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (asked of the system, then released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -44,7 +45,8 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-function peakRssMb(child: ChildProcess): number {
+/** The child's peak resident set (`VmHWM`, Linux) in MB; `NaN` once it is gone. */
+export function peakRssMb(child: ChildProcess): number {
   try {
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
@@ -155,4 +157,5 @@ async function main(): Promise<void> {
   process.stdout.write(section);
 }
 
-await main();
+// Run only as `node dist/bench/startup.js`: bench/ai-startup.ts imports its helpers.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

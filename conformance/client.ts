@@ -136,7 +136,7 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
 }
 
 /** Methods sent again on a dropped connection (no state changes); the others are writes. */
-const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'QUERY']);
 /** Milliseconds without an answer after which a write does not trust the pooled connections (a server's keep-alive is often 5 s). */
 const STILL_MS = 2_000;
 /** When the last answer of the process arrived (ms since the epoch). */

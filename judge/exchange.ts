@@ -7,6 +7,7 @@ import { documentedResponse, statusFieldOf } from './documented.js';
 import { parameterValue } from './parameter-values.js';
 import type { ExchangeRule, ExchangeVerdict, ExchangeViolation, ObservedExchange, Routed } from './verdict.js';
 import { echoProblems, listProblems } from './record-rules.js';
+import { judgeStream } from './stream-judge.js';
 
 /**
  * The judge of one exchange: given the model, a request and its response, the list of the spec's rules they
@@ -174,6 +175,12 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   // An operation that documents no response at all says nothing of a body: an empty one is as good as any.
   if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0) && text === '')) return { violations, body: undefined };
   const answered = essence(headers['content-type']);
+  // A documented stream is judged event by event and by its framing (D85), never as one JSON body.
+  const stream = isDocumented ? documented?.contents.find((content) => content.stream !== undefined && essence(content.mediaType) === answered)?.stream : undefined;
+  if (stream !== undefined) {
+    for (const problem of judgeStream(stream, text).problems) add(problem.rule, `/body${problem.pointer}`, `a ${answered} stream as the spec documents it`, JSON.stringify(text.slice(0, 60)), `the ${status} stream: ${problem.message}`);
+    return { violations, body: undefined };
+  }
   // A documented media type that is not JSON (`image/png`) has no JSON to read: its Content-Type is the contract.
   if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => essence(content.mediaType) === answered) === true) return { violations, body: undefined };
   const wanted = essence(documented?.mediaType ?? 'application/json');

@@ -1,4 +1,4 @@
-import type { OperationModel } from '../model/model.js';
+import type { Method, OperationModel } from '../model/model.js';
 
 /** The rules one exchange can break, as logs, headers and counts name them. */
 export type ExchangeRule =
@@ -10,6 +10,8 @@ export type ExchangeRule =
   | 'status'
   | 'media-type'
   | 'body.json'
+  | 'stream.framing'
+  | 'stream.event'
   | 'body.schema'
   | 'error.status'
   | 'auth.accepted'
@@ -69,7 +71,8 @@ export interface ExchangeVerdict {
 
 /** A request as sent (by the suite, or recorded by the proxy): method, path below the base URL (with its query), headers, raw body text. */
 export interface OutgoingRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  /** Any method the spec documents: the fixed ones, 3.2's `QUERY`, or one of its `additionalOperations`. */
+  method: Method;
   /** Path relative to the base URL, starting with `/`, query included: `/pets?limit=5`. */
   path: string;
   headers: Record<string, string>;

@@ -10,6 +10,11 @@ export interface ContentAnswer {
   mediaType: string;
   payload: Payload;
   valid: boolean;
+  /**
+   * Why no answer could be built at all (a schema the generator or validator gave up on): the operation then
+   * answers `ANSWER_FAILED` in its documented error shape (spec/DECISIONS.md › D83), and the start-up log counts it.
+   */
+  failed?: string;
 }
 
 /** The answers of one documented status: the default one per media type, and each valid named example. */
@@ -43,11 +48,21 @@ export function statusAnswers(response: ResponseModel): StatusAnswers {
       if (!named.has(example.name)) named.set(example.name, new Map());
       named.get(example.name)!.set(content, { mediaType: content.mediaType, payload: serialize(example.value, content.mediaType, content.schema), valid: true });
     }
-    byContent.set(content, contentAnswer(content));
+    byContent.set(content, safely(content));
   }
   found = { response, byContent, named, rejected };
   compiled.set(response, found);
   return found;
+}
+
+/** {@link contentAnswer}, or a failed answer when building it threw (the stack ran out on a recursive schema): never throws. */
+function safely(content: ContentModel): ContentAnswer {
+  try {
+    return contentAnswer(content);
+  } catch (error) {
+    const failed = error instanceof RangeError ? 'its schema recurses too deeply' : error instanceof Error ? error.message : String(error);
+    return { mediaType: content.mediaType, payload: { text: '' }, valid: false, failed };
+  }
 }
 
 /** The default answer of one media type: its first valid example, else a valid sample of its schema, written for its kind. */
@@ -97,7 +112,8 @@ export function answerNotes(op: OperationModel): string[] {
     if (!/^2\d\d$/.test(response.status) && response !== success) continue;
     const answers = statusAnswers(response);
     for (const answer of answers.byContent.values()) {
-      if (!answer.valid) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no example or sample satisfies its schema; the mock answers its best candidate`);
+      if (answer.failed !== undefined) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no answer can be built (${answer.failed}); the mock answers its documented error instead`);
+      else if (!answer.valid) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no example or sample satisfies its schema; the mock answers its best candidate`);
     }
     if (answers.rejected.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status}: the examples ${answers.rejected.join(', ')} do not satisfy their schema and are never served`);
   }
@@ -107,17 +123,29 @@ export function answerNotes(op: OperationModel): string[] {
 /**
  * Checks the answers of every operation no resource holds without holding up the start (a spec of hundreds of
  * operations takes a second): a few operations per turn of the event loop, right after the mock listens, each
- * note handed to `onNote` (the start-up log). The answers made are kept, so the first request finds them ready.
- * Returns a function that stops the check.
+ * note handed to `onNote` (the start-up log), then `onDone` called once. The answers made are kept, so the first
+ * request finds them ready. Never throws: an operation whose answers fail to build is one more note. Returns a
+ * function that stops the check.
  */
-export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void): () => void {
+export function checkAnswersSoon(api: ApiModel, onNote: (note: string) => void, onDone?: () => void): () => void {
   const operations = api.operations.filter((op) => op.resource === undefined);
   let next = 0;
   let timer: NodeJS.Immediate | undefined;
   const step = (): void => {
     const until = performance.now() + 5;
-    while (next < operations.length && performance.now() < until) for (const note of answerNotes(operations[next++]!)) onNote(note);
+    while (next < operations.length && performance.now() < until) {
+      const op = operations[next++]!;
+      // A failure here is one operation's, told as its note: the pass goes on and the process stays up (D83).
+      let notes: string[];
+      try {
+        notes = answerNotes(op);
+      } catch (error) {
+        notes = [`${op.operationId} (${op.method} ${op.path}): its answers could not be checked (${error instanceof Error ? error.message : String(error)})`];
+      }
+      for (const note of notes) onNote(note);
+    }
     timer = next < operations.length ? setImmediate(step) : undefined;
+    if (timer === undefined) onDone?.();
   };
   timer = setImmediate(step);
   return () => {

@@ -9,7 +9,7 @@ import type { OperationModel } from '../model/model.js';
 import { corsSetting, list, positive, serveCommand, unsetFalseEnvFlags, type ServeOptions } from './cli-options.js';
 import { readDataFile } from './data.js';
 import { checkAnswersSoon } from './answers.js';
-import { createLogger, loadApi, startMock } from './index.js';
+import { countsLine, createLogger, loadApi, startMock } from './index.js';
 import { datasetSizes } from './isolation.js';
 import type { StoreState } from './store/record-store.js';
 import { defaultPrefix, DEFAULT_STORE_TIMEOUT_MS, isRedisUrl, redactUrl } from './store/redis-options.js';
@@ -67,76 +67,88 @@ try {
   const logger = createLogger({ level: options.logLevel, format: options.logFormat });
   // The admin API is never open to an API key alone (a client's key must not reset its data): without --admin-token, a random token guards it.
   const adminToken = options.admin ? (options.adminToken ?? randomBytes(18).toString('base64url')) : undefined;
-  {
-    const mock = await startMock({
-      api,
-      apiKeys: anyKey ? undefined : apiKeys,
-      ...(data === undefined ? {} : { data }),
-      maxPets: options.maxPets,
-      port: options.port,
-      host: options.host,
-      maxBodyBytes: options.maxBodyBytes,
-      corsOrigins: corsSetting(options),
-      latency: options.latency,
-      isolateByKey: options.isolateByKey === true,
-      admin: options.admin,
-      adminToken,
-      journalSize: options.journalSize,
-      stateFile: options.stateFile,
-      logger,
-      ...(redisUrl === undefined
-        ? {}
-        : {
-            store: {
-              url: redisUrl,
-              prefix: options.storePrefix,
-              timeoutMs: options.storeTimeout,
-              // The log says when the store goes away and when it answers again (README › Several replicas › Faults).
-              onState: (state: StoreState, detail: string) => (state === 'ready' ? logger.info(detail) : logger.warn(detail)),
-            },
-          }),
-      headersTimeout: options.headersTimeout,
-      requestTimeout: options.requestTimeout,
-      keepAliveTimeout: options.keepAliveTimeout,
+  const mock = await startMock({
+    api,
+    apiKeys: anyKey ? undefined : apiKeys,
+    ...(data === undefined ? {} : { data }),
+    maxPets: options.maxPets,
+    port: options.port,
+    host: options.host,
+    maxBodyBytes: options.maxBodyBytes,
+    corsOrigins: corsSetting(options),
+    latency: options.latency,
+    isolateByKey: options.isolateByKey === true,
+    admin: options.admin,
+    adminToken,
+    journalSize: options.journalSize,
+    stateFile: options.stateFile,
+    logger,
+    ...(redisUrl === undefined
+      ? {}
+      : {
+          store: {
+            url: redisUrl,
+            prefix: options.storePrefix,
+            timeoutMs: options.storeTimeout,
+            // The log says when the store goes away and when it answers again (README › Several replicas › Faults).
+            onState: (state: StoreState, detail: string) => (state === 'ready' ? logger.info(detail) : logger.warn(detail)),
+          },
+        }),
+    headersTimeout: options.headersTimeout,
+    requestTimeout: options.requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout,
+  });
+  const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
+  const adminText = !options.admin
+    ? 'off'
+    : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
+  // A Redis not reachable yet leaves the count unknown; the start-up log says why.
+  const counted = await Promise.resolve(datasetSizes(mock.stores.sharedData)).catch(() => undefined);
+  const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : sizesText(counted);
+  const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
+  const first = api.resources[0];
+  process.stdout.write(
+    `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
+      `API key: ${keyText}\n` +
+      `Admin API: ${adminText}\n` +
+      (options.admin ? `Console: ${mock.origin}/__admin/ (sign in with the admin token)\n` : '') +
+      `Store: ${storeText}\n` +
+      (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
+  );
+  // A screen at most, whatever the spec (D84): counts and one line per kind of warning; each operation's details at debug.
+  logger.info(countsLine(mock.api));
+  for (const note of mock.summary) logger.warn(note);
+  for (const note of mock.notes) if (!mock.summary.includes(note)) logger.debug(note);
+  // Answers no valid value could be made for, and examples their schema rejects: each at debug, then one line counting them.
+  let answerNotes = 0;
+  checkAnswersSoon(
+    mock.api,
+    (note) => {
+      answerNotes++;
+      logger.debug(note);
+    },
+    () => {
+      logger.debug(`answers checked: ${answerNotes} note${answerNotes === 1 ? '' : 's'}`);
+      if (answerNotes > 0) logger.warn(`${answerNotes} answer${answerNotes === 1 ? '' : 's'} of operations no resource holds cannot be served as documented (no valid example or sample, or examples their schema rejects): --log-level debug lists them`);
+    },
+  );
+  if (options.watch === true) {
+    watchSpec(options.spec, mock, (event) => {
+      if (!event.ok) {
+        logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
+        mock.reloadRefused(event.message);
+      } else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
     });
-    const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
-    const adminText = !options.admin
-      ? 'off'
-      : `${mock.origin}/__admin (${options.adminToken === undefined ? `generated token: send "Authorization: Bearer ${adminToken}"; choose one with --admin-token` : 'token required'})`;
-    // A Redis not reachable yet leaves the count unknown; the start-up log says why.
-    const counted = await Promise.resolve(datasetSizes(mock.stores.sharedData)).catch(() => undefined);
-    const sizes = counted === undefined ? 'the records of its store (not reachable yet)' : sizesText(counted);
-    const storeText = redisUrl === undefined ? 'in memory (this process only)' : `${redactUrl(redisUrl)}, prefix ${options.storePrefix ?? defaultPrefix(api)} (shared by every replica with the same URL and prefix; health: ${mock.origin}/__health)`;
-    const first = api.resources[0];
-    process.stdout.write(
-      `${api.title || 'API'} mock ${api.version} serving ${mock.baseUrl} with ${sizes}\n` +
-        `API key: ${keyText}\n` +
-        `Admin API: ${adminText}\n` +
-        (options.admin ? `Console: ${mock.origin}/__admin/ (sign in with the admin token)\n` : '') +
-        `Store: ${storeText}\n` +
-        (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
-    );
-    for (const note of mock.notes) logger.warn(note);
-    // Answers no valid value could be made for, and examples their schema rejects: logged as the check finds them.
-    checkAnswersSoon(mock.api, (note) => logger.warn(note));
-    if (options.watch === true) {
-      watchSpec(options.spec, mock, (event) => {
-        if (!event.ok) {
-          logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
-          mock.reloadRefused(event.message);
-        } else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
-      });
-    }
-    // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
-    // The last log lines are written while the event loop still runs: when stdout is a closed pipe
-    // (`petstore-mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
-    // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
-    const exit = (code: number): void => {
-      logger.flush();
-      setTimeout(() => process.exit(code), 100);
-    };
-    installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
   }
+  // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
+  // The last log lines are written while the event loop still runs: when stdout is a closed pipe
+  // (`petstore-mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
+  // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
+  const exit = (code: number): void => {
+    logger.flush();
+    setTimeout(() => process.exit(code), 100);
+  };
+  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
 } catch (error) {
   process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
   process.exit(1);

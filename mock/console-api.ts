@@ -61,10 +61,14 @@ export function modelOf(api: ApiModel, sharedStore: boolean): string {
       // The record a create takes: its body's, or the member of an enveloped body that holds it (D73).
       createSchema: createRecordSchema(resource.operations.create),
     })),
+    // OpenAPI 3.2 tags with `parent` and `kind`: the console groups the operations by them (D87).
+    tags: api.tags ?? [],
     operations: api.operations.map((op) => ({
       operationId: op.operationId,
       method: op.method,
       path: op.path,
+      tags: op.tags ?? [],
+      streams: op.responses.filter((r) => /^2/.test(r.status)).flatMap((r) => r.contents.filter((c) => c.stream !== undefined).map((c) => c.mediaType)),
       deprecated: op.deprecated,
       sunset: op.sunset,
       resource: op.resource?.name,

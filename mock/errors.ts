@@ -47,6 +47,8 @@ export const ERRORS = {
   INVALID_RECORDS: { status: 400, message: 'The body must hold records of the resource schema with distinct ids.' },
   ADMIN_KEY_REQUIRED: { status: 400, message: 'With --isolate-by-key, name the API key whose pets to use in the X-Petstore-Key header (one the mock accepts).' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full within the time the mock allows.' },
+  // An answer the spec does not let the mock build (a schema no sample satisfies in time, D83): in the operation's error shape.
+  ANSWER_FAILED: { status: 500, message: 'The mock could not build this answer from the spec; the start-up log (--log-level debug) says why.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to answer this request; this is a bug of the mock.' },
   // The shared store (`--store redis://…`) did not answer within `--store-timeout`: sent with `Retry-After` (README › Several replicas).
   STORE_UNAVAILABLE: { status: 503, message: 'The mock cannot reach its shared store for now; retry after Retry-After seconds.' },

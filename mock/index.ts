@@ -17,7 +17,7 @@ import type { ErrorCode } from './errors.js';
 import { carryOver, carryOverStarting, describeChanges } from './reload.js';
 import { serve, type RunningServer, type ServerOptions } from './server.js';
 import { readStateFile, StateFile } from './state-file.js';
-import { startupNotes } from './statuses.js';
+import { startupNotes, undocumentedSummary } from './statuses.js';
 import { StoreUnavailableError, type AnyRecordStore, type AsyncRecordStore, type Maybe, type RecordStore, type RecordValue } from './store/record-store.js';
 import type { RedisBackend, RedisStoreOptions } from './store/redis-dataset.js';
 
@@ -33,7 +33,7 @@ export type { RunningServer } from './server.js';
 export type { JournalEntry } from './journal.js';
 export { createLogger, type LogFormat, type LogLevel } from './logger.js';
 export { parseLatency, type Latency } from './prefer.js';
-export { startupNotes } from './statuses.js';
+export { countsLine, startupNotes, undocumentedSummary } from './statuses.js';
 
 /** The default API key of the mock, printed at start (seed, Authentication: issuing keys is not shown). */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -94,8 +94,14 @@ export interface Mock<Store extends AnyRecordStore = RecordStore, Answer extends
   readonly store: Store;
   /** Every dataset, per key with `isolateByKey`. */
   readonly stores: Stores<Store>;
-  /** What the start-up log should say about the spec (unmapped operations, undocumented statuses, demo data). */
+  /** Everything the start-up log may say about the spec (unmapped operations, each operation's undocumented statuses, demo data): the details, at `debug`. */
   readonly notes: string[];
+  /**
+   * What the start-up log says at its default level (spec/DECISIONS.md › D84): a bounded number of lines whatever
+   * the spec (the model's notes, one line for all undocumented statuses, the starting data, the store), each a
+   * subset or summary of {@link Mock.notes}.
+   */
+  readonly summary: string[];
   /** The recent requests, newest first (`GET /__admin/requests`). */
   journal: Journal;
   /** The CORS headers `handle` adds, for answers made outside it (the HTTP adapter's 413). */
@@ -131,13 +137,18 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   let api = options.model ?? options.api ?? (await loadApi(options.spec));
   if (options.store !== undefined && options.stateFile !== undefined) throw new Error('a state file (--state-file) cannot be used with a Redis store (--store): the records live in Redis');
   const notes = startupNotes(api, options.store !== undefined);
+  const undocumented = undocumentedSummary(api, options.store !== undefined);
+  const summary = [...api.notes, ...(undocumented === undefined ? [] : [undocumented])];
   let starting: StartingData;
   if (options.data !== undefined) starting = options.data;
   else if (options.pets !== undefined) starting = api.resources[0] === undefined ? new Map() : new Map([[api.resources[0].name, [...options.pets]]]);
   else {
     const demo = demoData(api);
     starting = demo.data;
-    if (demo.note !== undefined) notes.push(demo.note);
+    if (demo.note !== undefined) {
+      notes.push(demo.note);
+      summary.push(demo.note);
+    }
   }
   const apiKeys = options.apiKeys ?? (options.isolateByKey === true ? undefined : [DEFAULT_API_KEY]);
   if (options.adminToken !== undefined && apiKeys?.includes(options.adminToken) === true) throw new Error('the admin token must differ from every API key');
@@ -184,11 +195,15 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   // A replica writes its starting data only into a namespace no replica started yet, and says where it found another spec's.
   if (redis !== undefined) {
     try {
-      notes.push(...(await redis.initialize(api, engine.stores.sharedData)));
+      const said = await redis.initialize(api, engine.stores.sharedData);
+      notes.push(...said);
+      summary.push(...said);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // Each store initialises its namespace on its first request once Redis answers (starting data into an empty one only).
-      notes.push(`the store ${redis.connection.where} is not reachable yet: answering 503 with Retry-After until it is (${error.message})`);
+      const said = `the store ${redis.connection.where} is not reachable yet: answering 503 with Retry-After until it is (${error.message})`;
+      notes.push(said);
+      summary.push(said);
     }
   }
 
@@ -206,6 +221,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
       return engine.stores;
     },
     notes,
+    summary,
     journal,
     cors,
     handle: (request) => engine.handle(request),
@@ -296,6 +312,7 @@ export async function startMock(options: MockOptions & ServerOptions = {}): Prom
       return `${running.origin}${mock.api.basePath}`;
     },
     notes: mock.notes,
+    summary: mock.summary,
     journal: mock.journal,
     cors: mock.cors,
     handle: mock.handle,

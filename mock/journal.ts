@@ -219,7 +219,8 @@ export class Journal {
 }
 
 function answerOf(response: JournalResponse): JournalEntry['response'] {
-  const body = response.body ?? '';
+  // A stream's events are all known when it is answered (D85): the journal keeps them as the body the client reads.
+  const body = response.chunks === undefined ? (response.body ?? '') : response.chunks.join('');
   return { headers: response.headers ?? {}, body: body.slice(0, BODY_BYTES_KEPT), ...(body.length > BODY_BYTES_KEPT ? { bodyTruncated: true } : {}) };
 }
 

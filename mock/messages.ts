@@ -27,6 +27,12 @@ export interface MockResponse {
    * calls it once the head is sent. Never set by the contract's pipeline.
    */
   stream?: ((sink: ResponseSink) => void) | undefined;
+  /**
+   * A documented stream's pieces (Server-Sent Events, JSON Lines, JSON text sequences; spec/DECISIONS.md › D85), each
+   * one framed event, written after the head one by one, paced by `--latency`/`Prefer: delay` (else
+   * `DEFAULT_EVENT_GAP_MS`, mock/prefer.ts) and dropped once the client leaves. `body` is then `''`.
+   */
+  chunks?: readonly string[] | undefined;
 }
 
 /** Where a streamed answer writes: `write` sends text at once; `onClose` runs once the client left or the server closes. */

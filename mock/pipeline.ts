@@ -16,6 +16,8 @@ import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { singularCode } from './record-bodies.js';
+import { bodyAsksStream, streamChunks } from './streams.js';
+import type { StreamModel } from '../model/streams.js';
 import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
 import { MemoryRecordStore } from './store/memory-store.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
@@ -60,6 +62,10 @@ interface Served {
   lastContent: ContentModel | undefined;
   /** A list's last success answer and what it was made from: sent again while none of it changed. */
   memo: ListMemo | undefined;
+  /** The success response's stream media types (D85), empty for most operations. */
+  streams: ContentModel[];
+  /** The success media type a stream's handler writes for (JSON first), whose answer becomes the events. */
+  plainContent: ContentModel | undefined;
 }
 
 /**
@@ -158,13 +164,25 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     }
 
     // 3. Validate parameters and body against the spec.
-    const input = validate(entry, segments, search, request);
-    if ('error' in input) return refuse(entry.errors, input);
-
     // 4. Handle: the state logic of the operation; with a store over the network, once it answered.
-    const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
-    if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error));
-    const response = respond(entry, result, content);
+    // An answer the spec does not let the mock build (D83) is the operation's error in its documented shape, never a crash.
+    let response: MockResponse;
+    try {
+      const input = validate(entry, segments, search, request);
+      if ('error' in input) return refuse(entry.errors, input);
+
+      // 3b. A stream, when the client asks for one by `Accept` or by the body's stream member (D85, D86).
+      if (entry.streams.length > 0) {
+        const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? negotiate(entry.streams, request.headers.accept) : undefined;
+        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore }));
+      }
+
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
+      if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
+      response = respond(entry, result, content);
+    } catch (error) {
+      return failed(entry, error);
+    }
     // Only a store in this process has a version that every write changes (a shared store's other replicas write too).
     if (op.role === 'list' && op.headerParams.length === 0 && response.status < 300 && store instanceof MemoryRecordStore && (parentStore === undefined || parentStore instanceof MemoryRecordStore)) {
       entry.memo = { url: request.url, content, host: request.headers.host, version: store.version, parentVersion: parentStore?.version, response };
@@ -183,6 +201,17 @@ function decodedPath(pathname: string): string {
     const character = String.fromCharCode(Number.parseInt(hex, 16));
     return /[A-Za-z0-9\-._~/%]/.test(character) || character < ' ' ? escape : character;
   });
+}
+
+/**
+ * A streamed success answer (D85): the handler has done its work (a streamed create stores its record), then its
+ * answer becomes the events of the stream. A refusal or a non-2xx outcome is answered as usual.
+ */
+function streamed(entry: Served, content: ContentModel & { stream: StreamModel }, result: OperationResult | Promise<OperationResult>): Maybe<MockResponse> {
+  if (result instanceof Promise) return result.then((answered) => streamed(entry, content, answered), (error: unknown) => unavailable(entry, error));
+  if ('error' in result || result.status >= 300) return respond(entry, result, entry.plainContent);
+  const headers: Record<string, string> = { ...entry.emptyHeaders, ...result.headers, 'content-type': concreteType(content.mediaType), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+  return { status: result.status, headers, body: '', chunks: streamChunks(content, result.bytes === undefined ? result.json : undefined) };
 }
 
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
@@ -222,6 +251,7 @@ function exampleAnswer(entry: Served, asked: PreferExample['example'], accept: s
   }
   if (!picked.ok) return refuse(entry.errors, notAcceptable(picked.offered, accept));
   const answer = picked.answer;
+  if (answer?.failed !== undefined) return failed(entry, new Error(answer.failed));
   const declared = { ...(asked.response === entry.success ? entry.emptyHeaders : {}), ...documentedHeaders(asked.response) };
   if (answer === undefined || asked.status === 204) return { status: asked.status, headers: Object.keys(declared).length === 0 ? NO_BODY : declared, body: '' };
   const headers = { ...declared, 'content-type': concreteType(answer.mediaType) };
@@ -236,6 +266,17 @@ function notAcceptable(offered: string[], accept: string | string[] | undefined)
 /** An answer with the headers its handler added (a list's `Link`, a create's `Location`) over the shared ones. */
 function withHeaders(response: MockResponse, headers: Record<string, string>): MockResponse {
   return { ...response, headers: { ...response.headers, ...headers } };
+}
+
+/**
+ * The answer when building one failed (spec/DECISIONS.md › D83): `ANSWER_FAILED` (500) in the operation's
+ * documented error shape, naming what failed, so that a client sees the spec's error body and the mock stays up.
+ * A 503 of the shared store passes through as it is.
+ */
+function failed(entry: Served, error: unknown): MockResponse {
+  if (error instanceof StoreUnavailableError) return unavailable(entry, error);
+  const what = error instanceof RangeError ? 'a schema of this operation is too deeply recursive' : error instanceof Error ? error.message : String(error);
+  return refuse(entry.errors, { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${entry.op.operationId}: ${what})` });
 }
 
 /** A 503 in the operation's error shape when the shared store did not answer (README › Several replicas); any other failure is a bug, rethrown. */
@@ -254,6 +295,7 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
       : scheme.kind === 'basic'
         ? 'Missing or invalid API key: send "Authorization: Basic <base64 of user:API_KEY>".'
         : `Missing or invalid API key: send it in the ${scheme.in} ${JSON.stringify(scheme.parameter)}.`;
+  const success = successAnswer(op).response;
   return {
     op,
     auth: compileAuth(op.security, apiKeys),
@@ -265,11 +307,13 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
     errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), invalidRequestStatus: op.errors.invalidRequestStatus, body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
     emptyHeaders: emptyHeadersOf(op),
-    success: successAnswer(op).response,
+    success,
     headersByType: new Map(),
     lastAccept: undefined,
     lastContent: undefined,
     memo: undefined,
+    streams: success?.contents.filter((c) => c.stream !== undefined) ?? [],
+    plainContent: negotiate(success?.contents.filter((c) => c.stream === undefined) ?? [], undefined),
   };
 }
 
@@ -327,6 +371,13 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     query[parameter.name] = coerced.value;
   }
 
+  // OpenAPI 3.2 `in: querystring`: the whole query is one form-encoded object, judged by its schema (D87).
+  if (op.querystring !== undefined) {
+    const whole = querystringValue(op.querystring.schema, queryPairs(search));
+    if (Object.keys(whole).length === 0 && op.querystring.required) return { error: 'INVALID_QUERY', detail: `The query string (${op.querystring.name}) is required.` };
+    if (!op.querystring.validate(whole)) return { error: 'INVALID_QUERY', detail: `The query string (${op.querystring.name}) is invalid: ${op.querystring.validate.errors()}.` };
+  }
+
   // Header parameters: a required one must be sent, and any sent must fit its schema (values are not kept).
   for (let index = 0; index < op.headerParams.length; index++) {
     const parameter = op.headerParams[index]!;
@@ -372,6 +423,29 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   // Unknown properties are judged by the schema alone (`additionalProperties`); int64 by the schema's format.
   if (!body.validate(parsed.body.view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
   return { query, path, body: parsed.body.value };
+}
+
+/**
+ * A form-encoded query string as the object its `querystring` schema describes: each name once (repeated names, or an
+ * array property, give an array), numbers, integers and booleans read from their text where the property says so.
+ */
+function querystringValue(schema: Record<string, unknown>, pairs: readonly string[]): Record<string, unknown> {
+  const properties = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  const value: Record<string, unknown> = {};
+  const read = (name: string, text: string): unknown => {
+    const type = mainType(properties[name] ?? {});
+    if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+    if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+    return text;
+  };
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i]!;
+    const item = read(name, pairs[i + 1]!);
+    const held = value[name];
+    if (held === undefined) value[name] = mainType(properties[name] ?? {}) === 'array' ? [item] : item;
+    else value[name] = Array.isArray(held) ? [...(held as unknown[]), item] : [held, item];
+  }
+  return value;
 }
 
 /** The code of a 404: the resource's (`PET_NOT_FOUND`), or its parent's when `parameter` names the parent (D53). */

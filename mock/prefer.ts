@@ -87,14 +87,22 @@ export function forcedResponse(operation: OperationModel, header: string | strin
 }
 
 /**
- * Milliseconds to hold an answer back: `Prefer: delay=MS` when the request asks (an invalid header is refused
- * by the pipeline and not delayed), else a draw of the global `latency`, else 0.
+ * Milliseconds to hold an answer (or one event of a stream) back: `Prefer: delay=MS` when the request asks (an
+ * invalid header is refused by the pipeline and not delayed), else a draw of the global `latency`, else `otherwise`
+ * (0 for an answer; {@link DEFAULT_EVENT_GAP_MS} between the events of a stream, D85).
  */
-export function answerDelay(header: string | string[] | undefined, latency: Latency | undefined): number {
+export function answerDelay(header: string | string[] | undefined, latency: Latency | undefined, otherwise = 0): number {
   const parsed = header === undefined ? undefined : parsePrefer(header);
   if (parsed !== undefined && parsed.ok && parsed.value.delay !== undefined) return parsed.value.delay;
-  return latency === undefined ? 0 : drawLatency(latency);
+  return latency === undefined ? otherwise : drawLatency(latency);
 }
+
+/**
+ * Pause between two events of a stream when neither `--latency` nor `Prefer: delay` sets one, in milliseconds
+ * (spec/DECISIONS.md › D85): long enough for a page to show the pieces arriving, short enough for a suite that
+ * reads many streams.
+ */
+export const DEFAULT_EVENT_GAP_MS = 25;
 
 /** A global `--latency`: every answer waits a random whole number of milliseconds in `[min, max]`. */
 export interface Latency {

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiError, type ErrorCode } from './errors.js';
 import { announcesBody, closeServer, listen, readBody } from './http-adapter.js';
 import type { MockRequest, MockResponse } from './messages.js';
-import { answerDelay, type Latency } from './prefer.js';
+import { answerDelay, DEFAULT_EVENT_GAP_MS, type Latency } from './prefer.js';
 import { DRAINING } from './shutdown.js';
 import type { Maybe } from './store/record-store.js';
 
@@ -22,7 +22,7 @@ export interface ServerOptions {
    * The errors the adapter answers itself (413, 408, 431, a malformed request, CONNECT) in the spec's documented
    * shape and media type (the mock's `adapterError`); default: the seed's `Error` as JSON.
    */
-  errorAnswer?: ((request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string) => MockResponse) | undefined;
+  errorAnswer?: ErrorAnswer | undefined;
   /** Adds to the 413 the adapter answers itself what the handler adds to its own answers (the CORS headers, so a page can read it). */
   decorate?: ((request: MockRequest, response: MockResponse) => MockResponse) | undefined;
   /** Milliseconds a client has to send the request headers; beyond, a 408 `Error` and the socket closes. Default 10,000. */
@@ -57,6 +57,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     const started = onResponse === undefined ? 0 : performance.now();
     const finish = (response: MockResponse): void => {
       if (response.stream !== undefined) openStream(res, response, streams);
+      else if (response.chunks !== undefined) writeChunks(res, response, streams, () => answerDelay(req.headers.prefer, latency, DEFAULT_EVENT_GAP_MS));
       else write(res, response);
       if (onResponse !== undefined) onResponse(req, response.status, performance.now() - started);
     };
@@ -74,7 +75,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
     // The common case (no request log, --latency or `Prefer`) makes no closure or timer per request.
     const send = senderFor(req, res);
     if (!announcesBody(req)) {
-      deliver(res, send, answer(handle, request), streams);
+      deliver(res, send, answer(handle, request, errorAnswer), streams);
       req.resume();
       return;
     }
@@ -83,7 +84,7 @@ export async function serve(handle: (request: MockRequest) => Maybe<MockResponse
       res,
       maxBodyBytes,
       // Spelled out rather than `{ ...request, body }`: the spread cost about 9 us per POST (bench/RESULTS.md).
-      (body) => deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body }), streams),
+      (body) => deliver(res, send, answer(handle, { method: request.method, url: request.url, headers: request.headers, body }, errorAnswer), streams),
       () => {
         const tooLarge = errorAnswer(request, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`);
         deliver(res, send, options.decorate === undefined ? tooLarge : options.decorate(request, tooLarge), streams);
@@ -115,6 +116,7 @@ function deliver(res: ServerResponse, send: ((response: MockResponse) => void) |
     return;
   }
   if (response.stream !== undefined && send === undefined) openStream(res, response, streams);
+  else if (response.chunks !== undefined && send === undefined) writeChunks(res, response, streams, () => DEFAULT_EVENT_GAP_MS);
   else if (send === undefined) write(res, response);
   else send(response);
 }
@@ -133,6 +135,35 @@ function openStream(res: ServerResponse, response: MockResponse, streams: Set<Se
     },
     onClose: (listener) => res.on('close', listener),
   });
+}
+
+/**
+ * Writes a documented stream's events one by one (D85): the head at once, then each piece after `gap()`
+ * milliseconds, then the end. A client that leaves stops it: no timer outlives the socket.
+ */
+function writeChunks(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>, gap: () => number): void {
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  res.writeHead(response.status, headers);
+  // The head goes out now, before the first event: a client sees the stream open.
+  res.flushHeaders();
+  streams.add(res);
+  const chunks = response.chunks!;
+  let next = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const step = (): void => {
+    timer = undefined;
+    if (res.writableEnded || res.destroyed) return;
+    res.write(chunks[next++]!);
+    if (next < chunks.length) timer = setTimeout(step, gap());
+    else res.end();
+  };
+  res.on('close', () => {
+    streams.delete(res);
+    if (timer !== undefined) clearTimeout(timer);
+  });
+  if (chunks.length === 0) res.end();
+  else step();
 }
 
 /** Flat `[name, value, ..., 'content-length', '']` arrays of shared (frozen) header objects, built once each. */
@@ -181,14 +212,25 @@ function encoded(body: string): Buffer {
 }
 
 /** Runs the pipeline; should it ever throw or reject (a bug), answers a 500 `INTERNAL_ERROR` instead of crashing the process. */
-function answer(handle: (request: MockRequest) => Maybe<MockResponse>, request: MockRequest): Maybe<MockResponse> {
+function answer(handle: (request: MockRequest) => Maybe<MockResponse>, request: MockRequest, errorAnswer: ErrorAnswer): Maybe<MockResponse> {
+  // In the routed operation's documented error shape (errorAnswer), as every other error of the mock; the seed's should that fail too.
+  const internal = (): MockResponse => {
+    try {
+      return errorAnswer(request, 'INTERNAL_ERROR');
+    } catch {
+      return errorResponse('INTERNAL_ERROR');
+    }
+  };
   try {
     const response = handle(request);
-    return response instanceof Promise ? response.catch(() => errorResponse('INTERNAL_ERROR')) : response;
+    return response instanceof Promise ? response.catch(internal) : response;
   } catch {
-    return errorResponse('INTERNAL_ERROR');
+    return internal();
   }
 }
+
+/** Writes an error the adapter answers itself (a row of the error table, its detail) as a whole answer. */
+export type ErrorAnswer = (request: Pick<MockRequest, 'method' | 'url'>, code: ErrorCode, detail?: string) => MockResponse;
 
 function errorResponse(code: Parameters<typeof apiError>[0], detail?: string): MockResponse {
   const error = apiError(code, detail);

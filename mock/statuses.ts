@@ -34,3 +34,33 @@ export function startupNotes(api: ApiModel, sharedStore = false): string[] {
   }
   return notes;
 }
+
+/**
+ * The one start-up line for every status the mock may answer that the operations do not document (D84):
+ * how many operations, the statuses by how many operations each, and where to see the list (`--log-level debug`,
+ * the console's Health view). `undefined` when every operation documents all it may answer.
+ */
+export function undocumentedSummary(api: ApiModel, sharedStore = false): string | undefined {
+  const byStatus = new Map<number, number>();
+  let operations = 0;
+  for (const op of api.operations) {
+    const missing = answerableStatuses(op, sharedStore).filter((status) => !op.errors.documents(status));
+    if (missing.length > 0) operations++;
+    for (const status of missing) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+  if (operations === 0) return undefined;
+  const statuses = [...byStatus].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([status, count]) => `${status} on ${count}`);
+  return `${operations} of ${api.operations.length} operations do not document statuses the mock may answer (${statuses.join(', ')}): --log-level debug lists them, as does the console's Health view`;
+}
+
+/**
+ * The start-up counts of a spec (D84), one line: the stateful resources, the operations answered from the spec's
+ * examples or samples, and those documenting `text/event-stream` answers, with where to see each list.
+ */
+export function countsLine(api: ApiModel): string {
+  const unheld = api.operations.filter((op) => op.resource === undefined).length;
+  const streams = api.operations.filter((op) => op.responses.some((r) => r.contents.some((c) => /^text\/event-stream\b/i.test(c.mediaType)))).length;
+  const parts = [`${api.resources.length} stateful resource${api.resources.length === 1 ? '' : 's'}`, `${unheld} operation${unheld === 1 ? '' : 's'} answered from the spec's examples or samples`];
+  if (streams > 0) parts.push(`${streams} documenting text/event-stream answers`);
+  return `${api.operations.length} operations: ${parts.join(', ')} (--log-level debug lists them)`;
+}

@@ -86,6 +86,8 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
         throw new SpecDocumentError(`${display(rootFile)}#/openapi: ${version === undefined ? 'missing: not an OpenAPI document (OpenAPI 3.0, 3.1 or Swagger 2.0 expected)' : `version ${JSON.stringify(version)} is not supported (3.0, 3.1, 3.2, or Swagger 2.0)`}`);
       }
       format = version.startsWith('3.0') ? 'openapi-3.0' : 'openapi-3.1';
+      // OpenAPI 3.2 `$self`: the document's own URI. A `$ref` to it (`https://…/openapi.yaml#/components/…`) points into this file.
+      if (typeof root['$self'] === 'string' && root['$self'] !== '') localiseSelfReferences(root, root['$self'].replace(/#.*$/, ''));
       // The root is parsed already: dereferencing it as an object reads only the files it refers to.
       document = (await new $RefParser().dereference(rootFile, root, options)) as Record<string, unknown>;
     }
@@ -192,7 +194,7 @@ function checkStructure(document: Record<string, unknown>, file: string): void {
       continue;
     }
     for (const [method, op] of Object.entries(item as Record<string, unknown>)) {
-      if (!['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(method)) continue;
+      if (!['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace', 'query'].includes(method)) continue;
       if (!isObject(op)) {
         problems.push(`${at}/${method}: must be an operation object`);
         continue;
@@ -208,6 +210,22 @@ function checkStructure(document: Record<string, unknown>, file: string): void {
     }
   }
   if (problems.length > 0) throw new SpecDocumentError(problems.slice(0, 10).join('\n'));
+}
+
+/**
+ * Rewrites every `$ref` that names the document by its OpenAPI 3.2 `$self` URI (`<self>#/pointer`) as the local
+ * `#/pointer` (D87): the file may be read from anywhere, and its `$self` need not be reachable from here.
+ */
+function localiseSelfReferences(value: unknown, self: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) localiseSelfReferences(item, self);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const ref = record['$ref'];
+  if (typeof ref === 'string' && (ref === self || ref.startsWith(`${self}#`))) record['$ref'] = ref === self ? '#' : ref.slice(self.length);
+  for (const member of Object.values(record)) localiseSelfReferences(member, self);
 }
 
 /** One message naming the file, the pointer and the reason of each problem json-schema-ref-parser met. */

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
-import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, type Schema } from './schema.js';
-import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method, NamedExample, OperationModel, ParameterModel, ResponseModel } from './model.js';
+import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
+import { streamMemberOf, streamOf } from './streams.js';
+import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method, NamedExample, OperationModel, ParameterModel, ResponseModel, TagModel } from './model.js';
 
 /** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -17,7 +18,13 @@ function findPackageRoot(dir: string): string {
   return existsSync(join(dir, 'package.json')) || dirname(dir) === dir ? dir : findPackageRoot(dirname(dir));
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'query'] as const;
+
+/**
+ * Methods an HTTP/1.1 server built on node can receive (node's parser refuses any other): an operation of another
+ * method under `additionalOperations` can never be called, and is left out with a note (D87).
+ */
+const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(['ACL', 'BIND', 'CHECKOUT', 'COPY', 'LINK', 'LOCK', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'NOTIFY', 'PROPFIND', 'PROPPATCH', 'PURGE', 'REBIND', 'REPORT', 'SEARCH', 'SOURCE', 'SUBSCRIBE', 'UNBIND', 'UNLINK', 'UNLOCK', 'UNSUBSCRIBE', 'TRACE']);
 
 /**
  * Reads a spec (OpenAPI 3.0 or 3.1, or Swagger 2.0 converted on load; YAML or JSON; one file or several, see
@@ -35,6 +42,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const json = (schema: unknown): Schema => converter(schema);
   // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
   const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
+  const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event') };
   const info = (document['info'] ?? {}) as { title?: string; version?: string };
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
@@ -48,15 +56,28 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     return urls.some(here) ? undefined : urls[0];
   };
   const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
+  /** `additionalOperations` of methods no node server can receive (D87), named in the notes. */
+  const unreceivable: string[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith('/')) continue;
     const shared = (item['parameters'] ?? []) as Record<string, unknown>[];
-    for (const method of METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
-      if (op === undefined) continue;
-      const where = `${method.toUpperCase()} ${path}`;
+    // OpenAPI 3.2: methods without a fixed field are listed under `additionalOperations`, keyed by their name as sent.
+    const additional = (item['additionalOperations'] ?? {}) as Record<string, Record<string, unknown>>;
+    const entries: [string, Record<string, unknown> | undefined][] = METHODS.map((method): [string, Record<string, unknown> | undefined] => [method.toUpperCase(), item[method] as Record<string, unknown> | undefined]);
+    for (const [name, op] of Object.entries(additional)) {
+      const method = name.toUpperCase();
+      if (entries.some(([known, held]) => known === method && held !== undefined)) continue;
+      if (!RECEIVABLE_METHODS.has(method)) {
+        unreceivable.push(`${name} ${path}`);
+        continue;
+      }
+      entries.push([method, op]);
+    }
+    for (const [method, op] of entries) {
+      if (op === undefined || typeof op !== 'object') continue;
+      const where = `${method} ${path}`;
       try {
-        operations.push({ ...compileOperation(op, path, method.toUpperCase() as Method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
+        operations.push({ ...compileOperation(op, path, method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
       } catch (error) {
         throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
       }
@@ -79,6 +100,13 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     // A template segment the operation does not declare is still a path parameter: a string.
     const pathParams = templateNames.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path' as const, required: true, schema: {}, type: undefined, int64: false, validate: compile(ajv, {}, name) });
     const queryParams = parameters.filter((p) => p['in'] === 'query').map(parameter);
+    // OpenAPI 3.2 `in: querystring`: the whole query string as one value, its schema under `content` (a form's object).
+    const whole = parameters.find((p) => p['in'] === 'querystring');
+    const querystring = whole === undefined ? undefined : (() => {
+      const content = (whole['content'] ?? {}) as Record<string, { schema?: unknown }>;
+      const schema = json(Object.values(content)[0]?.schema ?? whole['schema'] ?? {});
+      return { name: String(whole['name'] ?? 'querystring'), in: 'query' as const, required: whole['required'] === true, schema, type: mainType(schema), int64: false, validate: compile(ajv, schema, 'query') };
+    })();
     const headerParams = parameters
       .filter((p) => p['in'] === 'header' && !IGNORED_HEADERS.has(String(p['name']).toLowerCase()))
       // `style: simple`, the only one for headers: an array's items are separated by commas.
@@ -94,9 +122,15 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body') };
     }
 
+    // The request member that asks for a stream (D86), and its description, which often states the terminator.
+    const candidateMember = streamMemberOf(body?.schema);
+    const streamTexts = candidateMember === undefined ? [] : [objectShape(body!.schema).properties[candidateMember]?.['description']];
     const responses: ResponseModel[] = Object.entries((op['responses'] ?? {}) as Record<string, Record<string, unknown>>).map(([status, response]) => {
-      const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
+      const content = (response['content'] ?? {}) as Record<string, { schema?: unknown; itemSchema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }>;
       const contents = Object.entries(content).map(([type, media]): ContentModel => {
+        const stream = streamOf(type, media, streamReader, [op['description'], response['description'], ...streamTexts]);
+        // A stream's `schema` describes one event (3.1 practice) or the sequence (3.2): the whole body is judged by `stream`.
+        if (stream !== undefined) return { mediaType: type, schema: undefined, validate: undefined, examples: [], stream };
         const schema = media.schema === undefined ? undefined : directionalView(json(media.schema), 'response', views.response);
         const examples: NamedExample[] = media.example === undefined ? [] : [{ name: undefined, value: media.example }];
         for (const [name, named] of Object.entries(media.examples ?? {})) {
@@ -128,6 +162,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       // A security scheme's own header (`api_key`) is the authenticator's to judge, not the parameter's.
       headerParams: headerParams.filter((p) => !security.some((scheme) => scheme.kind === 'apiKey' && scheme.in === 'header' && scheme.parameter.toLowerCase() === p.name)),
       body,
+      streamMember: responses.some((r) => /^2/.test(r.status) && r.contents.some((c) => c.stream !== undefined)) ? candidateMember : undefined,
+      querystring,
+      tags: Array.isArray(op['tags']) ? op['tags'].filter((tag): tag is string => typeof tag === 'string') : [],
       security,
       deprecated: op['deprecated'] === true,
       sunset: typeof op['x-sunset'] === 'string' ? op['x-sunset'] : undefined,
@@ -145,6 +182,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
+  if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
   if (unknownFormats.length > 0) notes.push(`formats this mock does not know are accepted as any value: ${unknownFormats.join(', ')}`);
   if (read.format === 'swagger-2.0') notes.push('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
   if (converter.problems.length > 0) {
@@ -178,7 +216,18 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }));
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, source: resolve(specPath) };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, tags: tagsOf(document['tags']), source: resolve(specPath) };
+}
+
+/** The root's tags, each with its name and, when given as text, its summary (3.2; else the 3.0 `x-displayName`), parent and kind. */
+function tagsOf(tags: unknown): TagModel[] {
+  if (!Array.isArray(tags)) return [];
+  const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+  return tags.flatMap((tag: unknown): TagModel[] => {
+    if (tag === null || typeof tag !== 'object' || typeof (tag as Record<string, unknown>)['name'] !== 'string') return [];
+    const record = tag as Record<string, unknown>;
+    return [{ name: record['name'] as string, summary: text(record['summary']) ?? text(record['x-displayName']), parent: text(record['parent']), kind: text(record['kind']) }];
+  });
 }
 
 /** Header parameters OpenAPI 3 says are ignored where declared as parameters (Parameter Object, `in: header`). */

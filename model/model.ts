@@ -1,7 +1,11 @@
 import type { Schema, Validator } from './schema.js';
+import type { StreamModel } from './streams.js';
 
-/** HTTP methods an OpenAPI path item may hold, as the model names them. */
-export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+/**
+ * HTTP methods an OpenAPI path item may hold, as the model names them: the fixed fields (3.2 adds `query`), and
+ * any other method a 3.2 path item lists under `additionalOperations` (`LINK`, `PURGE`…), in upper case (D87).
+ */
+export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS' | 'QUERY' | (string & {});
 
 /** A query or path parameter: its schema (2020-12), and how its raw text becomes a value. */
 export interface ParameterModel {
@@ -52,6 +56,8 @@ export interface ContentModel {
   schema: Schema | undefined;
   validate: Validator | undefined;
   examples: NamedExample[];
+  /** The stream this media type documents (`text/event-stream`, JSON Lines, JSON text sequences; D85), if it is sequential. */
+  stream?: StreamModel | undefined;
 }
 
 /** A response header the spec declares (`Location`, `X-Rate-Limit`…): whether it is required, its schema and example. */
@@ -111,6 +117,15 @@ export interface OperationModel {
    */
   headerParams: ParameterModel[];
   body: BodyModel | undefined;
+  /**
+   * The boolean member of the request body by which a client asks for a streamed answer (`stream: true`, D86), when
+   * the success response documents a stream and the body has such a member; `undefined` otherwise.
+   */
+  streamMember?: string | undefined;
+  /** OpenAPI 3.2 `in: querystring`: the whole query string is one value of this schema (form-encoded object), checked as such (D87). */
+  querystring?: ParameterModel | undefined;
+  /** The operation's `tags`, in its order (the console groups operations by them). */
+  tags?: string[] | undefined;
   /** Alternatives the request may satisfy (any one); empty when the spec asks for no credentials. */
   security: AuthScheme[];
   deprecated: boolean;
@@ -329,6 +344,14 @@ export interface ResourceModel {
   validateRecord: Validator;
 }
 
+/** A tag of the document (OpenAPI 3.2 Tag Object): `parent` nests it under another tag, `kind` says what it is for. */
+export interface TagModel {
+  name: string;
+  summary?: string | undefined;
+  parent?: string | undefined;
+  kind?: string | undefined;
+}
+
 /** The whole interface: what both the mock and the conformance suite stand on. */
 export interface ApiModel {
   title: string;
@@ -341,6 +364,8 @@ export interface ApiModel {
   resources: ResourceModel[];
   /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */
   notes: string[];
+  /** The root's `tags`: name, `summary`, and OpenAPI 3.2's `parent` (the tag it nests under) and `kind` (`nav`, `badge`, `audience`…). */
+  tags?: TagModel[] | undefined;
   /** Absolute path of the document the model was read from (the shipped spec is {@link SPEC_PATH}); unset when built otherwise. */
   source?: string | undefined;
 }

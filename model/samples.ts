@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { sample } from 'openapi-sampler';
+import { unrolledSize } from './schema-refs.js';
 import { compile, createAjv, jsonType, objectShape, typesOf, type Schema, type Validator } from './schema.js';
 
 /**
@@ -55,14 +56,33 @@ export function validSample(schema: Schema): unknown {
   return found.value !== null && typeof found.value === 'object' ? structuredClone(found.value) : found.value;
 }
 
+/**
+ * Runs `f` with `console.warn` silenced: openapi-sampler warns on its own for an `allOf` of two types even when
+ * asked to be quiet, a line per sample on the mock's output that no user can act on (the candidate is checked anyway).
+ */
+function quietly<T>(f: () => T): T {
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return f();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** The largest unrolled schema (in nodes) handed to openapi-sampler. */
+const SAMPLER_LIMIT = 20_000;
+
 function* candidates(schema: Schema, examples: readonly unknown[]): Generator<unknown> {
   yield* examples;
   if (schema['example'] !== undefined) yield schema['example'];
   if (Array.isArray(schema['examples'])) yield* schema['examples'] as unknown[];
   let sampled: unknown;
   try {
-    sampled = sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true });
+    // openapi-sampler walks every optional member: over a schema that unrolls into a huge tree it would not end soon (D82).
+    sampled = unrolledSize(schema) > SAMPLER_LIMIT ? undefined : quietly(() => sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true }));
   } catch {
+    // It throws on what it cannot read, and may run out of stack on a deep schema: the generator's values follow.
     sampled = undefined;
   }
   if (sampled !== undefined) yield sampled;
@@ -78,16 +98,27 @@ export interface Mode {
   /** Whether a member's own `example` is taken as it is (first try), or the member is built from its keywords. */
   examples: boolean;
   depth: number;
+  /** Nodes this value may still build (shared by every part of one value); none left: the cheapest value. */
+  budget?: { left: number };
 }
 
+/** Deeper than this, a value holds only what its schema requires: a recursion through optional members closes. */
 const MAX_DEPTH = 8;
+/** Deeper than this, nothing more is built (`null`): a recursion through required members closes too (D82). */
+const HARD_DEPTH = 24;
+/** Nodes one generated value may hold (D82): a union of many recursive branches is never built out in full. */
+const NODE_BUDGET = 4_000;
 
 /**
  * A value built from the schema's keywords (deterministic): `const`, an `enum` member of an allowed type, a
  * member's own example (first try), the first `oneOf`/`anyOf` branch whose value the whole node's validator
- * accepts, `allOf` merged, then by type. Not checked as a whole: {@link validAnswer} does that.
+ * accepts, `allOf` merged, then by type. Not checked as a whole: {@link validAnswer} does that. Bounded
+ * (spec/DECISIONS.md › D82): at most {@link NODE_BUDGET} nodes and {@link HARD_DEPTH} levels, branches built one
+ * at a time (the first accepted one wins); beyond {@link MAX_DEPTH} only required members are built, so a
+ * recursive schema yields a finite value that closes through the branch or member that ends.
  */
 export function generate(schema: Schema, mode: Mode = { optional: true, examples: true, depth: 0 }): unknown {
+  const budget = (mode.budget ??= { left: NODE_BUDGET });
   if (schema['const'] !== undefined) return schema['const'];
   if (Array.isArray(schema['enum'])) {
     // The first member of an allowed type: enough where `enum` is the member's only constraint, and no compile.
@@ -98,22 +129,33 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
     if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return (schema['examples'] as unknown[])[0];
     if (schema['example'] !== undefined) return schema['example'];
   }
-  const deeper = { ...mode, depth: mode.depth + 1 };
+  if (--budget.left < 0 || mode.depth > HARD_DEPTH) return typesOf(schema).includes('null') ? null : cheapest(schema);
+  const deeper = { ...mode, depth: mode.depth + 1, optional: mode.optional && mode.depth < MAX_DEPTH };
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key];
     if (!Array.isArray(branches) || branches.length === 0) continue;
     const { [key]: _, ...rest } = schema;
-    const made = (branches as Schema[]).map((branch) => generate(merge(rest, branch), deeper));
-    const found = firstValid(schema, made);
-    if (found !== undefined) return found;
+    // Branches one at a time, the ones that end first once deep: a recursive union closes through a leaf.
+    const ordered = mode.depth < MAX_DEPTH ? (branches as Schema[]) : [...(branches as Schema[])].sort((a, b) => unrolledSize(a) - unrolledSize(b));
+    let first: { value: unknown } | undefined;
+    for (const branch of ordered) {
+      const value = generate(merge(rest, branch), deeper);
+      first ??= { value };
+      if (accepts(schema, value)) return value;
+      if (budget.left < 0) break;
+    }
     // A fuller branch value may match two branches of a `oneOf`: their required members alone may not.
-    return firstValid(schema, (branches as Schema[]).map((branch) => generate(merge(rest, branch), { ...deeper, optional: false, examples: false }))) ?? made[0];
+    for (const branch of ordered) {
+      if (budget.left < 0) break;
+      const value = generate(merge(rest, branch), { ...deeper, optional: false, examples: false });
+      if (accepts(schema, value)) return value;
+    }
+    return first?.value ?? null;
   }
   if (Array.isArray(schema['allOf']) && schema['allOf'].length > 0) {
     const { allOf, ...rest } = schema;
-    return generate((allOf as Schema[]).reduce(merge, rest), mode);
+    return generate((allOf as Schema[]).reduce(merge, rest), { ...mode, depth: mode.depth + 1 });
   }
-  if (mode.depth > MAX_DEPTH) return null;
   const type = typesOf(schema).find((t) => t !== 'null') ?? inferredType(schema);
   switch (type) {
     case 'object':
@@ -133,6 +175,16 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
   }
 }
 
+/** The least a schema's type allows, built without looking deeper (the value once the budget or depth is spent). */
+function cheapest(schema: Schema): unknown {
+  const type = typesOf(schema).find((t) => t !== 'null') ?? inferredType(schema);
+  if (type === 'object') return {};
+  if (type === 'array') return [];
+  if (type === 'integer' || type === 'number') return numberValue(schema, type === 'integer');
+  if (type === 'boolean') return true;
+  return stringValue(schema);
+}
+
 function inferredType(schema: Schema): string {
   if (typesOf(schema).includes('null')) return 'null';
   if (schema['properties'] !== undefined || schema['required'] !== undefined || schema['additionalProperties'] !== undefined) return 'object';
@@ -141,10 +193,10 @@ function inferredType(schema: Schema): string {
   return 'string';
 }
 
-/** The first value the schema's validator accepts, or `undefined`. */
-function firstValid(schema: Schema, values: readonly unknown[]): unknown {
+/** Whether the schema's validator accepts `value` (a schema ajv cannot compile accepts every value). */
+function accepts(schema: Schema, value: unknown): boolean {
   const validate = validatorOf(schema);
-  return values.find((value) => validate === undefined || validate(value));
+  return validate === undefined || validate(value);
 }
 
 /** Two schemas as one (an `allOf`, or a `oneOf` branch with its siblings): object members merged, other keywords of `b` win. */
@@ -180,7 +232,8 @@ function objectValue(schema: Schema, mode: Mode): Record<string, unknown> {
 function arrayValue(schema: Schema, mode: Mode): unknown[] {
   const prefix = Array.isArray(schema['prefixItems']) ? (schema['prefixItems'] as Schema[]).map((item) => generate(item, mode)) : [];
   const items = typeof schema['items'] === 'object' && schema['items'] !== null ? (schema['items'] as Schema) : undefined;
-  const count = Math.max(typeof schema['minItems'] === 'number' ? schema['minItems'] : items === undefined ? 0 : 1, prefix.length);
+  // One item shows the item's shape; once deep, only the items the schema requires (a recursion through `items` closes).
+  const count = Math.max(typeof schema['minItems'] === 'number' ? schema['minItems'] : items === undefined || mode.depth > MAX_DEPTH ? 0 : 1, prefix.length);
   const out = [...prefix];
   if (items === undefined) {
     while (out.length < count) out.push(out.length);

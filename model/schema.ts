@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { compilable } from './schema-refs.js';
 
 /**
  * A JSON Schema as the model holds it: OpenAPI 3.1's dialect (2020-12), after `$ref` resolution and after an
@@ -117,10 +118,49 @@ export interface Validator {
  */
 export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   let validate: ValidateFunction | undefined;
-  const check = ((value: unknown) => (validate ??= ajv.compile(schema))(value)) as Validator;
-  check.errors = () => describeErrors(validate?.errors, prefix);
-  check.issues = () => issuesOf(validate?.errors, prefix);
+  // Set when the last value was refused before or outside ajv (too deep, the stack ran out): its one error.
+  let refused: ErrorObject[] | undefined;
+  const check = ((value: unknown) => {
+    refused = undefined;
+    if (!withinDepth(value, MAX_VALUE_DEPTH)) {
+      refused = [outsideError(`must not be nested deeper than ${MAX_VALUE_DEPTH} levels`)];
+      return false;
+    }
+    try {
+      return (validate ??= ajv.compile(compilable(ajv, schema)))(value);
+    } catch (error) {
+      // A recursive schema meeting a deep value may still exhaust the stack: the value is refused, the process stays up.
+      if (!(error instanceof RangeError)) throw error;
+      refused = [outsideError('is too deeply nested to be checked')];
+      return false;
+    }
+  }) as Validator;
+  check.errors = () => describeErrors(refused ?? validate?.errors, prefix);
+  check.issues = () => issuesOf(refused ?? validate?.errors, prefix);
   return check;
+}
+
+/**
+ * The deepest nesting of arrays and objects a validator looks into (spec/DECISIONS.md › D81): a deeper value is
+ * refused before ajv sees it, since ajv's validator of a recursive schema recurses once per level of the value.
+ * No JSON a real API exchanges comes close; the sample generator stays far below it.
+ */
+export const MAX_VALUE_DEPTH = 128;
+
+/** Whether `value` nests arrays and objects at most `limit` levels deep (iterative: never itself runs out of stack). */
+export function withinDepth(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return false;
+    for (const child of Array.isArray(node) ? node : Object.values(node as object)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+function outsideError(message: string): ErrorObject {
+  return { keyword: 'maxDepth', instancePath: '', schemaPath: '#', params: {}, message };
 }
 
 /**

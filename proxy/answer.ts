@@ -23,6 +23,8 @@ export interface Answer {
   headers: Record<string, string | string[]>;
   bytes: Buffer;
   answeredBy: 'upstream' | 'mock';
+  /** Already sent to the client piece by piece as it came (a stream, D89): only judged and reported after. */
+  streamed?: boolean;
   /** Why the mock answered: `--mock-operations`, a fallback (`404`, `501`, `unreachable`), a record the mock holds, `--errors`. */
   reason?: string;
 }
@@ -41,7 +43,7 @@ export function violationsHeader(violations: readonly ExchangeViolation[]): stri
 }
 
 /** Writes an answer with its bytes unchanged, adding who answered and the violations (exposed to pages when CORS is on). */
-export function write(res: ServerResponse, answer: Answer | MockResponse, violations: readonly ExchangeViolation[] | undefined): void {
+export function write(res: ServerResponse, answer: Answer | MockResponse, violations: readonly ExchangeViolation[] | undefined, streamed = false): void {
   // A mock's binary answer carries its bytes too (D57); its other answers carry text.
   const bytes = answer.bytes ?? Buffer.from('body' in answer ? answer.body : '');
   const flat: string[] = [];
@@ -65,9 +67,34 @@ export function write(res: ServerResponse, answer: Answer | MockResponse, violat
   const expose = headerText(answer.headers['access-control-expose-headers']);
   if (answer.headers['access-control-allow-origin'] !== undefined) flat.push('access-control-expose-headers', [expose, ...added].filter((item) => item !== undefined && item !== '').join(', '));
   else if (expose !== undefined) flat.push('access-control-expose-headers', expose);
-  if (!sized && answer.status !== 204 && answer.status !== 304) flat.push('content-length', String(bytes.length));
+  if (!sized && answer.status !== 204 && answer.status !== 304 && !streamed) flat.push('content-length', String(bytes.length));
   res.writeHead(answer.status, flat);
-  res.end(bytes);
+  if (streamed) res.flushHeaders();
+  else res.end(bytes);
+}
+
+/**
+ * Sends the head of a streamed answer (D85: no `Content-Length`, no violations header, since they are known only
+ * at its end), then each piece of `stream` as it arrives, and returns every byte passed on once it ends or the
+ * client leaves (then the upstream's stream is dropped). Errors: rejects with the stream's error after ending
+ * the answer, so the client sees the stream stop.
+ */
+export async function relayStream(res: ServerResponse, answer: Answer, stream: AsyncIterable<Buffer> & { destroy(): void }): Promise<Buffer> {
+  write(res, answer, undefined, true);
+  const pieces: Buffer[] = [];
+  const left = (): void => stream.destroy();
+  res.on('close', left);
+  try {
+    for await (const piece of stream) {
+      if (res.destroyed) break;
+      pieces.push(piece);
+      res.write(piece);
+    }
+  } finally {
+    res.off('close', left);
+    if (!res.writableEnded) res.end();
+  }
+  return Buffer.concat(pieces);
 }
 
 export function journalViolation(violation: ExchangeViolation): JournalViolation {

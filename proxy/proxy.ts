@@ -15,7 +15,8 @@ import type { AnyRecordStore, Maybe } from '../mock/store/record-store.js';
 import { parseExact } from '../model/json.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import { recordIn } from '../model/resources.js';
-import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, write, type Answer } from './answer.js';
+import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, relayStream, write, type Answer } from './answer.js';
+import { framingOf } from '../model/streams.js';
 import { Recorder } from './recorder.js';
 import { createUpstream, headerText, UpstreamError, type Upstream } from './upstream.js';
 import { ViolationCounts } from './violation-counts.js';
@@ -177,10 +178,11 @@ async function handle(context: ProxyContext, req: IncomingMessage, res: ServerRe
   if (arrival.url.startsWith(`${ADMIN_PREFIX}/violations`) && /^\/__admin\/violations\/?(?:\?|$)/.test(arrival.url)) return write(res, violationsEndpoint(context, arrival.request), undefined);
   if (isOwn(arrival.url)) return write(res, await context.mock.handle(arrival.request), undefined);
   const judgedRequest = arrival.preflight ? undefined : judgeRequest(context.model, { method: arrival.method, path: arrival.judgedPath, headers: arrival.headers, body: arrival.bodyText });
-  const answer = (await fromMockFirst(context, arrival, judgedRequest)) ?? (await forward(context, arrival, judgedRequest?.routed.op));
+  const answer = (await fromMockFirst(context, arrival, judgedRequest)) ?? (await forward(context, arrival, judgedRequest?.routed.op, res));
   const { verdict, violations, text } = judgeAnswer(context, arrival, judgedRequest, answer);
   const answeredMs = performance.now() - started;
-  write(res, answer, context.options.violationHeader === false ? undefined : violations);
+  // A stream went out piece by piece as it came (D89): only its verdict is left to report.
+  if (answer.streamed !== true) write(res, answer, context.options.violationHeader === false ? undefined : violations);
   report(context, arrival, answer, violations, Math.round((performance.now() - started) * 100) / 100);
   context.recorder?.add(...recording(arrival, req, answer, violations, text, answeredMs, verdict, judgedRequest));
 }
@@ -227,16 +229,21 @@ async function fromMockFirst(context: ProxyContext, arrival: Arrival, judgedRequ
  * The upstream's answer, or with `--fallback` the mock's where the upstream answers 501, lacks the route (404) or
  * cannot be reached; otherwise a 502 `UPSTREAM_UNREACHABLE` (or `UPSTREAM_FAILED`) in the error table's shape.
  */
-async function forward(context: ProxyContext, arrival: Arrival, op: OperationModel | undefined): Promise<Answer> {
+async function forward(context: ProxyContext, arrival: Arrival, op: OperationModel | undefined, res: ServerResponse): Promise<Answer> {
   const { request, method, url, preflight } = arrival;
   const fallback = context.options.fallback === true;
   try {
-    const got = await context.upstream.forward(method, arrival.upstreamPath, request.headers, request.body);
+    const got = await context.upstream.forward(method, arrival.upstreamPath, request.headers, request.body, preflight ? undefined : isStream);
+    // A stream is passed on piece by piece as the upstream sends it (D89), and judged whole once it ended.
+    if (got.stream !== undefined) {
+      const answer: Answer = { status: got.status, headers: got.headers, bytes: got.bytes, answeredBy: 'upstream' };
+      return { ...answer, bytes: await relayStream(res, answer, got.stream), streamed: true };
+    }
     if (fallback && op !== undefined && !preflight) {
       if (got.status === 501) return fromMock(context, request, op, 'fallback: upstream answered 501');
       if (got.status === 404 && routeMissing(op, got.bytes, headerText(got.headers['content-encoding']))) return fromMock(context, request, op, 'fallback: upstream has no such route (404)');
     }
-    return { ...got, answeredBy: 'upstream' };
+    return { status: got.status, headers: got.headers, bytes: got.bytes, answeredBy: 'upstream' };
   } catch (error) {
     const unreachable = error instanceof UpstreamError && !error.reachable;
     if (fallback && unreachable && (op !== undefined || preflight)) return fromMock(context, request, op, 'fallback: upstream unreachable');
@@ -257,7 +264,8 @@ async function fromMock(context: ProxyContext, request: MockRequest, op: Operati
     const id = parsed.ok ? (recordIn(parsed.document.value, op.answerEnvelope) as Record<string, unknown> | null | undefined)?.[op.resource.idProperty] : undefined;
     if (id !== undefined) context.mockIds.get(op.resource.name)!.add(idText(id));
   }
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(response.body), answeredBy: 'mock', reason };
+  // A stream the mock answers (D85) is sent whole here: its pieces are known at once.
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(response.chunks === undefined ? response.body : response.chunks.join('')), answeredBy: 'mock', reason };
 }
 
 /**
@@ -329,6 +337,12 @@ function violationsEndpoint(context: ProxyContext, request: MockRequest): Answer
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') return errorAnswer('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${ADMIN_PREFIX}/violations; allowed: GET, DELETE.`, { allow: 'GET, DELETE' });
   return { status: 200, headers: { 'content-type': 'application/json' }, bytes: Buffer.from(JSON.stringify(context.counts.toJSON())), answeredBy: 'mock' };
+}
+
+/** Whether an upstream's answer is a stream to pass on as it comes: its media type is a sequential one (D85). */
+function isStream(headers: Record<string, string | string[]>): boolean {
+  const type = headerText(headers['content-type']);
+  return type !== undefined && framingOf(type) !== undefined;
 }
 
 /** `/__admin…` and `/__health`: the mock's own endpoints, never forwarded. */

@@ -14,6 +14,11 @@ export interface UpstreamAnswer {
   status: number;
   headers: Record<string, string | string[]>;
   bytes: Buffer;
+  /**
+   * A streamed answer's body, not read yet (`bytes` then empty): its pieces as they arrive, for the proxy to pass
+   * on one by one (D85). Set only when `forward`'s `streams` said so for the answer's headers.
+   */
+  stream?: AsyncIterable<Buffer> & { destroy(): void };
 }
 
 /** The upstream could not be reached (`reachable: false`, e.g. connection refused) or broke off its answer. */
@@ -47,8 +52,11 @@ export interface Upstream {
   origin: string;
   /** The base URL's path without a trailing slash: `/v1`, or `` */
   basePath: string;
-  /** Sends a request to `path` on the upstream's origin (query included) and reads the whole answer. */
-  forward(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer | undefined): Promise<UpstreamAnswer>;
+  /**
+   * Sends a request to `path` on the upstream's origin (query included) and reads the whole answer, unless
+   * `streams` says, from its headers, that it is a stream: then its body is handed on unread (`stream`).
+   */
+  forward(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer | undefined, streams?: (headers: Record<string, string | string[]>) => boolean): Promise<UpstreamAnswer>;
 }
 
 /**
@@ -67,7 +75,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   return {
     origin,
     basePath,
-    async forward(method, path, headers, body) {
+    async forward(method, path, headers, body, streams) {
       const sent = forwardedHeaders(headers);
       let answer: Dispatcher.ResponseData;
       try {
@@ -76,13 +84,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         const code = (error as NodeJS.ErrnoException).code ?? ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
         throw new UpstreamError(`cannot reach ${origin}: ${(error as Error).message}${code === undefined ? '' : ` (${code})`}`, !UNREACHABLE.has(code ?? ''), { cause: error });
       }
+      const returned = answeredHeaders(answer.headers);
+      if (answer.statusCode < 300 && streams?.(returned) === true) return { status: answer.statusCode, headers: returned, bytes: Buffer.alloc(0), stream: answer.body };
       let bytes: Buffer;
       try {
         bytes = Buffer.from(await answer.body.arrayBuffer());
       } catch (error) {
         throw new UpstreamError(`the upstream broke off its answer: ${(error as Error).message}`, true, { cause: error });
       }
-      return { status: answer.statusCode, headers: answeredHeaders(answer.headers), bytes };
+      return { status: answer.statusCode, headers: returned, bytes };
     },
   };
 }

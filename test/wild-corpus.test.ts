@@ -8,6 +8,7 @@ import { bookshop, notes, nursery, recipes, rides } from './wild-corpus/probes-c
 import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
 import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';
 import { articles, cloudExtras, droplets } from './wild-corpus/probes-envelopes.js';
+import { assistant } from './wild-corpus/probes-streams.js';
 
 /**
  * The corpus from the wild (spec/wild/README.md): for every spec in the shape of a public OpenAPI
@@ -43,6 +44,7 @@ const CASES: readonly WildCase[] = [
   { file: 'droplets-envelope-3.0.yaml', auth: 'bearer', probes: droplets },
   { file: 'articles-jsonapi-3.1.yaml', auth: 'bearer', probes: articles },
   { file: 'cloud-extras-3.0.yaml', auth: 'bearer', probes: cloudExtras },
+  { file: 'assistant-streams-3.2.yaml', auth: 'bearer', probes: assistant },
 ];
 
 const specPath = (file: string) => join(PACKAGE_ROOT, 'spec', 'wild', file);

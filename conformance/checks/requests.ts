@@ -65,8 +65,8 @@ export async function sampleRequests(context: CheckContext, op: OperationModel, 
   }));
 }
 
-/** Whether calling `op` can change what the target holds (anything but GET, HEAD and OPTIONS). */
+/** Whether calling `op` can change what the target holds (anything but GET, HEAD, OPTIONS and 3.2's safe QUERY). */
 export function writes(op: OperationModel): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(op.method);
+  return !['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(op.method);
 }
 

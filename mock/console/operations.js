@@ -39,16 +39,53 @@ function sampleOf(schema, depth = 0) {
   }
 }
 
+/** Media types of streams the answer panel shows as they flow. */
+const STREAM_TYPES = /^(?:text\/event-stream|application\/(?:jsonl|x-ndjson|x-jsonlines|jsonlines|json-seq))\b/i;
+
+function operationItem(op, badges) {
+  return el('li', {}, el('button', { type: 'button', className: 'operation', 'data-operation': op.operationId, onclick: () => showOperation(op) },
+    el('span', { className: `method m-${op.method.toLowerCase()}` }, op.method),
+    el('span', { className: 'path' }, op.path),
+    el('span', { className: 'muted' }, op.operationId + (op.deprecated ? ' (deprecated)' : '') + (op.streams?.length ? ` · streams ${op.streams.join(', ')}` : '') + (badges.length ? ` · ${badges.join(', ')}` : ''))));
+}
+
+/**
+ * The operations grouped by their tags (OpenAPI 3.2: a tag's `parent` nests it, `kind: nav` or no kind groups,
+ * another kind such as `audience` or `badge` is shown beside the operation): each operation under its first
+ * grouping tag, groups in the spec's order of tags, `Other` for the rest. Without tags, one flat list.
+ */
+function groupedOperations() {
+  const tags = state.model.tags ?? [];
+  const operations = state.model.operations;
+  if (tags.length === 0 && !operations.some((op) => op.tags?.length)) return operations.map((op) => operationItem(op, []));
+  const known = new Map(tags.map((tag) => [tag.name, tag]));
+  const grouping = (name) => { const tag = known.get(name); return tag === undefined || tag.kind === undefined || tag.kind === 'nav'; };
+  const badgesOf = (op) => (op.tags ?? []).filter((name) => !grouping(name)).map((name) => known.get(name)?.summary ?? name);
+  const byGroup = new Map();
+  for (const op of operations) {
+    const group = (op.tags ?? []).find(grouping) ?? '';
+    if (!byGroup.has(group)) byGroup.set(group, []);
+    byGroup.get(group).push(op);
+  }
+  const children = (parent) => tags.filter((tag) => grouping(tag.name) && (tag.parent ?? '') === parent && tag.name !== parent);
+  const render = (tag, depth) => {
+    const inner = [...(byGroup.get(tag.name) ?? []).map((op) => operationItem(op, badgesOf(op))), ...children(tag.name).flatMap((child) => render(child, depth + 1))];
+    if (inner.length === 0) return [];
+    return [el('li', { className: 'operation-group' }, el('h3', { className: `group-title depth-${Math.min(depth, 3)}` }, tag.summary ?? tag.name), el('ul', { className: 'operation-list' }, ...inner))];
+  };
+  const top = children('');
+  const listed = new Set(tags.map((tag) => tag.name));
+  // Tags an operation names that the root's `tags` does not declare: groups of their own, after the declared ones.
+  const undeclared = [...byGroup.keys()].filter((name) => name !== '' && !listed.has(name)).map((name) => ({ name }));
+  const items = [...top, ...undeclared].flatMap((tag) => render(tag, 0));
+  const rest = byGroup.get('') ?? [];
+  if (rest.length > 0) items.push(el('li', { className: 'operation-group' }, el('h3', { className: 'group-title depth-0' }, 'Other'), el('ul', { className: 'operation-list' }, ...rest.map((op) => operationItem(op, badgesOf(op))))));
+  return items;
+}
+
 export function setupOperations() {
   const list = $('operations');
-  list.replaceChildren(
-    ...state.model.operations.map((op) =>
-      el('li', {}, el('button', { type: 'button', className: 'operation', 'data-operation': op.operationId, onclick: () => showOperation(op) },
-        el('span', { className: `method m-${op.method.toLowerCase()}` }, op.method),
-        el('span', { className: 'path' }, op.path),
-        el('span', { className: 'muted' }, op.operationId + (op.deprecated ? ' (deprecated)' : '')))),
-    ),
-  );
+  list.replaceChildren(...groupedOperations());
   $('request-operation').replaceChildren(el('option', { value: '' }, 'All operations'), ...state.model.operations.map((op) => el('option', { value: op.operationId }, op.operationId)));
   $('operation-key').value = state.key;
   if (state.model.operations[0]) showOperation(state.model.operations[0], false);
@@ -127,11 +164,27 @@ $('operation-form').addEventListener('submit', async (event) => {
   $('send').disabled = true;
   try {
     const response = await fetch(url, init);
-    const text = await response.text();
     $('answer-status').textContent = `${response.status} ${response.statusText}`;
     $('answer-status').className = `status ${statusClass(response.status)}`;
-    $('answer-time').textContent = `${Math.round(performance.now() - started)} ms · ${op.method} ${url}`;
     $('answer-headers').textContent = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+    // A stream (Server-Sent Events, JSON Lines, JSON text sequences) is shown as it flows, piece by piece.
+    if (STREAM_TYPES.test(response.headers.get('content-type') ?? '') && response.body) {
+      $('answer').hidden = false;
+      $('answer-body').textContent = '';
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let pieces = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        pieces += 1;
+        $('answer-body').textContent += value.replace(/\u001e/g, '␞');
+        $('answer-time').textContent = `${Math.round(performance.now() - started)} ms · ${op.method} ${url} · streaming, ${pieces} piece${pieces === 1 ? '' : 's'}`;
+      }
+      $('answer-time').textContent = `${Math.round(performance.now() - started)} ms · ${op.method} ${url} · stream ended after ${pieces} piece${pieces === 1 ? '' : 's'}`;
+      return;
+    }
+    const text = await response.text();
+    $('answer-time').textContent = `${Math.round(performance.now() - started)} ms · ${op.method} ${url}`;
     $('answer-body').textContent = text === '' ? '(no body)' : pretty(text);
   } catch (error) {
     $('answer-status').textContent = 'no answer';

@@ -1,0 +1,108 @@
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Schema } from './schema.js';
+
+/**
+ * Large schemas compiled in linear time (spec/DECISIONS.md › D80). The model resolves every `$ref` and cuts each
+ * cycle with `{}` ({@link createSchemaConverter}), so a schema is a DAG whose shared parts are shared objects. ajv
+ * inlines every subschema it meets without a `$ref`: compiled as it is, a DAG is compiled as the tree it unrolls
+ * into, and a union that recurses through `oneOf` (a conversation item of forty kinds, each nesting the next)
+ * unrolls into millions of nodes (minutes and gigabytes for one validator). Here a schema whose unrolled tree
+ * exceeds {@link INLINE_LIMIT} nodes is rewritten before compiling: each part of {@link HOIST_SIZE} nodes or more
+ * becomes `{ $ref: "urn:schema:N" }`, the part itself added to the ajv instance once under that `$id`, so every
+ * part is compiled once per ajv instance, whatever the number of schemas (operations) sharing it.
+ *
+ * Small schemas (the seed's, most specs') are compiled as they are: their validators stay inlined (fastest).
+ * Schemas using `unevaluatedProperties`/`unevaluatedItems` or `$dynamicRef` are left as they are too, since
+ * what those keywords see across a `$ref` differs from what they see inline.
+ */
+export const INLINE_LIMIT = 500;
+const HOIST_SIZE = 24;
+
+const MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const MEMBERS = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
+const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keywords that give a part its own base URI or anchor: dropped from a copy, since nothing refers to them once the model resolved every `$ref`. */
+const IDENTIFIERS = ['$id', '$schema', '$anchor', '$dynamicAnchor'];
+
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The schema objects directly under `schema` (its subschemas, in every keyword that holds them). */
+export function childrenOf(schema: Schema): Schema[] {
+  const out: Schema[] = [];
+  for (const key of MAPS) if (isSchema(schema[key])) for (const sub of Object.values(schema[key] as Record<string, unknown>)) if (isSchema(sub)) out.push(sub);
+  for (const key of MEMBERS) if (isSchema(schema[key])) out.push(schema[key] as Schema);
+  for (const key of LISTS) if (Array.isArray(schema[key])) for (const sub of schema[key] as unknown[]) if (isSchema(sub)) out.push(sub);
+  return out;
+}
+
+/** Per ajv instance: the `$id` each hoisted part was added under. */
+const registries = new WeakMap<Ajv2020, WeakMap<Schema, string>>();
+const sizes = new WeakMap<Schema, number>();
+const delicate = new WeakMap<Schema, boolean>();
+let counter = 0;
+
+/**
+ * The number of nodes `schema` unrolls into as a tree (a double: it may be astronomic). Linear in the schema's
+ * distinct objects, remembered per object. A part met again on its own path (a cycle some caller built) counts once.
+ */
+export function unrolledSize(schema: Schema, active = new Set<Schema>()): number {
+  const known = sizes.get(schema);
+  if (known !== undefined) return known;
+  if (active.has(schema)) return 1;
+  active.add(schema);
+  let size = 1;
+  for (const child of childrenOf(schema)) size += unrolledSize(child, active);
+  active.delete(schema);
+  sizes.set(schema, size);
+  return size;
+}
+
+/** Whether a keyword whose meaning changes across a `$ref` appears anywhere under `schema`. */
+function usesDelicateKeywords(schema: Schema, seen = new Set<Schema>()): boolean {
+  const known = delicate.get(schema);
+  if (known !== undefined) return known;
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  const found = schema['unevaluatedProperties'] !== undefined || schema['unevaluatedItems'] !== undefined || schema['$dynamicRef'] !== undefined || childrenOf(schema).some((child) => usesDelicateKeywords(child, seen));
+  delicate.set(schema, found);
+  return found;
+}
+
+/** `schema` as ajv should compile it: itself when small (or delicate), else its `$ref` form (see above). */
+export function compilable(ajv: Ajv2020, schema: Schema): Schema {
+  if (unrolledSize(schema) <= INLINE_LIMIT || usesDelicateKeywords(schema)) return schema;
+  let registry = registries.get(ajv);
+  if (registry === undefined) registries.set(ajv, (registry = new WeakMap()));
+  return rewrite(ajv, registry, schema, new Set());
+}
+
+/** A copy of `schema` whose large parts (and any part met again on its own path) are `$ref`s to parts added to `ajv`. */
+function rewrite(ajv: Ajv2020, registry: WeakMap<Schema, string>, schema: Schema, active: Set<Schema>): Schema {
+  active.add(schema);
+  const part = (sub: unknown): unknown => {
+    if (!isSchema(sub)) return sub;
+    if (active.has(sub) || unrolledSize(sub) >= HOIST_SIZE) return { $ref: hoisted(ajv, registry, sub) };
+    return rewrite(ajv, registry, sub, active);
+  };
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (IDENTIFIERS.includes(key)) continue;
+    if (MAPS.includes(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, part(sub)]));
+    else if (MEMBERS.includes(key)) out[key] = part(value);
+    else if (LISTS.includes(key) && Array.isArray(value)) out[key] = value.map(part);
+    else out[key] = value;
+  }
+  active.delete(schema);
+  return out;
+}
+
+/** The `$id` of a part added to `ajv` (added on first use; its own large parts hoisted the same way). */
+function hoisted(ajv: Ajv2020, registry: WeakMap<Schema, string>, schema: Schema): string {
+  let id = registry.get(schema);
+  if (id !== undefined) return id;
+  id = `urn:schema:${++counter}`;
+  // Registered before its body is written: a part that contains itself refers to its own `$id`.
+  registry.set(schema, id);
+  ajv.addSchema({ ...rewrite(ajv, registry, schema, new Set([schema])), $id: id });
+  return id;
+}
