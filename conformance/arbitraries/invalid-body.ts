@@ -120,15 +120,31 @@ export function missingRequiredBodies(op: OperationModel, form: Canonical, base:
  * bodies. Form bodies get the cases a form can carry. Only bodies the spec's own validator refuses are kept.
  */
 export function invalidBodies(op: OperationModel, form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined, forbiddenValue: ForbiddenValue): InvalidBody[] {
+  return invalidBodyMakers(op, form, base, mark, forbiddenValue)
+    .map((make) => make())
+    .filter((candidate) => isRefused(op, candidate));
+}
+
+/** Whether the spec's own validator refuses `candidate` as `op` reads it (a case that turns out valid is no case). */
+export function isRefused(op: OperationModel, candidate: InvalidBody): boolean {
+  return op.body !== undefined && refusedBySpec(op, op.body, candidate.text);
+}
+
+/**
+ * The cases of {@link invalidBodies}, each made only when called and not yet read back by the spec's validator:
+ * a random run makes and checks one alone, since writing and reading back every case of a large body costs far
+ * more than sending one. Called in order, they number their markers as {@link invalidBodies} does.
+ */
+export function invalidBodyMakers(op: OperationModel, form: Canonical, base: Record<string, unknown>, mark: (avoid: readonly string[]) => Marker | undefined, forbiddenValue: ForbiddenValue): (() => InvalidBody)[] {
   const body = op.body;
   if (body === undefined) return [];
-  const cases: InvalidBody[] = [];
+  const cases: (() => InvalidBody)[] = [];
   const top = form.kind === 'object' ? invalidValuesOf(form, base, forbiddenValue) : [];
   for (const wrong of top) {
     if (wrong.value === null || typeof wrong.value !== 'object' || Array.isArray(wrong.value) || isLosslessNumber(wrong.value)) continue;
     const value = wrong.value as Record<string, unknown>;
     const touched = Object.keys(value).filter((name) => !Object.hasOwn(base, name) || value[name] !== base[name]);
-    cases.push(caseOf(op, wrong.kind, value, mark(touched)));
+    cases.push(() => caseOf(op, wrong.kind, value, mark(touched)));
   }
   const json = !takesForm(op);
   if (json) {
@@ -136,11 +152,11 @@ export function invalidBodies(op: OperationModel, form: Canonical, base: Record<
     const valid = exactJson(marker === undefined ? base : { ...base, [marker.property]: marker.value });
     const inner = valid.slice(1, -1);
     const contentType = encodeBody(op, {}).contentType;
-    for (const text of ['[]', `[${valid}]`, JSON.stringify('text'), '42', 'null', 'true']) cases.push({ kind: `JSON that is no object: ${text}`, text, contentType, marker: undefined });
+    for (const text of ['[]', `[${valid}]`, JSON.stringify('text'), '42', 'null', 'true']) cases.push(() => ({ kind: `JSON that is no object: ${text}`, text, contentType, marker: undefined }));
     const malformed = [valid.slice(0, -1), valid.slice(0, valid.length >> 1), `${valid}}`, `${valid} x`, valid.replaceAll('"', "'"), `{${inner.replace(/"([^"]+)":/g, '$1:')}}`, `{${inner},"conformance":NaN}`, `{${inner},"conformance":0x10}`, `{${inner},,"conformance":1}`];
-    for (const text of malformed) cases.push({ kind: `malformed JSON ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text, contentType, marker });
+    for (const text of malformed) cases.push(() => ({ kind: `malformed JSON ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text, contentType, marker }));
   }
   // An empty body is no body: refused only where the spec says the body is required (OpenAPI's default is optional).
-  if (body.required) for (const text of json ? ['', ' ', '\n'] : ['']) cases.push({ kind: `empty body ${JSON.stringify(text)}`, text, contentType: encodeBody(op, {}).contentType, marker: undefined });
-  return cases.filter((candidate) => refusedBySpec(op, body, candidate.text));
+  if (body.required) for (const text of json ? ['', ' ', '\n'] : ['']) cases.push(() => ({ kind: `empty body ${JSON.stringify(text)}`, text, contentType: encodeBody(op, {}).contentType, marker: undefined }));
+  return cases;
 }

@@ -3,7 +3,7 @@ import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
-import { invalidBodies, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
+import { invalidBodies, invalidBodyMakers, isRefused, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
 import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema-values.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
@@ -154,14 +154,19 @@ function asSent(context: CheckContext, resource: ResourceModel, role: WriteRole,
 
 /**
  * One refused body of a family built from a valid body of `op`: `family(base, n)` lists the cases of a drawn
- * base, with markers numbered by `n` (below 10,000, so that the runs of one check never share a marker);
- * `undefined` when a base gives no case.
+ * base, with markers numbered by `n` (below 10,000, so that the runs of one check never share a marker), and the
+ * first case from a drawn position on that `refused` accepts is taken (only that one is read back: a large body
+ * has hundreds of cases, each made only when taken); `undefined` when a base gives no case.
  */
-function drawnCases(context: CheckContext, op: OperationModel, family: (base: Record<string, unknown>, n: number) => InvalidBody[]): fc.Arbitrary<InvalidBody | undefined> {
+function drawnCases(context: CheckContext, op: OperationModel, family: (base: Record<string, unknown>, n: number) => (() => InvalidBody)[], refused: (candidate: InvalidBody) => boolean = () => true): fc.Arbitrary<InvalidBody | undefined> {
   const values = bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
-  return fc.tuple(values, fc.nat()).chain(([base, n]) => {
+  return fc.tuple(values, fc.nat(), fc.nat()).map(([base, n, start]) => {
     const cases = family(base, n % 10_000);
-    return cases.length === 0 ? fc.constant(undefined) : fc.constantFrom(...cases);
+    for (let offset = 0; offset < cases.length; offset++) {
+      const candidate = cases[(start + offset) % cases.length]!();
+      if (refused(candidate)) return candidate;
+    }
+    return undefined;
   });
 }
 
@@ -186,7 +191,7 @@ export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: s
         for (const body of missingRequiredBodies(op, form, base, fixed)) await target.send(body);
       }
       await target.unchanged();
-      const random = drawnCases(context, op, (base, n) => missingRequiredBodies(op, form, asSent(context, resource, role, base, target.recordId), mark(10_000 + n * 100)));
+      const random = drawnCases(context, op, (base, n) => missingRequiredBodies(op, form, asSent(context, resource, role, base, target.recordId), mark(10_000 + n * 100)).map((body) => () => body));
       await context.forAll(random, async (body) => (body === undefined ? undefined : target.send(body)), { runs: Math.min(context.target.runs, 30) });
       await target.unchanged();
     },
@@ -214,7 +219,7 @@ export function invalidBodyCheck(resource: ResourceModel, id: string, rule: stri
       const base = asSent(context, resource, role, fullestBody(op, context.target.integers, 2), target.recordId);
       for (const body of invalidBodies(op, form, base, mark(1000), forbidden)) await target.send(body);
       await target.unchanged();
-      const random = drawnCases(context, op, (value, n) => invalidBodies(op, form, asSent(context, resource, role, value, target.recordId), mark(2_000_000 + n * 1000), forbidden));
+      const random = drawnCases(context, op, (value, n) => invalidBodyMakers(op, form, asSent(context, resource, role, value, target.recordId), mark(2_000_000 + n * 1000), forbidden), (candidate) => isRefused(op, candidate));
       await context.forAll(random, async (body) => (body === undefined ? undefined : target.send(body)));
       await target.unchanged();
     },
