@@ -125,13 +125,15 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
           });
           });
-      case 'delete':
+      case 'delete': {
+        const deleted = deletionAnswer(op, answer);
         return ({ store, path, body }) =>
           andThen(idOf(path, body, store!), (id) => {
             if (typeof id === 'object') return id;
-            if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: answer(json) }));
-            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: answer(gone) }))));
+            if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: deleted(json) }));
+            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: deleted(gone) }))));
           });
+      }
     }
   })();
   // A body that wraps the record (D73) is unwrapped once, before the part's logic: the store holds records.
@@ -319,3 +321,39 @@ function exampleHandler(op: OperationModel): Handler {
     return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
   };
 }
+
+/** Boolean members a deletion status sets to `true` when its schema lets it (`{"id": …, "deleted": true}`). */
+const DONE_FLAGS: ReadonlySet<string> = new Set(['deleted', 'removed', 'success', 'ok', 'done']);
+
+/**
+ * The body a delete answers (README › Resources): the deleted record where the documented success is the record
+ * (`answer`, wrapped as the spec wraps it), or else a deletion status built from the success's schema
+ * (`{"id": "…", "object": "model.deleted", "deleted": true}` in many APIs): a schema-valid sample whose members
+ * that the record also holds take the record's values, and whose done flag is `true`, where the schema admits them.
+ */
+function deletionAnswer(op: OperationModel, answer: (json: string) => string): (json: string) => string {
+  const success = op.responses.find((response) => response.status === String(op.successStatus));
+  const validate = success?.validate;
+  if (success?.schema === undefined || validate === undefined) return answer;
+  const schema = success.schema;
+  const properties = objectShape(schema).properties;
+  return (json) => {
+    const whole = answer(json);
+    const parsed = parseExact(whole);
+    if (!parsed.ok || validate(parsed.document.view)) return whole;
+    const record = parseExact(json);
+    const sample = validSample(schema);
+    if (!record.ok || sample === null || typeof sample !== 'object' || Array.isArray(sample)) return exactJson(sample);
+    const held = record.document.value as Record<string, unknown>;
+    const status: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
+    for (const name of Object.keys(properties)) {
+      const flag = DONE_FLAGS.has(name) && properties[name]?.['type'] === 'boolean';
+      if (!flag && !Object.hasOwn(held, name)) continue;
+      const candidate = { ...status, [name]: flag ? true : held[name] };
+      const view = parseExact(exactJson(candidate));
+      if (view.ok && validate(view.document.view)) status[name] = candidate[name];
+    }
+    return exactJson(status);
+  };
+}
+

@@ -73,7 +73,9 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
+    // A name the path cannot tell apart (`/chat/completions` took `completions` before `/completions`) gets a number.
     if (resources.some((other) => other.name === resource.name)) resource.name = group.collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-');
+    for (let n = 2, base = resource.name; resources.some((other) => other.name === resource.name); n++) resource.name = `${base}-${n}`;
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
