@@ -20,3 +20,18 @@ export function statusFieldOf(response: ResponseModel | undefined): string | und
   const { properties } = objectShape(response.schema);
   return Object.keys(properties).find((name) => STATUS_NAMES.includes(name) && (mainType(properties[name]!) === 'integer' || mainType(properties[name]!) === 'number'));
 }
+
+/** The statuses an operation documents, as numbers below 500: exact ones, the hundred of a range, and every 4xx under `default`. */
+export function documentedStatuses(op: OperationModel): number[] {
+  const statuses = new Set<number>();
+  for (const response of op.responses) {
+    const exact = Number(response.status);
+    if (Number.isInteger(exact)) statuses.add(exact);
+    // A range (`4XX`) covers its hundred; `default` every status not listed, here the 4xx a valid request may
+    // still get (D94): the OpenAPI meaning of both, never a 5xx.
+    const range = /^([1-4])XX$/.exec(response.status);
+    const from = range !== null ? Number(range[1]) * 100 : response.status === 'DEFAULT' ? 400 : undefined;
+    if (from !== undefined) for (let status = from; status < from + 100; status++) statuses.add(status);
+  }
+  return [...statuses].filter((status) => status < 500).sort((a, b) => a - b);
+}

@@ -1,5 +1,12 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { Schema } from './schema.js';
+
+/**
+ * A JSON Schema as the model holds it: OpenAPI 3.1's dialect (2020-12), after `$ref` resolution and after an
+ * OpenAPI 3.0 schema has been rewritten into it (schema.ts › toJsonSchema). Kept loose on purpose: a user's spec
+ * may use any keyword, and the model reads only the ones it understands. Defined here, under the walk over schemas
+ * that schema.ts compiles with, and named everywhere else through schema.ts.
+ */
+export type Schema = { [keyword: string]: unknown };
 
 /**
  * Large schemas compiled in linear time (spec/DECISIONS.md › D80). The model resolves every `$ref` and cuts each

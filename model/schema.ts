@@ -1,13 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { compilable } from './schema-refs.js';
+import { compilable, type Schema } from './schema-refs.js';
 
-/**
- * A JSON Schema as the model holds it: OpenAPI 3.1's dialect (2020-12), after `$ref` resolution and after an
- * OpenAPI 3.0 schema has been rewritten into it ({@link toJsonSchema}). Kept loose on purpose: a user's spec may
- * use any keyword, and the model reads only the ones it understands.
- */
-export type Schema = { [keyword: string]: unknown };
+export type { Schema } from './schema-refs.js';
 
 /** Bounds of the int64 format (seed, Resources: `id` and `categoryId` are int64). */
 export const INT64_MIN = -(2n ** 63n);

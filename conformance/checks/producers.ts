@@ -5,7 +5,7 @@ import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { idKey } from './check.js';
 import { successStatuses } from './records.js';
-import { documentedStatuses } from './responses.js';
+import { documentedStatuses } from '../../judge/documented.js';
 
 // Path parameters fed from what other operations return (spec/DECISIONS.md › D93): an operation under a record no
 // resource of the model holds (`GET /passes/{passId}/qr`) is called with a record that exists, found by creating

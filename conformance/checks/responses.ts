@@ -11,6 +11,7 @@ import { absentIds } from './read.js';
 import { createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
 import { callUnderProducedRecord } from './producers.js';
+import { documentedStatuses } from '../../judge/documented.js';
 
 /** One request of an operation with the statuses the spec gives it here, for `responses.conformance`. */
 interface Probe {
@@ -21,21 +22,6 @@ interface Probe {
 
 /** No credentials at all: the 401 every secured operation documents (seed, Authentication). */
 const NO_CREDENTIALS = { kind: 'no credentials', headers: { authorization: null } };
-
-/** The statuses an operation documents, as numbers below 500: exact ones, the hundred of a range, and every 4xx under `default`. */
-export function documentedStatuses(op: OperationModel): number[] {
-  const statuses = new Set<number>();
-  for (const response of op.responses) {
-    const exact = Number(response.status);
-    if (Number.isInteger(exact)) statuses.add(exact);
-    // A range (`4XX`) covers its hundred; `default` every status not listed, here the 4xx a valid request may
-    // still get (D94): the OpenAPI meaning of both, never a 5xx.
-    const range = /^([1-4])XX$/.exec(response.status);
-    const from = range !== null ? Number(range[1]) * 100 : response.status === 'DEFAULT' ? 400 : undefined;
-    if (from !== undefined) for (let status = from; status < from + 100; status++) statuses.add(status);
-  }
-  return [...statuses].filter((status) => status < 500).sort((a, b) => a - b);
-}
 
 /** The probes of one resource: each of its operations with each status a valid or plainly invalid request gets. */
 async function resourceProbes(context: CheckContext, resource: ResourceModel): Promise<fc.Arbitrary<Probe>[]> {
