@@ -5,7 +5,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { toHar } from '../judge/har.js';
 import type { Exchange } from '../judge/verdict.js';
 import { readSpecDocument } from '../model/document.js';
-import { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
+import { PACKAGE_VERSION, SPEC_PATH } from '../model/loader.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { send, TargetRefusing } from './client.js';
@@ -30,7 +30,6 @@ import { dispatcherFor } from './transport/dispatcher.js';
 const EXIT_USAGE = 2;
 /** Most exchanges `--har-all` keeps: a HAR file stays small enough for devtools. */
 const HAR_ALL_CAP = 1000;
-const PACKAGE_VERSION = (JSON.parse(await import('node:fs').then(({ readFileSync }) => readFileSync(`${PACKAGE_ROOT}/package.json`, 'utf8'))) as { version: string }).version;
 const colour = colours(process.stderr);
 
 const program = new Command('petstore-conformance')

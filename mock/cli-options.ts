@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PACKAGE_ROOT, SPEC_PATH } from '../model/loader.js';
+import { SPEC_PATH } from '../model/loader.js';
 import { DEFAULT_API_KEY } from './index.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 import { parseLatency, type Latency } from './prefer.js';
@@ -61,9 +60,6 @@ export interface ServeOptions {
   keepAliveTimeout: number;
   shutdownGrace: number;
 }
-
-/** The package's version, for start-up lines and recordings. */
-export const PACKAGE_VERSION = (JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, 'utf8')) as { version: string }).version;
 
 /** `--cors-origin` as the servers take it: `false` (no CORS), `'*'`, or the list of origins. */
 export function corsSetting(options: Pick<ServeOptions, 'cors' | 'corsOrigin'>): false | '*' | string[] {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
@@ -10,6 +10,9 @@ import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method
 
 /** Root folder of this package (the one holding package.json), from the source tree or from `dist/`. */
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** This package's version (package.json), for start-up lines, HAR creators and reports. */
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The OpenAPI document shipped with the package, written from the seed: the default of `--spec`. */
 export const SPEC_PATH = join(PACKAGE_ROOT, 'spec', 'openapi.yaml');

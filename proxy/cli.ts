@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
 import { Option } from 'commander';
-import { corsSetting, given, list, PACKAGE_VERSION, serveCommand, unsetFalseEnvFlags, type ServeOptions } from '../mock/cli-options.js';
+import { corsSetting, given, list, serveCommand, unsetFalseEnvFlags, type ServeOptions } from '../mock/cli-options.js';
 import { readDataFile } from '../mock/data.js';
 import { createLogger, loadApi } from '../mock/index.js';
 import { redactUrl } from '../mock/store/redis-options.js';
 import { installShutdown } from '../mock/shutdown.js';
+import { PACKAGE_VERSION } from '../model/loader.js';
 import { startProxy } from './proxy.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { Colours } from './colours.js';
-import type { CheckRecord, SummaryRecord } from './results.js';
-import { summaryLine } from './results.js';
+import { summaryLine, type CheckRecord, type SummaryRecord } from './results.js';
 
 /**
  * The console report of a run, one check at a time as it ends: `✓ id: rule (ms)`, `↓ id: skipped (reason)`, or the

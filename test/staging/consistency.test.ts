@@ -5,7 +5,8 @@ import type { Exchange } from '../../judge/verdict.js';
 import { consistencySummary, settle } from '../../conformance/consistency.js';
 import { Violation } from '../../conformance/contract.js';
 import { resolveTarget } from '../../conformance/target.js';
-import { ensureCompiled, failingChecks, runConformance } from './run-cli.js';
+import { ensureBuilt } from '../built-cli.js';
+import { failingChecks, runConformance } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
 /** Read replicas: a created record becomes readable 300 ms after its 201. */
@@ -14,7 +15,7 @@ let mock: StartedMock;
 let lagging: FrontDoor;
 let laggingBroken: FrontDoor;
 beforeAll(async () => {
-  ensureCompiled();
+  ensureBuilt();
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
   lagging = await frontDoor({ upstream: mock.origin, readLagMs: 300 });
   laggingBroken = await frontDoor({ upstream: mock.origin, readLagMs: 300, skipAuthWithKey: 'k' });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import { checkProperty } from '../../conformance/property.js';
 import { resolveTarget } from '../../conformance/target.js';
-import { ensureCompiled, failingChecks, replayLines, runConformance } from './run-cli.js';
+import { ensureBuilt } from '../built-cli.js';
+import { failingChecks, replayLines, runConformance } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
 /** A remote staging: every answer 30-60 ms late. `--concurrency` must keep serial verdicts and replays. */
@@ -12,7 +13,7 @@ let mock: StartedMock;
 let slow: FrontDoor;
 let slowBroken: FrontDoor;
 beforeAll(async () => {
-  ensureCompiled();
+  ensureBuilt();
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
   slow = await frontDoor({ upstream: mock.origin, latencyMs: [30, 60] });
   slowBroken = await frontDoor({ upstream: mock.origin, latencyMs: [30, 60], skipAuthWithKey: 'k' });

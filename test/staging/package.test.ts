@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import type * as MockModule from '../../mock/index.js';
-import { ensureCompiled } from './run-cli.js';
+import { ensureBuilt } from '../built-cli.js';
 
 /**
  * Distribution: the tarball of `npm pack` installs into an empty folder, and both commands run from there,
@@ -26,9 +26,9 @@ let installed: string;
 let mock: StartedMock;
 
 beforeAll(async () => {
-  ensureCompiled();
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'petstore-package-'));
-  // --ignore-scripts: `prepare` would compile again; ensureCompiled() just did.
+  // --ignore-scripts: `prepare` would compile again; ensureBuilt() just did.
   await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: ROOT, env: NPM_ENV });
   const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
   installed = join(dir, 'app');

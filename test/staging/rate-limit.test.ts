@@ -4,7 +4,8 @@ import { send, traffic } from '../../conformance/client.js';
 import { summary, summaryLine } from '../../conformance/report/results.js';
 import { resolveTarget } from '../../conformance/target.js';
 import { backoffMs, retryAfterMs, Throttle } from '../../conformance/transport/throttle.js';
-import { ensureCompiled, failingChecks, runConformance } from './run-cli.js';
+import { ensureBuilt } from '../built-cli.js';
+import { failingChecks, runConformance } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
 /** A gateway that allows 60 requests a second, then answers 429 with `Retry-After: 1` and an Error body. */
@@ -13,7 +14,7 @@ let mock: StartedMock;
 let gateway: FrontDoor;
 let brokenGateway: FrontDoor;
 beforeAll(async () => {
-  ensureCompiled();
+  ensureBuilt();
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
   gateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1' } });
   brokenGateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1' }, skipAuthWithKey: 'k' });

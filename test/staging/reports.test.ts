@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import { colours } from '../../conformance/report/colours.js';
 import { progressLine } from '../../conformance/report/progress.js';
-import { CONFORMANCE_CLI, ensureCompiled, runConformance, type CliRun } from './run-cli.js';
+import { CONFORMANCE_CLI, runConformance, type CliRun } from './run-cli.js';
+import { ensureBuilt } from '../built-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
 /** The artefacts of a run people open: HTML in a browser, HAR in devtools, JUnit in CI, the step summary; colours. */
@@ -22,7 +23,7 @@ let run: CliRun;
 const files = { html: '', har: '', junit: '', summary: '' };
 
 beforeAll(async () => {
-  ensureCompiled();
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'petstore-reports-'));
   Object.assign(files, { html: join(dir, 'report.html'), har: join(dir, 'failures.har'), junit: join(dir, 'junit.xml'), summary: join(dir, 'step-summary.md') });
   writeFileSync(files.summary, '# earlier step\n');

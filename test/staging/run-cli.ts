@@ -3,15 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheck } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
-import { ensureBuilt } from '../built-cli.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The compiled conformance CLI, as `npx petstore-conformance` runs it. */
 export const CONFORMANCE_CLI = join(ROOT, 'dist', 'conformance', 'cli.js');
-
-/** Compiles `dist/` when a source is newer than the built CLIs (test/built-cli.ts › ensureBuilt). */
-export const ensureCompiled = ensureBuilt;
 
 /** What a CLI run left: exit code, and stdout and stderr apart and together. */
 export interface CliRun {

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import type { Target } from '../../conformance/target.js';
-import { ensureCompiled, failingChecks, runConformance } from './run-cli.js';
+import { ensureBuilt } from '../built-cli.js';
+import { failingChecks, runConformance } from './run-cli.js';
 import { forwardProxy, frontDoor, makePki, type FrontDoor, type Pki } from './servers.js';
 
 /**
@@ -25,7 +26,7 @@ let plain: FrontDoor;
 let plainBroken: FrontDoor;
 let proxy: Awaited<ReturnType<typeof forwardProxy>>;
 beforeAll(async () => {
-  ensureCompiled();
+  ensureBuilt();
   pki = makePki(['petstore.test']);
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
   const tls = { key: pki.serverKey, cert: pki.serverCert };
