@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,7 @@ const spec = {
 const dir = mkdtempSync(join(tmpdir(), 'petstore-shapes-'));
 writeFileSync(join(dir, 'openapi.json'), JSON.stringify(spec));
 const mock = await createMock({ spec: join(dir, 'openapi.json'), apiKeys: ['k'], data: new Map() });
+rmSync(dir, { recursive: true, force: true });
 const headers = bearer('k', { 'content-type': 'application/json' });
 
 describe('shapes of large public APIs', () => {

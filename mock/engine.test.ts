@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -232,9 +232,11 @@ describe('parameters declared as text for numbers (a loose spec)', () => {
         '/boxes/{boxId}': { get: { operationId: 'getBox', parameters: [{ name: 'boxId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': ok(record), '404': { description: 'none' } } } },
       },
     };
-    const file = join(mkdtempSync(join(tmpdir(), 'petstore-loose-')), 'loose.json');
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-loose-'));
+    const file = join(dir, 'loose.json');
     writeFileSync(file, JSON.stringify(spec));
     const loose = await createMock({ spec: file });
+    rmSync(dir, { recursive: true, force: true });
     expect(loose.api.basePath).toBe('');
     for (const size of [1, 2, 2]) call(loose.handle, { method: 'POST', url: '/boxes', headers: { 'content-type': 'application/json' }, body: `{"size":${size}}` });
     expect(call(loose.handle, { url: '/boxes/2' }).json).toEqual({ id: 2, size: 2 });
@@ -246,7 +248,8 @@ describe('parameters declared as text for numbers (a loose spec)', () => {
 
 describe('the state file with several resources', () => {
   it('keeps every resource across a restart, after PUT, PATCH and DELETE as after POST', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'petstore-state-shop-')), 'state.json');
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-state-shop-'));
+    const path = join(dir, 'state.json');
     const first = await createMock({ model: shopModel, apiKeys: ['shop-key'], stateFile: path });
     const post = (m: Mock, body: string) => call(m.handle, { method: 'POST', url: '/v2/owners', headers: JSON_BODY, body }).json as { id: string };
     const kept = post(first, '{"name":"Kept"}');
@@ -259,5 +262,8 @@ describe('the state file with several resources', () => {
     const second = await createMock({ model: shopModel, apiKeys: ['shop-key'], stateFile: path });
     expect(call(second.handle, { url: '/v2/owners', headers: KEY }).json.items.map((o: { name: string; active?: boolean }) => [o.name, o.active])).toEqual([['Kept', true]]);
     expect(call(second.handle, { url: '/v2/toys' }).json.map((t: { label: string }) => t.label)).toEqual(['t']);
+    await second.dispose();
+    await first.dispose();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

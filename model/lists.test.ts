@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -31,6 +31,7 @@ async function specWith(parameters: unknown[], schema: unknown, extension?: unkn
   const dir = mkdtempSync(join(tmpdir(), 'lists-'));
   writeFileSync(join(dir, 'spec.json'), JSON.stringify(document));
   const model = await loadModel(join(dir, 'spec.json'));
+  rmSync(dir, { recursive: true, force: true });
   return model.resources[0]!;
 }
 const things = { type: 'array', items: { $ref: '#/paths/~1things/post/responses/201/content/application~1json/schema' } };
@@ -159,6 +160,7 @@ describe('sub-path views', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'views-'));
     writeFileSync(join(dir, 'spec.json'), JSON.stringify(document));
     const model = await loadModel(join(dir, 'spec.json'));
+    rmSync(dir, { recursive: true, force: true });
     const pets = model.resources[0]!;
     expect(pets.operations.list?.operationId).toBe('listPets');
     expect(pets.limit).toMatchObject({ parameter: 'limit', maximum: 9 });
@@ -179,6 +181,7 @@ describe('sub-path views', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'views-'));
     writeFileSync(join(dir, 'spec.json'), JSON.stringify(document));
     const model = await loadModel(join(dir, 'spec.json'));
+    rmSync(dir, { recursive: true, force: true });
     expect(model.resources.map((r) => [r.name, r.views.length])).toEqual([['pets', 0]]);
     expect(model.operations.find((op) => op.operationId === 'suggest')!.resource).toBeUndefined();
   });

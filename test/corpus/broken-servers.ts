@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
 import { startMock } from '../../mock/index.js';
 import { parseExact } from '../../model/json.js';
@@ -59,6 +59,8 @@ export async function startBroken(broken: BrokenServer): Promise<RunningBroken> 
     writeFileSync(innerPath, edited);
   }
   const mock = await startMock({ spec: innerPath, port: 0, apiKeys: [CORPUS_KEY], pets: [] });
+  // The mock has read its spec: the edited copy is no longer needed.
+  if (innerPath !== specPath) rmSync(dirname(innerPath), { recursive: true, force: true });
   const proxy = await startProxy(mock.baseUrl, await broken.inject(specPath));
   const baseUrl = broken.targetBasePath === undefined ? proxy.baseUrl : `${new URL(proxy.baseUrl).origin}${broken.targetBasePath}`;
   return {
