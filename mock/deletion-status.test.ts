@@ -11,6 +11,8 @@ import { createMock } from './index.js';
  * is the same (`/chat/completions` and `/completions`), which must keep their records apart.
  */
 const record = (object: string) => ({ type: 'object', required: ['id', 'object', 'label'], properties: { id: { type: 'string', readOnly: true }, object: { const: object }, label: { type: 'string' } } });
+// The error object under one member, as large AI APIs write it.
+const nestedError = { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['message', 'type'], properties: { message: { type: 'string' }, type: { type: 'string' }, param: { type: ['string', 'null'] }, code: { type: ['string', 'null'] } } } } };
 const spec = {
   openapi: '3.1.0',
   info: { title: 'Shapes', version: '1' },
@@ -23,7 +25,7 @@ const spec = {
       post: { operationId: 'createAgent', requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['label'], properties: { label: { type: 'string' } } } } } }, responses: { '200': { description: 'ok', content: { 'application/json': { schema: record('agent') } } } } },
     },
     '/agents/{agent_id}': {
-      get: { operationId: 'getAgent', parameters: [{ name: 'agent_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: record('agent') } } }, '404': { description: 'missing' } } },
+      get: { operationId: 'getAgent', parameters: [{ name: 'agent_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: record('agent') } } }, '404': { description: 'missing', content: { 'application/json': { schema: nestedError } } } } },
       delete: {
         operationId: 'deleteAgent',
         parameters: [{ name: 'agent_id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -41,6 +43,13 @@ rmSync(dir, { recursive: true, force: true });
 const headers = bearer('k', { 'content-type': 'application/json' });
 
 describe('shapes of large public APIs', () => {
+  it('an error object under one member (`{"error": {message, type}}`) carries the mock\'s message and code there', () => {
+    const missing = call(mock.handle, { url: '/v1/agents/none', headers });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.message).toMatch(/no|not found/i);
+    expect(missing.json.error.type).toMatch(/NOT_FOUND/);
+  });
+
   it('a delete documented as a deletion status answers that status, naming the record, then the record is gone', () => {
     const created = call(mock.handle, { method: 'POST', url: '/v1/agents', headers, body: '{"label":"scout"}' });
     expect(created.status).toBe(200);

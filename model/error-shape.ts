@@ -14,7 +14,8 @@ const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
  * for it is found (exact, then `4XX`, then `default`; one with a body first, spec/DECISIONS.md › D58) and its
  * content chosen (a JSON media type first, then XML, then text). The JSON schema is filled field by field: the
  * HTTP status goes to an integer field named like `status` (or an integer `code`), the message to `message`/
- * `detail`/…, the code to a string `code`/`error`/…, `title` gets the status's reason phrase, and any other
+ * `detail`/…, the code to a string `code`/`error`/…, `title` gets the status's reason phrase, a list of error
+ * objects (`{errors: [...]}`) or one error object under a member (`{error: {...}}`) is filled the same way, and any other
  * required field a schema-valid sample. A filled body the schema still rejects is replaced by the facts laid
  * over a valid example or sample, else by that example or sample alone. With no documented body, the seed's
  * `Error` (`{code, message, status}`) is sent as `application/json`. A status the operation does not document
@@ -104,7 +105,10 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
   // A list of error objects and nothing at the top that says what went wrong (JSON:API's `{"errors": [{status, detail}]}`): one item, filled.
   const listField = messageField === undefined && codeField === undefined ? names.find((n) => typeOf(n) === 'array' && isErrorItem(properties[n]!['items'])) : undefined;
   const item = listField === undefined ? undefined : filler(properties[listField]!['items'] as Schema);
-  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField].includes(n));
+  // One error object under a member and nothing at the top that says what went wrong (`{"error": {code, message}}`): filled in place.
+  const nestedField = messageField === undefined && codeField === undefined && listField === undefined ? names.find((n) => typeOf(n) === 'object' && isErrorItem(properties[n])) : undefined;
+  const nested = nestedField === undefined ? undefined : filler(properties[nestedField]!);
+  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField, nestedField].includes(n));
   const samples = Object.fromEntries(others.map((n) => [n, sampleOf(properties[n]!)]));
   return (facts) => {
     const body: Record<string, unknown> = {};
@@ -112,6 +116,7 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
       if (name === statusField) body[name] = facts.status;
       else if (name === statusText) body[name] = String(facts.status);
       else if (name === listField) body[name] = [item!(facts)];
+      else if (name === nestedField) body[name] = nested!(facts);
       else if (name === codeField) body[name] = codeValue(properties[name]!, facts);
       else if (name === messageField) body[name] = facts.message;
       else if (name === titleField) body[name] = STATUS_CODES[facts.status] ?? facts.code;
