@@ -23,8 +23,11 @@ type Resolution = { value: unknown; unverified?: string } | { reason: string };
 
 const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceModel): string => `${context.target.baseUrl} ${op.operationId} ${reference.member}`;
 
-/** The query text of a list with each required parameter set to its example, enum member or default (D95). */
-function exampleQuery(list: OperationModel, withOptional: boolean): string | undefined {
+/**
+ * The query text of a list with each required parameter (and, with `withOptional`, each optional one that has an
+ * example) set to its example, enum member or default (D95); `undefined` when one can only be an object.
+ */
+export function exampleQuery(list: OperationModel, withOptional: boolean): string | undefined {
   const parts: string[] = [];
   for (const parameter of list.queryParams) {
     const schema = parameter.schema;

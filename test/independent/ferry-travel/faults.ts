@@ -21,7 +21,11 @@ export type FerryFault =
   | 'errors-as-plain-json'
   | 'payment-echoes-cvc'
   | 'payment-amount-zero-accepted'
-  | 'payment-parent-not-checked';
+  | 'payment-parent-not-checked'
+  | 'ports-page-two-repeats-page-one'
+  | 'ports-limit-ignored'
+  | 'crossings-page-skips-one'
+  | 'crossings-default-limit-20';
 
 /** A fault, what it breaks, and the id of the check that must fail on it. */
 export interface FaultCase {
@@ -50,5 +54,9 @@ export const FERRY_FAULTS: readonly FaultCase[] = [
   { fault: 'errors-as-plain-json', description: 'errors are sent as application/json, not application/problem+json', killedBy: 'get-reservation.not-found' },
   { fault: 'payment-echoes-cvc', description: 'a payment answer echoes the writeOnly cvc', killedBy: 'create-reservation-payment.echo' },
   { fault: 'payment-amount-zero-accepted', description: 'a payment of amount 0 (exclusiveMinimum 0) is accepted', killedBy: 'create-reservation-payment.invalid-body' },
+  { fault: 'ports-page-two-repeats-page-one', description: 'page 2 of the ports (served, never created) repeats page 1', killedBy: 'get-ports.pages' },
+  { fault: 'ports-limit-ignored', description: 'the ports list ignores limit: every page holds up to 10 ports', killedBy: 'get-ports.limit' },
+  { fault: 'crossings-page-skips-one', description: 'pages of crossings after the first skip one crossing', killedBy: 'get-crossings.pages' },
+  { fault: 'crossings-default-limit-20', description: 'the crossings list without limit holds 20 crossings, not the default 10', killedBy: 'get-crossings.default-limit' },
   { fault: 'payment-parent-not-checked', description: 'a payment for a reservation that does not exist is taken', killedBy: 'create-reservation-payment.absent-parent' },
 ];

@@ -139,7 +139,7 @@ class FerryApp {
   }
 
   /** `page` (≥ 1, default 1) and `limit` (1..100, default 10) of a list, refused with 400 outside those bounds. */
-  private paging(query: URLSearchParams): { page: number; limit: number } {
+  private paging(query: URLSearchParams, path: string): { page: number; limit: number } {
     const read = (name: string, fallback: number, max: number): number => {
       const values = query.getAll(name);
       if (values.length === 0) return fallback;
@@ -148,18 +148,22 @@ class FerryApp {
       return value;
     };
     const limitMax = this.fault === 'limit-maximum-not-enforced' ? Number.MAX_SAFE_INTEGER : 100;
-    return { page: read('page', 1, Number.MAX_SAFE_INTEGER), limit: read('limit', this.fault === 'default-limit-20' ? 20 : 10, limitMax) };
+    return { page: read('page', 1, Number.MAX_SAFE_INTEGER), limit: read('limit', this.fault === 'default-limit-20' || (this.fault === 'crossings-default-limit-20' && path === '/crossings') ? 20 : 10, limitMax) };
   }
 
   /** One page of `items` with `links` (self, next, prev) as the spec's collection wrapper has them. */
   private page<T>(items: readonly T[], query: URLSearchParams, base: string, path: string): [number, unknown] {
-    const { page, limit } = this.paging(query);
+    const { page, limit } = this.paging(query, path);
     let start = (page - 1) * limit;
     let size = limit;
     if (this.fault === 'page-two-repeats-page-one' && page === 2) start = 0;
     if (this.fault === 'page-skips-one' && page > 1) start += 1;
     if (this.fault === 'limit-ignored') size = 10;
     if (this.fault === 'limit-plus-one') size = limit + 1;
+    // Faults of the served lists alone, which the suite can only read.
+    if (this.fault === 'ports-page-two-repeats-page-one' && path === '/ports' && page === 2) start = 0;
+    if (this.fault === 'ports-limit-ignored' && path === '/ports') size = 10;
+    if (this.fault === 'crossings-page-skips-one' && path === '/crossings' && page > 1) start += 1;
     const data = items.slice(start, start + size);
     const link = (at: number): string => {
       const copy = new URLSearchParams(query);

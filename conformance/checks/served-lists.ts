@@ -1,0 +1,222 @@
+import fc from 'fast-check';
+import { canonicalJson } from '../../model/json.js';
+import { listItemSchema, listModelOf, memberAt, nextPageValue, shapeOfList } from '../../model/lists.js';
+import type { ApiModel, ListModel, OperationModel } from '../../model/model.js';
+import type { Exchange } from '../../judge/verdict.js';
+import { limitRange } from '../arbitraries/query-strings.js';
+import type { CheckContext } from '../check-context.js';
+import { requestOf } from '../context.js';
+import { Violation } from '../contract.js';
+import { exampleQuery } from '../references.js';
+import type { Check } from './check.js';
+import { successStatuses } from './records.js';
+
+// A list no resource holds (`GET /ports`: no create beside it, D72) serves records the suite cannot write. Its
+// paging and limits are still judged on the records it holds (spec/DECISIONS.md › D110-D112): the largest pages,
+// walked to the end while nothing writes, are the held set, and every other way of reading it must agree.
+
+/** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
+const MAX_PAGES = 200;
+
+/** A list operation no resource holds, with the list model read from its answer's schema. */
+export interface ServedList {
+  op: OperationModel;
+  list: ListModel;
+}
+
+/**
+ * Why a check of a served list draws no verdict: the list holds no record for the parameters the suite can build
+ * (D113). Reported as a skip with `reason`, never as a pass.
+ */
+export class NothingToJudge extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'NothingToJudge';
+  }
+}
+
+/**
+ * The lists no resource holds (GET, answered with a list shape, not served at another host) that have a page
+ * size parameter: those whose pages and limits can be judged. Their `<op>.documented` check stays beside.
+ */
+export function servedLists(model: ApiModel): ServedList[] {
+  const out: ServedList[] = [];
+  for (const op of model.operations) {
+    if (op.method !== 'GET' || op.resource !== undefined || op.servedElsewhere !== undefined) continue;
+    const schema = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
+    const shape = schema === undefined ? undefined : shapeOfList(schema);
+    const item = schema === undefined || shape === undefined ? undefined : listItemSchema(schema, shape);
+    if (item === undefined) continue;
+    const properties = (item['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+    const list = listModelOf(op, false, properties, {});
+    if (list?.limit === undefined) continue;
+    // A cursor the answers never point at cannot be followed: no walk, no verdict (as for filled lists).
+    if (list.paging?.kind === 'cursor' && !list.members.some((m) => m.holds === 'next' || m.holds === 'nextLink') && !list.headers.some((h) => h.holds !== 'total')) continue;
+    out.push({ op, list });
+  }
+  return out;
+}
+
+/** One page as read: its records (canonical JSON, the record's identity on a list the suite never wrote), and its exchange. */
+interface Page {
+  keys: string[];
+  exchange: Exchange;
+  next: string | undefined;
+}
+
+/**
+ * The query every request to a served list carries: each required parameter set from the spec's examples, enums
+ * or defaults, as references are resolved (D95). Errors: {@link NothingToJudge} when one cannot be built.
+ */
+function baseQuery(served: ServedList): string {
+  const query = exampleQuery(served.op, false);
+  if (query === undefined) throw new NothingToJudge(`${served.op.operationId} needs a query parameter the spec gives no example, enum or default for, so no request to it could be built`);
+  return query;
+}
+
+/** Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first). */
+async function readPage(context: CheckContext, served: ServedList, size: number | undefined, at: string | undefined): Promise<Page> {
+  const { op, list } = served;
+  const query = new URLSearchParams(baseQuery(served));
+  if (size !== undefined) query.set(list.limit!.parameter, String(size));
+  if (at !== undefined && list.paging !== undefined) query.set(list.paging.parameter, at);
+  const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+  const records = list.shape.kind === 'array' ? body : memberAt(body, list.shape.itemsPath);
+  const keys = Array.isArray(records) ? records.map((record) => canonicalJson(record)) : [];
+  return { keys, exchange, next: list.paging?.kind === 'cursor' ? nextPageValue(list, body, exchange.response.headers) : undefined };
+}
+
+/**
+ * Every page of a served list with page size `size`, in order, while nothing writes; each page held to its size.
+ * Errors: a {@link Violation} when a page holds more than `size`, a record is on two pages, or the pages never end.
+ */
+async function walk(context: CheckContext, served: ServedList, size: number): Promise<Page[]> {
+  const { op, list } = served;
+  const paging = list.paging;
+  const pages: Page[] = [];
+  const seen = new Map<string, number>();
+  let at: string | undefined;
+  for (let index = 0; index < MAX_PAGES; index++) {
+    const page = await readPage(context, served, size, at);
+    if (page.keys.length > size) throw new Violation(`${op.operationId} with ${list.limit!.parameter}=${size}: page ${index + 1} holds ${page.keys.length} records, more than ${size}`, page.exchange);
+    for (const key of page.keys) {
+      const before = seen.get(key);
+      if (before !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${key} is on page ${before + 1} and again on page ${index + 1}`, page.exchange);
+      seen.set(key, index);
+    }
+    pages.push(page);
+    if (paging === undefined || page.keys.length === 0) return pages;
+    if (paging.kind === 'cursor') {
+      if (page.next === undefined) return pages;
+      at = page.next;
+      continue;
+    }
+    // A page-number or offset page shorter than its size is the last one.
+    if (page.keys.length < size) return pages;
+    at = paging.kind === 'page' ? String(paging.first + index + 1) : String(seen.size);
+  }
+  throw new Violation(`${op.operationId} still answered records after ${MAX_PAGES} pages of ${size}: its pages never end`, pages.at(-1)?.exchange);
+}
+
+/**
+ * The held set: the records of every page read with the largest page size (or the only page, when the list does
+ * not page). Errors: {@link NothingToJudge} when it is empty; a {@link Violation} from {@link walk}.
+ */
+async function heldSet(context: CheckContext, served: ServedList): Promise<{ keys: string[]; complete: boolean }> {
+  const [, max] = limitRange(served.list.limit!);
+  const pages = await walk(context, served, max);
+  const keys = pages.flatMap((page) => page.keys);
+  if (keys.length === 0) throw new NothingToJudge(`${served.op.operationId} holds no record for the parameters the suite can build (${baseQuery(served) || 'none'}), so its pages and limits could not be judged`);
+  // Without paging, a full largest page may leave records out: only what it shows is known to be held.
+  return { keys, complete: served.list.paging !== undefined || keys.length < max };
+}
+
+const where = (op: OperationModel): string => `${op.operationId} (${op.method} ${op.path})`;
+
+/**
+ * Pagination of a served list as a property (D110): for any page size, its pages (by page number, offset or the
+ * cursor each page gives) partition the held set while nothing writes: no record twice, none left out, none
+ * added, no page over its size. Not built for a list that does not page.
+ */
+export function servedPagesCheck(served: ServedList): Check {
+  const { op, list } = served;
+  const paging = list.paging!;
+  const by = paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives';
+  return {
+    id: `${op.operationId}.pages`,
+    rule: `${where(op)}, records the suite cannot create: for any page size, the pages (by \`${paging.parameter}\`, ${by}) partition the records it holds while nothing writes: no record twice, none left out, no page over its size.`,
+    writes: false,
+    async run(context) {
+      const held = await heldSet(context, served);
+      const whole = new Set(held.keys);
+      const [min, max] = limitRange(list.limit!);
+      // Sizes that split the held set into several pages: larger ones only re-read the largest page.
+      const top = Math.max(min, Math.min(max, held.keys.length));
+      await context.forAll(fc.integer({ min, max: top }), async (size) => {
+        const pages = await walk(context, served, size);
+        const got = new Set(pages.flatMap((page) => page.keys));
+        const gap = held.keys.find((key) => !got.has(key));
+        if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is on no page of ${pages.length}`, pages.at(-1)!.exchange);
+        const extra = [...got].find((key) => !whole.has(key));
+        if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not on the pages of ${max}`, pages.find((page) => page.keys.includes(extra))!.exchange);
+      }, { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}
+
+/**
+ * The page size of a served list (D111): a first page asked with a valid size never holds more, and holds the
+ * size or every held record, whichever is fewer (a short first page is the whole list).
+ */
+export function servedLimitCheck(served: ServedList): Check {
+  const { op, list } = served;
+  const limit = list.limit!;
+  const [min, max] = limitRange(limit);
+  return {
+    id: `${op.operationId}.limit`,
+    rule: `${where(op)}, records the suite cannot create: a page never holds more than \`${limit.parameter}\` records (${min}..${max}), and a shorter first page holds every record the list holds.`,
+    writes: false,
+    async run(context) {
+      const held = await heldSet(context, served);
+      const top = Math.max(min, Math.min(max, held.keys.length + 1));
+      const sizes = fc.oneof(fc.integer({ min, max: top }), fc.constantFrom(...new Set([min, max])));
+      await context.forAll(sizes, async (size) => {
+        const page = await readPage(context, served, size, undefined);
+        if (page.keys.length > size) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the page holds ${page.keys.length} records, more than ${size}`, page.exchange);
+        const expected = Math.min(size, held.keys.length);
+        if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the first page holds ${page.keys.length} records, yet the list holds ${held.keys.length}`, page.exchange);
+      });
+    },
+  };
+}
+
+/**
+ * The default page size of a served list (D111): asked without `limit`, the first page holds the spec's default
+ * or every held record, whichever is fewer. Built only when the spec states a default.
+ */
+export function servedDefaultLimitCheck(served: ServedList): Check {
+  const { op, list } = served;
+  const limit = list.limit!;
+  const fallback = limit.default!;
+  return {
+    id: `${op.operationId}.default-limit`,
+    rule: `${where(op)}, records the suite cannot create: when \`${limit.parameter}\` is omitted, the first page holds at most ${fallback} records, and fewer only when the list holds fewer.`,
+    writes: false,
+    async run(context) {
+      const held = await heldSet(context, served);
+      const page = await readPage(context, served, undefined, undefined);
+      if (page.keys.length > fallback) throw new Violation(`${op.operationId} without ${limit.parameter}: the page holds ${page.keys.length} records, more than the default ${fallback}`, page.exchange);
+      const expected = Math.min(fallback, held.keys.length);
+      if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} without ${limit.parameter}: the page holds ${page.keys.length} records, yet the default is ${fallback} and the list holds ${held.keys.length}`, page.exchange);
+    },
+  };
+}
+
+/** The checks of every served list of a spec: pages (when it pages), limit, default limit (when stated). */
+export function servedListChecks(model: ApiModel): Check[] {
+  return servedLists(model).flatMap((served) => [
+    ...(served.list.paging === undefined ? [] : [servedPagesCheck(served)]),
+    servedLimitCheck(served),
+    ...(served.list.limit!.default === undefined ? [] : [servedDefaultLimitCheck(served)]),
+  ]);
+}
