@@ -2,7 +2,9 @@ import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
 import { envelopeBranch, recordIn } from '../model/resources.js';
-import { objectShape } from '../model/schema.js';
+import { isJsonMediaType, objectShape } from '../model/schema.js';
+import { listItemSchema, listModelOf, memberAt, shapeOfList } from '../model/lists.js';
+import type { Schema } from '../model/schema-refs.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
@@ -313,12 +315,53 @@ function exampleHandler(op: OperationModel): Handler {
   if (status === 204 || response === undefined || response.contents.length === 0) return () => ({ status, json: '' });
   // Made on first use (or by the start-up check, mock/answers.ts): a spec of hundreds of operations starts at once.
   let byType: Map<string, ContentAnswer> | undefined;
-  return ({ mediaType }) => {
+  const page = servedPager(op);
+  return ({ mediaType, query }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
     if (answer.failed !== undefined) return { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${op.operationId}: ${answer.failed})` };
     const payload = answer.payload;
-    return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
+    if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
+    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(payload.text, query) ?? payload.text) : payload.text, mediaType: answer.mediaType };
+  };
+}
+
+/**
+ * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample),
+ * cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
+ * pages them; `undefined` for an operation that is no such list or pages by cursor (no page after the first).
+ * Takes the whole answer's JSON text and the request's query; returns the page's JSON text, or `undefined`
+ * when the answer holds no records where the list's shape says.
+ */
+function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>) => string | undefined) | undefined {
+  if (op.method !== 'GET') return undefined;
+  const schema = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
+  const shape = schema === undefined ? undefined : shapeOfList(schema);
+  const item = schema === undefined || shape === undefined ? undefined : listItemSchema(schema, shape);
+  const list = item === undefined ? undefined : listModelOf(op, false, (item['properties'] ?? {}) as Record<string, Schema>, {});
+  if (list?.limit === undefined || list.paging?.kind === 'cursor') return undefined;
+  const { limit, paging } = list;
+  return (text, query) => {
+    const parsed = parseExact(text);
+    if (!parsed.ok) return undefined;
+    const whole = parsed.document.value;
+    const path = list.shape.kind === 'array' ? [] : list.shape.itemsPath;
+    const items = path.length === 0 ? whole : memberAt(whole, path);
+    if (!Array.isArray(items)) return undefined;
+    const number = (name: string | undefined): number | undefined => {
+      const value = name === undefined ? undefined : Number(query[name]);
+      return value === undefined || !Number.isInteger(value) ? undefined : value;
+    };
+    const size = number(limit.parameter) ?? limit.default ?? items.length;
+    const at = number(paging?.parameter);
+    const start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
+    const page = items.slice(Math.max(0, start), Math.max(0, start) + size);
+    if (path.length === 0) return exactJson(page);
+    // The records' member is replaced in this parse's copy; the wrapper's other members stay as the example has them.
+    let holder = whole as Record<string, unknown>;
+    for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;
+    holder[path.at(-1)!] = page;
+    return exactJson(whole);
   };
 }
 
