@@ -3,8 +3,8 @@ import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
 import { envelopeBranch, recordIn } from '../model/resources.js';
 import { isJsonMediaType, objectShape } from '../model/schema.js';
-import { listItemSchema, listModelOf, memberAt, shapeOfList } from '../model/lists.js';
-import type { Schema } from '../model/schema-refs.js';
+import { memberAt } from '../model/lists.js';
+import { servedListOf } from '../model/served-lists.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
@@ -327,19 +327,16 @@ function exampleHandler(op: OperationModel): Handler {
 }
 
 /**
- * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample),
- * cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
+ * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample)
+ * that hold each filter value asked (D113), cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
  * pages them; `undefined` for an operation that is no such list or pages by cursor (no page after the first).
  * Takes the whole answer's JSON text and the request's query; returns the page's JSON text, or `undefined`
  * when the answer holds no records where the list's shape says.
  */
 function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>) => string | undefined) | undefined {
-  if (op.method !== 'GET') return undefined;
-  const schema = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
-  const shape = schema === undefined ? undefined : shapeOfList(schema);
-  const item = schema === undefined || shape === undefined ? undefined : listItemSchema(schema, shape);
-  const list = item === undefined ? undefined : listModelOf(op, false, (item['properties'] ?? {}) as Record<string, Schema>, {});
-  if (list?.limit === undefined || list.paging?.kind === 'cursor') return undefined;
+  const served = servedListOf(op);
+  if (served === undefined || served.list.paging?.kind === 'cursor') return undefined;
+  const { list, filters } = served;
   const { limit, paging } = list;
   return (text, query) => {
     const parsed = parseExact(text);
@@ -352,10 +349,17 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
       const value = name === undefined ? undefined : Number(query[name]);
       return value === undefined || !Number.isInteger(value) ? undefined : value;
     };
-    const size = number(limit.parameter) ?? limit.default ?? items.length;
+    // A filter asked keeps the records whose member holds the value (D113), compared as the query's text.
+    const kept = items.filter((record: unknown) => filters.every((filter) => {
+      const asked = query[filter.parameter.name];
+      if (asked === undefined) return true;
+      const value = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[filter.property] : undefined;
+      return value !== undefined && value !== null && String(value) === String(asked);
+    }));
+    const size = number(limit!.parameter) ?? limit!.default ?? kept.length;
     const at = number(paging?.parameter);
     const start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
-    const page = items.slice(Math.max(0, start), Math.max(0, start) + size);
+    const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
     if (path.length === 0) return exactJson(page);
     // The records' member is replaced in this parse's copy; the wrapper's other members stay as the example has them.
     let holder = whole as Record<string, unknown>;

@@ -96,7 +96,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const type = mainType(schema);
       const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
       const example = p['example'] ?? named;
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example }) };
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example }), ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);

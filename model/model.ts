@@ -25,6 +25,8 @@ export interface ParameterModel {
   delimiter?: string | undefined;
   /** The parameter's own `example`, or the value of the first of its `examples` (OpenAPI Parameter Object). */
   example?: unknown;
+  /** The parameter's `description` (OpenAPI Parameter Object): a served list's filters are read from it (D113). */
+  description?: string;
 }
 
 /** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */

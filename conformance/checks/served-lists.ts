@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { canonicalJson } from '../../model/json.js';
-import { listItemSchema, listModelOf, memberAt, nextPageValue, shapeOfList } from '../../model/lists.js';
-import type { ApiModel, ListModel, OperationModel } from '../../model/model.js';
+import { memberAt, nextPageValue } from '../../model/lists.js';
+import type { ApiModel, FilterModel, OperationModel } from '../../model/model.js';
+import { servedListOf, type ServedListModel } from '../../model/served-lists.js';
 import type { Exchange } from '../../judge/verdict.js';
-import { limitRange } from '../arbitraries/query-strings.js';
+import { filterValue, limitRange } from '../arbitraries/query-strings.js';
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
@@ -18,11 +19,8 @@ import { successStatuses } from './records.js';
 /** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
 const MAX_PAGES = 200;
 
-/** A list operation no resource holds, with the list model read from its answer's schema. */
-export interface ServedList {
-  op: OperationModel;
-  list: ListModel;
-}
+/** A served list as the model reads it (model/served-lists.ts): its operation, list model and filters. */
+export type ServedList = ServedListModel;
 
 /**
  * Why a check of a served list draws no verdict: the list holds no record for the parameters the suite can build
@@ -36,30 +34,24 @@ export class NothingToJudge extends Error {
 }
 
 /**
- * The lists no resource holds (GET, answered with a list shape, not served at another host) that have a page
- * size parameter: those whose pages and limits can be judged. Their `<op>.documented` check stays beside.
+ * The served lists whose pages, limits and filters can be judged: those the model finds (a GET no resource holds
+ * with a list shape and a page size), less a cursor the answers never point at (no walk, no verdict, as D46 for
+ * filled lists). Their `<op>.documented` check stays beside.
  */
 export function servedLists(model: ApiModel): ServedList[] {
-  const out: ServedList[] = [];
-  for (const op of model.operations) {
-    if (op.method !== 'GET' || op.resource !== undefined || op.servedElsewhere !== undefined) continue;
-    const schema = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
-    const shape = schema === undefined ? undefined : shapeOfList(schema);
-    const item = schema === undefined || shape === undefined ? undefined : listItemSchema(schema, shape);
-    if (item === undefined) continue;
-    const properties = (item['properties'] ?? {}) as Record<string, Record<string, unknown>>;
-    const list = listModelOf(op, false, properties, {});
-    if (list?.limit === undefined) continue;
-    // A cursor the answers never point at cannot be followed: no walk, no verdict (as for filled lists).
-    if (list.paging?.kind === 'cursor' && !list.members.some((m) => m.holds === 'next' || m.holds === 'nextLink') && !list.headers.some((h) => h.holds !== 'total')) continue;
-    out.push({ op, list });
-  }
-  return out;
+  return model.operations.flatMap((op) => {
+    const served = servedListOf(op);
+    if (served === undefined) return [];
+    const { list } = served;
+    if (list.paging?.kind === 'cursor' && !list.members.some((m) => m.holds === 'next' || m.holds === 'nextLink') && !list.headers.some((h) => h.holds !== 'total')) return [];
+    return [served];
+  });
 }
 
 /** One page as read: its records (canonical JSON, the record's identity on a list the suite never wrote), and its exchange. */
 interface Page {
   keys: string[];
+  records: unknown[];
   exchange: Exchange;
   next: string | undefined;
 }
@@ -74,30 +66,40 @@ function baseQuery(served: ServedList): string {
   return query;
 }
 
-/** Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first). */
-async function readPage(context: CheckContext, served: ServedList, size: number | undefined, at: string | undefined): Promise<Page> {
+/** A filter parameter and the value asked for. */
+interface Asked {
+  filter: FilterModel;
+  value: unknown;
+}
+
+/**
+ * Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first), with
+ * the filter value `asked`, if any.
+ */
+async function readPage(context: CheckContext, served: ServedList, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
   const { op, list } = served;
   const query = new URLSearchParams(baseQuery(served));
+  if (asked !== undefined) query.set(asked.filter.parameter.name, String(asked.value));
   if (size !== undefined) query.set(list.limit!.parameter, String(size));
   if (at !== undefined && list.paging !== undefined) query.set(list.paging.parameter, at);
   const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
   const records = list.shape.kind === 'array' ? body : memberAt(body, list.shape.itemsPath);
-  const keys = Array.isArray(records) ? records.map((record) => canonicalJson(record)) : [];
-  return { keys, exchange, next: list.paging?.kind === 'cursor' ? nextPageValue(list, body, exchange.response.headers) : undefined };
+  const held = Array.isArray(records) ? (records as unknown[]) : [];
+  return { keys: held.map((record) => canonicalJson(record)), records: held, exchange, next: list.paging?.kind === 'cursor' ? nextPageValue(list, body, exchange.response.headers) : undefined };
 }
 
 /**
  * Every page of a served list with page size `size`, in order, while nothing writes; each page held to its size.
  * Errors: a {@link Violation} when a page holds more than `size`, a record is on two pages, or the pages never end.
  */
-async function walk(context: CheckContext, served: ServedList, size: number): Promise<Page[]> {
+async function walk(context: CheckContext, served: ServedList, size: number, asked?: Asked): Promise<Page[]> {
   const { op, list } = served;
   const paging = list.paging;
   const pages: Page[] = [];
   const seen = new Map<string, number>();
   let at: string | undefined;
   for (let index = 0; index < MAX_PAGES; index++) {
-    const page = await readPage(context, served, size, at);
+    const page = await readPage(context, served, size, at, asked);
     if (page.keys.length > size) throw new Violation(`${op.operationId} with ${list.limit!.parameter}=${size}: page ${index + 1} holds ${page.keys.length} records, more than ${size}`, page.exchange);
     for (const key of page.keys) {
       const before = seen.get(key);
@@ -122,13 +124,14 @@ async function walk(context: CheckContext, served: ServedList, size: number): Pr
  * The held set: the records of every page read with the largest page size (or the only page, when the list does
  * not page). Errors: {@link NothingToJudge} when it is empty; a {@link Violation} from {@link walk}.
  */
-async function heldSet(context: CheckContext, served: ServedList): Promise<{ keys: string[]; complete: boolean }> {
+async function heldSet(context: CheckContext, served: ServedList): Promise<{ keys: string[]; records: unknown[]; complete: boolean }> {
   const [, max] = limitRange(served.list.limit!);
   const pages = await walk(context, served, max);
   const keys = pages.flatMap((page) => page.keys);
+  const records = pages.flatMap((page) => page.records);
   if (keys.length === 0) throw new NothingToJudge(`${served.op.operationId} holds no record for the parameters the suite can build (${baseQuery(served) || 'none'}), so its pages and limits could not be judged`);
   // Without paging, a full largest page may leave records out: only what it shows is known to be held.
-  return { keys, complete: served.list.paging !== undefined || keys.length < max };
+  return { keys, records, complete: served.list.paging !== undefined || keys.length < max };
 }
 
 const where = (op: OperationModel): string => `${op.operationId} (${op.method} ${op.path})`;
@@ -212,11 +215,54 @@ export function servedDefaultLimitCheck(served: ServedList): Check {
   };
 }
 
-/** The checks of every served list of a spec: pages (when it pages), limit, default limit (when stated). */
+/** The value a record holds in a filter's member, as canonical JSON (`undefined`: the record lacks it). */
+function heldValue(record: unknown, filter: FilterModel): string | undefined {
+  const value = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>)[filter.property] : undefined;
+  return value === undefined ? undefined : canonicalJson(value);
+}
+
+/**
+ * A filter of a served list (D113): for each value drawn (the parameter's enum or `true`/`false`, else values the
+ * held records show that the parameter admits), every page of the filtered list, walked with the largest size,
+ * lists only records holding that value, and every held record holding it is listed (when the held set is
+ * complete). Errors: {@link NothingToJudge} when no value can be drawn.
+ */
+export function servedFilterCheck(served: ServedList, filter: FilterModel): Check {
+  const { op, list } = served;
+  const name = filter.parameter.name;
+  return {
+    id: `${op.operationId}.${name}-filter`,
+    rule: `${where(op)}, records the suite cannot create: when \`${name}\` is given, every listed record has \`${filter.property}\` equal to it, and every record the list holds with that value is listed.`,
+    writes: false,
+    async run(context) {
+      const held = await heldSet(context, served);
+      const seen = [...new Map(held.records.map((record) => [heldValue(record, filter), record])).keys()].filter((key): key is string => key !== undefined).map((key) => JSON.parse(key) as unknown);
+      const values = filterValue(filter, seen);
+      if (values === undefined) throw new NothingToJudge(`no record ${op.operationId} holds has a \`${filter.property}\` the parameter \`${name}\` admits, so the filter could not be exercised`);
+      const [, max] = limitRange(list.limit!);
+      await context.forAll(values, async (value) => {
+        const asked = { filter, value };
+        const wanted = canonicalJson(value);
+        const pages = await walk(context, served, max, asked);
+        for (const page of pages) {
+          const stranger = page.records.find((record) => heldValue(record, filter) !== wanted);
+          if (stranger !== undefined) throw new Violation(`${op.operationId}?${name}=${String(value)} listed ${canonicalJson(stranger)}, whose \`${filter.property}\` is not ${wanted}`, page.exchange);
+        }
+        if (!held.complete) return;
+        const got = new Set(pages.flatMap((page) => page.keys));
+        const left = held.records.find((record) => heldValue(record, filter) === wanted && !got.has(canonicalJson(record)));
+        if (left !== undefined) throw new Violation(`${op.operationId}?${name}=${String(value)} left out ${canonicalJson(left)}, which the unfiltered list holds with \`${filter.property}\` ${wanted}`, pages.at(-1)!.exchange);
+      }, { runs: Math.min(context.target.runs, 10) });
+    },
+  };
+}
+
+/** The checks of every served list of a spec: pages (when it pages), limit, default limit (when stated), filters. */
 export function servedListChecks(model: ApiModel): Check[] {
   return servedLists(model).flatMap((served) => [
     ...(served.list.paging === undefined ? [] : [servedPagesCheck(served)]),
     servedLimitCheck(served),
     ...(served.list.limit!.default === undefined ? [] : [servedDefaultLimitCheck(served)]),
+    ...served.filters.map((filter) => servedFilterCheck(served, filter)),
   ]);
 }

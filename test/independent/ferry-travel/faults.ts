@@ -25,7 +25,9 @@ export type FerryFault =
   | 'ports-page-two-repeats-page-one'
   | 'ports-limit-ignored'
   | 'crossings-page-skips-one'
-  | 'crossings-default-limit-20';
+  | 'crossings-default-limit-20'
+  | 'ports-country-filter-ignored'
+  | 'crossings-cars-filter-ignored';
 
 /** A fault, what it breaks, and the id of the check that must fail on it. */
 export interface FaultCase {
@@ -58,5 +60,7 @@ export const FERRY_FAULTS: readonly FaultCase[] = [
   { fault: 'ports-limit-ignored', description: 'the ports list ignores limit: every page holds up to 10 ports', killedBy: 'get-ports.limit' },
   { fault: 'crossings-page-skips-one', description: 'pages of crossings after the first skip one crossing', killedBy: 'get-crossings.pages' },
   { fault: 'crossings-default-limit-20', description: 'the crossings list without limit holds 20 crossings, not the default 10', killedBy: 'get-crossings.default-limit' },
+  { fault: 'ports-country-filter-ignored', description: 'the ports list ignores country', killedBy: 'get-ports.country-filter' },
+  { fault: 'crossings-cars-filter-ignored', description: 'the crossings list ignores cars', killedBy: 'get-crossings.cars-filter' },
   { fault: 'payment-parent-not-checked', description: 'a payment for a reservation that does not exist is taken', killedBy: 'create-reservation-payment.absent-parent' },
 ];

@@ -178,7 +178,7 @@ class FerryApp {
 
   private listPorts(query: URLSearchParams, base: string): [number, unknown] {
     const search = query.get('search')?.toLowerCase();
-    const country = query.get('country')?.toUpperCase();
+    const country = this.fault === 'ports-country-filter-ignored' ? undefined : query.get('country')?.toUpperCase();
     const ports = FERRY_PORTS.filter((port) => (search === undefined || port.name.toLowerCase().includes(search)) && (country === undefined || port.country_code === country));
     return this.page(ports, query, base, '/ports');
   }
@@ -199,7 +199,7 @@ class FerryApp {
       if (value !== 'true' && value !== 'false') throw new Problem(400, 'Bad Request', `${name} must be true or false`);
       return value === 'true';
     };
-    const cars = flag('cars');
+    const cars = this.fault === 'crossings-cars-filter-ignored' ? undefined : flag('cars');
     const pets = flag('pets');
     const matches = (crossing: Crossing): boolean =>
       crossing.origin === origin && crossing.destination === destination && Date.parse(crossing.departure_time) >= from.getTime() && (cars === undefined || crossing.cars_allowed === cars) && (pets === undefined || crossing.pets_allowed === pets);
