@@ -13,7 +13,7 @@ import type { Check } from './check.js';
 import { successStatuses } from './records.js';
 
 // A list no resource holds (`GET /ports`: no create beside it, D72) serves records the suite cannot write. Its
-// paging and limits are still judged on the records it holds (spec/DECISIONS.md › D110-D112): the largest pages,
+// paging, limits and filters are still judged on the records it holds (spec/DECISIONS.md › D110-D113): the largest pages,
 // walked to the end while nothing writes, are the held set, and every other way of reading it must agree.
 
 /** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
@@ -24,7 +24,7 @@ export type ServedList = ServedListModel;
 
 /**
  * Why a check of a served list draws no verdict: the list holds no record for the parameters the suite can build
- * (D113). Reported as a skip with `reason`, never as a pass.
+ * (D110). Reported as a skip with `reason`, never as a pass.
  */
 export class NothingToJudge extends Error {
   constructor(readonly reason: string) {
