@@ -13,6 +13,7 @@ import { goneCheck, persistedCheck } from './checks/write.js';
 import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
 import { rangeChecks } from './checks/range.js';
+import { numericRangeChecks, servedRangeChecks } from './checks/numeric-range.js';
 import { viewChecks } from './checks/views.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
@@ -86,7 +87,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       const paging = resource.list!.paging!;
       lists.push(pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`));
     }
-    lists.push(...rangeChecks(resource, where(list)));
+    lists.push(...rangeChecks(resource, where(list)), ...numericRangeChecks(resource, where(list)));
     for (const filter of resource.filters) {
       lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));
     }
@@ -166,6 +167,7 @@ export function checksFor(model: ApiModel): Check[] {
     ...referenceChecks(model),
     responsesCheck(model, 'responses.conformance', 'Every operation and documented status: the documented media type, a body valid against its schema, an error status field equal to the HTTP status, never a 5xx.'),
     ...groups.flatMap((g) => g.lists),
+    ...servedRangeChecks(model, where),
     ...groups.flatMap((g) => g.writes),
     ...model.operations.filter((op) => op.resource === undefined).map((op) => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`)),
     ...model.operations.filter((op) => streamedContents(op).length > 0).map((op) => streamCheck(op, `${op.operationId}.stream`, `${where(op)}: asked for its stream (${streamedContents(op).map((c) => c.mediaType).join(', ')}${op.streamMember === undefined ? '' : `, or \`${op.streamMember}: true\``}), a valid request gets it framed by the media type's rules, each event valid against the spec's schema of an event${streamedContents(op).some((c) => c.stream.terminator !== undefined) ? ', the stated terminator last' : ''}${op.role === 'create' && op.resource?.operations.read !== undefined ? '; the record it creates reads back' : ''}.`)),

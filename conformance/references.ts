@@ -24,7 +24,7 @@ type Resolution = { value: unknown; unverified?: string } | { reason: string };
 const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceModel): string => `${context.target.baseUrl} ${op.operationId} ${reference.member}`;
 
 /** The query text of a list with each required parameter set to its example, enum member or default (D95). */
-function exampleQuery(list: OperationModel, withOptional: boolean): string | undefined {
+export function exampleQuery(list: OperationModel, withOptional: boolean): string | undefined {
   const parts: string[] = [];
   for (const parameter of list.queryParams) {
     const schema = parameter.schema;

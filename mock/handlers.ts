@@ -6,7 +6,7 @@ import { objectShape } from '../model/schema.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
-import { listHandler } from './list-handler.js';
+import { listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
@@ -313,11 +313,13 @@ function exampleHandler(op: OperationModel): Handler {
   if (status === 204 || response === undefined || response.contents.length === 0) return () => ({ status, json: '' });
   // Made on first use (or by the start-up check, mock/answers.ts): a spec of hundreds of operations starts at once.
   let byType: Map<string, ContentAnswer> | undefined;
-  return ({ mediaType }) => {
+  const ranged = servedRangeFilter(op);
+  return ({ mediaType, query }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
     if (answer.failed !== undefined) return { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${op.operationId}: ${answer.failed})` };
     const payload = answer.payload;
+    if (payload.bytes === undefined && ranged !== undefined) return { status, json: ranged(payload.text, query), mediaType: answer.mediaType };
     return payload.bytes === undefined ? { status, json: payload.text, mediaType: answer.mediaType } : { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
   };
 }
