@@ -63,6 +63,15 @@ function meets(values: readonly Decimal[], range: NumericRange, asked: Asked): b
   return lowerOk && upperOk;
 }
 
+/** The ranges on a value and just beside it: both ends on it, a lower end just above it, an upper end just below it. */
+function besideCases(value: bigint): Asked[] {
+  return [
+    { lower: value, upper: value },
+    { lower: value + 1n, upper: undefined },
+    { lower: undefined, upper: value - 1n },
+  ];
+}
+
 /** The query text of a range asked (its bounds only). */
 function rangeQuery(range: NumericRange, asked: Asked): string {
   const parts: string[] = [];
@@ -163,9 +172,7 @@ function createdRangeCheck(resource: ResourceModel, range: NumericRange, id: str
       const base = page !== undefined && resource.limit !== undefined ? `${encodeURIComponent(resource.limit.parameter)}=${page}` : '';
       const offsets = fc.option(fc.bigInt({ min: -1n, max: step * BigInt(RECORDS) }), { nil: undefined });
       const bounds = fc.record({ lower: offsets, upper: offsets }).filter(({ lower, upper }) => (lower !== undefined && range.lower !== undefined) || (upper !== undefined && range.upper !== undefined));
-      await context.forAll(bounds, async ({ lower, upper }) => {
-        let asked: Asked = { lower: lower === undefined ? undefined : first + lower, upper: upper === undefined ? undefined : first + upper };
-        if (asked.lower !== undefined && asked.upper !== undefined && asked.lower > asked.upper) asked = { lower: asked.upper, upper: asked.lower };
+      const judge = async (asked: Asked): Promise<void> => {
         const query = [base, rangeQuery(range, asked)].filter((part) => part !== '').join('&');
         const { exchange, records } = await listRecords(context, resource, query);
         const outside = records.find((record) => record[range.property] !== undefined && !meets(valuesOf(record, range.property), range, asked));
@@ -174,6 +181,13 @@ function createdRangeCheck(resource: ResourceModel, range: NumericRange, id: str
         const listed = new Set(records.map((record) => idOf(resource, record)));
         const left = mine.find((one) => inside(decimalOf(one.value), range, asked) && !listed.has(one.id));
         if (left !== undefined) throw new Violation(`asked ${describe(range, asked)}, the list (${records.length} records, a complete page) leaves out ${resource.name} ${left.id}, whose ${range.property} ${left.value} is in that range`, exchange);
+      };
+      // Bounds on a value and just beside it first: an exclusive end, an off-by-one or a value rounded through a
+      // double (odd int64 values beyond 2^53) shows there on every run, not only when the draw finds it.
+      for (const value of [first, first + step]) for (const asked of besideCases(value)) await judge(asked);
+      await context.forAll(bounds, async ({ lower, upper }) => {
+        const asked: Asked = { lower: lower === undefined ? undefined : first + lower, upper: upper === undefined ? undefined : first + upper };
+        await judge(asked.lower !== undefined && asked.upper !== undefined && asked.lower > asked.upper ? { lower: asked.upper, upper: asked.lower } : asked);
       });
       await askReversed(context, list, range, first + step, first + 3n * step, base, (body) => recordsIn(resource, body));
     },
@@ -230,8 +244,7 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
       }
       const around = fc.option(fc.tuple(fc.constantFrom(...values), fc.constantFrom(-1n, 0n, 1n)).map(([value, step]) => value + step), { nil: undefined });
       const bounds = fc.record({ lower: around, upper: around }).filter(({ lower, upper }) => (lower !== undefined && range.lower !== undefined) || (upper !== undefined && range.upper !== undefined));
-      await context.forAll(bounds, async (drawn) => {
-        const asked: Asked = drawn.lower !== undefined && drawn.upper !== undefined && drawn.lower > drawn.upper ? { lower: drawn.upper, upper: drawn.lower } : drawn;
+      const judge = async (asked: Asked): Promise<void> => {
         const query = [base, rangeQuery(range, asked)].filter((part) => part !== '').join('&');
         const { exchange, body: answer } = await context.call(op, requestOf(op, { query }), successStatuses(op));
         const records = recordsOfBody(answer);
@@ -241,6 +254,10 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
         const listed = new Set(records.map(keyOf));
         const left = held.find((record) => valuesOf(record, range.property).some((value) => inside(value, range, asked)) && !listed.has(keyOf(record)));
         if (left !== undefined) throw new Violation(`asked ${describe(range, asked)}, the list leaves out ${show(left)}, which it holds (asked without the range, a complete page) and whose ${range.property} is in that range`, exchange);
+      };
+      for (const value of values.slice(0, 3)) for (const asked of besideCases(value)) await judge(asked);
+      await context.forAll(bounds, async (drawn) => {
+        await judge(drawn.lower !== undefined && drawn.upper !== undefined && drawn.lower > drawn.upper ? { lower: drawn.upper, upper: drawn.lower } : drawn);
       });
       const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       await askReversed(context, op, range, sorted[0]!, sorted[sorted.length - 1]! + 1n, base, recordsOfBody);
