@@ -140,7 +140,8 @@ const OPERATORS: Record<string, Operator> = {
 export function numericBoundName(name: string): { stem: string; operator: Operator } | undefined {
   const suffix = /^(.*?)(?:[_.-]|\[)(gte|gt|lte|lt|min|max|from|to)\]?$/i.exec(name) ?? /^(.+?)(Gte|Gt|Lte|Lt|Min|Max|From|To)$/.exec(name);
   if (suffix !== null) return { stem: suffix[1]!, operator: OPERATORS[suffix[2]!.toLowerCase()]! };
-  const prefix = /^(min|max|from|to)(?:[_-](.+)|([A-Z].*))?$/i.exec(name);
+  // Case matters after the prefix: `minPrice` is a bound, `total` and `minute` are not.
+  const prefix = /^(min|max|from|to|Min|Max|From|To|MIN|MAX|FROM|TO)(?:[_-](.+)|([A-Z].*))?$/.exec(name);
   if (prefix !== null && (prefix[2] !== undefined || prefix[3] !== undefined || prefix[0].length === prefix[1]!.length)) {
     return { stem: prefix[2] ?? prefix[3] ?? '', operator: OPERATORS[prefix[1]!.toLowerCase()]! };
   }
