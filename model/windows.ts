@@ -267,18 +267,30 @@ export function withinBound(value: Decimal, at: Decimal, bound: Bound, exclusive
   return bound === 'lower' ? (exclusive ? order > 0 : order >= 0) : exclusive ? order < 0 : order <= 0;
 }
 
+type RefusedPair = [ParameterModel, ParameterModel, 'number' | 'date'];
+
+const refusedPairs = new WeakMap<OperationModel, RefusedPair[]>();
+
+/** The bound pairs of `op` whose reversal the spec refuses (D107), read once per operation. */
+function refusedPairsOf(op: OperationModel): RefusedPair[] {
+  const known = refusedPairs.get(op);
+  if (known !== undefined) return known;
+  const pairs = numericRangesOf(op).ranges.flatMap((range): RefusedPair[] => (range.reversedRefused && range.lower !== undefined && range.upper !== undefined ? [[range.lower.parameter, range.upper.parameter, 'number']] : []));
+  const window = windowOf(op);
+  const lower = window?.parameters.find((one) => one.bound === 'lower')?.parameter;
+  const upper = window?.parameters.find((one) => one.bound === 'upper')?.parameter;
+  if (lower !== undefined && upper !== undefined && reversedRefused(op, lower, upper)) pairs.push([lower, upper, 'date']);
+  refusedPairs.set(op, pairs);
+  return pairs;
+}
+
 /**
  * Why a request's query asks a range the spec refuses when reversed (D107): its lower bound above its upper one, on
  * a numeric range or a date window whose spec says so; `undefined` otherwise. `query` holds the parameters' values
  * as coerced (numbers, bigints, text).
  */
 export function reversedRangeIn(op: OperationModel, query: Readonly<Record<string, unknown>>): string | undefined {
-  const pairs: [ParameterModel, ParameterModel, 'number' | 'date'][] = numericRangesOf(op).ranges.flatMap((range) => (range.reversedRefused && range.lower !== undefined && range.upper !== undefined ? [[range.lower.parameter, range.upper.parameter, 'number'] as [ParameterModel, ParameterModel, 'number']] : []));
-  const window = windowOf(op);
-  const lower = window?.parameters.find((one) => one.bound === 'lower')?.parameter;
-  const upper = window?.parameters.find((one) => one.bound === 'upper')?.parameter;
-  if (lower !== undefined && upper !== undefined && reversedRefused(op, lower, upper)) pairs.push([lower, upper, 'date']);
-  for (const [from, to, kind] of pairs) {
+  for (const [from, to, kind] of refusedPairsOf(op)) {
     const low = query[from.name];
     const high = query[to.name];
     if (low === undefined || high === undefined) continue;
