@@ -14,6 +14,7 @@ import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
 import { rangeChecks } from './checks/range.js';
 import { servedListChecks } from './checks/served-lists.js';
+import { numericRangeChecks, servedRangeChecks } from './checks/numeric-range.js';
 import { viewChecks } from './checks/views.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
@@ -87,7 +88,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       const paging = resource.list!.paging!;
       lists.push(pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`));
     }
-    lists.push(...rangeChecks(resource, where(list)));
+    lists.push(...rangeChecks(resource, where(list)), ...numericRangeChecks(resource, where(list)));
     for (const filter of resource.filters) {
       lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));
     }
@@ -167,6 +168,7 @@ export function checksFor(model: ApiModel): Check[] {
     ...referenceChecks(model),
     responsesCheck(model, 'responses.conformance', 'Every operation and documented status: the documented media type, a body valid against its schema, an error status field equal to the HTTP status, never a 5xx.'),
     ...groups.flatMap((g) => g.lists),
+    ...servedRangeChecks(model, where),
     ...groups.flatMap((g) => g.writes),
     ...model.operations.filter((op) => op.resource === undefined).map((op) => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`)),
     ...servedListChecks(model),

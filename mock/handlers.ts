@@ -8,7 +8,7 @@ import { servedListOf } from '../model/served-lists.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
-import { listHandler } from './list-handler.js';
+import { listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
@@ -316,13 +316,15 @@ function exampleHandler(op: OperationModel): Handler {
   // Made on first use (or by the start-up check, mock/answers.ts): a spec of hundreds of operations starts at once.
   let byType: Map<string, ContentAnswer> | undefined;
   const page = servedPager(op);
+  const ranged = servedRangeFilter(op);
   return ({ mediaType, query }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
     if (answer.failed !== undefined) return { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${op.operationId}: ${answer.failed})` };
     const payload = answer.payload;
     if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
-    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(payload.text, query) ?? payload.text) : payload.text, mediaType: answer.mediaType };
+    const filtered = ranged === undefined ? payload.text : ranged(payload.text, query);
+    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(filtered, query) ?? filtered) : filtered, mediaType: answer.mediaType };
   };
 }
 

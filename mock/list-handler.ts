@@ -1,8 +1,9 @@
 import { sampleOf } from '../model/error-shape.js';
-import { canonicalJson } from '../model/json.js';
+import { canonicalJson, exactJson, parseExact } from '../model/json.js';
+import { shapeOfList } from '../model/lists.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
-import { windowOf } from '../model/windows.js';
+import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
 import type { Handler, OperationResult } from './handler.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 
@@ -154,8 +155,9 @@ function compileTest(filter: FilterModel, resource: ResourceModel): (value: unkn
 function rangeTests(op: OperationModel): { name: string; test: (value: unknown) => (record: RecordValue) => boolean }[] {
   const window = windowOf(op);
   const property = window?.property;
-  if (window === undefined || property === undefined) return [];
-  return window.parameters.map(({ parameter, bound, format }) => ({
+  const numeric = numericRangeTests(op);
+  if (window === undefined || property === undefined) return numeric;
+  return [...numeric, ...window.parameters.map(({ parameter, bound, format }) => ({
     name: parameter.name,
     test: (value: unknown) => {
       const at = Date.parse(String(value));
@@ -166,7 +168,64 @@ function rangeTests(op: OperationModel): { name: string; test: (value: unknown) 
         return Number.isNaN(at) || times.some((time) => (bound === 'lower' ? time >= limit : time <= limit));
       };
     },
-  }));
+  }))];
+}
+
+/**
+ * The record tests of a list's numeric range parameters (D105, model/windows.ts): a record is in a range when one
+ * of the values of its member is on the bound's side, compared exactly (int64 values beyond 2^53 included); the
+ * bound's value itself is in unless the name or description makes it exclusive. A value that is no number selects
+ * nothing (the request's validation refuses it first).
+ */
+function numericRangeTests(op: OperationModel): { name: string; test: (value: unknown) => (record: RecordValue) => boolean }[] {
+  return numericRangesOf(op).ranges.flatMap(({ property, lower, upper }) =>
+    [lower, upper].flatMap((end) =>
+      end === undefined
+        ? []
+        : [
+            {
+              name: end.parameter.name,
+              test: (value: unknown) => {
+                const at = exactDecimal(Array.isArray(value) ? value[0] : value);
+                return (record: RecordValue) => {
+                  if (at === undefined) return false;
+                  const held = record[property];
+                  return (Array.isArray(held) ? held : [held]).some((one) => {
+                    const exact = exactDecimal(one);
+                    return exact !== undefined && withinBound(exact, at, end.bound, end.exclusive);
+                  });
+                };
+              },
+            },
+          ],
+    ),
+  );
+}
+
+/**
+ * The numeric range filters of served data (D108): an operation no resource holds answers its examples, and where
+ * it has numeric range parameters (model/windows.ts) the example list is narrowed to the records in the range asked,
+ * as {@link numericRangeTests} judges them. `undefined` when the operation has none or its answer is no list.
+ * The function takes the example's JSON text and the coerced query, and returns the narrowed JSON text.
+ */
+export function servedRangeFilter(op: OperationModel): ((json: string, query: Readonly<Record<string, unknown>>) => string) | undefined {
+  const tests = numericRangeTests(op);
+  const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
+  const shape = success === undefined ? undefined : shapeOfList(success);
+  if (tests.length === 0 || shape === undefined) return undefined;
+  const path = shape.kind === 'array' ? [] : shape.itemsPath;
+  return (json, query) => {
+    const asked = tests.filter((one) => query[one.name] !== undefined).map((one) => one.test(query[one.name]));
+    const parsed = asked.length === 0 ? undefined : parseExact(json);
+    if (parsed === undefined || !parsed.ok) return json;
+    const narrow = (at: unknown, rest: readonly string[]): unknown => {
+      if (rest.length === 0) return Array.isArray(at) ? at.filter((item) => item !== null && typeof item === 'object' && asked.every((test) => test(item as RecordValue))) : at;
+      if (at === null || typeof at !== 'object' || Array.isArray(at)) return at;
+      const [head, ...tail] = rest as [string, ...string[]];
+      return { ...(at as Record<string, unknown>), [head]: narrow((at as Record<string, unknown>)[head], tail) };
+    };
+    return exactJson(narrow(parsed.document.value, path));
+  };
 }
 
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {

@@ -5,6 +5,7 @@ import { concreteType, mediaKind, serialize } from '../model/media.js';
 import { mainType } from '../model/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
 import { isFormMediaType } from '../model/resources.js';
+import { reversedRangeIn } from '../model/windows.js';
 import { documentedHeaders, negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './authenticate.js';
 import { ERRORS } from './errors.js';
@@ -370,6 +371,10 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     if (!coerced.ok) return { error: 'INVALID_QUERY', detail: `${coerced.message}.` };
     query[parameter.name] = coerced.value;
   }
+
+  // A lower bound above the upper one, where the spec says such a range is refused (D107).
+  const reversed = reversedRangeIn(op, query);
+  if (reversed !== undefined) return { error: 'INVALID_QUERY', detail: reversed };
 
   // OpenAPI 3.2 `in: querystring`: the whole query is one form-encoded object, judged by its schema (D87).
   if (op.querystring !== undefined) {

@@ -96,7 +96,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const type = mainType(schema);
       const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
       const example = p['example'] ?? named;
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example }), ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}) };
+      const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);
@@ -150,7 +151,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
           schema: json(header['schema'] ?? {}),
           example: header['example'] ?? Object.values((header['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value,
         }));
-      return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents, headers };
+      const description = typeof response['description'] === 'string' ? response['description'] : undefined;
+      return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents, headers, ...(description === undefined ? {} : { description }) };
     });
     const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
     const requirements = (op['security'] as Record<string, string[]>[] | undefined) ?? documentSecurity ?? [];
@@ -167,6 +169,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       body,
       streamMember: responses.some((r) => /^2/.test(r.status) && r.contents.some((c) => c.stream !== undefined)) ? candidateMember : undefined,
       querystring,
+      description: [op['summary'], op['description']].filter((text): text is string => typeof text === 'string').join('\n') || undefined,
       tags: Array.isArray(op['tags']) ? op['tags'].filter((tag): tag is string => typeof tag === 'string') : [],
       security,
       deprecated: op['deprecated'] === true,

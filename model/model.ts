@@ -25,8 +25,8 @@ export interface ParameterModel {
   delimiter?: string | undefined;
   /** The parameter's own `example`, or the value of the first of its `examples` (OpenAPI Parameter Object). */
   example?: unknown;
-  /** The parameter's `description` (OpenAPI Parameter Object): a served list's filters are read from it (D113). */
-  description?: string;
+  /** The parameter's `description` (its schema's when it has none), for rules stated only in prose: range bounds (D105), a served list's filters (D113). */
+  description?: string | undefined;
 }
 
 /** The request body of an operation: its media types and the schema a request must satisfy (`readOnly` forbidden). */
@@ -89,6 +89,8 @@ export interface ResponseModel {
   contents: ContentModel[];
   /** The response headers the spec declares (`Content-Type` left out: the media type says it). */
   headers: HeaderModel[];
+  /** The response's `description` (rules stated only in prose, such as a refused reversed range, D107). */
+  description?: string | undefined;
 }
 
 /**
@@ -126,6 +128,8 @@ export interface OperationModel {
   streamMember?: string | undefined;
   /** OpenAPI 3.2 `in: querystring`: the whole query string is one value of this schema (form-encoded object), checked as such (D87). */
   querystring?: ParameterModel | undefined;
+  /** The operation's `summary` and `description`, joined (rules stated only in prose, D107). */
+  description?: string | undefined;
   /** The operation's `tags`, in its order (the console groups operations by them). */
   tags?: string[] | undefined;
   /** Alternatives the request may satisfy (any one); empty when the spec asks for no credentials. */

@@ -9,6 +9,7 @@ import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus
 import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';
 import { articles, cloudExtras, droplets } from './wild-corpus/probes-envelopes.js';
 import { assistant } from './wild-corpus/probes-streams.js';
+import { marketplace } from './wild-corpus/probes-ranges.js';
 
 /**
  * The corpus from the wild (spec/wild/README.md): for every spec in the shape of a public OpenAPI
@@ -45,6 +46,7 @@ const CASES: readonly WildCase[] = [
   { file: 'articles-jsonapi-3.1.yaml', auth: 'bearer', probes: articles },
   { file: 'cloud-extras-3.0.yaml', auth: 'bearer', probes: cloudExtras },
   { file: 'assistant-streams-3.2.yaml', auth: 'bearer', probes: assistant },
+  { file: 'marketplace-3.1.yaml', auth: 'bearer', probes: marketplace },
 ];
 
 const specPath = (file: string) => join(PACKAGE_ROOT, 'spec', 'wild', file);

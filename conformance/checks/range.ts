@@ -6,7 +6,10 @@ import type { CheckContext } from '../check-context.js';
 import { windowOf, type ListWindow, type WindowParameter } from '../window-query.js';
 import { idOf, type Check, type ExactRecord } from './check.js';
 import { largestPage } from './population.js';
-import { createRecord, listRecords, show } from './records.js';
+import { createRecord, listRecords, recordsOf, show, successStatuses } from './records.js';
+import { documentedStatuses } from '../../judge/documented.js';
+import { reversedRefused } from '../../model/windows.js';
+import { requestOf } from '../context.js';
 
 // Range filters as a property (spec/DECISIONS.md › D91): a list's lower and upper bound parameters on a date or
 // an instant, read as the spec's names say, both ends included where the spec is silent (a day named as a range's
@@ -80,6 +83,7 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
       await context.forAll(bounds.map(({ lower, upper }) => (lower !== undefined && upper !== undefined && lower > upper ? { lower: upper, upper: lower } : { lower, upper })), async ({ lower, upper }) => {
         await askRange(context, resource, property, mine, lowerParameter === undefined ? undefined : [lowerParameter, lower, start], upperParameter === undefined ? undefined : [upperParameter, upper, start]);
       });
+      if (lowerParameter !== undefined && upperParameter !== undefined) await askReversed(context, resource, property, [lowerParameter, 3 * SPACING_DAYS, start], [upperParameter, SPACING_DAYS, start]);
     },
   };
 }
@@ -111,11 +115,33 @@ async function askRange(context: CheckContext, resource: ResourceModel, property
   if (left !== undefined) throw new Violation(`asked ${asked}, the list (${records.length} records, a complete page) leaves out ${resource.name} ${left.id}, whose ${property} is in that range`, exchange);
 }
 
+/**
+ * A reversed range (D107): the lower bound `lower` days after the upper one. Where the spec says so, a documented
+ * 4xx in the error shape; where it is silent, that or a success whose records all meet the range read the other way
+ * round (an empty list, or the bounds swapped). Never a 5xx.
+ */
+async function askReversed(context: CheckContext, resource: ResourceModel, property: string, lower: [WindowParameter, number, number], upper: [WindowParameter, number, number]): Promise<void> {
+  const op = resource.operations.list!;
+  const refused = reversedRefused(op, lower[0].parameter, upper[0].parameter);
+  const refusals = documentedStatuses(op).filter((status) => status >= 400);
+  const expected = refused ? (refusals.length === 0 ? [400] : refusals) : [...successStatuses(op), ...refusals];
+  const from = dayText(lower[2], lower[1], lower[0].format);
+  const to = dayText(upper[2], upper[1], upper[0].format);
+  const query = new URLSearchParams({ [lower[0].parameter.name]: from, [upper[0].parameter.name]: to });
+  const page = largestPage(resource);
+  if (page !== undefined && resource.limit !== undefined) query.set(resource.limit.parameter, String(page));
+  const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), expected);
+  if (exchange.response.status >= 300) return;
+  const last = Date.parse(from) + (upper[0].format === 'date' ? 86_399_999 : 0);
+  const stray = recordsOf(resource, body).find((record) => record[property] !== undefined && !meetsRange(timesOf(record, property), Date.parse(to), last));
+  if (stray !== undefined) throw new Violation(`asked the reversed range ${lower[0].parameter.name}=${from}&${upper[0].parameter.name}=${to}, the list holds ${show(stray)}, which is neither empty nor in that range read the other way round`, exchange);
+}
+
 /** The range check of a resource's main list, when its window ranges over a record member (D91). */
 export function rangeChecks(resource: ResourceModel, where: string): Check[] {
   const list = resource.operations.list;
   const window = list === undefined ? undefined : windowOf(list);
   if (list === undefined || window?.property === undefined || resource.operations.create === undefined) return [];
   const names = window.parameters.map((one) => `\`${one.parameter.name}\``).join('/');
-  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` meeting it and every created record with one there is listed; a day named as the end is part of the range.`)];
+  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` meeting it and every created record with one there is listed; a day named as the end is part of the range; a reversed range is a documented 4xx (where the spec says so) or a consistent answer, never a 5xx.`)];
 }

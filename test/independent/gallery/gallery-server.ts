@@ -16,6 +16,8 @@ export type GalleryFault =
   | 'limit-maximum-not-enforced'
   | 'start-date-ignored'
   | 'end-date-exclusive'
+  | 'reversed-range-500'
+  | 'reversed-range-ignored'
   | 'default-window-ignored-limit'
   | 'patch-replaces-record'
   | 'delete-keeps-record'
@@ -251,9 +253,10 @@ export async function startGalleryServer(options: GalleryOptions): Promise<Runni
         const start = dateParam(query, 'startDate', today(), fault);
         // "Defaults to 7 days after startDate": the window is start..end, both days included.
         const end = dateParam(query, 'endDate', addDays(start, 7), fault);
-        if (end < start) throw new HttpError(400, 'endDate is before startDate');
+        if (end < start && fault === 'reversed-range-500') throw new HttpError(500, 'Internal error');
+        if (end < start && fault !== 'reversed-range-ignored') throw new HttpError(400, 'endDate is before startDate');
         const inWindow = [...exhibitions.values()].filter((one) =>
-          one.dates.some((date) => (fault === 'start-date-ignored' || date >= start) && (fault === 'end-date-exclusive' ? date < end : date <= end)),
+          (end < start && fault === 'reversed-range-ignored') || one.dates.some((date) => (fault === 'start-date-ignored' || date >= start) && (fault === 'end-date-exclusive' ? date < end : date <= end)),
         );
         return send(response, 200, paginate(inWindow, query, fault));
       }

@@ -13,6 +13,8 @@ const FAULTS: readonly KilledFault<GalleryFault>[] = [
   { fault: 'default-window-ignored-limit', killedBy: 'listExhibitions.default-limit' },
   { fault: 'start-date-ignored', killedBy: 'listExhibitions.range' },
   { fault: 'end-date-exclusive', killedBy: 'listExhibitions.range' },
+  { fault: 'reversed-range-500', killedBy: 'listExhibitions.range' },
+  { fault: 'reversed-range-ignored', killedBy: 'listExhibitions.range' },
   { fault: 'patch-replaces-record', killedBy: 'updateExhibition.persisted' },
   { fault: 'delete-keeps-record', killedBy: 'deleteExhibition.gone' },
   { fault: 'delete-answers-200', killedBy: 'deleteExhibition.gone' },
