@@ -79,12 +79,23 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   return types.includes(type) || (type === 'integer' && types.includes('number'));
 }
 
-/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
+/**
+ * Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property).
+ * A secret (`format: password`, or a member named a password or secret) is not expected back even when the spec
+ * forgot to mark it `writeOnly` (D122): a server that never answers with a credential is correct, not lossy.
+ */
 export function isReturned(resource: ResourceModel, name: string): boolean {
   if (answerOnlyMembers(resource).has(name)) return false;
   const schema = resource.properties[name] as unknown;
+  if (isSecret(name, schema)) return false;
   if (schema === undefined) return resource.keepsOtherProperties;
   return typeof schema === 'object' && schema !== null;
+}
+
+/** Whether member `name` of schema `schema` holds a credential: OpenAPI's `format: password`, or its name says so. */
+function isSecret(name: string, schema: unknown): boolean {
+  const format = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>)['format'] : undefined;
+  return format === 'password' || /(?:^|[a-z_-])(?:password|passwd|secret)$/i.test(name);
 }
 
 const answerOnly = new WeakMap<ResourceModel, ReadonlySet<string>>();
