@@ -15,6 +15,10 @@ import { gzipSync } from 'node:zlib';
 /** Options of {@link startGalleryRivalServer}: the accepted Basic user name (any password). */
 export interface GalleryRivalOptions {
   user: string;
+  /** Further legitimate choices, off by default: a page past the last one answered 404 (documented on the list). */
+  pastLastPage404?: boolean;
+  /** Further legitimate choices, off by default: a new exhibition reaches the list this many ms after its create. */
+  listLagMs?: number;
 }
 
 /** A running server: its base URL (the spec's `/api/v1` under a free port of 127.0.0.1) and how to stop it. */
@@ -24,6 +28,7 @@ export interface RivalServer {
 }
 
 interface Show {
+  created?: number;
   exhibitionId: string;
   title: string;
   room: string;
@@ -80,7 +85,7 @@ function floatJson(value: unknown): string {
 }
 
 function publicShow(show: Show): Record<string, unknown> {
-  const { modified: _modified, ...rest } = show;
+  const { modified: _modified, created: _created, ...rest } = show;
   return rest;
 }
 
@@ -250,15 +255,16 @@ export async function startGalleryRivalServer(options: GalleryRivalOptions): Pro
       const to = dayParam(query, 'endDate', shiftDay(from, 7));
       const { page, limit } = pageParams(query);
       const hits = [...shows.values()]
-        .filter((show) => show.dates.some((day) => day >= from && day <= to))
+        .filter((show) => show.dates.some((day) => day >= from && day <= to) && Date.now() - (show.created ?? 0) >= (options.listLagMs ?? 0))
         .sort((one, other) => (one.title < other.title ? -1 : one.title > other.title ? 1 : one.exhibitionId < other.exhibitionId ? -1 : 1));
+      if (options.pastLastPage404 === true && page > 1 && (page - 1) * limit >= hits.length) throw new Refusal(404, `Page ${page} is past the last page`);
       return reply(request, response, 200, hits.slice((page - 1) * limit, page * limit).map(publicShow));
     }
     if (top === 'exhibitions' && id === undefined) {
       const fields = showFields(await jsonBody(request), true);
       const exhibitionId = fields.exhibitionId ?? uuidV7();
       if (shows.has(exhibitionId)) throw new Refusal(400, `Exhibition '${exhibitionId}' already exists`);
-      const show = { ...(fields as Show), exhibitionId, modified: new Date() };
+      const show = { ...(fields as Show), exhibitionId, modified: new Date(), created: Date.now() };
       shows.set(exhibitionId, show);
       return reply(request, response, 201, publicShow(show), { location: `${PREFIX}/exhibitions/${exhibitionId}`, ...cacheHeaders(show) });
     }

@@ -13,6 +13,10 @@ import type { AddressInfo } from 'node:net';
 /** Options of {@link startNurseryRivalServer}: the accepted OAuth2 bearer token, also the `api_key` value. */
 export interface NurseryRivalOptions {
   key: string;
+  /** Further legitimate choices, off by default: deleting a plant no one holds is a 200 too (idempotent). */
+  idempotentDelete?: boolean;
+  /** Further legitimate choices, off by default: a plant created without `status` is `available`. */
+  defaultStatus?: boolean;
 }
 
 /** A running server: its base URL (the spec's `/api/v3` under a free port of 127.0.0.1) and how to stop it. */
@@ -275,6 +279,7 @@ export async function startNurseryRivalServer(options: NurseryRivalOptions): Pro
       guard(true, false);
       const plant = plantFrom(payload());
       if (verb === 'POST') {
+        if (options.defaultStatus === true) plant.status ??= 'available';
         plant.id ??= mint(plants);
         if (plants.has(plant.id as bigint)) throw unreadable(`a plant with id ${String(plant.id)} exists`);
       } else {
@@ -314,6 +319,7 @@ export async function startNurseryRivalServer(options: NurseryRivalOptions): Pro
       }
       if (verb === 'DELETE') {
         guard(true, false);
+        if (options.idempotentDelete === true && !plants.has(idOf(second, 'Plant'))) return answer(response, 200);
         const plant = plantAt(second);
         plants.delete(plant.id as bigint);
         return answer(response, 200);
