@@ -16,3 +16,16 @@ test('gallery-3.1.yaml: a rival server that chose differently passes every check
     forgetTarget(server.baseUrl);
   }
 }, 90_000);
+
+// A list that shows a new exhibition 20 ms after its create (a read replica): with the consistency window declared,
+// the range and page checks re-read until the run's records show, as the read-after-write checks do.
+test('gallery-3.1.yaml: a rival whose list lags its creates passes the list checks under a declared consistency window', async () => {
+  const server = await startGalleryRivalServer({ user: INDEPENDENT_KEY, listLagMs: 20 });
+  try {
+    const target = { ...independentTarget('gallery-3.1.yaml', server.baseUrl), runs: 30, consistencyWindowMs: 500 };
+    expect(failureText(await outcomes(target, ['listExhibitions.range', 'listExhibitions.pages', 'updateExhibition.persisted', 'deleteExhibition.gone']))).toBe('');
+  } finally {
+    await server.close();
+    forgetTarget(server.baseUrl);
+  }
+}, 60_000);
