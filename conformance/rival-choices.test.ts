@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
-import { isReturned } from '../judge/record-rules.js';
+import { isReturned, shows } from '../judge/record-rules.js';
 import { refusedCredentialStatuses } from './checks/auth.js';
 import { refusalStatuses } from './checks/create.js';
 
@@ -42,4 +42,12 @@ test('a password is not expected back, other members are (D122)', async () => {
   const gardener = (await nursery()).resources.find((resource) => Object.hasOwn(resource.properties, 'password'))!;
   expect(isReturned(gardener, 'password')).toBe(false);
   expect(isReturned(gardener, 'firstName')).toBe(true);
+});
+
+test('a card number answered masked shows the number sent; other changes do not (D122)', () => {
+  expect(shows('************4242', '4242424242424242')).toBe(true);
+  expect(shows('XXXXXXXXXXXX4242', '4242424242424242')).toBe(true);
+  expect(shows('4242424242424241', '4242424242424242')).toBe(false);
+  expect(shows('*****42424242424', '4242424242424242')).toBe(false);
+  expect(shows('****', '4242424242424242')).toBe(false);
 });

@@ -161,7 +161,17 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
 export function shows(got: unknown, sent: unknown): boolean {
   if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member));
   if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((item, i) => shows(got[i], item));
-  return sameJson(got, sent);
+  return sameJson(got, sent) || maskedEcho(got, sent);
+}
+
+/**
+ * Whether `got` is `sent` masked as a card number is (D122): the same length, every character but the last four
+ * at most replaced by one mask character (`*`, `x`, `X`, `•`, `#`), the rest kept: `************4242`.
+ */
+function maskedEcho(got: unknown, sent: unknown): boolean {
+  if (typeof got !== 'string' || typeof sent !== 'string' || got.length !== sent.length || got === sent) return false;
+  const masked = /^([*xX•#])\1*/.exec(got)?.[0].length ?? 0;
+  return masked > 0 && masked >= got.length - 4 && got.slice(masked) === sent.slice(masked);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

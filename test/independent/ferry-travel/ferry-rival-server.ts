@@ -16,6 +16,8 @@ export interface FerryRivalOptions {
   tokens: readonly string[];
   /** Further legitimate choices, off by default: a car or pet on a crossing that takes none is a 409 (documented). */
   capacityConflict?: boolean;
+  /** Further choices, off by default: a card's number answered masked to its last four digits (PCI DSS). */
+  maskCardNumber?: boolean;
 }
 
 /** A running server: its base URL (the spec's `/v1` under a free port of 127.0.0.1) and how to stop it. */
@@ -286,6 +288,7 @@ export async function startFerryRivalServer(options: FerryRivalOptions): Promise
       (source.account_type === 'individual' || source.account_type === 'company');
     if (card === bank) throw new Problem(400, 'Bad Request', 'source must be exactly one of a card or a bank account');
     const { cvc: _cvc, ...shownSource } = source;
+    if (options.maskCardNumber === true && card) shownSource.number = `${'*'.repeat(Math.max(0, (source.number as string).length - 4))}${(source.number as string).slice(-4)}`;
     return reply(response, 200, { id: randomUUID(), amount, currency, source: shownSource, status: 'succeeded', links: { reservation: `${baseUrl}/reservations/${String(reservation.id)}` } });
   };
 
