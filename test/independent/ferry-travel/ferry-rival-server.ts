@@ -18,6 +18,8 @@ export interface FerryRivalOptions {
   capacityConflict?: boolean;
   /** Further choices, off by default: a card's number answered masked to its last four digits (PCI DSS). */
   maskCardNumber?: boolean;
+  /** Further choices, off by default: a query parameter the operation does not declare is a 400 (documented). */
+  strictQuery?: boolean;
 }
 
 /** A running server: its base URL (the spec's `/v1` under a free port of 127.0.0.1) and how to stop it. */
@@ -218,6 +220,11 @@ export async function startFerryRivalServer(options: FerryRivalOptions): Promise
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (token === undefined || !options.tokens.includes(token)) throw new Problem(401, 'Unauthorized', 'A valid bearer token is required');
 
+    if (options.strictQuery === true) {
+      const declared = segments[0] === 'ports' ? ['page', 'limit', 'search', 'country'] : segments[0] === 'crossings' ? ['page', 'limit', 'origin', 'destination', 'date', 'cars', 'pets'] : segments.length === 1 && method === 'GET' ? ['page', 'limit'] : [];
+      const unknown = [...url.searchParams.keys()].find((name) => !declared.includes(name));
+      if (unknown !== undefined) throw new Problem(400, 'Bad Request', `Unknown query parameter '${unknown}'`);
+    }
     if (segments[0] === 'ports') {
       const search = url.searchParams.get('search')?.trim().toLowerCase();
       const country = url.searchParams.get('country');

@@ -7,7 +7,7 @@ import { startFerryRivalServer } from './ferry-rival-server.js';
 // (none of the spec's example ports or crossings): every check passes it, and none is skipped, because the suite
 // finds a crossing by asking /crossings with the ports /ports shows (D124).
 test('ferry-travel-3.1.yaml: a rival server with its own timetable passes every check of the suite, none skipped', async () => {
-  const server = await startFerryRivalServer({ tokens: [INDEPENDENT_KEY], maskCardNumber: true, capacityConflict: true });
+  const server = await startFerryRivalServer({ tokens: [INDEPENDENT_KEY], maskCardNumber: true, capacityConflict: true, strictQuery: true });
   try {
     const results = await outcomes({ ...independentTarget('ferry-travel-3.1.yaml', server.baseUrl), runs: 30 });
     expect(failureText(results)).toBe('');

@@ -19,6 +19,10 @@ export interface GalleryRivalOptions {
   pastLastPage404?: boolean;
   /** Further legitimate choices, off by default: a new exhibition reaches the list this many ms after its create. */
   listLagMs?: number;
+  /** Further choices, off by default: a query parameter the operation does not declare is a 400 (documented). */
+  strictQuery?: boolean;
+  /** Further choices, off by default: a `limit` above 30 is served as 30 rather than refused. */
+  clampLimit?: boolean;
 }
 
 /** A running server: its base URL (the spec's `/api/v1` under a free port of 127.0.0.1) and how to stop it. */
@@ -126,7 +130,7 @@ function showFields(body: unknown, create: boolean): Partial<Show> {
   return out;
 }
 
-function pageParams(query: URLSearchParams): { page: number; limit: number } {
+function pageParams(query: URLSearchParams, clamp = false): { page: number; limit: number } {
   const read = (name: string, fallback: number, least: number): number => {
     const raw = query.get(name);
     if (raw === null || raw === '') return fallback;
@@ -137,8 +141,8 @@ function pageParams(query: URLSearchParams): { page: number; limit: number } {
   };
   const page = read('page', 1, 1);
   const limit = read('limit', 10, 1);
-  if (limit > 30) throw new Refusal(400, "Query parameter 'limit' must be at most 30");
-  return { page, limit };
+  if (limit > 30 && !clamp) throw new Refusal(400, "Query parameter 'limit' must be at most 30");
+  return { page, limit: Math.min(limit, 30) };
 }
 
 function dayParam(query: URLSearchParams, name: string, fallback: string): string {
@@ -238,9 +242,14 @@ export async function startGalleryRivalServer(options: GalleryRivalOptions): Pro
       throw new Refusal(401, 'Sign in with HTTP Basic');
     }
     const query = url.searchParams;
+    if (options.strictQuery === true) {
+      const declared = top === 'opening-hours' ? ['startDate', 'page', 'limit'] : top === 'exhibitions' && id === undefined && verb === 'GET' ? ['startDate', 'endDate', 'page', 'limit'] : [];
+      const unknown = [...query.keys()].find((name) => !declared.includes(name));
+      if (unknown !== undefined) throw new Refusal(400, `Unknown query parameter '${unknown}'`);
+    }
     if (top === 'opening-hours') {
       const from = dayParam(query, 'startDate', new Date().toISOString().slice(0, 10));
-      const { page, limit } = pageParams(query);
+      const { page, limit } = pageParams(query, options.clampLimit === true);
       const open: Record<string, string>[] = [];
       for (let offset = 0; offset < HORIZON; offset += 1) {
         const day = shiftDay(from, offset);
@@ -253,7 +262,7 @@ export async function startGalleryRivalServer(options: GalleryRivalOptions): Pro
     if (top === 'exhibitions' && id === undefined && verb === 'GET') {
       const from = dayParam(query, 'startDate', new Date().toISOString().slice(0, 10));
       const to = dayParam(query, 'endDate', shiftDay(from, 7));
-      const { page, limit } = pageParams(query);
+      const { page, limit } = pageParams(query, options.clampLimit === true);
       const hits = [...shows.values()]
         .filter((show) => show.dates.some((day) => day >= from && day <= to) && Date.now() - (show.created ?? 0) >= (options.listLagMs ?? 0))
         .sort((one, other) => (one.title < other.title ? -1 : one.title > other.title ? 1 : one.exhibitionId < other.exhibitionId ? -1 : 1));
