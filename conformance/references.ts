@@ -72,12 +72,22 @@ function kindOf(schema: unknown): string {
 /**
  * The ids the lists that need no parameter show (a GET without path or required query parameters whose answer
  * holds records with an `id`; their first page, at most six each), grouped by the kind of their id
- * ({@link kindOf}); `except` (the list being filled) is not asked.
+ * ({@link kindOf}). Asked once per target: a spec with many references does not re-read every list for each.
  */
-async function servedIds(context: CheckContext, except: OperationModel): Promise<Map<string, unknown[]>> {
+function servedIds(context: CheckContext): Promise<Map<string, unknown[]>> {
+  const key = context.target.baseUrl.replace(/\/+$/, '');
+  let found = served.get(key);
+  if (found === undefined) served.set(key, (found = readServedIds(context)));
+  return found;
+}
+
+/** What each target's parameterless lists showed ({@link servedIds}). */
+const served = new Map<string, Promise<Map<string, unknown[]>>>();
+
+async function readServedIds(context: CheckContext): Promise<Map<string, unknown[]>> {
   const byKind = new Map<string, unknown[]>();
   for (const list of context.model.operations) {
-    if (list === except || list.method !== 'GET' || list.pathParams.length > 0 || list.queryParams.some((parameter) => parameter.required)) continue;
+    if (list.method !== 'GET' || list.pathParams.length > 0 || list.queryParams.some((parameter) => parameter.required)) continue;
     const records = itemsPathOf(list.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema);
     const idSchema = records === undefined ? undefined : objectShape(records.items).properties['id'];
     if (records === undefined || idSchema === undefined) continue;
@@ -106,8 +116,8 @@ async function listedIdFromServed(context: CheckContext, reference: ReferenceMod
   const list = reference.list;
   const required = list.queryParams.filter((parameter) => parameter.required);
   if (required.length === 0) return undefined;
-  const served = await servedIds(context, list);
-  const choices = required.map((parameter) => served.get(kindOf(parameter.schema)) ?? []);
+  const ids = await servedIds(context);
+  const choices = required.map((parameter) => ids.get(kindOf(parameter.schema)) ?? []);
   if (choices.some((values) => values.length === 0)) return undefined;
   let combos: unknown[][] = [[]];
   for (const values of choices) combos = combos.flatMap((combo) => values.map((value) => [...combo, value]));
@@ -227,4 +237,5 @@ export function forgetReferences(baseUrl: string): void {
   const prefix = `${baseUrl.replace(/\/+$/, '')} `;
   for (const key of [...resolved.keys()]) if (key.startsWith(prefix)) resolved.delete(key);
   for (const key of [...unresolved.keys()]) if (key.startsWith(prefix)) unresolved.delete(key);
+  served.delete(baseUrl.replace(/\/+$/, ''));
 }
