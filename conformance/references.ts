@@ -1,4 +1,5 @@
-import { referencesOf, type ReferenceModel } from '../model/references.js';
+import { itemsPathOf, referencesOf, type ReferenceModel } from '../model/references.js';
+import { objectShape } from '../model/schema.js';
 import type { OperationModel } from '../model/model.js';
 import { validSample } from '../model/samples.js';
 import { ordinaryBody, pinMember } from './arbitraries/body.js';
@@ -65,10 +66,85 @@ async function listedId(context: CheckContext, reference: ReferenceModel): Promi
   return undefined;
 }
 
+/** The JSON type and format of a schema, as one text (`string uuid`): what tells ids of one kind apart. */
+function kindOf(schema: unknown): string {
+  const node = (typeof schema === 'object' && schema !== null ? schema : {}) as Record<string, unknown>;
+  return `${String(node['type'])} ${String(node['format'])}`;
+}
+
+/**
+ * The ids the lists that need no parameter show (a GET without path or required query parameters whose answer
+ * holds records with an `id`; their first page, at most six each), grouped by the kind of their id
+ * ({@link kindOf}). Asked once per target: a spec with many references does not re-read every list for each.
+ */
+function servedIds(context: CheckContext): Promise<Map<string, unknown[]>> {
+  const key = context.target.baseUrl.replace(/\/+$/, '');
+  let found = served.get(key);
+  if (found === undefined) served.set(key, (found = readServedIds(context)));
+  return found;
+}
+
+/** What each target's parameterless lists showed ({@link servedIds}). */
+const served = new Map<string, Promise<Map<string, unknown[]>>>();
+
+async function readServedIds(context: CheckContext): Promise<Map<string, unknown[]>> {
+  const byKind = new Map<string, unknown[]>();
+  for (const list of context.model.operations) {
+    if (list.method !== 'GET' || list.pathParams.length > 0 || list.queryParams.some((parameter) => parameter.required)) continue;
+    const records = itemsPathOf(list.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema);
+    const idSchema = records === undefined ? undefined : objectShape(records.items).properties['id'];
+    if (records === undefined || idSchema === undefined) continue;
+    try {
+      const { body } = await context.call(list, { method: 'GET', path: list.path }, [200]);
+      const ids = recordsAt(body, records.path)
+        .map((record) => (record !== null && typeof record === 'object' ? (record as Record<string, unknown>)['id'] : undefined))
+        .filter((id) => typeof id === 'string' || typeof id === 'number')
+        .slice(0, 6);
+      const kind = kindOf(idSchema);
+      byKind.set(kind, [...(byKind.get(kind) ?? []), ...ids]);
+    } catch {
+      // That list's own checks judge its answers; here it only offers no ids.
+    }
+  }
+  return byKind;
+}
+
+/**
+ * The id of the first record `reference`'s list shows when its required parameters of an id's kind (`origin`,
+ * `destination`: uuids) take the ids the parameterless lists show (D124): a server holding its own data (a
+ * timetable whose ports are not the spec's examples) is still reached. Distinct values for distinct parameters
+ * are tried first; at most 36 combinations are asked.
+ */
+async function listedIdFromServed(context: CheckContext, reference: ReferenceModel): Promise<unknown> {
+  const list = reference.list;
+  const required = list.queryParams.filter((parameter) => parameter.required);
+  if (required.length === 0) return undefined;
+  const ids = await servedIds(context);
+  const choices = required.map((parameter) => ids.get(kindOf(parameter.schema)) ?? []);
+  if (choices.some((values) => values.length === 0)) return undefined;
+  let combos: unknown[][] = [[]];
+  for (const values of choices) combos = combos.flatMap((combo) => values.map((value) => [...combo, value]));
+  combos.sort((one, other) => Number(new Set(one).size !== one.length) - Number(new Set(other).size !== other.length));
+  for (const combo of combos.slice(0, 36)) {
+    const query = required.map((parameter, index) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(combo[index]))}`).join('&');
+    try {
+      const { body } = await context.call(list, { method: 'GET', path: `${list.path}?${query}` }, [200]);
+      for (const record of recordsAt(body, reference.itemsPath)) {
+        const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[reference.idMember] : undefined;
+        if (id !== undefined && id !== null) return id;
+      }
+    } catch {
+      // As in listedId: no id found this way.
+    }
+  }
+  return undefined;
+}
+
 /**
  * An existing record's id for `reference`, in this order (D95): one the suite creates (the referenced list
  * belongs to a resource with a create, and the run may write); the first record the list shows when asked with
- * its required parameters (then also its optional ones) set from the spec's examples and enums; else an id the
+ * its required parameters (then also its optional ones) set from the spec's examples and enums, then with its
+ * required id parameters set from the ids other lists show (D124); else an id the
  * spec shows (the member's examples, the list's response examples). A reason when there is none.
  */
 async function resolve(context: CheckContext, reference: ReferenceModel): Promise<Resolution> {
@@ -82,7 +158,7 @@ async function resolve(context: CheckContext, reference: ReferenceModel): Promis
       // Fall through to what the list holds: the create's own checks judge its answer.
     }
   }
-  const listed = await listedId(context, reference);
+  const listed = (await listedId(context, reference)) ?? (await listedIdFromServed(context, reference));
   if (listed !== undefined) return { value: listed };
   if (reference.examples.length > 0) {
     const unverified = `${reference.member} names a record of ${reference.list.method} ${reference.list.path}; that list showed none when asked with the spec's example parameters, so the suite sent the id the spec shows (${JSON.stringify(reference.examples[0])}), which the target does not hold`;
@@ -164,4 +240,5 @@ export function forgetReferences(baseUrl: string): void {
   const prefix = `${baseUrl.replace(/\/+$/, '')} `;
   for (const key of [...resolved.keys()]) if (key.startsWith(prefix)) resolved.delete(key);
   for (const key of [...unresolved.keys()]) if (key.startsWith(prefix)) unresolved.delete(key);
+  served.delete(baseUrl.replace(/\/+$/, ''));
 }

@@ -79,12 +79,23 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   return types.includes(type) || (type === 'integer' && types.includes('number'));
 }
 
-/** Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property). */
+/**
+ * Whether the record as responses carry it shows `name` (declared and not `writeOnly`, or kept as an extra property).
+ * A secret (`format: password`, or a member named a password or secret) is not expected back even when the spec
+ * forgot to mark it `writeOnly` (D122): a server that never answers with a credential is correct, not lossy.
+ */
 export function isReturned(resource: ResourceModel, name: string): boolean {
   if (answerOnlyMembers(resource).has(name)) return false;
   const schema = resource.properties[name] as unknown;
+  if (isSecret(name, schema)) return false;
   if (schema === undefined) return resource.keepsOtherProperties;
   return typeof schema === 'object' && schema !== null;
+}
+
+/** Whether member `name` of schema `schema` holds a credential: OpenAPI's `format: password`, or its name says so. */
+function isSecret(name: string, schema: unknown): boolean {
+  const format = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>)['format'] : undefined;
+  return format === 'password' || /(?:^|[a-z_-])(?:password|passwd|secret)$/i.test(name);
 }
 
 const answerOnly = new WeakMap<ResourceModel, ReadonlySet<string>>();
@@ -150,7 +161,17 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
 export function shows(got: unknown, sent: unknown): boolean {
   if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member));
   if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((item, i) => shows(got[i], item));
-  return sameJson(got, sent);
+  return sameJson(got, sent) || maskedEcho(got, sent);
+}
+
+/**
+ * Whether `got` is `sent` masked as a card number is (D122): the same length, every character but the last four
+ * at most replaced by one mask character (`*`, `x`, `X`, `•`, `#`), the rest kept: `************4242`.
+ */
+function maskedEcho(got: unknown, sent: unknown): boolean {
+  if (typeof got !== 'string' || typeof sent !== 'string' || got.length !== sent.length || got === sent) return false;
+  const masked = /^([*xX•#])\1*/.exec(got)?.[0].length ?? 0;
+  return masked > 0 && masked >= got.length - 4 && got.slice(masked) === sent.slice(masked);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

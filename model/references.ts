@@ -39,8 +39,8 @@ function nounOf(member: string): string | undefined {
   return match === null ? undefined : match[1]!.toLowerCase().replace(/[-_]/g, '');
 }
 
-/** Where the records of a list answer are: `[]` for an array, the path of its one array member otherwise. */
-function itemsPathOf(schema: Schema | undefined): { path: string[]; items: Schema } | undefined {
+/** Where the records of a list answer are: `[]` for an array, the path of its one array member otherwise; `undefined` when it holds no list. */
+export function itemsPathOf(schema: Schema | undefined): { path: string[]; items: Schema } | undefined {
   if (schema === undefined) return undefined;
   if (schema['type'] === 'array') return { path: [], items: (schema['items'] as Schema | undefined) ?? {} };
   const arrays = Object.entries(objectShape(schema).properties).map(([name, member]) => [name, arrayItems(member)] as const).filter((entry): entry is readonly [string, Schema] => entry[1] !== undefined);

@@ -68,9 +68,16 @@ interface RefusalTarget {
   unchanged(): Promise<void>;
 }
 
-/** The statuses a refused body may get: 400 (seed, Errors), or 422 where the operation documents it instead. */
+/**
+ * The statuses a refused body may get: 400 (seed, Errors), or 422 where the operation documents 422, beside a 400
+ * or instead of it (D74), or documents no client error at all, only `default` (D120): with both documented the
+ * spec does not say which refusal is "invalid input" and which a "validation exception", and under a bare
+ * `default` a framework's 422 for schema violations is as documented as a 400.
+ */
 export function refusalStatuses(op: OperationModel): number[] {
-  return op.responses.some((r) => r.status === '422') && !op.responses.some((r) => r.status === '400') ? [400, 422] : [400];
+  const documents = (status: string): boolean => op.responses.some((r) => r.status === status);
+  const onlyDefault = !op.responses.some((r) => /^4/.test(r.status)) && documents('DEFAULT');
+  return documents('422') || onlyDefault ? [400, 422] : [400];
 }
 
 async function refusalTarget(context: CheckContext, resource: ResourceModel, role: WriteRole): Promise<RefusalTarget> {

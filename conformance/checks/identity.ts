@@ -184,7 +184,8 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 /**
  * A client-chosen id (D50: the create body may carry the record's id): a create naming a fresh id is answered
  * with that id and the record is read back by it; a second create naming the same id is refused (409, or the
- * 400/422 the operation documents) and leaves the first record as it was.
+ * 400/422 the operation documents, or either where it documents no client error at all) and leaves the first
+ * record as it was.
  */
 export function clientIdCheck(resource: ResourceModel, id: string, rule: string, helpers: ClientIdHelpers): Check {
   return {
@@ -193,7 +194,9 @@ export function clientIdCheck(resource: ResourceModel, id: string, rule: string,
     writes: true,
     async run(context) {
       const create = resource.operations.create!;
-      const refusals = [409, ...create.responses.map((r) => Number(r.status)).filter((status) => status === 400 || status === 422)];
+      // Where no client error is documented (only `default`), 409 is no more documented than 400/422 (D123).
+      const documentsNone = !create.responses.some((r) => /^4/.test(r.status));
+      const refusals = [409, ...(documentsNone ? [400, 422] : create.responses.map((r) => Number(r.status)).filter((status) => status === 400 || status === 422))];
       await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (drawn) => {
         const chosen = withClientId(context, resource, { ...drawn, [resource.idProperty]: null });
         const created = await helpers.create(context, resource, chosen);

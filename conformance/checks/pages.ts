@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { settle } from '../consistency.js';
 import { memberAt } from '../../model/lists.js';
 import type { ListModel, ResourceModel } from '../../model/model.js';
 import { limitRange } from '../arbitraries/query-strings.js';
@@ -107,9 +108,15 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       const op = operation(resource, 'list');
       await ensurePopulation(context, resource);
       const [min, max] = list.limit === undefined ? [undefined, undefined] : limitRange(list.limit);
-      const whole = idsOf(await walk(context, resource, list, max), max, op.operationId);
-      const wholeSet = new Set(whole);
       const remembered = memory(context, resource);
+      // Under a declared consistency window the run's last creates may reach the list late (D124): re-walk until they show.
+      const due = [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !remembered.outOfView.has(created));
+      const walked = await settle(context.target, () => walk(context, resource, list, max), (pages) => {
+        const seen = new Set(pages.flatMap((page) => page.ids));
+        return due.every((created) => seen.has(created));
+      });
+      const whole = idsOf(walked, max, op.operationId);
+      const wholeSet = new Set(whole);
       // A list that omits a defaulted filter may be filtered by its default (D78): the run's records need not all be on it.
       const defaulted = defaultedFilters(resource);
       if (defaulted.length > 0) context.advise(`${op.operationId} leaves out ${defaulted.map((f) => `\`${f.parameter.name}\``).join(', ')}, whose default a server may apply, so the pages were not held to every created record`);

@@ -10,6 +10,7 @@ import { createRecord, listRecords, recordsOf, show, successStatuses } from './r
 import { documentedStatuses } from '../../judge/documented.js';
 import { reversedRefused } from '../../model/windows.js';
 import { requestOf } from '../context.js';
+import { settle } from '../consistency.js';
 
 // Range filters as a property (spec/DECISIONS.md › D91): a list's lower and upper bound parameters on a date or
 // an instant, read as the spec's names say, both ends included where the spec is silent (a day named as a range's
@@ -106,7 +107,10 @@ async function askRange(context: CheckContext, resource: ResourceModel, property
   const toDay = at(upper);
   const to = toDay === undefined ? undefined : upper![0].format === 'date' ? toDay + 86_399_999 : toDay;
   const asked = [...query.entries()].filter(([name]) => name !== resource.limit?.parameter).map(([name, value]) => `${name}=${value}`).join('&');
-  const { exchange, records } = await listRecords(context, resource, query.toString());
+  // Under a declared consistency window the records just made may reach the list late (D124): re-read until they show.
+  const due = mine.filter((one) => inRange(one.times, from, to));
+  const shown = (records: readonly Record<string, unknown>[]): boolean => (page !== undefined && records.length >= page) || due.every((one) => records.some((record) => idOf(resource, record) === one.id));
+  const { exchange, records } = await settle(context.target, () => listRecords(context, resource, query.toString()), (answer) => shown(answer.records));
   const outside = records.find((record) => record[property] !== undefined && !meetsRange(timesOf(record, property), from, to));
   if (outside !== undefined) throw new Violation(`asked ${asked}, the list holds ${show(outside)}, whose ${property} lies wholly outside that range`, exchange);
   if (page !== undefined && records.length >= page) return;
