@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 /** One realistic bug to build into the server (none: the correct server). */
 export type NurseryFault =
   | 'status-filter-ignored'
+  | 'tags-filter-ignored'
+  | 'tags-filter-first-only'
   | 'put-creates-missing'
   | 'put-drops-status'
   | 'delete-keeps-plant'
@@ -279,8 +281,8 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       case 'GET /plant/findByTags': {
         need(bearer());
         const wanted = query.getAll('tags').flatMap((one) => one.split(','));
-        const tagged = (plant: Json): boolean => ((plant.tags as Json[] | undefined) ?? []).some((tag) => wanted.includes(tag.name as string));
-        return send(200, [...plants.values()].filter((plant) => wanted.length === 0 || tagged(plant)));
+        const tagged = (plant: Json): boolean => ((plant.tags as Json[] | undefined) ?? []).slice(0, fault === 'tags-filter-first-only' ? 1 : undefined).some((tag) => wanted.includes(tag.name as string));
+        return send(200, [...plants.values()].filter((plant) => wanted.length === 0 || fault === 'tags-filter-ignored' || tagged(plant)));
       }
       case 'GET /plant/{}':
         need(bearer() || apiKey());

@@ -6,6 +6,8 @@ import { startNurseryServer, type NurseryFault } from './nursery-server.js';
 // and form bodies, an api_key header beside the OAuth2 token. Each fault is one realistic bug.
 const FAULTS: readonly KilledFault<NurseryFault>[] = [
   { fault: 'status-filter-ignored', killedBy: 'findPlantsByStatus.filter' },
+  { fault: 'tags-filter-ignored', killedBy: 'findPlantsByTags.item-filter' },
+  { fault: 'tags-filter-first-only', killedBy: 'findPlantsByTags.item-filter' },
   { fault: 'put-creates-missing', killedBy: 'updatePlant.persisted' },
   { fault: 'put-drops-status', killedBy: 'updatePlant.persisted' },
   { fault: 'delete-keeps-plant', killedBy: 'deletePlant.gone' },
