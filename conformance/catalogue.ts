@@ -14,6 +14,7 @@ import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
 import { rangeChecks } from './checks/range.js';
 import { viewChecks } from './checks/views.js';
+import { fieldWriteCheck } from './checks/field-writes.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 import { absentParentCheck, referenceCheck } from './checks/references.js';
@@ -118,6 +119,12 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
         refusals.push(requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role));
       }
       refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
+    }
+    if (read !== undefined) {
+      for (const op of resource.fieldWrites) {
+        const names = op.queryParams.map((parameter) => `\`${parameter.name}\``).join(', ');
+        writes.push(fieldWriteCheck(resource, op, `${op.operationId}.persisted`, `${where(op)}: the fields ${names} sent in the query and answered with a documented 2xx are what a read of the record then shows.`));
+      }
     }
     if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`));
   }

@@ -341,6 +341,13 @@ export interface ResourceModel {
   list: ListModel | undefined;
   /** Sub-path views of the collection (`GET /pet/findByStatus`): filtered lists of the same records. */
   views: ListModel[];
+  /**
+   * Field writes on the item path (spec/DECISIONS.md › D116): `POST /plant/{plantId}?name=…&status=…`, a `POST`
+   * without a body whose query parameters each name a writable scalar member of the record (OpenAPI 3's form of
+   * Swagger 2.0's `updatePetWithForm`). The fields sent are merged into the record; `op.resource` is this resource
+   * and `op.role` stays `undefined`, as for a view.
+   */
+  fieldWrites: OperationModel[];
   validateRecord: Validator;
 }
 

@@ -85,7 +85,29 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     resources.push(resource);
   }
   for (const view of views) attachView(view, resources);
+  for (const op of operations) attachFieldWrite(op, resources);
   return resources;
+}
+
+/**
+ * Makes a `POST` on a resource's item path that takes no body, documents a 2xx and whose query parameters (one or
+ * more) each name a writable scalar top-level member of the record, other than its id, a field write of that
+ * resource (D116). Any other such operation stays answered from its examples.
+ */
+function attachFieldWrite(op: OperationModel, resources: ResourceModel[]): void {
+  if (op.resource !== undefined || op.method !== 'POST' || op.body !== undefined || op.queryParams.length === 0 || !op.responses.some((r) => r.status.startsWith('2'))) return;
+  const resource = resources.find((r) => r.itemPath === op.path && r.operations.read !== undefined);
+  if (resource === undefined) return;
+  const writable = (name: string): boolean => {
+    const schema = resource.properties[name];
+    if (schema === undefined || name === resource.idProperty || isMarked(schema, 'readOnly')) return false;
+    const type = mainType(schema);
+    return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean';
+  };
+  if (!op.queryParams.every((parameter) => writable(parameter.name) && parameter.type !== 'array')) return;
+  resource.fieldWrites.push(op);
+  op.resource = resource;
+  op.idIn = 'path';
 }
 
 type Group = { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel & { extension: ResourceExtension | undefined }>>; extension: ResourceExtension };
@@ -339,6 +361,7 @@ function buildResource(
     listShape,
     list,
     views: [],
+    fieldWrites: [],
     validateRecord: compile(ajv, recordSchema, ''),
   };
 }

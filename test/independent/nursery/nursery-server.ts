@@ -13,6 +13,8 @@ export type NurseryFault =
   | 'status-filter-ignored'
   | 'tags-filter-ignored'
   | 'tags-filter-first-only'
+  | 'form-update-ignored'
+  | 'form-update-reads-body'
   | 'put-creates-missing'
   | 'put-drops-status'
   | 'delete-keeps-plant'
@@ -290,8 +292,10 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       case 'POST /plant/{}': {
         need(bearer());
         const plant = plantAt(path[1]!);
-        const name = query.get('name');
-        const status = query.get('status');
+        // The buggy versions answer success but never see the query's fields: one drops them, one reads them from the (empty) body.
+        const fields = fault === 'form-update-ignored' ? new URLSearchParams() : fault === 'form-update-reads-body' ? new URLSearchParams(raw.toString('utf8')) : query;
+        const name = fields.get('name');
+        const status = fields.get('status');
         if (status !== null && !STATUSES.includes(status)) throw new HttpError(400);
         if (name !== null) plant.name = name;
         if (status !== null) plant.status = status;

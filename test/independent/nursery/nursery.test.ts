@@ -8,6 +8,8 @@ const FAULTS: readonly KilledFault<NurseryFault>[] = [
   { fault: 'status-filter-ignored', killedBy: 'findPlantsByStatus.filter' },
   { fault: 'tags-filter-ignored', killedBy: 'findPlantsByTags.item-filter' },
   { fault: 'tags-filter-first-only', killedBy: 'findPlantsByTags.item-filter' },
+  { fault: 'form-update-ignored', killedBy: 'updatePlantWithForm.persisted' },
+  { fault: 'form-update-reads-body', killedBy: 'updatePlantWithForm.persisted' },
   { fault: 'put-creates-missing', killedBy: 'updatePlant.persisted' },
   { fault: 'put-drops-status', killedBy: 'updatePlant.persisted' },
   { fault: 'delete-keeps-plant', killedBy: 'deletePlant.gone' },
