@@ -3,7 +3,7 @@ import { bodyForm } from './arbitraries/body.js';
 import { authCheck } from './checks/auth.js';
 import type { Check } from './checks/check.js';
 import { concurrencyCheck } from './checks/concurrency.js';
-import { echoCheck, int64Check, int64Properties, invalidBodyCheck, requiredFieldsCheck } from './checks/create.js';
+import { absentInvalidCheck, echoCheck, int64Check, int64Properties, invalidBodyCheck, judgesEitherFirst, requiredFieldsCheck } from './checks/create.js';
 import { defaultLimitCheck, filterCheck, invalidQueryCheck, limitCheck } from './checks/list.js';
 import { foundCheck, notFoundCheck } from './checks/read.js';
 import { responsesCheck, unmappedCheck } from './checks/responses.js';
@@ -118,6 +118,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       if (opForm.kind === 'object' && opForm.required.length > 0) {
         refusals.push(requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role));
       }
+      if (judgesEitherFirst(op)) refusals.push(absentInvalidCheck(resource, `${op.operationId}.absent-invalid`, `${where(op)}: an invalid body for an \`${resource.idParameter}\` no record has is the documented 404 or the documented refusal (a server may judge either first), never a success, a 5xx or another status.`, role));
       refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
     }
     if (read !== undefined) {

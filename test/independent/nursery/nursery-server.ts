@@ -15,6 +15,8 @@ export type NurseryFault =
   | 'tags-filter-first-only'
   | 'form-update-ignored'
   | 'form-update-reads-body'
+  | 'absent-invalid-500'
+  | 'invalid-body-404'
   | 'put-creates-missing'
   | 'put-drops-status'
   | 'delete-keeps-plant'
@@ -31,10 +33,16 @@ export type NurseryFault =
   | 'order-missing-200'
   | 'xml-answer-to-json';
 
-/** Options of {@link startNurseryServer}: the accepted token (Bearer or `api_key` header) and the fault, if any. */
+/**
+ * Options of {@link startNurseryServer}: the accepted token (Bearer or `api_key` header), the fault, if any, and
+ * whether a gardener's update judges its body before looking the gardener up (`bodyFirst`: an invalid body for an
+ * unknown username is a 400; by default it is a 404). The spec documents both statuses and says nothing of their
+ * order, so either way is correct.
+ */
 export interface NurseryOptions {
   key: string;
   fault?: NurseryFault;
+  bodyFirst?: boolean;
 }
 
 /** A running nursery server: its base URL (the spec's `/api/v3` under a free port) and how to stop it. */
@@ -369,8 +377,21 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       }
       case 'PUT /gardener/{}': {
         const username = path[1]!;
+        const read = (): Json => {
+          try {
+            return gardenerOf(body(), fault);
+          } catch (error) {
+            // The buggy versions: one words its refusal with the stored gardener's name (a crash when there is
+            // none), one takes any trouble with an update for a gardener not found.
+            if (fault === 'absent-invalid-500' && !gardeners.has(username)) throw new TypeError("Cannot read properties of undefined (reading 'username')");
+            if (fault === 'invalid-body-404') throw new HttpError(404);
+            throw error;
+          }
+        };
+        const early = options.bodyFirst === true ? read() : undefined;
+        if (!gardeners.has(username) && fault !== 'absent-invalid-500') throw new HttpError(404);
+        const gardener = early ?? read();
         if (!gardeners.has(username)) throw new HttpError(404);
-        const gardener = gardenerOf(body(), fault);
         // The path names the record; a body naming another username does not move it.
         if (fault !== 'gardener-update-lost') gardeners.set(username, { ...gardener, username });
         return send(200);
