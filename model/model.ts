@@ -87,6 +87,23 @@ export interface ResponseModel {
   contents: ContentModel[];
   /** The response headers the spec declares (`Content-Type` left out: the media type says it). */
   headers: HeaderModel[];
+  /** The response's declared `links` (OpenAPI Link Object), inline or from `components/links`; absent when none. */
+  links?: LinkModel[];
+}
+
+/**
+ * A declared link (OpenAPI 3 Link Object, spec/DECISIONS.md › D118): which operation a response leads to
+ * (`operationId`, or `operationRef` as a JSON pointer into this document such as `#/paths/~1boards~1{ref}/get`),
+ * and how that operation's parameters and body are filled: runtime expressions (`$response.body#/key`,
+ * `$request.path.username`, `$response.header.Location`) or constants.
+ */
+export interface LinkModel {
+  name: string;
+  operationId?: string | undefined;
+  operationRef?: string | undefined;
+  /** Parameter name (optionally qualified, `path.id`) to a runtime expression or a constant. */
+  parameters: Record<string, unknown>;
+  requestBody?: unknown;
 }
 
 /**
