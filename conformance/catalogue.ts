@@ -15,6 +15,7 @@ import { pages, pagesCheck } from './checks/pages.js';
 import { rangeChecks } from './checks/range.js';
 import { viewChecks } from './checks/views.js';
 import { fieldWriteCheck } from './checks/field-writes.js';
+import { parentScopeCheck } from './checks/parent-scope.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 import { absentParentCheck, referenceCheck } from './checks/references.js';
@@ -120,6 +121,9 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       }
       if (judgesEitherFirst(op)) refusals.push(absentInvalidCheck(resource, `${op.operationId}.absent-invalid`, `${where(op)}: an invalid body for an \`${resource.idParameter}\` no record has is the documented 404 or the documented refusal (a server may judge either first), never a success, a 5xx or another status.`, role));
       refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
+    }
+    if (list !== undefined && resource.parent !== undefined && !resource.parent.singleton && resource.parent.byExample === undefined) {
+      writes.push(parentScopeCheck(resource, `${list.operationId}.parent-scope`, `${where(list)}: a record created under one \`${resource.parent.parameter}\` is listed under it and under no other.`));
     }
     if (read !== undefined) {
       for (const op of resource.fieldWrites) {

@@ -1,3 +1,4 @@
+import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
@@ -66,11 +67,16 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
       // takes creates and the parent's read names records in its examples (D72).
       const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
-      if (parent === undefined && known === undefined) {
+      // …or whose parent a declared link names: a create whose answer's id feeds the parent parameter (D118).
+      const viaLink = parent === undefined && known === undefined ? linkedParent(group, parentPath, groups, operations) : undefined;
+      if (viaLink !== undefined) {
+        resource.parent = parentOf(resource, viaLink, parentPath, singletons.has(group.collection));
+      } else if (parent === undefined && known === undefined) {
         group.resource = undefined;
         continue;
+      } else {
+        resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
       }
-      resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
     // A name the path cannot tell apart (`/chat/completions` took `completions` before `/completions`) gets a number.
@@ -272,6 +278,32 @@ function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: st
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const property = Object.keys(resource.properties).find((name) => name !== resource.idProperty && flat(name) === flat(parameter));
   return { resource: parent.name, parameter, property: property ?? PARENT_LINK, inSchema: property !== undefined, singleton };
+}
+
+/**
+ * The parent of a sub-resource whose parent's item path no resource holds, named by a declared link (D118): the
+ * resource whose create's success links to one of the sub-resource's operations with the parent path's last
+ * parameter taken from the created record's id (`boardRef: $response.body#/key` where `key` is the id).
+ */
+function linkedParent(group: Group, parentPath: string, groups: ReadonlyMap<string, Group & { resource?: ResourceModel }>, operations: readonly OperationModel[]): ResourceModel | undefined {
+  const parameter = /\{([^}/]+)\}$/.exec(parentPath)?.[1];
+  if (parameter === undefined) return undefined;
+  const own = new Set<OperationModel>(Object.values(group.ops));
+  for (const other of groups.values()) {
+    const candidate = other.resource;
+    const create = other.ops.create;
+    if (other === group || candidate === undefined || create === undefined || candidate.parent !== undefined) continue;
+    const feeds = create.responses
+      .filter((response) => response.status.startsWith('2'))
+      .flatMap((response) => response.links ?? [])
+      .some((link) => {
+        const target = linkTarget(link, operations);
+        const source = expressionSource(linkParameter(link, parameter, 'path'));
+        return target !== undefined && own.has(target) && source?.from === 'response' && source.part === 'body' && source.pointer.length === 1 && source.pointer[0] === candidate.idProperty;
+      });
+    if (feeds) return candidate;
+  }
+  return undefined;
 }
 
 /**

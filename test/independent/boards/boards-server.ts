@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 // is one realistic bug that only a client following the create's declared links (key → boardRef) ever meets.
 
 /** One realistic bug to build into the server (none: the correct server). */
-export type BoardsFault = 'cards-as-text' | 'cards-wrapped' | 'add-card-500' | 'archive-500';
+export type BoardsFault = 'cards-as-text' | 'cards-wrapped' | 'add-card-500' | 'archive-500' | 'cards-ignore-parent' | 'card-added-to-first-board';
 
 /** A running boards server: its base URL (the spec's `/api` under a free port) and how to stop it. */
 export interface RunningBoards {
@@ -86,10 +86,13 @@ export async function startBoardsServer(fault?: BoardsFault): Promise<RunningBoa
           response.writeHead(200, { 'content-type': 'text/plain' }).end(board.cards.map((card) => `${card.id}\t${card.text}`).join('\n'));
           return;
         }
-        return send(200, fault === 'cards-wrapped' ? { cards: board.cards } : board.cards);
+        const cards = fault === 'cards-ignore-parent' ? [...boards.values()].flatMap((one) => one.cards) : board.cards;
+        return send(200, fault === 'cards-wrapped' ? { cards } : cards);
       }
       if (method === 'POST') {
-        const board = boardAt(path[1]!);
+        const named = boardAt(path[1]!);
+        // The buggy version files every card on the board created first, whichever the path names.
+        const board = fault === 'card-added-to-first-board' ? boards.values().next().value! : named;
         const text = textOf(await readJson(request), 'text', 200);
         if (fault === 'add-card-500') throw new Error('the card counter is shared with another board');
         const card = { id: nextCard++, text };
