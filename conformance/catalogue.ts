@@ -3,7 +3,7 @@ import { bodyForm } from './arbitraries/body.js';
 import { authCheck } from './checks/auth.js';
 import type { Check } from './checks/check.js';
 import { concurrencyCheck } from './checks/concurrency.js';
-import { echoCheck, int64Check, int64Properties, invalidBodyCheck, requiredFieldsCheck } from './checks/create.js';
+import { absentInvalidCheck, echoCheck, int64Check, int64Properties, invalidBodyCheck, judgesEitherFirst, requiredFieldsCheck } from './checks/create.js';
 import { defaultLimitCheck, filterCheck, invalidQueryCheck, limitCheck } from './checks/list.js';
 import { foundCheck, notFoundCheck } from './checks/read.js';
 import { responsesCheck, unmappedCheck } from './checks/responses.js';
@@ -16,6 +16,8 @@ import { rangeChecks } from './checks/range.js';
 import { servedListChecks } from './checks/served-lists.js';
 import { numericRangeChecks, servedRangeChecks } from './checks/numeric-range.js';
 import { viewChecks } from './checks/views.js';
+import { fieldWriteCheck } from './checks/field-writes.js';
+import { parentScopeCheck } from './checks/parent-scope.js';
 import { expectReadBack } from './checks/read.js';
 import { createRecord } from './checks/records.js';
 import { absentParentCheck, referenceCheck } from './checks/references.js';
@@ -119,7 +121,17 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
       if (opForm.kind === 'object' && opForm.required.length > 0) {
         refusals.push(requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role));
       }
+      if (judgesEitherFirst(op)) refusals.push(absentInvalidCheck(resource, `${op.operationId}.absent-invalid`, `${where(op)}: an invalid body for an \`${resource.idParameter}\` no record has is the documented 404 or the documented refusal (a server may judge either first), never a success, a 5xx or another status.`, role));
       refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
+    }
+    if (list !== undefined && resource.parent !== undefined && !resource.parent.singleton && resource.parent.byExample === undefined) {
+      writes.push(parentScopeCheck(resource, `${list.operationId}.parent-scope`, `${where(list)}: a record created under one \`${resource.parent.parameter}\` is listed under it and under no other.`));
+    }
+    if (read !== undefined) {
+      for (const op of resource.fieldWrites) {
+        const names = op.queryParams.map((parameter) => `\`${parameter.name}\``).join(', ');
+        writes.push(fieldWriteCheck(resource, op, `${op.operationId}.persisted`, `${where(op)}: the fields ${names} sent in the query and answered with a documented 2xx are what a read of the record then shows.`));
+      }
     }
     if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`));
   }

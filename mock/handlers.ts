@@ -23,6 +23,11 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const resource = op.resource;
   // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
   if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource, parentScope(resource, context.resources));
+  // A field write (D116) is the resource's update with the query's fields as its body.
+  if (resource !== undefined && op.role === undefined && resource.fieldWrites.includes(op)) {
+    const update = compileHandler({ ...op, role: 'update', idIn: 'path' }, context);
+    return (input) => update({ ...input, body: Object.fromEntries(Object.entries(input.query).filter(([, value]) => value !== undefined)) });
+  }
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   // An operation that documents no 2xx (Swagger 2.0's `addPet`, only a 405) answers the record as JSON with 200

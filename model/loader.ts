@@ -5,6 +5,7 @@ import { readSpecDocument } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
+import { linksOf } from './links.js';
 import { streamMemberOf, streamOf } from './streams.js';
 import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method, NamedExample, OperationModel, ParameterModel, ResponseModel, TagModel } from './model.js';
 
@@ -152,7 +153,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
           example: header['example'] ?? Object.values((header['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value,
         }));
       const description = typeof response['description'] === 'string' ? response['description'] : undefined;
-      return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents, headers, ...(description === undefined ? {} : { description }) };
+      const links = linksOf(response['links']);
+      return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents, headers, ...(description === undefined ? {} : { description }), ...(links.length === 0 ? {} : { links }) };
     });
     const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
     const requirements = (op['security'] as Record<string, string[]>[] | undefined) ?? documentSecurity ?? [];

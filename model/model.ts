@@ -91,6 +91,23 @@ export interface ResponseModel {
   headers: HeaderModel[];
   /** The response's `description` (rules stated only in prose, such as a refused reversed range, D107). */
   description?: string | undefined;
+  /** The response's declared `links` (OpenAPI Link Object), inline or from `components/links`; absent when none. */
+  links?: LinkModel[];
+}
+
+/**
+ * A declared link (OpenAPI 3 Link Object, spec/DECISIONS.md › D118): which operation a response leads to
+ * (`operationId`, or `operationRef` as a JSON pointer into this document such as `#/paths/~1boards~1{ref}/get`),
+ * and how that operation's parameters and body are filled: runtime expressions (`$response.body#/key`,
+ * `$request.path.username`, `$response.header.Location`) or constants.
+ */
+export interface LinkModel {
+  name: string;
+  operationId?: string | undefined;
+  operationRef?: string | undefined;
+  /** Parameter name (optionally qualified, `path.id`) to a runtime expression or a constant. */
+  parameters: Record<string, unknown>;
+  requestBody?: unknown;
 }
 
 /**
@@ -347,6 +364,13 @@ export interface ResourceModel {
   list: ListModel | undefined;
   /** Sub-path views of the collection (`GET /pet/findByStatus`): filtered lists of the same records. */
   views: ListModel[];
+  /**
+   * Field writes on the item path (spec/DECISIONS.md › D116): `POST /plant/{plantId}?name=…&status=…`, a `POST`
+   * without a body whose query parameters each name a writable scalar member of the record (OpenAPI 3's form of
+   * Swagger 2.0's `updatePetWithForm`). The fields sent are merged into the record; `op.resource` is this resource
+   * and `op.role` stays `undefined`, as for a view.
+   */
+  fieldWrites: OperationModel[];
   validateRecord: Validator;
 }
 

@@ -1,3 +1,4 @@
+import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
@@ -66,11 +67,16 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
       // takes creates and the parent's read names records in its examples (D72).
       const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
-      if (parent === undefined && known === undefined) {
+      // …or whose parent a declared link names: a create whose answer's id feeds the parent parameter (D118).
+      const viaLink = parent === undefined && known === undefined ? linkedParent(group, parentPath, groups, operations) : undefined;
+      if (viaLink !== undefined) {
+        resource.parent = parentOf(resource, viaLink, parentPath, singletons.has(group.collection));
+      } else if (parent === undefined && known === undefined) {
         group.resource = undefined;
         continue;
+      } else {
+        resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
       }
-      resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
     // A name the path cannot tell apart (`/chat/completions` took `completions` before `/completions`) gets a number.
@@ -85,7 +91,29 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     resources.push(resource);
   }
   for (const view of views) attachView(view, resources);
+  for (const op of operations) attachFieldWrite(op, resources);
   return resources;
+}
+
+/**
+ * Makes a `POST` on a resource's item path that takes no body, documents a 2xx and whose query parameters (one or
+ * more) each name a writable scalar top-level member of the record, other than its id, a field write of that
+ * resource (D116). Any other such operation stays answered from its examples.
+ */
+function attachFieldWrite(op: OperationModel, resources: ResourceModel[]): void {
+  if (op.resource !== undefined || op.method !== 'POST' || op.body !== undefined || op.queryParams.length === 0 || !op.responses.some((r) => r.status.startsWith('2'))) return;
+  const resource = resources.find((r) => r.itemPath === op.path && r.operations.read !== undefined);
+  if (resource === undefined) return;
+  const writable = (name: string): boolean => {
+    const schema = resource.properties[name];
+    if (schema === undefined || name === resource.idProperty || isMarked(schema, 'readOnly')) return false;
+    const type = mainType(schema);
+    return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean';
+  };
+  if (!op.queryParams.every((parameter) => writable(parameter.name) && parameter.type !== 'array')) return;
+  resource.fieldWrites.push(op);
+  op.resource = resource;
+  op.idIn = 'path';
 }
 
 type Group = { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel & { extension: ResourceExtension | undefined }>>; extension: ResourceExtension };
@@ -253,6 +281,32 @@ function parentOf(resource: ResourceModel, parent: ResourceModel, parentPath: st
 }
 
 /**
+ * The parent of a sub-resource whose parent's item path no resource holds, named by a declared link (D118): the
+ * resource whose create's success links to one of the sub-resource's operations with the parent path's last
+ * parameter taken from the created record's id (`boardRef: $response.body#/key` where `key` is the id).
+ */
+function linkedParent(group: Group, parentPath: string, groups: ReadonlyMap<string, Group & { resource?: ResourceModel }>, operations: readonly OperationModel[]): ResourceModel | undefined {
+  const parameter = /\{([^}/]+)\}$/.exec(parentPath)?.[1];
+  if (parameter === undefined) return undefined;
+  const own = new Set<OperationModel>(Object.values(group.ops));
+  for (const other of groups.values()) {
+    const candidate = other.resource;
+    const create = other.ops.create;
+    if (other === group || candidate === undefined || create === undefined || candidate.parent !== undefined) continue;
+    const feeds = create.responses
+      .filter((response) => response.status.startsWith('2'))
+      .flatMap((response) => response.links ?? [])
+      .some((link) => {
+        const target = linkTarget(link, operations);
+        const source = expressionSource(linkParameter(link, parameter, 'path'));
+        return target !== undefined && own.has(target) && source?.from === 'response' && source.part === 'body' && source.pointer.length === 1 && source.pointer[0] === candidate.idProperty;
+      });
+    if (feeds) return candidate;
+  }
+  return undefined;
+}
+
+/**
  * The parent of a sub-resource whose parent path no resource holds but has a read with examples (D72): it exists
  * when its examples name each of the path's parameters' values. `undefined` when that read or its examples are
  * missing.
@@ -339,6 +393,7 @@ function buildResource(
     listShape,
     list,
     views: [],
+    fieldWrites: [],
     validateRecord: compile(ajv, recordSchema, ''),
   };
 }

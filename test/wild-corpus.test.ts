@@ -5,7 +5,7 @@ import { startMock, type StartedMock } from '../mock/index.js';
 import { PACKAGE_ROOT } from '../model/loader.js';
 import { WILD_KEY, wildClient, type WildAuth, type WildProbe } from './wild-corpus/wild-client.js';
 import { bookshop, notes, nursery, recipes, rides } from './wild-corpus/probes-classic.js';
-import { alerts, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
+import { alerts, boards, catalogue, codeReview, versions, webhooks } from './wild-corpus/probes-examples.js';
 import { chat, ferry, forge, gallery, identity } from './wild-corpus/probes-modern.js';
 import { articles, cloudExtras, droplets } from './wild-corpus/probes-envelopes.js';
 import { assistant } from './wild-corpus/probes-streams.js';
@@ -34,6 +34,7 @@ const CASES: readonly WildCase[] = [
   { file: 'versions-examples-3.0.yaml', auth: 'none', probes: versions },
   { file: 'rides-offset-3.0.yaml', auth: { query: 'server_token' }, probes: rides },
   { file: 'code-review-links-3.0.yaml', auth: 'none', probes: codeReview },
+  { file: 'boards-links-3.0.yaml', auth: 'none', probes: boards },
   { file: 'catalogue-search-form-3.0.yaml', auth: 'none', probes: catalogue },
   { file: 'alerts-callback-3.0.yaml', auth: 'none', probes: alerts },
   { file: 'webhooks-scopes-3.1.yaml', auth: 'bearer', probes: webhooks },

@@ -9,7 +9,7 @@ import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, type Check } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
-import { expectReadBack } from './read.js';
+import { absentIds, expectReadBack } from './read.js';
 import { expectNothingCreated } from './population.js';
 import { createRecord, operation, show, successStatuses } from './records.js';
 import { sameJson } from '../../model/json.js';
@@ -231,6 +231,35 @@ export function invalidBodyCheck(resource: ResourceModel, id: string, rule: stri
       await target.unchanged();
     },
   };
+}
+
+/**
+ * A replace or update whose path names the record and that documents both 404 and 400 (or 422), sent an invalid
+ * body for an id no record has (spec/DECISIONS.md › D117): the server may judge either first, so the answer is the
+ * documented 404 or the documented refusal, never a success, a 5xx or another status. The invalid bodies are those
+ * of `<op>.invalid-body`; the absent ids those of `<read>.not-found`.
+ */
+export function absentInvalidCheck(resource: ResourceModel, id: string, rule: string, role: 'replace' | 'update'): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const op = operation(resource, role);
+      const cases = invalidBodies(op, bodyForm(op), fullestBody(op, context.target.integers, 2), () => undefined, (name) => sampleFor(resource.properties[name]));
+      if (cases.length === 0) return;
+      const expected = [...refusalStatuses(op), 404];
+      await context.forAll(fc.tuple(absentIds(context, resource), fc.constantFrom(...cases)), async ([absent, body]) => {
+        await context.call(op, itemRequest(resource, op, absent, undefined, body), expected);
+      });
+    },
+  };
+}
+
+/** Whether a write names its record in the path and documents both a 404 and a refusal of its body (D117). */
+export function judgesEitherFirst(op: OperationModel): boolean {
+  const documented = (status: string): boolean => op.responses.some((response) => response.status === status);
+  return op.idIn === 'path' && op.body !== undefined && documented('404') && (documented('400') || documented('422'));
 }
 
 /**

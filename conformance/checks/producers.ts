@@ -6,11 +6,13 @@ import { requestOf } from '../context.js';
 import { idKey } from './check.js';
 import { successStatuses } from './records.js';
 import { documentedStatuses } from '../../judge/documented.js';
+import { linksFeeding, valueAt } from '../../model/links.js';
 
 // Path parameters fed from what other operations return (spec/DECISIONS.md › D93): an operation under a record no
 // resource of the model holds (`GET /passes/{passId}/qr`) is called with a record that exists, found by creating
 // one through the operation whose success answer carries that parameter (by its name, or `id` on the collection
-// the parameter is named after: `plantId` from `POST /plant`), so its success answer is judged, not only its 404.
+// the parameter is named after: `plantId` from `POST /plant`; a declared link first, D118), so its success answer
+// is judged, not only its 404.
 
 /** The top-level members of a success answer's schema (with `allOf` parts). */
 function answerMembers(op: OperationModel): Record<string, Schema> {
@@ -32,13 +34,35 @@ function producedMember(producer: OperationModel, parameter: ParameterModel): st
   return named !== undefined && named !== '' && collection !== undefined && stem(collection) === stem(named) && members['id'] !== undefined ? 'id' : undefined;
 }
 
-/** The operations whose answer can feed a path parameter of `op`: creates (POST on a path without parameters). */
-function producersOf(operations: readonly OperationModel[], op: OperationModel, parameter: ParameterModel): { producer: OperationModel; member: string }[] {
-  return operations.flatMap((producer) => {
-    if (producer === op || producer.method !== 'POST' || producer.pathParams.length > 0) return [];
+/** Where a producer's answer carries a parameter's value: a member of its body (as pointer steps) or a header. */
+type Carrier = { pointer: string[] } | { header: string };
+
+/**
+ * The operations whose answer can feed a path parameter of `op`: creates (POST on a path without parameters).
+ * A declared link (D118) that leads from a create's success to `op` and says where the parameter comes from wins
+ * over names: when any create declares one, only the declared ones are used.
+ */
+function producersOf(operations: readonly OperationModel[], op: OperationModel, parameter: ParameterModel): { producer: OperationModel; carrier: Carrier }[] {
+  const creates = operations.filter((producer) => producer !== op && producer.method === 'POST' && producer.pathParams.length === 0);
+  const linked = creates.flatMap((producer) =>
+    linksFeeding(producer, op, parameter.name, operations).flatMap(({ source }) => {
+      if (source?.from !== 'response') return [];
+      return [{ producer, carrier: source.part === 'body' ? { pointer: source.pointer } : { header: source.name } }];
+    }),
+  );
+  if (linked.length > 0) return linked;
+  return creates.flatMap((producer) => {
     const member = producedMember(producer, parameter);
-    return member === undefined ? [] : [{ producer, member }];
+    return member === undefined ? [] : [{ producer, carrier: { pointer: [member] } }];
   });
+}
+
+/** The value an answer carries for a parameter: at the body's pointer, or a header's (a `Location`'s last segment). */
+function carried(carrier: Carrier, answer: unknown, headers: Record<string, string>): unknown {
+  if ('pointer' in carrier) return valueAt(answer, carrier.pointer);
+  const header = headers[carrier.header];
+  if (header === undefined) return undefined;
+  return carrier.header === 'location' ? decodeURIComponent(header.split('?')[0]!.replace(/\/+$/, '').split('/').at(-1) ?? '') : header;
 }
 
 /**
@@ -51,13 +75,13 @@ export async function fedPath(context: CheckContext, op: OperationModel): Promis
   const path: Record<string, string> = {};
   for (const parameter of op.pathParams) {
     let value: string | undefined;
-    for (const { producer, member } of producersOf(context.model.operations, op, parameter)) {
+    for (const { producer, carrier } of producersOf(context.model.operations, op, parameter)) {
       for (const requiredOnly of [true, false]) {
         if (value !== undefined) break;
         const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, 3, requiredOnly);
         const { exchange, body: answer } = await context.call(producer, requestOf(producer, body === undefined ? {} : { value: body }), documentedStatuses(producer));
-        const carried = exchange.response.status < 300 && answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>)[member] : undefined;
-        if (carried !== undefined && carried !== null) value = idKey(carried);
+        const found = exchange.response.status < 300 ? carried(carrier, answer, exchange.response.headers) : undefined;
+        if (found !== undefined && found !== null && found !== '') value = idKey(found);
       }
     }
     if (value === undefined) return undefined;

@@ -1,4 +1,5 @@
-import type { ListModel, ResourceModel } from '../../model/model.js';
+import type { FilterModel, ListModel, ResourceModel } from '../../model/model.js';
+import { mainType, objectShape, type Schema } from '../../model/schema.js';
 import { ordinaryBody, withProperty } from '../arbitraries/body.js';
 import { filterText } from '../arbitraries/query-strings.js';
 import { filterStranger } from '../../judge/record-rules.js';
@@ -45,13 +46,86 @@ export function viewFilterCheck(resource: ResourceModel, view: ListModel, id: st
   };
 }
 
-/** The view filter checks of a resource: one per sub-path view with an equality filter whose values the spec lists. */
+/**
+ * The members of an array property's items a text filter value may be compared with: `[undefined]` when the items
+ * are texts themselves, the names of the items' plain text members when they are objects (a tag's `name`), else
+ * none. Texts with a `format`, `pattern` or `enum` are left out: a made-up word would not be valid there.
+ */
+function textMembers(property: Schema | undefined): (string | undefined)[] {
+  const items = property?.['items'];
+  if (typeof items !== 'object' || items === null || Array.isArray(items)) return [];
+  const fits = (bound: unknown, ok: (n: number) => boolean): boolean => typeof bound !== 'number' || ok(bound);
+  const plain = (schema: Schema): boolean =>
+    mainType(schema) === 'string' && schema['format'] === undefined && schema['pattern'] === undefined && schema['enum'] === undefined && fits(schema['maxLength'], (n) => n >= 16) && fits(schema['minLength'], (n) => n <= 8);
+  if (plain(items as Schema)) return [undefined];
+  const shape = objectShape(items as Schema);
+  const names = Object.entries(shape.properties).flatMap(([name, schema]) => (plain(schema) && schema['readOnly'] !== true ? [name] : []));
+  // An item must be valid with only these members: one that requires another member is not tried.
+  return shape.required.every((name) => names.includes(name)) ? names : [];
+}
+
+/** Whether one of a record's items of `property` is `word` itself or has it as one of its scalar members. */
+function holdsWord(record: Record<string, unknown>, property: string, word: string): boolean {
+  const held = record[property];
+  return Array.isArray(held) && held.some((item) => item === word || (typeof item === 'object' && item !== null && Object.values(item).includes(word)));
+}
+
+/**
+ * A sub-path view's filter on an array of texts or of objects with a text member (`GET /plant/findByTags?tags=x`,
+ * whose records hold `tags: [{id, name}]`), as a property (spec/DECISIONS.md › D115): the check creates a record
+ * whose second item carries a word no other record holds and one whose items carry another, then asks the view for
+ * the first word: every listed record has an item holding it (as itself or as one of its scalar members, since the
+ * spec does not say which member a filter value names), and the first record is listed (when the page is not full).
+ */
+export function viewItemFilterCheck(resource: ResourceModel, view: ListModel, filter: FilterModel, members: readonly (string | undefined)[], id: string, rule: string): Check {
+  return {
+    id,
+    rule,
+    writes: true,
+    async run(context) {
+      const create = resource.operations.create!;
+      const op = view.operation;
+      const stamp = Date.now().toString(36);
+      const words = [`w${stamp}a`, `w${stamp}b`, `w${stamp}c`];
+      const item = (word: string): unknown => (members[0] === undefined ? word : Object.fromEntries(members.map((name) => [name, word])));
+      const made: string[] = [];
+      for (const [index, items] of [[words[2]!, words[0]!], [words[1]!]].entries()) {
+        const body = withProperty(create, ordinaryBody(create, context.target.integers, 70 + index), filter.property, items.map(item));
+        const created = body === undefined ? undefined : await createRecord(context, resource, body);
+        if (created === undefined) return;
+        made.push(idOf(resource, created));
+      }
+      const query = new URLSearchParams({ [filter.parameter.name]: words[0]! });
+      if (view.limit?.maximum !== undefined) query.set(view.limit.parameter, String(view.limit.maximum));
+      const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+      const records = recordsOf(resource, body);
+      const stranger = records.findIndex((record) => !holdsWord(record, filter.property, words[0]!));
+      if (stranger !== -1) throw new Violation(`${op.operationId}?${query.toString()}: item ${stranger} (${resource.idProperty} ${idOf(resource, records[stranger]!)}) holds no ${filter.property} item ${words[0]}`, exchange);
+      if (view.limit?.maximum !== undefined && records.length >= view.limit.maximum) return;
+      if (!records.some((record) => idOf(resource, record) === made[0])) throw new Violation(`${op.operationId}?${query.toString()} leaves out ${resource.name} ${made[0]}, created with a ${filter.property} item ${words[0]}`, exchange);
+    },
+  };
+}
+
+/**
+ * The view filter checks of a resource: one per sub-path view with an equality filter whose values the spec lists,
+ * and one per view filter on an array property whose items are texts or hold a plain text member.
+ */
 export function viewChecks(resource: ResourceModel, where: (view: ListModel) => string): Check[] {
   if (resource.operations.create === undefined) return [];
-  return resource.views
-    .filter((view) => view.operation.method === 'GET' && view.filters.some((filter) => (filter.match ?? 'equal') === 'equal' && (filter.values?.length ?? 0) > 0))
+  const views = resource.views.filter((view) => view.operation.method === 'GET');
+  const valued = views
+    .filter((view) => view.filters.some((filter) => (filter.match ?? 'equal') === 'equal' && (filter.values?.length ?? 0) > 0))
     .map((view) => {
       const names = view.filters.map((filter) => `\`${filter.parameter.name}\``).join(', ');
       return viewFilterCheck(resource, view, `${view.operation.operationId}.filter`, `${where(view)}: for each listed value of ${names}, every record the view lists has it, and a record created with it is listed.`);
     });
+  const itemFilters = views.flatMap((view) =>
+    view.filters.flatMap((filter, index) => {
+      const members = filter.match === 'overlap' || filter.match === 'contains' ? textMembers(resource.properties[filter.property]) : [];
+      if (members.length === 0 || mainType((filter.parameter.type === 'array' ? filter.parameter.schema['items'] : filter.parameter.schema) as Schema) !== 'string') return [];
+      return [viewItemFilterCheck(resource, view, filter, members, `${view.operation.operationId}.item-filter${index === 0 ? '' : `-${filter.parameter.name}`}`, `${where(view)}: \`${filter.parameter.name}\` names an item of \`${filter.property}\`; every record the view lists for a word holds an item with it, and a record created with it is listed.`)];
+    }),
+  );
+  return [...valued, ...itemFilters];
 }

@@ -90,3 +90,19 @@ export const webhooks: Record<string, WildProbe> = {
     expectStatus(await call('POST', '/newArticle', { json: { id: 1, name: 'bolt' } }), 404);
   },
 };
+
+/** boards-links-3.0.yaml: a create whose declared links feed the path of its sub-collection (key → boardRef). */
+export const boards: Record<string, WildProbe> = {
+  'a board is created with a key, and its cards are answered under that key': async ({ call }) => {
+    const created = await call('POST', '/boards', { json: { title: 'Sprint 12' } });
+    expectStatus(created, 201);
+    const key = object(created)['key'];
+    expect(typeof key).toBe('string');
+    const cards = await call('GET', `/boards/${String(key)}/cards`);
+    expectStatus(cards, 200);
+    expect(Array.isArray(cards.json)).toBe(true);
+  },
+  'bad input: a board without a title is a 400': async ({ call }) => {
+    expectStatus(await call('POST', '/boards', { json: {} }), 400);
+  },
+};

@@ -11,6 +11,12 @@ import type { AddressInfo } from 'node:net';
 /** One realistic bug to build into the server (none: the correct server). */
 export type NurseryFault =
   | 'status-filter-ignored'
+  | 'tags-filter-ignored'
+  | 'tags-filter-first-only'
+  | 'form-update-ignored'
+  | 'form-update-reads-body'
+  | 'absent-invalid-500'
+  | 'invalid-body-404'
   | 'put-creates-missing'
   | 'put-drops-status'
   | 'delete-keeps-plant'
@@ -27,10 +33,16 @@ export type NurseryFault =
   | 'order-missing-200'
   | 'xml-answer-to-json';
 
-/** Options of {@link startNurseryServer}: the accepted token (Bearer or `api_key` header) and the fault, if any. */
+/**
+ * Options of {@link startNurseryServer}: the accepted token (Bearer or `api_key` header), the fault, if any, and
+ * whether a gardener's update judges its body before looking the gardener up (`bodyFirst`: an invalid body for an
+ * unknown username is a 400; by default it is a 404). The spec documents both statuses and says nothing of their
+ * order, so either way is correct.
+ */
 export interface NurseryOptions {
   key: string;
   fault?: NurseryFault;
+  bodyFirst?: boolean;
 }
 
 /** A running nursery server: its base URL (the spec's `/api/v3` under a free port) and how to stop it. */
@@ -279,8 +291,8 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       case 'GET /plant/findByTags': {
         need(bearer());
         const wanted = query.getAll('tags').flatMap((one) => one.split(','));
-        const tagged = (plant: Json): boolean => ((plant.tags as Json[] | undefined) ?? []).some((tag) => wanted.includes(tag.name as string));
-        return send(200, [...plants.values()].filter((plant) => wanted.length === 0 || tagged(plant)));
+        const tagged = (plant: Json): boolean => ((plant.tags as Json[] | undefined) ?? []).slice(0, fault === 'tags-filter-first-only' ? 1 : undefined).some((tag) => wanted.includes(tag.name as string));
+        return send(200, [...plants.values()].filter((plant) => wanted.length === 0 || fault === 'tags-filter-ignored' || tagged(plant)));
       }
       case 'GET /plant/{}':
         need(bearer() || apiKey());
@@ -288,8 +300,10 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       case 'POST /plant/{}': {
         need(bearer());
         const plant = plantAt(path[1]!);
-        const name = query.get('name');
-        const status = query.get('status');
+        // The buggy versions answer success but never see the query's fields: one drops them, one reads them from the (empty) body.
+        const fields = fault === 'form-update-ignored' ? new URLSearchParams() : fault === 'form-update-reads-body' ? new URLSearchParams(raw.toString('utf8')) : query;
+        const name = fields.get('name');
+        const status = fields.get('status');
         if (status !== null && !STATUSES.includes(status)) throw new HttpError(400);
         if (name !== null) plant.name = name;
         if (status !== null) plant.status = status;
@@ -363,8 +377,21 @@ export async function startNurseryServer(options: NurseryOptions): Promise<Runni
       }
       case 'PUT /gardener/{}': {
         const username = path[1]!;
+        const read = (): Json => {
+          try {
+            return gardenerOf(body(), fault);
+          } catch (error) {
+            // The buggy versions: one words its refusal with the stored gardener's name (a crash when there is
+            // none), one takes any trouble with an update for a gardener not found.
+            if (fault === 'absent-invalid-500' && !gardeners.has(username)) throw new TypeError("Cannot read properties of undefined (reading 'username')");
+            if (fault === 'invalid-body-404') throw new HttpError(404);
+            throw error;
+          }
+        };
+        const early = options.bodyFirst === true ? read() : undefined;
+        if (!gardeners.has(username) && fault !== 'absent-invalid-500') throw new HttpError(404);
+        const gardener = early ?? read();
         if (!gardeners.has(username)) throw new HttpError(404);
-        const gardener = gardenerOf(body(), fault);
         // The path names the record; a body naming another username does not move it.
         if (fault !== 'gardener-update-lost') gardeners.set(username, { ...gardener, username });
         return send(200);

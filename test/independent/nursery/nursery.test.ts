@@ -1,4 +1,5 @@
-import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../independent-case.js';
+import { expect, test } from 'vitest';
+import { defineIndependentCase, failureText, independentTarget, INDEPENDENT_KEY, outcomes, type KilledFault } from '../independent-case.js';
 import { startNurseryServer, type NurseryFault } from './nursery-server.js';
 
 // The nursery (spec/wild/nursery-3.0.yaml, in the shape of the classic Swagger Petstore) implemented from its text
@@ -6,6 +7,12 @@ import { startNurseryServer, type NurseryFault } from './nursery-server.js';
 // and form bodies, an api_key header beside the OAuth2 token. Each fault is one realistic bug.
 const FAULTS: readonly KilledFault<NurseryFault>[] = [
   { fault: 'status-filter-ignored', killedBy: 'findPlantsByStatus.filter' },
+  { fault: 'tags-filter-ignored', killedBy: 'findPlantsByTags.item-filter' },
+  { fault: 'tags-filter-first-only', killedBy: 'findPlantsByTags.item-filter' },
+  { fault: 'form-update-ignored', killedBy: 'updatePlantWithForm.persisted' },
+  { fault: 'form-update-reads-body', killedBy: 'updatePlantWithForm.persisted' },
+  { fault: 'absent-invalid-500', killedBy: 'updateGardener.absent-invalid' },
+  { fault: 'invalid-body-404', killedBy: 'updateGardener.invalid-body' },
   { fault: 'put-creates-missing', killedBy: 'updatePlant.persisted' },
   { fault: 'put-drops-status', killedBy: 'updatePlant.persisted' },
   { fault: 'delete-keeps-plant', killedBy: 'deletePlant.gone' },
@@ -24,3 +31,14 @@ const FAULTS: readonly KilledFault<NurseryFault>[] = [
 ];
 
 defineIndependentCase('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), FAULTS);
+
+// The spec documents both 404 and 400 for a gardener's update and says nothing of their order (D117): the same
+// server judging the body before looking the gardener up is as correct, and passes every check too.
+test('nursery-3.0.yaml: the server that judges an update\'s body before its gardener passes every check', async () => {
+  const server = await startNurseryServer({ key: INDEPENDENT_KEY, bodyFirst: true });
+  try {
+    expect(failureText(await outcomes(independentTarget('nursery-3.0.yaml', server.baseUrl)))).toBe('');
+  } finally {
+    await server.close();
+  }
+});
