@@ -9,8 +9,7 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
  * actions): one `testcase` per check (`name` = `id: rule`), a `failure` carrying the report, `skipped` with its
  * reason, the check's advice in its `system-out` (GitLab and Jenkins show it beside the test).
  *
- * Without `reach`, one `testsuite` named `suite` holding every check (classname `suite`): the shape `--from-har`
- * writes. With `reach` (conformance/report/reach.ts), one `testsuite` per operation of the spec, named
+ * Without `reach`, one `testsuite` named `suite` holding every check (classname `suite`). With `reach` (conformance/report/reach.ts), one `testsuite` per operation of the spec, named
  * `operationId (METHOD path)`, whose testcases carry the operationId as `classname` (the "suite"/"class" column of
  * those reports), with the operation's reach as `properties` (`statuses.seen`, `statuses.never-seen`,
  * `statuses.undocumented`, `reach`) and as readable `system-out`; then a testsuite `API-wide` for the checks of no

@@ -24,6 +24,7 @@ describe('reachOf', () => {
     expect(getPet.gaps).toEqual(['never reached with an existing id']);
     expect(getPet.unseen.find((status) => status.status === '200')).toEqual({ status: '200', reason: 'never reached with an existing id', expected: false });
     expect(getPet.checks.map((check) => check.id)).toEqual(['getPet.not-found', 'auth.getPet']);
+    expect(reachOf(seed, [], [record('har.getPet', 'passed')]).operations.find((operation) => operation.operationId === 'getPet')!.checks.map((check) => check.id)).toEqual(['har.getPet']);
     expect(isFullyReached(getPet)).toBe(false);
   });
 
@@ -126,7 +127,7 @@ describe('the renderers of the reach', () => {
     expect(xml).toContain('<testsuite name="listThings (GET /things)" tests="0"');
   });
 
-  it('JUnit without a reach keeps one testsuite of every check (the --from-har shape)', () => {
+  it('JUnit without a reach keeps one testsuite of every check', () => {
     const xml = renderJunit('suite', checks);
     expect(xml.match(/<testsuite /g)).toHaveLength(1);
     expect(xml).toContain('<testcase classname="suite" name="getThing.not-found: rule of getThing.not-found" time="0.005"/>');

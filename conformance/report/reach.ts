@@ -50,7 +50,7 @@ export interface OperationReach {
   unseen: UnseenStatus[];
   /** Why the operation was not reached as the spec allows: `never called`, `never reached with an existing id`, `no success seen (…)`. */
   gaps: string[];
-  /** The checks whose id names this operation (`<operationId>.<kind>`, `auth.<operationId>`), in run order. */
+  /** The checks whose id names this operation (`<operationId>.<kind>`, `auth.<operationId>`, `--from-har`'s `har.<operationId>`), in run order. */
   checks: CheckReach[];
   /** Advice of API-wide checks (`responses.conformance`, `stateful.model`) that names this operation, as `<check id>: <note>`. */
   notes: string[];
@@ -101,7 +101,7 @@ export function reachOf(model: ApiModel, statuses: readonly (readonly [string, r
 
   // Longest operationId first, so that `pets.list.pages` goes to `pets.list`, not to a `pets` operation.
   const byLength = [...model.operations].sort((a, b) => b.operationId.length - a.operationId.length);
-  const ownerOf = (id: string): OperationModel | undefined => byLength.find((op) => id === `auth.${op.operationId}` || id.startsWith(`${op.operationId}.`));
+  const ownerOf = (id: string): OperationModel | undefined => byLength.find((op) => id === `auth.${op.operationId}` || id === `har.${op.operationId}` || id.startsWith(`${op.operationId}.`));
   const owned = new Map<OperationModel, CheckReach[]>();
   const apiWide: CheckReach[] = [];
   const notes = new Map<OperationModel, string[]>();
