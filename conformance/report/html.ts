@@ -1,5 +1,5 @@
 import type { OperationCoverage } from './coverage.js';
-import { checkCounts, isFullyReached, type CheckReach, type OperationReach, type RunReach } from './reach.js';
+import { checkCounts, isFullyReached, statusCounts, type CheckReach, type OperationReach, type RunReach } from './reach.js';
 import type { CheckRecord, SummaryRecord } from './results.js';
 
 /** What a report is made of: the run's checks, its figures and the spec's operations with the statuses seen. */
@@ -136,7 +136,10 @@ function checkList(checks: readonly CheckReach[]): string {
   return `<ul class="reasons">${items.join('')}</ul>`;
 }
 
-/** A short markdown summary of a run (for `GITHUB_STEP_SUMMARY`): the verdict, the figures and a table of checks. */
+/**
+ * A short markdown summary of a run (for `GITHUB_STEP_SUMMARY`): the verdict, the figures, a table of checks, and
+ * with a reach the operations not reached in full (statuses seen, checks, what was not reached).
+ */
 export function renderMarkdown(report: RunReport): string {
   const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
   const failed = report.checks.filter((check) => check.state === 'failed').length;
@@ -160,6 +163,18 @@ export function renderMarkdown(report: RunReport): string {
   for (const check of report.checks) {
     const note = check.state === 'failed' ? (check.report?.split('\n').find((line) => line.trim().startsWith('problem:'))?.trim() ?? '') : (check.skipped ?? '');
     lines.push(`| \`${check.id}\` | ${icon[check.state]} | ${(check.durationMs / 1000).toFixed(1)} s | ${cell(note)} |`);
+  }
+  const partial = report.reach?.operations.filter((operation) => !isFullyReached(operation)) ?? [];
+  if (report.reach !== undefined) {
+    lines.push('', `**Reach**: ${report.reach.operations.length - partial.length} of ${report.reach.operations.length} operations reached in full (every check passed, every documented status seen)`);
+  }
+  if (partial.length > 0) {
+    lines.push('', '| Operation | Seen | Checks | Not reached |', '|---|---|---|---|');
+    for (const operation of partial) {
+      const unseen = operation.unseen.filter((status) => !status.expected).map((status) => status.status);
+      const missing = [...operation.gaps, ...(unseen.length === 0 ? [] : [`never seen: ${unseen.join(', ')}`])].join('; ');
+      lines.push(`| \`${operation.method} ${operation.path}\` ${cell(operation.operationId)} | ${operation.seen.length === 0 ? 'never called' : statusCounts(operation.seen)} | ${checkCounts(operation.checks)} | ${cell(missing)} |`);
+    }
   }
   return `${lines.join('\n')}\n\n`;
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 import { colours } from './colours.js';
-import { renderHtml } from './html.js';
+import { renderHtml, renderMarkdown } from './html.js';
 import { renderJunit } from './junit.js';
 import { isFullyReached, isLimiting, reachOf } from './reach.js';
 import type { CheckRecord } from './results.js';
@@ -112,6 +112,12 @@ describe('the renderers of the reach', () => {
     expect(html).toMatch(/<tr id="operation-getThing">.*<code>getThing.found<\/code><\/a> <span class="skipped">not run<\/span><br><span class="muted">not verifiable: crossing_id/);
     expect(html).toMatch(/<tr id="operation-getSticker">.*<span class="badge undocumented" title="not documented">500 ×1<\/span>/);
     expect(html).toMatch(/<li class="muted"><span class="badge unseen">503<\/span> not provoked/);
+  });
+
+  it('the markdown step summary: the operations not reached in full, one row each', () => {
+    const markdown = renderMarkdown({ baseUrl: 'http://x/v1', finishedAt: 'now', checks, summary: undefined, operations: [], unmatched: new Map(), reach });
+    expect(markdown).toContain('**Reach**: 1 of 3 operations reached in full');
+    expect(markdown).toContain('| `GET /things/{thingId}` getThing | 404×3 | 1 passed, 1 not run | never reached with an existing id; never seen: 200 |');
   });
 
   it('JUnit: a testsuite per operation with its reach as properties and system-out, the checks classed by operation', () => {
