@@ -4,7 +4,7 @@ import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 import { colours } from './colours.js';
 import { renderHtml, renderMarkdown } from './html.js';
 import { renderJunit } from './junit.js';
-import { isFullyReached, isLimiting, reachOf } from './reach.js';
+import { isFullyReached, isLimiting, reachOf, type OperationReach } from './reach.js';
 import type { CheckRecord } from './results.js';
 import { reachLines } from './text.js';
 
@@ -102,6 +102,19 @@ describe('the renderers of the reach', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('the console on a large spec: past eight, operations lacking only some documented errors are counted on one line', () => {
+    const operation = (n: number, unseen: string[]): OperationReach => ({
+      operationId: `op${n}`, method: 'GET', path: `/r${n}`, tag: undefined, deprecated: false, documented: ['200', ...unseen], seen: [[200, 1]], undocumented: [],
+      unseen: unseen.map((status) => ({ status, expected: false })), gaps: [], checks: [{ id: `op${n}.documented`, state: 'passed', reasons: [], advice: [] }], notes: [],
+    });
+    const many = { operations: [...Array.from({ length: 9 }, (_, n) => operation(n, n % 3 === 0 ? ['400', '409'] : ['400'])), { ...operation(9, []), gaps: ['never called'], seen: [] }], apiWide: [], unmatched: [] };
+    const text = reachLines(many, plain);
+    expect(text).toContain('  9 more operations reached, every check passed, some documented errors never seen (400 on 9, 409 on 3): the HTML and JUnit reports list them\n');
+    expect(text).toContain('  GET /r9 op9  never called · 1 passed\n');
+    expect(text).not.toContain('GET /r1 op1');
+    expect(reachLines({ ...many, operations: many.operations.slice(1) }, plain)).toContain('  GET /r1 op1  seen 200×1 · 1 passed · never seen: 400\n');
   });
 
   it('the HTML: a row per operation, its statuses, the never seen with their reasons, its checks with state and reason', () => {

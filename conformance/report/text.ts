@@ -29,7 +29,8 @@ export function closingLines(checks: readonly CheckRecord[], figures: SummaryRec
  * (`GET /pets/{petId} getPet  seen 200×12 404×30 · 4 passed, 1 not run · never seen: 409`) with a line below for
  * each gap and each reason checks were not run or not fully tested (checks sharing a reason on one line; a long
  * reason met more than once written once, under "Reasons", and cited as `[n]`); the operations reached in full
- * counted on one line, so the section stays short on a spec of hundreds of operations. Statuses a correct server
+ * counted on one line, and so are operations lacking only some documented error statuses when a group has more
+ * than eight of them, so the section stays short on a spec of hundreds of operations. Statuses a correct server
  * does not send to the suite (5xx, 429) are left to the HTML report.
  */
 export function reachLines(reach: RunReach, colour: Colours): string {
@@ -46,7 +47,13 @@ export function reachLines(reach: RunReach, colour: Colours): string {
     const operations = reach.operations.filter((operation) => operation.tag === tag);
     const partial = operations.filter((operation) => !isFullyReached(operation));
     if (grouped) lines.push(`${colour.bold(tag ?? '(no tag)')}: ${operations.length - partial.length} of ${operations.length} in full`);
-    for (const operation of partial) lines.push(...operationLines(operation, colour, cite));
+    const quiet = partial.filter(onlyErrorsUnseen);
+    for (const operation of partial) if (quiet.length <= QUIET_LINES || !quiet.includes(operation)) lines.push(...operationLines(operation, colour, cite));
+    if (quiet.length > QUIET_LINES) {
+      const tally = new Map<string, number>();
+      for (const operation of quiet) for (const status of operation.unseen) if (!status.expected) tally.set(status.status, (tally.get(status.status) ?? 0) + 1);
+      lines.push(`  ${quiet.length} more operations reached, every check passed, some documented errors never seen (${[...tally].map(([status, count]) => `${status} on ${count}`).join(', ')}): the HTML and JUnit reports list them`);
+    }
   }
   const api = reach.apiWide;
   if (api.length > 0) {
@@ -62,6 +69,23 @@ export function reachLines(reach: RunReach, colour: Colours): string {
     for (const [reason, n] of footnotes) lines.push(`  [${n}] ${reason}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Beyond this many, operations whose only gap is documented error statuses never seen are counted, not listed. */
+const QUIET_LINES = 8;
+
+/**
+ * Whether the only thing an operation lacks is some documented error statuses with no reason (its success seen, every
+ * check passed in full): on a large spec the most common case, counted on one line when there are many.
+ */
+function onlyErrorsUnseen(operation: OperationReach): boolean {
+  return (
+    operation.gaps.length === 0 &&
+    operation.undocumented.length === 0 &&
+    operation.checks.every((check) => check.state === 'passed') &&
+    !operation.notes.some(isLimiting) &&
+    operation.unseen.every((status) => status.expected || (!status.status.startsWith('2') && status.reason === undefined))
+  );
 }
 
 /** Long reasons (over 60 characters) met on more than one line of the section, numbered from 1 in order of meeting. */
