@@ -102,7 +102,8 @@ if (!/^https?:\/\/[^/]/.test(baseUrl)) usage(`--base-url must be an http(s) URL,
 const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
 const secured = model.operations.some((op) => op.security.length > 0);
 if (secured && (options.apiKey === undefined || options.apiKey === '')) usage('give --api-key KEY (or PETSTORE_API_KEY): the spec asks for credentials');
-const checkIds = checksFor(model).map((check) => check.id);
+const catalogue = checksFor(model);
+const checkIds = catalogue.map((check) => check.id);
 const unknown = (options.check ?? []).filter((id) => !checkIds.includes(id));
 if (unknown.length > 0) usage(`unknown check ${unknown.join(', ')}; known: ${checkIds.join(', ')}`);
 if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
@@ -153,7 +154,9 @@ const result = await runSuite(model, target, {
   },
 });
 progress?.stop();
-const reach = reachOf(model, result.summary.statuses, result.checks);
+// Checks left out by --check are shown in the reach as not run, so a partial run does not read as a complete one.
+const unselected = selected.length === 0 ? [] : catalogue.filter((check) => !selected.includes(check.id)).map((check) => ({ type: 'check' as const, id: check.id, rule: check.rule, state: 'skipped' as const, durationMs: 0, advice: [], skipped: 'not selected (--check)' }));
+const reach = reachOf(model, result.summary.statuses, [...result.checks, ...unselected]);
 process.stdout.write(reachLines(reach, out));
 process.stdout.write(closingLines(result.checks, result.summary));
 await writeReports(result, reach);
