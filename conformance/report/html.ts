@@ -41,6 +41,7 @@ export function renderHtml(report: RunReport): string {
   const passed = report.checks.filter((check) => check.state === 'passed');
   const skipped = report.checks.filter((check) => check.state === 'skipped');
   const summary = report.summary;
+  const limited = report.reach === undefined ? 0 : [...report.reach.operations.flatMap((operation) => operation.checks), ...report.reach.apiWide].filter((check) => check.state === 'limited').length;
   const lag = summary?.consistency;
   const figures = summary === undefined
     ? '<p class="muted">No figures: the run ended before its summary.</p>'
@@ -71,7 +72,7 @@ export function renderHtml(report: RunReport): string {
   const verdict = summary?.refused !== undefined
     ? `<span class="verdict ko">No verdict: ${escape(summary.refused)}</span>`
     : failed.length === 0
-      ? `<span class="verdict ok">Conforms: ${passed.length} checks passed${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}</span>`
+      ? `<span class="verdict ok">Conforms: ${passed.length} checks passed${limited === 0 ? '' : ` (${limited} not fully tested)`}${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}</span>`
       : `<span class="verdict ko">Does not conform: ${failed.length} of ${report.checks.length} checks failed</span>`;
 
   return `<!doctype html>

@@ -65,6 +65,7 @@ describe('the reach of a run', () => {
     expect(console).not.toMatch(/getThing +seen/);
     const html = renderHtml({ baseUrl, finishedAt: 'now', checks: result.checks, summary: result.summary, operations: [], unmatched: new Map(), reach });
     expect(html).toMatch(/<tr id="operation-getSticker">.*never reached with an existing id/);
+    expect(html).toMatch(/Conforms: \d+ checks passed \(1 not fully tested\)/);
     const junit = renderJunit('reach', result.checks, reach);
     expect(junit).toMatch(/<testsuite name="getSticker \(GET \/stickers\/\{stickerCode\}\)"[\s\S]*?<property name="reach" value="never reached with an existing id; /);
   });
