@@ -61,6 +61,30 @@ describe('reachOf', () => {
     expect(isLimiting('getPet answered 400 (allowed: a default the spec does not show)')).toBe(false);
   });
 
+  it('tells the checks\' advice that limits a judgement from advice that notes an allowed answer (the phrasings of conformance/checks/)', () => {
+    const limiting = [
+      'listPets.status-filter: the target lists no pets with a status, so the filter could not be exercised',
+      '?status=sold returned no records, so the filter was not exercised for that value',
+      'getTicketQr: no operation was found that makes a record for `ticketId`, so it was only called with drawn values',
+      'listPets leaves out `status`, whose default a server may apply, so the pages were not held to every created record',
+      'pets 7 no longer holds a value in listPets\'s window range, so its membership was not verifiable',
+      'createPet cannot send bornAt = ["2026-01-01"], so the range filters were not tested',
+      'the target holds fewer than 30 pets (or fewer than 5 of a filter value), so some limit rules could only be tested in part',
+      'could not confirm that a refused request created nothing: the target holds more pets than one page shows, and their order is not shown',
+      'read-only: the target lists no pets, so getPet could not be checked on an existing record',
+      'no resource offers a request to probe, so no response was judged here (operations no resource holds have their own check): not fully tested',
+    ];
+    const allowed = [
+      'listPets answered 400 to an invalid query (allowed: handling of invalid query parameters is not shown), e.g. ?limit=0',
+      'createPet ignored a read-only member sent in the body (allowed: OpenAPI says it SHOULD NOT be sent, not that it is refused; --strict expects 400)',
+      'createPet refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ""',
+      'getPet is deprecated but its responses carry no Deprecation or Sunset header',
+      'createPet without status answered status "available" (allowed: a default the spec does not show)',
+    ];
+    expect(limiting.filter((note) => !isLimiting(note))).toEqual([]);
+    expect(allowed.filter(isLimiting)).toEqual([]);
+  });
+
   it('files API-wide checks apart, and their advice under each operation it names', () => {
     const reach = reachOf(shelf, [['GET /stickers/ABC', [[404, 2]]], ['DELETE /things/1', [[405, 1]]]], [
       record('responses.conformance', 'passed', { advice: ['getSticker: no operation was found that makes a record for `stickerCode`, so it was only called with drawn values'] }),
