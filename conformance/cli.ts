@@ -11,7 +11,8 @@ import { checksFor } from './catalogue.js';
 import { send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
-import { checkLines, closingLines } from './report/text.js';
+import { checkLines, closingLines, reachLines } from './report/text.js';
+import { reachOf, type RunReach } from './report/reach.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { renderJunit } from './report/junit.js';
 import { coverage } from './report/coverage.js';
@@ -101,7 +102,8 @@ if (!/^https?:\/\/[^/]/.test(baseUrl)) usage(`--base-url must be an http(s) URL,
 const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
 const secured = model.operations.some((op) => op.security.length > 0);
 if (secured && (options.apiKey === undefined || options.apiKey === '')) usage('give --api-key KEY (or PETSTORE_API_KEY): the spec asks for credentials');
-const checkIds = checksFor(model).map((check) => check.id);
+const catalogue = checksFor(model);
+const checkIds = catalogue.map((check) => check.id);
 const unknown = (options.check ?? []).filter((id) => !checkIds.includes(id));
 if (unknown.length > 0) usage(`unknown check ${unknown.join(', ')}; known: ${checkIds.join(', ')}`);
 if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
@@ -152,20 +154,24 @@ const result = await runSuite(model, target, {
   },
 });
 progress?.stop();
+// Checks left out by --check are shown in the reach as not run, so a partial run does not read as a complete one.
+const unselected = selected.length === 0 ? [] : catalogue.filter((check) => !selected.includes(check.id)).map((check) => ({ type: 'check' as const, id: check.id, rule: check.rule, state: 'skipped' as const, durationMs: 0, advice: [], skipped: 'not selected (--check)' }));
+const reach = reachOf(model, result.summary.statuses, [...result.checks, ...unselected]);
+process.stdout.write(reachLines(reach, out));
 process.stdout.write(closingLines(result.checks, result.summary));
-await writeReports(result);
+await writeReports(result, reach);
 if (result.summary.refused !== undefined) {
   process.stderr.write(colour.red(`petstore-conformance: ${result.summary.refused}\n`));
   process.exit(EXIT_USAGE);
 }
 process.exit(result.checks.some((check) => check.state === 'failed') ? 1 : 0);
 
-/** Writes the reports asked for (HTML, HAR, JUnit, GitHub step summary) from the run's results. */
-async function writeReports({ checks, summary, exchanges }: SuiteResult): Promise<void> {
-  if (junitFile !== undefined) writeFileSync(junitFile, renderJunit(`conformance of ${target.baseUrl}`, checks));
+/** Writes the reports asked for (HTML, HAR, JUnit, GitHub step summary) from the run's results and its reach per operation. */
+async function writeReports({ checks, summary, exchanges }: SuiteResult, reach: RunReach): Promise<void> {
+  if (junitFile !== undefined) writeFileSync(junitFile, renderJunit(`conformance of ${target.baseUrl}`, checks, reach));
   if (options.html === undefined && options.har === undefined && process.env['GITHUB_STEP_SUMMARY'] === undefined) return;
   const { operations, unmatched } = await coverage(options.spec, summary.statuses);
-  const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks, summary, operations, unmatched };
+  const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks, summary, operations, unmatched, reach };
   if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
   if (options.har !== undefined) {
     const failing = checks.flatMap((check) => (check.exchange === undefined ? [] : [{ exchange: check.exchange, comment: `${check.id}: ${check.rule}` }]));

@@ -7,6 +7,8 @@ import { toHar } from '../judge/har.js';
 import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { renderJunit } from './report/junit.js';
 import { coverage } from './report/coverage.js';
+import { reachOf } from './report/reach.js';
+import { reachLines } from './report/text.js';
 import type { CheckRecord } from './report/results.js';
 import { readHar } from '../judge/har.js';
 import { judgeTraffic, type JudgedExchange } from '../judge/traffic.js';
@@ -45,7 +47,6 @@ export async function runFromHar(options: FromHarOptions): Promise<number> {
   }
   const failed = checks.filter((check) => check.state === 'failed');
   for (const check of failed) process.stdout.write(`\n${colour.red(colour.bold(`FAIL ${check.id}`))}\n${check.report ?? ''}\n`);
-  process.stdout.write(`\n${failed.length === 0 ? colour.green('conforms') : colour.red(`${failed.length} of ${checks.length} checks failed`)}: ${checks.filter((c) => c.state === 'passed').length} passed, ${checks.filter((c) => c.state === 'skipped').length} listed\n`);
 
   const statuses = new Map<string, Map<number, number>>();
   for (const { exchange } of exchanges) {
@@ -54,7 +55,11 @@ export async function runFromHar(options: FromHarOptions): Promise<number> {
     counts.set(exchange.response.status, (counts.get(exchange.response.status) ?? 0) + 1);
     statuses.set(key, counts);
   }
-  if (options.junit !== undefined) writeFileSync(options.junit, renderJunit(`petstore-conformance --from-har ${options.file}`, checks));
+  // What the recorded traffic reached of each operation: the statuses it holds, the documented ones it never shows.
+  const reach = reachOf(options.model, [...statuses].map(([key, counts]) => [key, [...counts]]), checks);
+  process.stdout.write(reachLines(reach, colour));
+  process.stdout.write(`\n${failed.length === 0 ? colour.green('conforms') : colour.red(`${failed.length} of ${checks.length} checks failed`)}: ${checks.filter((c) => c.state === 'passed').length} passed, ${checks.filter((c) => c.state === 'skipped').length} listed\n`);
+  if (options.junit !== undefined) writeFileSync(options.junit, renderJunit(`petstore-conformance --from-har ${options.file}`, checks, reach));
   if (options.har !== undefined) {
     const failing = judged.filter((j) => failures(j, options.strict).length > 0).map((j) => ({ exchange: asExchange(j), comment: failures(j, options.strict).map((v) => `${v.operationId} ${v.rule} ${v.pointer}`).join('; ') }));
     writeFileSync(options.har, `${JSON.stringify(toHar(failing, '', options.version), null, 2)}\n`);
@@ -62,7 +67,7 @@ export async function runFromHar(options: FromHarOptions): Promise<number> {
   const stepSummary = process.env['GITHUB_STEP_SUMMARY'];
   if (options.html !== undefined || (stepSummary !== undefined && stepSummary !== '')) {
     const { operations, unmatched } = await coverage(options.specPath, [...statuses].map(([key, counts]) => [key, [...counts]]));
-    const report: RunReport = { baseUrl: `HAR ${options.file}`, finishedAt: new Date().toISOString(), checks, summary: undefined, operations, unmatched };
+    const report: RunReport = { baseUrl: `HAR ${options.file}`, finishedAt: new Date().toISOString(), checks, summary: undefined, operations, unmatched, reach };
     if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
     if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, renderMarkdown(report));
   }

@@ -1,4 +1,5 @@
 import type { OperationCoverage } from './coverage.js';
+import { checkCounts, isFullyReached, statusCounts, type CheckReach, type OperationReach, type RunReach } from './reach.js';
 import type { CheckRecord, SummaryRecord } from './results.js';
 
 /** What a report is made of: the run's checks, its figures and the spec's operations with the statuses seen. */
@@ -10,6 +11,8 @@ export interface RunReport {
   summary: SummaryRecord | undefined;
   operations: readonly OperationCoverage[];
   unmatched: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  /** What the run reached per operation (conformance/report/reach.ts); when given, the operations table shows it. */
+  reach?: RunReach;
 }
 
 const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -25,6 +28,7 @@ pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6rem;overflow:auto;whit
 .badge.undocumented{background:#fde2e1}.badge.unseen{background:#eee;color:#777}
 .verdict{font-size:1.1rem;padding:.5rem .75rem;border-radius:.3rem;display:inline-block}
 .verdict.ok{background:#e6f4ea}.verdict.ko{background:#fce8e6}.muted{color:#666}
+.limited{color:#7a6300}tr.tag th{background:#e8eaf6}ul.reasons{margin:0;padding-left:1.1rem}
 `;
 
 /**
@@ -37,6 +41,7 @@ export function renderHtml(report: RunReport): string {
   const passed = report.checks.filter((check) => check.state === 'passed');
   const skipped = report.checks.filter((check) => check.state === 'skipped');
   const summary = report.summary;
+  const limited = report.reach === undefined ? 0 : [...report.reach.operations.flatMap((operation) => operation.checks), ...report.reach.apiWide].filter((check) => check.state === 'limited').length;
   const lag = summary?.consistency;
   const figures = summary === undefined
     ? '<p class="muted">No figures: the run ended before its summary.</p>'
@@ -67,7 +72,7 @@ export function renderHtml(report: RunReport): string {
   const verdict = summary?.refused !== undefined
     ? `<span class="verdict ko">No verdict: ${escape(summary.refused)}</span>`
     : failed.length === 0
-      ? `<span class="verdict ok">Conforms: ${passed.length} checks passed${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}</span>`
+      ? `<span class="verdict ok">Conforms: ${passed.length} checks passed${limited === 0 ? '' : ` (${limited} not fully tested)`}${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}</span>`
       : `<span class="verdict ko">Does not conform: ${failed.length} of ${report.checks.length} checks failed</span>`;
 
   return `<!doctype html>
@@ -79,8 +84,8 @@ export function renderHtml(report: RunReport): string {
 ${verdict}
 ${figures}
 <h2>Operations</h2>
-<table id="operations"><thead><tr><th>Operation</th><th>Request</th><th>Documented statuses (seen ×count)</th><th>Seen, not documented</th></tr></thead>
-<tbody>${[...operationRows, ...unmatchedRows].join('\n')}</tbody></table>
+${report.reach === undefined ? `<table id="operations"><thead><tr><th>Operation</th><th>Request</th><th>Documented statuses (seen ×count)</th><th>Seen, not documented</th></tr></thead>
+<tbody>${[...operationRows, ...unmatchedRows].join('\n')}</tbody></table>` : reachTable(report.reach)}
 <h2>Checks</h2>
 <table id="checks"><thead><tr><th>Check</th><th>Result</th><th>Time</th><th>Rule</th></tr></thead>
 <tbody>${checkRows.join('\n')}</tbody></table>
@@ -90,7 +95,52 @@ ${failures.length === 0 ? '<p class="passed">None.</p>' : failures.join('\n')}
 `;
 }
 
-/** A short markdown summary of a run (for `GITHUB_STEP_SUMMARY`): the verdict, the figures and a table of checks. */
+/**
+ * The per-operation reach as one table (grouped by first tag when the spec has several): the statuses seen (the
+ * documented ones with their counts, the undocumented in red), the documented statuses never seen with the reason
+ * the run can give (grey when a correct server is not expected to send them), the operation's gaps, and each of its
+ * checks with its state and reason; then the API-wide checks and the requests that matched no operation.
+ */
+function reachTable(reach: RunReach): string {
+  const full = reach.operations.filter(isFullyReached).length;
+  const tags = new Set(reach.operations.map((operation) => operation.tag));
+  const rows: string[] = [];
+  for (const tag of tags) {
+    const operations = reach.operations.filter((operation) => operation.tag === tag);
+    if (tags.size > 1) rows.push(`<tr class="tag"><th colspan="5">${escape(tag ?? '(no tag)')}: ${operations.filter(isFullyReached).length} of ${operations.length} reached in full</th></tr>`);
+    rows.push(...operations.map(reachRow));
+  }
+  if (reach.apiWide.length > 0) rows.push(`<tr class="tag"><th colspan="5">API-wide checks: ${escape(checkCounts(reach.apiWide))}</th></tr><tr><td colspan="4" class="muted">checks of every operation together</td><td>${checkList(reach.apiWide)}</td></tr>`);
+  for (const [key, counts] of reach.unmatched) rows.push(`<tr><td colspan="2"><code>${escape(key)}</code></td><td>${counts.map(([status, count]) => `<span class="badge undocumented">${status} ×${count}</span>`).join('')}</td><td colspan="2" class="muted">matches no operation of the spec</td></tr>`);
+  return `<p>${full} of ${reach.operations.length} operations reached in full: every check passed, every documented status seen (but those a correct server does not send to the suite).</p>
+<table id="operations"><thead><tr><th>Operation</th><th>Request</th><th>Statuses seen (×count)</th><th>Documented, never seen</th><th>Checks</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+function reachRow(operation: OperationReach): string {
+  const seen = operation.seen.map(([status, count]) => {
+    const undocumented = operation.undocumented.some(([other]) => other === status);
+    return `<span class="badge${undocumented ? ' undocumented' : ''}" title="${undocumented ? 'not documented' : 'documented'}">${status} ×${count}</span>`;
+  });
+  const gaps = operation.gaps.map((gap) => `<br><span class="skipped">${escape(gap)}</span>`).join('');
+  const unseen = operation.unseen.map(
+    (status) => `<li${status.expected ? ' class="muted"' : ''}><span class="badge unseen">${escape(status.status)}</span>${status.reason === undefined ? '' : ` ${escape(status.reason)}`}</li>`,
+  );
+  const notes = operation.notes.map((note) => `<br><span class="muted">${escape(note)}</span>`).join('');
+  return `<tr id="operation-${escape(operation.operationId)}"><td><code>${escape(operation.operationId)}</code>${operation.deprecated ? ' <span class="muted">(deprecated)</span>' : ''}</td><td><code>${escape(operation.method)} ${escape(operation.path)}</code></td><td>${seen.join('') || '<span class="skipped">never called</span>'}${gaps}</td><td>${unseen.length === 0 ? '<span class="muted">none</span>' : `<ul class="reasons">${unseen.join('')}</ul>`}</td><td>${checkList(operation.checks)}${notes}</td></tr>`;
+}
+
+function checkList(checks: readonly CheckReach[]): string {
+  if (checks.length === 0) return '<span class="muted">no check of its own</span>';
+  const label = { passed: 'passed', failed: 'failed', skipped: 'not run', limited: 'not fully tested' } as const;
+  const items = checks.map((check) => `<li><a href="#check-${escape(check.id)}"><code>${escape(check.id)}</code></a> <span class="${check.state}">${label[check.state]}</span>${check.reasons.map((reason) => `<br><span class="muted">${escape(reason)}</span>`).join('')}</li>`);
+  return `<ul class="reasons">${items.join('')}</ul>`;
+}
+
+/**
+ * A short markdown summary of a run (for `GITHUB_STEP_SUMMARY`): the verdict, the figures, a table of checks, and
+ * with a reach the operations not reached in full (statuses seen, checks, what was not reached).
+ */
 export function renderMarkdown(report: RunReport): string {
   const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
   const failed = report.checks.filter((check) => check.state === 'failed').length;
@@ -114,6 +164,18 @@ export function renderMarkdown(report: RunReport): string {
   for (const check of report.checks) {
     const note = check.state === 'failed' ? (check.report?.split('\n').find((line) => line.trim().startsWith('problem:'))?.trim() ?? '') : (check.skipped ?? '');
     lines.push(`| \`${check.id}\` | ${icon[check.state]} | ${(check.durationMs / 1000).toFixed(1)} s | ${cell(note)} |`);
+  }
+  const partial = report.reach?.operations.filter((operation) => !isFullyReached(operation)) ?? [];
+  if (report.reach !== undefined) {
+    lines.push('', `**Reach**: ${report.reach.operations.length - partial.length} of ${report.reach.operations.length} operations reached in full (every check passed, every documented status seen)`);
+  }
+  if (partial.length > 0) {
+    lines.push('', '| Operation | Seen | Checks | Not reached |', '|---|---|---|---|');
+    for (const operation of partial) {
+      const unseen = operation.unseen.filter((status) => !status.expected).map((status) => status.status);
+      const missing = [...operation.gaps, ...(unseen.length === 0 ? [] : [`never seen: ${unseen.join(', ')}`])].join('; ');
+      lines.push(`| \`${operation.method} ${operation.path}\` ${cell(operation.operationId)} | ${operation.seen.length === 0 ? 'never called' : statusCounts(operation.seen)} | ${checkCounts(operation.checks)} | ${cell(missing)} |`);
+    }
   }
   return `${lines.join('\n')}\n\n`;
 }
