@@ -110,34 +110,69 @@ async function readServedIds(context: CheckContext): Promise<Map<string, unknown
 }
 
 /**
- * The id of the first record `reference`'s list shows when its required parameters of an id's kind (`origin`,
- * `destination`: uuids) take the ids the parameterless lists show (D124): a server holding its own data (a
- * timetable whose ports are not the spec's examples) is still reached. Distinct values for distinct parameters
- * are tried first; at most 36 combinations are asked.
+ * The queries of `list` whose required parameters of an id's kind (`origin`, `destination`: uuids) take the ids the
+ * parameterless lists show (D124): a server holding its own data (a timetable whose ports are not the spec's
+ * examples) is still reached. Distinct values for distinct parameters come first; at most 36 queries. Empty when
+ * the list needs no parameter or no list shows an id of a needed kind.
  */
-async function listedIdFromServed(context: CheckContext, reference: ReferenceModel): Promise<unknown> {
-  const list = reference.list;
+async function servedIdQueries(context: CheckContext, list: OperationModel): Promise<string[]> {
   const required = list.queryParams.filter((parameter) => parameter.required);
-  if (required.length === 0) return undefined;
+  if (required.length === 0) return [];
   const ids = await servedIds(context);
   const choices = required.map((parameter) => ids.get(kindOf(parameter.schema)) ?? []);
-  if (choices.some((values) => values.length === 0)) return undefined;
+  if (choices.some((values) => values.length === 0)) return [];
   let combos: unknown[][] = [[]];
   for (const values of choices) combos = combos.flatMap((combo) => values.map((value) => [...combo, value]));
   combos.sort((one, other) => Number(new Set(one).size !== one.length) - Number(new Set(other).size !== other.length));
-  for (const combo of combos.slice(0, 36)) {
-    const query = required.map((parameter, index) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(combo[index]))}`).join('&');
-    try {
-      const { body } = await context.call(list, { method: 'GET', path: `${list.path}?${query}` }, [200]);
-      for (const record of recordsAt(body, reference.itemsPath)) {
-        const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[reference.idMember] : undefined;
-        if (id !== undefined && id !== null) return id;
-      }
-    } catch {
-      // As in listedId: no id found this way.
+  return combos.slice(0, 36).map((combo) => required.map((parameter, index) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(combo[index]))}`).join('&'));
+}
+
+/** The records `list` answers to `query` (at `itemsPath`), or none when it answers no 200. */
+async function recordsFor(context: CheckContext, list: OperationModel, query: string, itemsPath: readonly string[]): Promise<unknown[]> {
+  try {
+    const { body } = await context.call(list, { method: 'GET', path: query === '' ? list.path : `${list.path}?${query}` }, [200]);
+    return recordsAt(body, itemsPath);
+  } catch {
+    // The list's own checks judge its answers; here an unusable answer only means nothing was found this way.
+    return [];
+  }
+}
+
+/** The id of the first record `reference`'s list shows when asked with ids other lists show (D124). */
+async function listedIdFromServed(context: CheckContext, reference: ReferenceModel): Promise<unknown> {
+  for (const query of await servedIdQueries(context, reference.list)) {
+    for (const record of await recordsFor(context, reference.list, query, reference.itemsPath)) {
+      const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[reference.idMember] : undefined;
+      if (id !== undefined && id !== null) return id;
     }
   }
   return undefined;
+}
+
+/** The query each target's served lists are asked with ({@link queryHoldingRecords}), by target and operation. */
+const heldQueries = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The query of required parameters that a list no create fills is asked with (D112, D124): the spec's examples,
+ * enums or defaults ({@link exampleQuery}) when the list holds records for them, else the first query built from
+ * the ids the parameterless lists show that does, else the examples' query. `undefined` when no query can be built.
+ * Worked out once per target and list.
+ */
+export function queryHoldingRecords(context: CheckContext, list: OperationModel, itemsPath: readonly string[]): Promise<string | undefined> {
+  const key = `${context.target.baseUrl.replace(/\/+$/, '')} ${list.operationId}`;
+  let found = heldQueries.get(key);
+  if (found === undefined) {
+    heldQueries.set(
+      key,
+      (found = (async () => {
+        const examples = exampleQuery(list, false);
+        if (examples !== undefined && (await recordsFor(context, list, examples, itemsPath)).length > 0) return examples;
+        for (const query of await servedIdQueries(context, list)) if ((await recordsFor(context, list, query, itemsPath)).length > 0) return query;
+        return examples;
+      })()),
+    );
+  }
+  return found;
 }
 
 /**
@@ -241,4 +276,5 @@ export function forgetReferences(baseUrl: string): void {
   for (const key of [...resolved.keys()]) if (key.startsWith(prefix)) resolved.delete(key);
   for (const key of [...unresolved.keys()]) if (key.startsWith(prefix)) unresolved.delete(key);
   served.delete(baseUrl.replace(/\/+$/, ''));
+  for (const key of [...heldQueries.keys()]) if (key.startsWith(prefix)) heldQueries.delete(key);
 }

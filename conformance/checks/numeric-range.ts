@@ -8,7 +8,7 @@ import { ordinaryBody, withProperty } from '../arbitraries/body.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../check-context.js';
-import { exampleQuery } from '../references.js';
+import { queryHoldingRecords } from '../references.js';
 import { idOf, type Check, type ExactRecord } from './check.js';
 import { largestPage } from './population.js';
 import { createRecord, listRecords, show, successStatuses } from './records.js';
@@ -216,7 +216,9 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
     rule,
     writes: false,
     async run(context) {
-      const example = exampleQuery(op, false);
+      const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
+      const shape = success === undefined ? undefined : shapeOfList(success);
+      const example = await queryHoldingRecords(context, op, shape === undefined || shape.kind === 'array' ? [] : shape.itemsPath);
       if (example === undefined) {
         context.advise(`${op.operationId} has a required parameter the spec gives no example, enum or default for, so ${id} asked no range`);
         return;
@@ -224,8 +226,6 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
       const limit = op.queryParams.find((parameter) => LIMIT_NAME.test(parameter.name) && (parameter.type === 'integer' || parameter.type === 'number'));
       const size = limit === undefined ? undefined : typeof limit.schema['maximum'] === 'number' ? limit.schema['maximum'] : typeof limit.schema['default'] === 'number' ? limit.schema['default'] : undefined;
       const base = [example, limit !== undefined && size !== undefined ? `${encodeURIComponent(limit.name)}=${size}` : ''].filter((part) => part !== '').join('&');
-      const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
-      const shape = success === undefined ? undefined : shapeOfList(success);
       const item = success === undefined || shape === undefined ? undefined : listItemSchema(success, shape);
       const idMember = item !== undefined && Object.hasOwn(item['properties'] ?? {}, 'id') ? 'id' : undefined;
       const recordsOfBody = (body: unknown): ExactRecord[] => {

@@ -8,7 +8,7 @@ import { filterValue, limitRange } from '../arbitraries/query-strings.js';
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
-import { exampleQuery } from '../references.js';
+import { queryHoldingRecords } from '../references.js';
 import type { Check } from './check.js';
 import { successStatuses } from './records.js';
 
@@ -58,10 +58,11 @@ interface Page {
 
 /**
  * The query every request to a served list carries: each required parameter set from the spec's examples, enums
- * or defaults, as references are resolved (D95). Errors: {@link NothingToJudge} when one cannot be built.
+ * or defaults, as references are resolved (D95), or from the ids other lists show when the examples find nothing
+ * (D124). Errors: {@link NothingToJudge} when none can be built.
  */
-function baseQuery(served: ServedList): string {
-  const query = exampleQuery(served.op, false);
+async function baseQuery(context: CheckContext, served: ServedList): Promise<string> {
+  const query = await queryHoldingRecords(context, served.op, served.list.shape.kind === 'array' ? [] : served.list.shape.itemsPath);
   if (query === undefined) throw new NothingToJudge(`${served.op.operationId} needs a query parameter the spec gives no example, enum or default for, so no request to it could be built`);
   return query;
 }
@@ -78,7 +79,7 @@ interface Asked {
  */
 async function readPage(context: CheckContext, served: ServedList, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
   const { op, list } = served;
-  const query = new URLSearchParams(baseQuery(served));
+  const query = new URLSearchParams(await baseQuery(context, served));
   if (asked !== undefined) query.set(asked.filter.parameter.name, String(asked.value));
   if (size !== undefined) query.set(list.limit!.parameter, String(size));
   if (at !== undefined && list.paging !== undefined) query.set(list.paging.parameter, at);
@@ -129,7 +130,7 @@ async function heldSet(context: CheckContext, served: ServedList): Promise<{ key
   const pages = await walk(context, served, max);
   const keys = pages.flatMap((page) => page.keys);
   const records = pages.flatMap((page) => page.records);
-  if (keys.length === 0) throw new NothingToJudge(`${served.op.operationId} holds no record for the parameters the suite can build (${baseQuery(served) || 'none'}), so its pages and limits could not be judged`);
+  if (keys.length === 0) throw new NothingToJudge(`${served.op.operationId} holds no record for the parameters the suite can build (${(await baseQuery(context, served)) || 'none'}), so its pages and limits could not be judged`);
   // Without paging, a full largest page may leave records out: only what it shows is known to be held.
   return { keys, records, complete: served.list.paging !== undefined || keys.length < max };
 }
