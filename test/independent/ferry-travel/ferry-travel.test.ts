@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { forgetTarget, listCheckIds, runCheck } from '../../../conformance/run-suite.js';
 import { PACKAGE_ROOT } from '../../../model/loader.js';
 import { FERRY_FAULTS } from './faults.js';
-import { startFerryServer, type FerryServer } from './server.js';
+import { startFerryServer, type FerryServer } from './ferry-travel-server.js';
 
 /**
- * The suite against a ferry-travel backend written from the spec's text alone (server.ts, no code shared with the
+ * The suite against a ferry-travel backend written from the spec's text alone (ferry-travel-server.ts, no code shared with the
  * mock or the suite): every check passes the correct server, and each one-fault version is rejected by the check
  * its fault names, a check the correct server passes. The correct server enforces what the spec's prose says
  * (a reservation names a crossing it holds, crossings listed from today, two-letter country codes): a check that

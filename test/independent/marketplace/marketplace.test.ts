@@ -1,8 +1,8 @@
 import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../independent-case.js';
-import { startMarketServer, type MarketFault } from './server.js';
+import { startMarketServer, type MarketFault } from './marketplace-server.js';
 
 /**
- * The suite against a marketplace backend written from spec/wild/marketplace-3.1.yaml alone (server.ts): numeric
+ * The suite against a marketplace backend written from spec/wild/marketplace-3.1.yaml alone (marketplace-server.ts): numeric
  * range filters in three naming styles (one bound exclusive, one pair on int64 serial numbers, a reversed price
  * range refused with 400) and served shipping profiles bounded by cost. The correct server passes every check;
  * each one-fault version is rejected by the range check its fault breaks.
