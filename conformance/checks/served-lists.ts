@@ -4,7 +4,7 @@ import { memberAt, nextPageValue } from '../../model/lists.js';
 import type { ApiModel, FilterModel, OperationModel } from '../../model/model.js';
 import { servedListOf, type ServedListModel } from '../../model/served-lists.js';
 import type { Exchange } from '../../judge/verdict.js';
-import { filterValue, limitRange } from '../arbitraries/query-strings.js';
+import { filterValue, invalidLimits, limitRange } from '../arbitraries/query-strings.js';
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
@@ -216,6 +216,41 @@ export function servedDefaultLimitCheck(served: ServedList): Check {
   };
 }
 
+/**
+ * Invalid and repeated page sizes on a served list (D111, as D10 for filled lists): never a 5xx; a 4xx is in the
+ * documented error shape (the call judges it); a 200 never holds more than the spec's maximum. With `--strict` only
+ * a 400 is accepted.
+ */
+export function servedInvalidQueryCheck(served: ServedList): Check {
+  const { op, list } = served;
+  const limit = list.limit!;
+  const [min, max] = limitRange(limit);
+  const name = encodeURIComponent(limit.parameter);
+  const invalid = invalidLimits(limit);
+  return {
+    id: `${op.operationId}.invalid-query`,
+    rule: `${where(op)}, records the suite cannot create: an invalid or repeated \`${limit.parameter}\` is never a 5xx; a 4xx is in the documented error shape${limit.maximum === undefined ? '' : `; a 200 holds at most ${limit.maximum} records`}.`,
+    writes: false,
+    async run(context) {
+      const base = await baseQuery(context, served);
+      const allowed = context.target.strict ? [400] : [...successStatuses(op), 400, 404, 422];
+      const attempt = async (text: string): Promise<void> => {
+        const query = [base, text].filter((part) => part !== '').join('&');
+        const { exchange, body } = await context.call(op, requestOf(op, { query }), allowed);
+        if (exchange.response.status >= 300) return;
+        context.advise(`${op.operationId} answered ${exchange.response.status} to an invalid query (allowed: handling of invalid query parameters is not shown), e.g. ?${text}`);
+        const records = list.shape.kind === 'array' ? body : memberAt(body, list.shape.itemsPath);
+        const count = Array.isArray(records) ? records.length : 0;
+        if (limit.maximum !== undefined && count > limit.maximum) throw new Violation(`?${text} was answered with ${count} records, more than the largest page ${limit.maximum}`, exchange);
+      };
+      for (const text of invalid.fixed) await attempt(`${name}=${encodeURIComponent(text)}`);
+      await attempt(`${name}=${min}&${name}=${max * 5}`);
+      await attempt(`${name}=${max * 5}&${name}=${min}`);
+      await context.forAll(invalid.random, (text) => attempt(`${name}=${encodeURIComponent(text)}`), { runs: Math.min(context.target.runs, 20) });
+    },
+  };
+}
+
 /** The value a record holds in a filter's member, as canonical JSON (`undefined`: the record lacks it). */
 function heldValue(record: unknown, filter: FilterModel): string | undefined {
   const value = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>)[filter.property] : undefined;
@@ -258,11 +293,12 @@ export function servedFilterCheck(served: ServedList, filter: FilterModel): Chec
   };
 }
 
-/** The checks of every served list of a spec: pages (when it pages), limit, default limit (when stated), filters. */
+/** The checks of every served list of a spec: pages (when it pages), limit, invalid page sizes, default limit (when stated), filters. */
 export function servedListChecks(model: ApiModel): Check[] {
   return servedLists(model).flatMap((served) => [
     ...(served.list.paging === undefined ? [] : [servedPagesCheck(served)]),
     servedLimitCheck(served),
+    servedInvalidQueryCheck(served),
     ...(served.list.limit!.default === undefined ? [] : [servedDefaultLimitCheck(served)]),
     ...served.filters.map((filter) => servedFilterCheck(served, filter)),
   ]);

@@ -24,6 +24,7 @@ export type FerryFault =
   | 'payment-parent-not-checked'
   | 'ports-page-two-repeats-page-one'
   | 'ports-limit-ignored'
+  | 'ports-bad-limit-500'
   | 'crossings-page-skips-one'
   | 'crossings-default-limit-20'
   | 'ports-country-filter-ignored'
@@ -58,6 +59,7 @@ export const FERRY_FAULTS: readonly FaultCase[] = [
   { fault: 'payment-amount-zero-accepted', description: 'a payment of amount 0 (exclusiveMinimum 0) is accepted', killedBy: 'create-reservation-payment.invalid-body' },
   { fault: 'ports-page-two-repeats-page-one', description: 'page 2 of the ports (served, never created) repeats page 1', killedBy: 'get-ports.pages' },
   { fault: 'ports-limit-ignored', description: 'the ports list ignores limit: every page holds up to 10 ports', killedBy: 'get-ports.limit' },
+  { fault: 'ports-bad-limit-500', description: 'the ports list reads limit with Number() and fails on a non-numeric one (500)', killedBy: 'get-ports.invalid-query' },
   { fault: 'crossings-page-skips-one', description: 'pages of crossings after the first skip one crossing', killedBy: 'get-crossings.pages' },
   { fault: 'crossings-default-limit-20', description: 'the crossings list without limit holds 20 crossings, not the default 10', killedBy: 'get-crossings.default-limit' },
   { fault: 'ports-country-filter-ignored', description: 'the ports list ignores country', killedBy: 'get-ports.country-filter' },

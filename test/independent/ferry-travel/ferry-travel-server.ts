@@ -144,6 +144,7 @@ class FerryApp {
       const values = query.getAll(name);
       if (values.length === 0) return fallback;
       const value = Number(values[0]);
+      if (this.fault === 'ports-bad-limit-500' && path === '/ports' && name === 'limit' && Number.isNaN(value)) throw new Problem(500, 'Internal Server Error', 'NaN is not a page size');
       if (values.length > 1 || !/^\d+$/.test(values[0]!) || value < 1 || value > max) throw new Problem(400, 'Bad Request', `${name} must be an integer from 1 to ${max}`);
       return value;
     };
