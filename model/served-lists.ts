@@ -59,17 +59,29 @@ function recordProperties(schema: Schema, shape: ListShape): Record<string, Sche
 }
 
 /**
- * The served list of an operation: a GET no resource holds, not served at another host, whose success answer has
- * a list shape and whose query has a page size parameter; `undefined` otherwise.
+ * A list as its answer shows it, for an operation no resource's list model describes: its list model (shape, page
+ * size, paging, equality filters) read with the record's members merged over every `allOf` part, and those members;
+ * `undefined` when its success answer has no list shape.
  */
-export function servedListOf(op: OperationModel): ServedListModel | undefined {
-  if (op.method !== 'GET' || op.resource !== undefined || op.servedElsewhere !== undefined) return undefined;
+export function readListOf(op: OperationModel): { list: ListModel; properties: Record<string, Schema> } | undefined {
   const schema = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
   const shape = schema === undefined ? undefined : shapeOfList(schema);
   if (schema === undefined || shape === undefined) return undefined;
   const properties = recordProperties(schema, shape);
   const list = listModelOf(op, false, properties, {});
-  if (list?.limit === undefined) return undefined;
+  return list === undefined ? undefined : { list, properties };
+}
+
+/**
+ * The served list of an operation: a GET no resource holds, not served at another host, whose success answer has
+ * a list shape and whose query has a page size parameter; `undefined` otherwise.
+ */
+export function servedListOf(op: OperationModel): ServedListModel | undefined {
+  if (op.method !== 'GET' || op.resource !== undefined || op.servedElsewhere !== undefined) return undefined;
+  const read = readListOf(op);
+  if (read === undefined) return undefined;
+  const { list, properties } = read;
+  if (list.limit === undefined) return undefined;
   const taken = new Set([list.limit.parameter, ...(list.paging === undefined ? [] : [list.paging.parameter]), ...list.filters.map((filter) => filter.parameter.name)]);
   // A required parameter scopes the list (`origin`, `destination`) rather than filters it: the suite sets it once (D112).
   const own = list.filters.filter((filter) => (filter.match ?? 'equal') === 'equal' && !filter.parameter.required);

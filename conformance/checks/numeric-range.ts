@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { documentedStatuses } from '../../judge/documented.js';
-import { memberAt, listItemSchema, shapeOfList } from '../../model/lists.js';
+import { memberAt } from '../../model/lists.js';
+import { readListOf } from '../../model/served-lists.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/model.js';
 import { compareDecimal, exactDecimal, numericRangesOf, withinBound, type NumericBound, type NumericRange } from '../../model/windows.js';
 import { exactJson } from '../../model/json.js';
@@ -199,11 +200,6 @@ function recordsIn(resource: ResourceModel, body: unknown): ExactRecord[] {
   return Array.isArray(list) ? (list as ExactRecord[]) : [];
 }
 
-/** A page-size parameter of a served list (no list model describes it): the usual names. */
-const LIMIT_NAME = /^(?:limit|page_?size|per_?page|size|max_?results|top|count)$/i;
-/** A paging parameter of a served list: without a page size, a page may be partial and leaving out is not judged. */
-const PAGING_NAME = /^(?:page|offset|skip|cursor|after|page_?token|starting_?after|start)$/i;
-
 /**
  * The range check of a served list (D108): a GET list no resource's create fills. It reads the list once with its
  * required parameters from the spec's examples (and the largest page), draws bounds on and beside the values it
@@ -216,26 +212,27 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
     rule,
     writes: false,
     async run(context) {
-      const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
-      const shape = success === undefined ? undefined : shapeOfList(success);
-      const example = await queryHoldingRecords(context, op, shape === undefined || shape.kind === 'array' ? [] : shape.itemsPath);
+      // The list as its answer and parameters show it, as the served-list checks read it (model/served-lists.ts).
+      const read = readListOf(op);
+      const shape = read?.list.shape;
+      const itemsPath = shape === undefined || shape.kind === 'array' ? [] : shape.itemsPath;
+      const example = await queryHoldingRecords(context, op, itemsPath);
       if (example === undefined) {
         context.advise(`${op.operationId} has a required parameter the spec gives no example, enum or default for, so ${id} asked no range`);
         return;
       }
-      const limit = op.queryParams.find((parameter) => LIMIT_NAME.test(parameter.name) && (parameter.type === 'integer' || parameter.type === 'number'));
-      const size = limit === undefined ? undefined : typeof limit.schema['maximum'] === 'number' ? limit.schema['maximum'] : typeof limit.schema['default'] === 'number' ? limit.schema['default'] : undefined;
-      const base = [example, limit !== undefined && size !== undefined ? `${encodeURIComponent(limit.name)}=${size}` : ''].filter((part) => part !== '').join('&');
-      const item = success === undefined || shape === undefined ? undefined : listItemSchema(success, shape);
-      const idMember = item !== undefined && Object.hasOwn(item['properties'] ?? {}, 'id') ? 'id' : undefined;
+      const limit = read?.list.limit;
+      const size = limit?.maximum ?? limit?.default;
+      const base = [example, limit !== undefined && size !== undefined ? `${encodeURIComponent(limit.parameter)}=${size}` : ''].filter((part) => part !== '').join('&');
+      const idMember = read !== undefined && Object.hasOwn(read.properties, 'id') ? 'id' : undefined;
       const recordsOfBody = (body: unknown): ExactRecord[] => {
-        const at = shape === undefined || shape.kind === 'array' ? body : memberAt(body, shape.itemsPath);
+        const at = itemsPath.length === 0 ? body : memberAt(body, itemsPath);
         return Array.isArray(at) ? (at as ExactRecord[]) : [];
       };
       const keyOf = (record: ExactRecord): string => exactJson(idMember === undefined ? record : record[idMember]);
       const { body } = await context.call(op, requestOf(op, { query: base }), successStatuses(op));
       const held = recordsOfBody(body);
-      const paged = op.queryParams.some((parameter) => PAGING_NAME.test(parameter.name));
+      const paged = read?.list.paging !== undefined;
       const complete = size !== undefined ? held.length < size : !paged;
       const values = [...new Map(held.flatMap((record) => valuesOf(record, range.property)).filter((value) => value.exponent >= 0).map((value) => [String(value.digits * 10n ** BigInt(value.exponent)), value.digits * 10n ** BigInt(value.exponent)])).values()];
       if (values.length === 0) {
