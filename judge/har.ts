@@ -51,7 +51,9 @@ export function toHar(exchanges: readonly { exchange: Exchange; comment?: string
   const entries = exchanges.map(({ exchange, comment }): HarEntry => {
     const { request, response, timing } = exchange;
     const url = new URL(request.url);
-    const total = Math.max(0, Math.round(timing?.totalMs ?? 0));
+    // Whole milliseconds, rounded down: a start (whole milliseconds too) plus its duration must never pass the start
+    // of a request sent after the answer, or --from-har would judge a read before the create it follows.
+    const total = Math.max(0, Math.floor(timing?.totalMs ?? 0));
     return {
       startedDateTime: timing?.startedDateTime ?? new Date(0).toISOString(),
       time: total,
