@@ -79,11 +79,18 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
         if (created === undefined) return;
         mine.push({ id: idOf(resource, created), times: timesOf(created, property) });
       }
+      // Each end placed exactly on a created record's day on every run, before the drawn ranges: an end read as
+      // exclusive (or a start as after) is then caught whatever the draws.
+      const ask = (lower: number | undefined, upper: number | undefined): Promise<void> =>
+        askRange(context, resource, property, mine, lowerParameter === undefined ? undefined : [lowerParameter, lower, start], upperParameter === undefined ? undefined : [upperParameter, upper, start]);
+      for (const offset of [SPACING_DAYS, 2 * SPACING_DAYS]) {
+        if (upperParameter !== undefined) await ask(undefined, offset);
+        if (lowerParameter !== undefined) await ask(offset, undefined);
+        if (lowerParameter !== undefined && upperParameter !== undefined) await ask(offset, offset);
+      }
       const offsets = fc.integer({ min: -1, max: RECORDS * SPACING_DAYS });
       const bounds = fc.record({ lower: fc.option(offsets, { nil: undefined }), upper: fc.option(offsets, { nil: undefined }) }).filter(({ lower, upper }) => (lower !== undefined && lowerParameter !== undefined) || (upper !== undefined && upperParameter !== undefined));
-      await context.forAll(bounds.map(({ lower, upper }) => (lower !== undefined && upper !== undefined && lower > upper ? { lower: upper, upper: lower } : { lower, upper })), async ({ lower, upper }) => {
-        await askRange(context, resource, property, mine, lowerParameter === undefined ? undefined : [lowerParameter, lower, start], upperParameter === undefined ? undefined : [upperParameter, upper, start]);
-      });
+      await context.forAll(bounds.map(({ lower, upper }) => (lower !== undefined && upper !== undefined && lower > upper ? { lower: upper, upper: lower } : { lower, upper })), ({ lower, upper }) => ask(lower, upper));
       if (lowerParameter !== undefined && upperParameter !== undefined) await askReversed(context, resource, property, [lowerParameter, 3 * SPACING_DAYS, start], [upperParameter, SPACING_DAYS, start]);
     },
   };
