@@ -1,5 +1,6 @@
 import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson, exactJson, parseExact } from '../model/json.js';
+import { withoutNull } from '../model/lenient-schema.js';
 import { shapeOfList } from '../model/lists.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
@@ -118,7 +119,7 @@ function pageSize(model: ListModel): (query: Record<string, unknown>) => number 
  * or boolean property (`?rank=2` with `type: string`) compares by value.
  */
 function queryKey(filter: FilterModel, resource: ResourceModel): (value: unknown) => unknown {
-  const property = resource.properties[filter.property] ?? {};
+  const property = withoutNull(resource.properties[filter.property] ?? {});
   const itemSchema = typesOf(property).includes('array') ? ((property['items'] ?? {}) as Schema) : property;
   const converts = ['integer', 'number', 'boolean'].includes(mainType(itemSchema) ?? '');
   return (value) => {

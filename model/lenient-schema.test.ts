@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lenientNotes } from './lenient-schema.js';
+import { canonicalise } from '../conformance/arbitraries/canonical.js';
+import { lenientNotes, withoutNull } from './lenient-schema.js';
 import { compile, createAjv, createSchemaConverter } from './schema.js';
 
 /** Converts `schema` as a file of the given version would, and compiles it: the validator and the converter's tally. */
@@ -59,5 +60,24 @@ describe('schemas read leniently (D130)', () => {
     const notes = lenientNotes(tally);
     expect(notes).toHaveLength(2);
     expect(notes.find((line) => line.includes('keywords neither'))).toMatch(/^2 schemas: /);
+  });
+});
+
+describe('nullable unions read as their other branch (D131)', () => {
+  it('reads anyOf/oneOf of one schema and null as that schema, with the annotations and without a null default', () => {
+    expect(withoutNull({ anyOf: [{ type: 'boolean' }, { type: 'null' }], title: 'Flag', default: null })).toEqual({ type: 'boolean', title: 'Flag' });
+    expect(withoutNull({ oneOf: [{ enum: [null] }, { type: 'integer', minimum: 1 }] })).toEqual({ type: 'integer', minimum: 1 });
+    expect(withoutNull({ type: ['string', 'null'], enum: ['a', null] })).toEqual({ type: 'string', enum: ['a'] });
+  });
+
+  it('leaves alone unions of two schemas and unions beside constraints', () => {
+    const two = { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] };
+    expect(withoutNull(two)).toBe(two);
+    const constrained = { anyOf: [{ type: 'string' }, { type: 'null' }], maxLength: 3 };
+    expect(withoutNull(constrained)).toBe(constrained);
+  });
+
+  it("the suite's canonical form of a nullable union is its branch flagged nullable", () => {
+    expect(canonicalise({ anyOf: [{ type: 'boolean' }, { type: 'null' }] })).toEqual({ kind: 'boolean', nullable: true });
   });
 });

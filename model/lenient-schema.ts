@@ -94,3 +94,45 @@ function exclusiveBounds(out: Schema): void {
     delete out['maximum'];
   } else if (typeof out['exclusiveMaximum'] === 'boolean') delete out['exclusiveMaximum'];
 }
+
+/** Whether a schema admits `null` only (`type: null`, `enum: [null]`, `const: null`): the null branch of a nullable union. */
+function isNullOnly(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  const record = schema as Schema;
+  const type = record['type'];
+  if (type === 'null' || (Array.isArray(type) && type.length > 0 && type.every((t) => t === 'null'))) return true;
+  if (Array.isArray(record['enum']) && record['enum'].length > 0 && record['enum'].every((v) => v === null)) return true;
+  return 'const' in record && record['const'] === null;
+}
+
+/** Keywords that do not constrain a value: a nullable union's other branch may be read with them beside it. */
+const NEUTRAL = new Set<string>(['title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', '$comment', 'discriminator']);
+
+/**
+ * The schema of a nullable union's non-null value (spec/DECISIONS.md › D131), where a type is needed and `null`
+ * cannot be meant (a query, path or header parameter's text, a drawn value): `anyOf`/`oneOf` of one schema and
+ * null-only branches (FastAPI's `anyOf: [{type: boolean}, {type: 'null'}]`) reads as that schema, with the
+ * union's annotations beside it (a `default: null` left out); `type: [X, 'null']` reads as `type: X` (and `null`
+ * leaves `enum`). Any other schema is returned as it is (the very object).
+ */
+export function withoutNull(schema: Schema): Schema {
+  const type = schema['type'];
+  if (Array.isArray(type) && type.includes('null') && type.some((t) => t !== 'null')) {
+    const rest = type.filter((t) => t !== 'null');
+    const out: Schema = { ...schema, type: rest.length === 1 ? rest[0] : rest };
+    if (Array.isArray(schema['enum'])) out['enum'] = schema['enum'].filter((value) => value !== null);
+    if (out['default'] === null) delete out['default'];
+    return out;
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    const others = branches.filter((branch) => !isNullOnly(branch));
+    const other = others[0];
+    if (others.length !== 1 || others.length === branches.length || typeof other !== 'object' || other === null) continue;
+    const around = Object.entries(schema).filter(([name, value]) => name !== key && !(name === 'default' && value === null));
+    if (around.some(([name]) => !NEUTRAL.has(name) && !name.startsWith('x-'))) return schema;
+    return { ...Object.fromEntries(around), ...withoutNull(other as Schema) };
+  }
+  return schema;
+}

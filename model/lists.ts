@@ -1,4 +1,5 @@
 import type { FilterMatch, FilterModel, LimitModel, ListModel, ListShape, MemberPath, OperationModel, PageFact, PageMember, PagingModel, ParameterModel } from './model.js';
+import { withoutNull } from './lenient-schema.js';
 import { isMarked, mainType, objectShape, typesOf, type Schema } from './schema.js';
 
 /**
@@ -170,7 +171,9 @@ function isScalar(schema: Schema): boolean {
 }
 
 /** The filter a parameter makes on a property (D33, D47), or `undefined` when they cannot be compared. */
-function filterOf(parameter: ParameterModel, property: string, propertySchema: Schema): FilterModel | undefined {
+function filterOf(parameter: ParameterModel, property: string, declared: Schema): FilterModel | undefined {
+  // A nullable property (`anyOf: [X, {type: null}]`) is filtered as X: a query asks for a value, never for null (D131).
+  const propertySchema = withoutNull(declared);
   const many = parameter.type === 'array';
   const propertyItems = isArray(propertySchema) ? (itemsOf(propertySchema) ?? {}) : undefined;
   const parameterItems = many ? ((parameter.schema['items'] ?? {}) as Schema) : parameter.schema;

@@ -5,7 +5,7 @@ import { readSpecDocument } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
-import { lenientNotes } from './lenient-schema.js';
+import { lenientNotes, withoutNull } from './lenient-schema.js';
 import { linksOf } from './links.js';
 import { streamMemberOf, streamOf } from './streams.js';
 import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method, NamedExample, OperationModel, ParameterModel, ResponseModel, TagModel } from './model.js';
@@ -93,7 +93,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     const own = (op['parameters'] ?? []) as Record<string, unknown>[];
     const parameters = [...shared.filter((p) => !own.some((o) => o['name'] === p['name'] && o['in'] === p['in'])), ...own];
     const parameter = (p: Record<string, unknown>): ParameterModel => {
-      const schema = json(p['schema'] ?? (p['content'] as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema ?? {});
+      // A parameter's text never stands for null: a nullable union is read as its other branch (D131).
+      const schema = p['schema'] !== undefined ? withoutNull(json(p['schema'])) : json((p['content'] as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema ?? {});
       const name = String(p['name']);
       const type = mainType(schema);
       const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
@@ -150,7 +151,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
         .map(([name, header]): HeaderModel => ({
           name,
           required: header['required'] === true,
-          schema: json(header['schema'] ?? {}),
+          schema: withoutNull(json(header['schema'] ?? {})),
           example: header['example'] ?? Object.values((header['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value,
         }));
       const description = typeof response['description'] === 'string' ? response['description'] : undefined;

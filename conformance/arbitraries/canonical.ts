@@ -63,6 +63,10 @@ export function canonicalise(input: Schema | boolean): Canonical {
   if (branches !== undefined) {
     const { oneOf: _o, anyOf: _a, ...rest } = schema;
     const folded = branches.map((branch) => canonicalise(mergePair(rest, branch))).filter((c) => c.kind !== 'never');
+    // A nullable union (`anyOf: [X, {type: null}]`) is X with its nullable flag (D131): X's own invalid values stay reachable.
+    const others = folded.filter((c) => c.kind !== 'null');
+    const other = others[0];
+    if (others.length === 1 && folded.length > 1 && other !== undefined && 'nullable' in other) return { ...other, nullable: true };
     return folded.length === 1 ? folded[0]! : { kind: 'union', branches: folded };
   }
   const allowed = schema['const'] !== undefined ? [schema['const']] : (schema['enum'] as unknown[] | undefined);
