@@ -2,6 +2,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, parseExact, parseQuick, sameJson } from '../model/json.js';
 import type { ApiModel, AuthScheme, OperationModel, ParameterModel } from '../model/model.js';
 import { recordIn } from '../model/resources.js';
+import { parseAccept, rangeFit } from '../model/media.js';
 import { isJsonMediaType } from '../model/schema.js';
 import { documentedResponse, statusFieldOf } from './documented.js';
 import { parameterValue } from './parameter-values.js';
@@ -138,18 +139,14 @@ export function judgeRequest(model: ApiModel, request: ObservedExchange['request
 }
 
 /**
- * Whether an `Accept` header admits a media type (RFC 9110 §12.5.1): a listed type, its `type/` range, or any,
- * unless with `q=0`; a `+json` type is admitted where `application/json` is (D76).
+ * Whether an `Accept` header admits a media type (RFC 9110 §12.5.1), read as the mock reads it
+ * (spec/DECISIONS.md › D140, model/media.ts rangeFit): some range with a non-zero `q` fits it, a structured
+ * suffix fitting its base either way (`application/vnd.x+json` ↔ `application/json`), parameters ignored.
+ * Lenient on purpose: a range with `q=0` excludes a type only when no other range admits it, since a server
+ * may disregard `Accept` (RFC 9110 §12.5.1) and the judge must not fail a server the text allows.
  */
 export function accepts(accept: string, mediaType: string): boolean {
-  const type = essence(mediaType);
-  return accept.split(',').some((range) => {
-    const [name = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
-    if (parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter))) return false;
-    if (name === '*/*' || name === type) return true;
-    if (name.endsWith('/*') && type.startsWith(name.slice(0, -1))) return true;
-    return name === 'application/json' && isJsonMediaType(type);
-  });
+  return (parseAccept(accept) ?? []).some((range) => range.q > 0 && rangeFit(range, mediaType) >= 0);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mediaKind, serialize, type Payload } from '../model/media.js';
+import { acceptMatch, mediaKind, parseAccept, serialize, type Payload } from '../model/media.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
 import { validAnswer, validatorOf } from '../model/samples.js';
 
@@ -177,52 +177,10 @@ export function documentedHeaders(response: ResponseModel | undefined): Record<s
 
 const headerValues = new WeakMap<ResponseModel, Record<string, string>>();
 
-/** One media range of an `Accept` header with its quality. */
-interface Range {
-  type: string;
-  subtype: string;
-  q: number;
-}
-
-/** Parses `Accept` (RFC 9110 §12.5.1): media ranges with their `q`; an unreadable range counts as `*\/*`. */
-function parseAccept(header: string | string[] | undefined): Range[] | undefined {
-  if (header === undefined) return undefined;
-  const text = Array.isArray(header) ? header.join(',') : header;
-  if (text.trim() === '') return undefined;
-  return text.split(',').flatMap((part): Range[] => {
-    const [range = '', ...parameters] = part.split(';');
-    const [type = '*', subtype = '*'] = range.trim().toLowerCase().split('/');
-    const qParameter = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
-    const q = qParameter === undefined ? 1 : Number(qParameter.slice(2));
-    if (range.trim() === '') return [];
-    return [{ type: type || '*', subtype: subtype || '*', q: Number.isFinite(q) ? q : 1 }];
-  });
-}
-
-/** The quality `Accept` gives a media type: its most specific matching range's `q` (0 when none matches). */
-function quality(ranges: readonly Range[], mediaType: string): number {
-  const [type = '', subtype = ''] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
-  let best = -1;
-  let q = 0;
-  for (const range of ranges) {
-    // A documented range (`*/*`, `image/*`) admits any type the Accept range names within it.
-    const typeFits = range.type === type || range.type === '*' || type === '*';
-    // `application/json` admits a JSON type with a structured suffix (`application/vnd.api+json`, RFC 6839), less
-    // specifically than the type itself (D76): a client asking for JSON gets the JSON the spec documents.
-    const suffixFits = range.subtype === 'json' && subtype.endsWith('+json');
-    const subtypeFits = range.subtype === subtype || range.subtype === '*' || subtype === '*' || suffixFits;
-    const specificity = !typeFits || !subtypeFits ? -1 : range.type === '*' ? 0 : range.subtype === '*' ? 1 : range.subtype === subtype ? 3 : 2;
-    if (specificity > best) {
-      best = specificity;
-      q = range.q;
-    }
-  }
-  return q;
-}
-
 /**
  * The media type to answer among `contents` for an `Accept` header (spec/DECISIONS.md › D57): the highest
- * quality; on a tie a JSON type first, then the spec's order. No header: a JSON type, else the first.
+ * quality (D140: a vendor `+json` range fits `application/json`); on a tie the type named more specifically, then
+ * a JSON type, then the spec's order. No header: a JSON type, else the first.
  * `undefined` when the header admits none (the pipeline answers 406).
  */
 export function negotiate<C extends { mediaType: string }>(contents: readonly C[], accept: string | string[] | undefined): C | undefined {
@@ -230,12 +188,15 @@ export function negotiate<C extends { mediaType: string }>(contents: readonly C[
   const json = (c: C): boolean => mediaKind(c.mediaType) === 'json';
   if (ranges === undefined) return contents.find(json) ?? contents[0];
   let chosen: C | undefined;
-  let best = 0;
+  let best = { q: 0, fit: -1 };
   for (const content of contents) {
-    const q = quality(ranges, content.mediaType);
-    if (q > best || (q === best && q > 0 && chosen !== undefined && json(content) && !json(chosen))) {
+    const match = acceptMatch(ranges, content.mediaType);
+    if (match.q <= 0) continue;
+    // Equal quality: the type the client named more specifically (D140), then a JSON type, then the spec's order.
+    const better = match.q > best.q || (match.q === best.q && (match.fit > best.fit || (match.fit === best.fit && chosen !== undefined && json(content) && !json(chosen))));
+    if (chosen === undefined || better) {
       chosen = content;
-      best = q;
+      best = match;
     }
   }
   return chosen;

@@ -89,3 +89,79 @@ function xmlElement(name: string, value: unknown, schema: Schema | undefined): s
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : canonicalJson(value);
   return `<${name}>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</${name}>`;
 }
+
+/** One media range of an `Accept` header (RFC 9110 §12.5.1): type and subtype lower-cased, its quality `q`. */
+export interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+/**
+ * Parses an `Accept` header into its media ranges (RFC 9110 §12.5.1). Parameters other than `q` (`charset`,
+ * `version`) are dropped: they never decide whether a range fits. An unreadable `q` counts as 1, a range without
+ * a subtype as `type/*`. `undefined` when there is no header or it is blank (the client accepts anything).
+ */
+export function parseAccept(header: string | readonly string[] | undefined): MediaRange[] | undefined {
+  if (header === undefined) return undefined;
+  const text = typeof header === 'string' ? header : header.join(',');
+  if (text.trim() === '') return undefined;
+  return text.split(',').flatMap((part): MediaRange[] => {
+    const [range = '', ...parameters] = part.split(';');
+    if (range.trim() === '') return [];
+    const [type = '*', subtype = '*'] = range.trim().toLowerCase().split('/');
+    const qParameter = parameters.map((p) => p.trim().toLowerCase()).find((p) => /^q\s*=/.test(p));
+    const q = qParameter === undefined ? 1 : Number(qParameter.slice(qParameter.indexOf('=') + 1).trim());
+    return [{ type: type.trim() || '*', subtype: subtype.trim() || '*', q: Number.isFinite(q) ? Math.min(Math.max(q, 0), 1) : 1 }];
+  });
+}
+
+/** A subtype's structured-syntax suffix (`json` of `vnd.api+json`, RFC 6839), `undefined` when it has none. */
+function suffixOf(subtype: string): string | undefined {
+  const plus = subtype.lastIndexOf('+');
+  return plus > 0 ? subtype.slice(plus + 1) : undefined;
+}
+
+/**
+ * How specifically a media range fits a media type, `-1` when it does not (spec/DECISIONS.md › D140): 4 the
+ * same type, 3 a structured suffix and its base either way (`application/vnd.x.v3+json` ↔ `application/json`,
+ * RFC 6839 §4.1: a processor of the base reads the suffixed type), 2 two suffixed types of one type sharing the
+ * suffix (both read as that base), 1 `type/*`, 0 `*\/*`. A documented range (`*\/*`, `image/*`) fits any type the
+ * range names within it. Parameters of either side are ignored.
+ */
+export function rangeFit(range: Pick<MediaRange, 'type' | 'subtype'>, mediaType: string): number {
+  const [type = '', subtype = ''] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
+  if (range.type === '*' && range.subtype === '*') return 0;
+  if (type === '*' && subtype === '*') return 0;
+  if (range.type !== type && type !== '*') return -1;
+  if (range.subtype === '*' || subtype === '*') return 1;
+  if (range.subtype === subtype) return 4;
+  const rangeSuffix = suffixOf(range.subtype);
+  const typeSuffix = suffixOf(subtype);
+  if (rangeSuffix === subtype || typeSuffix === range.subtype) return 3;
+  if (rangeSuffix !== undefined && rangeSuffix === typeSuffix) return 2;
+  return -1;
+}
+
+/**
+ * How an `Accept` header takes a media type (RFC 9110 §12.5.1): the `q` of the most specific range that fits it
+ * and that range's fit (see {@link rangeFit}); `{ q: 0, fit: -1 }` when none fits. `ranges` as
+ * {@link parseAccept} reads them.
+ */
+export function acceptMatch(ranges: readonly MediaRange[], mediaType: string): { q: number; fit: number } {
+  let fit = -1;
+  let q = 0;
+  for (const range of ranges) {
+    const rangeFits = rangeFit(range, mediaType);
+    if (rangeFits > fit) {
+      fit = rangeFits;
+      q = range.q;
+    }
+  }
+  return { q, fit };
+}
+
+/** The quality an `Accept` header gives a media type: {@link acceptMatch}'s `q`, 0 when no range fits. */
+export function acceptQuality(ranges: readonly MediaRange[], mediaType: string): number {
+  return acceptMatch(ranges, mediaType).q;
+}
