@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { normaliseKeywords, type LenientKind, type LenientTally } from './lenient-schema.js';
 import { compilable, type Schema } from './schema-refs.js';
 
 export type { Schema } from './schema-refs.js';
@@ -161,7 +162,8 @@ function outsideError(message: string): ErrorObject {
 /**
  * Rewrites an OpenAPI 3.0 schema into 2020-12 (OpenAPI 3.1's dialect): `nullable: true` becomes a `null` type or
  * enum member, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` is kept as an annotation.
- * A 3.1 schema keeps its keywords. Cycles (a recursive schema after dereferencing) become `{}` at the point
+ * A 3.1 schema keeps its keywords, but the 3.0 ones its authors wrote anyway are read the same way
+ * ({@link normaliseKeywords}). Cycles (a recursive schema after dereferencing) become `{}` at the point
  * where they close: the model never recurses without end. One call, one conversion: see
  * {@link createSchemaConverter} to convert many schemas that share parts (and to read what was left out).
  */
@@ -190,6 +192,8 @@ export interface SchemaConverter {
   (schema: unknown): Schema;
   readonly formats: ReadonlySet<string>;
   readonly problems: readonly SchemaProblem[];
+  /** How many schema objects carried each kind of flaw read leniently ({@link normaliseKeywords}). */
+  readonly lenient: ReadonlyMap<LenientKind, number>;
 }
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -203,6 +207,7 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
   const active = new Set<object>();
   const formats = new Set<string>();
   const problems: SchemaProblem[] = [];
+  const lenient: LenientTally = new Map();
   const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
   const isSchema = (value: unknown): boolean => typeof value === 'boolean' || isObject(value);
   const isPattern = (pattern: string): boolean => {
@@ -260,7 +265,7 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
         out[key] = value;
       }
     }
-    out = openapi30 ? fromOpenApi30(out) : exclusiveBounds(out);
+    out = normaliseKeywords(out, openapi30, lenient);
     for (const bound of ['exclusiveMinimum', 'exclusiveMaximum']) {
       if (out[bound] !== undefined && typeof out[bound] !== 'number') {
         leftOut(bound, `must be a number, not ${JSON.stringify(out[bound])}`);
@@ -271,32 +276,7 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
     done.set(schema, out);
     return out;
   };
-  return Object.assign(convert, { formats, problems });
-}
-
-/** OpenAPI 3.0's own keywords of one (already converted) schema object, in 2020-12 terms. */
-function fromOpenApi30(schema: Schema): Schema {
-  const out = exclusiveBounds(schema);
-  if (out['nullable'] === true) {
-    delete out['nullable'];
-    if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
-    if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
-    if (out['type'] === undefined && out['enum'] === undefined) return { anyOf: [out, { type: 'null' }] };
-  }
-  return out;
-}
-
-/** Boolean `exclusiveMinimum`/`exclusiveMaximum` (OpenAPI 3.0, or a 3.1 spec written the 3.0 way) as 2020-12 numbers. */
-function exclusiveBounds(out: Schema): Schema {
-  if (out['exclusiveMinimum'] === true && typeof out['minimum'] === 'number') {
-    out['exclusiveMinimum'] = out['minimum'];
-    delete out['minimum'];
-  } else if (typeof out['exclusiveMinimum'] === 'boolean') delete out['exclusiveMinimum'];
-  if (out['exclusiveMaximum'] === true && typeof out['maximum'] === 'number') {
-    out['exclusiveMaximum'] = out['maximum'];
-    delete out['maximum'];
-  } else if (typeof out['exclusiveMaximum'] === 'boolean') delete out['exclusiveMaximum'];
-  return out;
+  return Object.assign(convert, { formats, problems, lenient });
 }
 
 /** The types a schema allows (`type` as a string or a list), `[]` when it does not say. */

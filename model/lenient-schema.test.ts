@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { lenientNotes } from './lenient-schema.js';
+import { compile, createAjv, createSchemaConverter } from './schema.js';
+
+/** Converts `schema` as a file of the given version would, and compiles it: the validator and the converter's tally. */
+function read(schema: unknown, openapi30 = false) {
+  const converter = createSchemaConverter(openapi30);
+  const converted = converter(schema);
+  return { converted, validate: compile(createAjv(), converted), tally: converter.lenient };
+}
+
+describe('schemas read leniently (D130)', () => {
+  it('reads 3.0 nullable beside anyOf in a 3.1 file as "or null", and compiles', () => {
+    const { validate, tally } = read({ anyOf: [{ type: 'string' }, { type: 'integer' }], nullable: true, description: 'd' });
+    expect(validate(null)).toBe(true);
+    expect(validate('a')).toBe(true);
+    expect(validate(true)).toBe(false);
+    expect(tally.get('nullable-in-3.1')).toBe(1);
+    expect(tally.get('nullable-without-type')).toBe(1);
+  });
+
+  it('reads nullable with a type in a 3.1 file as a null type, and nullable: false as nothing', () => {
+    const { converted, validate } = read({ type: 'object', properties: { a: { type: 'integer', nullable: true }, b: { type: 'string', nullable: false } } });
+    const properties = converted['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties['a']!['type']).toEqual(['integer', 'null']);
+    expect(properties['b']).toEqual({ type: 'string' });
+    expect(validate({ a: null, b: 'x' })).toBe(true);
+    expect(validate({ b: null })).toBe(false);
+  });
+
+  it('keeps readOnly on the wrapper of a nullable schema without type', () => {
+    const { converted } = read({ allOf: [{ type: 'string' }], nullable: true, readOnly: true });
+    expect(converted['readOnly']).toBe(true);
+    expect(converted['anyOf']).toHaveLength(2);
+  });
+
+  it('adds null to a nullable enum', () => {
+    const { validate } = read({ enum: ['a', 'b'], nullable: true }, true);
+    expect(validate(null)).toBe(true);
+    expect(validate('c')).toBe(false);
+  });
+
+  it('reads boolean exclusive bounds in a 3.1 file and numeric ones in a 3.0 file', () => {
+    const old = read({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false });
+    expect(old.validate(0)).toBe(false);
+    expect(old.validate(1)).toBe(true);
+    expect(old.tally.get('boolean-exclusive-in-3.1')).toBe(1);
+    const recent = read({ type: 'number', exclusiveMaximum: 5 }, true);
+    expect(recent.validate(5)).toBe(false);
+    expect(recent.validate(4)).toBe(true);
+    expect(recent.tally.get('numeric-exclusive-in-3.0')).toBe(1);
+  });
+
+  it('turns an examples that is no list into a list, and counts unknown keywords once per kind', () => {
+    const { converted, tally } = read({ type: 'object', examples: { a: 1 }, properties: { a: { type: 'integer', foo: 1 }, b: { type: 'string', bar: 2, 'x-ok': 1 } } });
+    expect(converted['examples']).toEqual([{ a: 1 }]);
+    expect(tally.get('examples-not-a-list')).toBe(1);
+    expect(tally.get('unknown-keyword')).toBe(2);
+    const notes = lenientNotes(tally);
+    expect(notes).toHaveLength(2);
+    expect(notes.find((line) => line.includes('keywords neither'))).toMatch(/^2 schemas: /);
+  });
+});
