@@ -172,9 +172,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       const input = validate(entry, segments, search, request);
       if ('error' in input) return refuse(entry.errors, input);
 
-      // 3b. A stream, when the client asks for one by `Accept` or by the body's stream member (D85, D86).
+      // 3b. A stream, when the client asks for one by `Accept` or by the body's stream member (D85, D86); the member
+      // wins over an `Accept` that names only JSON, which client libraries send on every request (D152).
       if (entry.streams.length > 0) {
-        const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? negotiate(entry.streams, request.headers.accept) : undefined;
+        const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? (negotiate(entry.streams, request.headers.accept) ?? entry.streams[0]) : undefined;
         if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore }));
       }
 
