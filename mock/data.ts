@@ -5,6 +5,7 @@ import { mediaKind } from '../model/media.js';
 import type { ApiModel, ResourceModel } from '../model/model.js';
 import { filterKey, isValidRecord, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './exact-body.js';
+import { validSample } from '../model/samples.js';
 import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';
 import { singularWord } from './record-bodies.js';
 
@@ -89,7 +90,38 @@ export function demoData(api: ApiModel): { data: Map<string, RecordValue[]>; not
   }
   const data = exampleData(api);
   const counts = [...data].map(([name, records]) => `${records.length} ${name}`);
-  return { data, note: counts.length === 0 ? 'starting empty: no example of the spec is a whole record of a resource' : `starting with the records the spec's examples show: ${counts.join(', ')}` };
+  const served = servedSamples(api, data);
+  for (const [name, records] of served) data.set(name, records);
+  const samples = served.size === 0 ? '' : `; one record with the id its read's example shows, for each collection no request can add to: ${[...served.keys()].join(', ')}`;
+  return { data, note: counts.length === 0 ? `starting empty: no example of the spec is a whole record of a resource${samples}` : `starting with the records the spec's examples show: ${counts.join(', ')}${samples}` };
+}
+
+/**
+ * One starting record for each top-level resource that no request can add to (no create, no replace: a catalogue
+ * the server owns, such as a list of models), whose examples show no record, but whose read's id parameter shows an
+ * example id (`gpt-4o-mini`; spec/DECISIONS.md › D154): the record schema's valid sample with that id, when it is
+ * a valid record. Without it such a list is always empty and every read a 404, so a client could never reach the
+ * record the spec names. Never throws.
+ */
+function servedSamples(api: ApiModel, shown: ReadonlyMap<string, readonly RecordValue[]>): Map<string, RecordValue[]> {
+  const data = new Map<string, RecordValue[]>();
+  for (const resource of api.resources) {
+    const { create, replace, read, list } = resource.operations;
+    if (shown.has(resource.name) || create !== undefined || replace !== undefined || resource.parent !== undefined || (read === undefined && list === undefined)) continue;
+    const parameter = read?.pathParams.find((p) => p.name === resource.idParameter);
+    const shownId = parameter?.example ?? parameter?.schema['example'] ?? (parameter?.schema['examples'] as unknown[] | undefined)?.[0];
+    if (shownId === undefined) continue;
+    const sample = validSample(resource.recordSchema);
+    if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) continue;
+    const parsed = parseJsonBody(canonicalJson({ ...sample, [resource.idProperty]: shownId }));
+    if (!parsed.ok) continue;
+    try {
+      data.set(resource.name, parseRecords(resource, [parsed.body.value], 'sample'));
+    } catch {
+      continue;
+    }
+  }
+  return data;
 }
 
 /**

@@ -5,8 +5,20 @@ import { mainType, objectShape, type Schema } from '../model/schema.js';
 import { parseJsonBody } from './exact-body.js';
 import type { RecordValue } from './store/record-store.js';
 
-/** A form body as a record: its fields coerced to the schema's types, numbers exact; or why it cannot be read. */
-export type FormParse = { ok: true; value: RecordValue } | { ok: false; message: string };
+/** A form body as a record: its fields coerced to the schema's types, numbers exact, and its file parts' facts; or why it cannot be read. */
+export type FormParse = { ok: true; value: RecordValue; files: UploadedFile[] } | { ok: false; message: string };
+
+/**
+ * What a multipart file part carries beside its bytes (RFC 7578 §4.2, §4.4): the form field it came in, the file
+ * name its `Content-Disposition` gives (the field's name when it gives none), its size in bytes, and the media type
+ * its `Content-Type` gives (`text/plain` when it gives none, a part's default by RFC 7578 §4.4).
+ */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  bytes: number;
+  mediaType: string;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -29,7 +41,9 @@ export function parseForm(bytes: Buffer, contentType: string, schema: Schema): F
   if ('message' in fields) return { ok: false, message: fields.message };
   const { properties } = objectShape(schema);
   const value: RecordValue = {};
+  const files: UploadedFile[] = [];
   for (const [name, raw] of fields.values) {
+    for (const part of raw) if (typeof part === 'object') files.push({ field: name, filename: part.name, bytes: part.file.length, mediaType: part.mediaType });
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     const type = property === undefined ? undefined : mainType(property);
     if (type !== 'array' && raw.length > 1) return { ok: false, message: `The form field ${JSON.stringify(name)} is given ${raw.length} times; its property takes one value.` };
@@ -37,11 +51,12 @@ export function parseForm(bytes: Buffer, contentType: string, schema: Schema): F
     // A field named `__proto__` is an own member like any other, never the object's prototype.
     Object.defineProperty(value, name, { value: coerced, enumerable: true, writable: true, configurable: true });
   }
-  return { ok: true, value };
+  return { ok: true, value, files };
 }
 
-/** One form value before coercion: a text field, or a file part's bytes and name. */
-type Part = string | { file: Buffer; name: string };
+/** One form value before coercion: a text field, or a file part's bytes, name and media type. */
+type Part = string | FilePart;
+type FilePart = { file: Buffer; name: string; mediaType: string };
 
 /** The fields of a form, by name, each with every value given, in the order sent; or why they cannot be read. */
 type Fields = { values: Map<string, Part[]> } | { message: string };
@@ -70,14 +85,14 @@ function urlencodedFields(bytes: Buffer): Fields {
  */
 function multipartFields(bytes: Buffer, contentType: string): Fields {
   const values = new Map<string, Part[]>();
-  const files: { part: { file: Buffer; name: string }; stream: Readable }[] = [];
+  const files: { part: FilePart; stream: Readable }[] = [];
   let failure: string | undefined;
   try {
     // No limit below the body's own size (the server bounds it): a longer field would be cut short silently.
     const parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: bytes.length + 1, fileSize: bytes.length + 1 } });
     parser.on('field', (name, text) => add(values, name, text));
     parser.on('file', (name, stream, info) => {
-      const part = { file: Buffer.alloc(0), name: info.filename ?? name };
+      const part = { file: Buffer.alloc(0), name: info.filename ?? name, mediaType: info.mimeType };
       files.push({ part, stream });
       add(values, name, part);
     });

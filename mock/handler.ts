@@ -1,5 +1,6 @@
 import type { OperationModel, ResourceModel } from '../model/model.js';
 import type { ErrorCode } from './errors.js';
+import type { UploadedFile } from './forms.js';
 import type { AnyRecordStore, Maybe } from './store/record-store.js';
 
 /**
@@ -17,6 +18,8 @@ export interface OperationInput {
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
+  /** The file parts of a multipart body (name, size, media type), in the order sent; absent for any other body (D151). */
+  files?: readonly UploadedFile[] | undefined;
   /** The media type the pipeline negotiated for the success answer (`Accept`), when the success documents a body. */
   mediaType?: string | undefined;
   /** The request's path and query as sent (`/v1/pets?page=2`): lists link their other pages with it. */

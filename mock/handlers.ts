@@ -11,6 +11,7 @@ import type { Handler, HandlerContext, OperationResult } from './handler.js';
 import { listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
+import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -77,11 +78,13 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     switch (op.role) {
       case 'list':
         return listHandler(op, resource, scope);
-      case 'create':
-        return ({ store, body, path }) => {
+      case 'create': {
+        const uploads = uploadMembers(resource);
+        return ({ store, body, path, files }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
-          const fields = linked(recordFromBody(resource, sentBody), path);
+          // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
+          const fields = linked(keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files), path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
@@ -102,6 +105,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (resource.parent?.singleton !== true) return create();
           return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
         };
+      }
       case 'read':
         return ({ store, path, body }) =>
           andThen(idOf(path, body, store!), (id) => {
@@ -124,8 +128,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           return andThen(store!.get(id), (json) => {
             const previous = owned(json, path) === undefined ? undefined : parseRecord(json!);
             if (previous === undefined) return notFound(id);
-            // An optional body left out changes nothing (D50): the record is answered as it is.
-            const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue), path);
+            // An optional body left out changes nothing (D50): the record is answered as it is. A POST's JSON body
+            // (D150) is no merge patch: a null there sets a member that admits null.
+            const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
             const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
             if (invalid !== undefined) return invalid;
             // Another replica may delete the record between the read and the write: then it is not found.

@@ -11,7 +11,7 @@ import { compileAuth, type Authenticator } from './authenticate.js';
 import { ERRORS } from './errors.js';
 import { compileHandler } from './handlers.js';
 import type { Handler, OperationResult } from './handler.js';
-import { parseForm } from './forms.js';
+import { parseForm, type UploadedFile } from './forms.js';
 import { parseJsonBody } from './exact-body.js';
 import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
@@ -172,13 +172,14 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       const input = validate(entry, segments, search, request);
       if ('error' in input) return refuse(entry.errors, input);
 
-      // 3b. A stream, when the client asks for one by `Accept` or by the body's stream member (D85, D86).
+      // 3b. A stream, when the client asks for one by `Accept` or by the body's stream member (D85, D86); the member
+      // wins over an `Accept` that names only JSON, which client libraries send on every request (D152).
       if (entry.streams.length > 0) {
-        const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? negotiate(entry.streams, request.headers.accept) : undefined;
-        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore }));
+        const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? (negotiate(entry.streams, request.headers.accept) ?? entry.streams[0]) : undefined;
+        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore }));
       }
 
-      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
       if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
       response = respond(entry, result, content);
     } catch (error) {
@@ -336,7 +337,7 @@ function route(api: ApiModel, method: string, pathname: string): Routed {
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
 }
 
-type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown };
+type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown; files?: UploadedFile[] };
 
 function validate(entry: Served, segments: readonly string[], search: string, request: MockRequest): ValidInput | Refusal {
   const op = entry.op;
@@ -419,7 +420,7 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     const form = parseForm(bytes, request.headers['content-type']!, body.schema);
     if (!form.ok) return { error: 'MALFORMED_FORM', detail: form.message };
     if (!body.validate(toView(form.value))) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
-    return { query, path, body: form.value };
+    return { query, path, body: form.value, ...(form.files.length === 0 ? {} : { files: form.files }) };
   }
   const text = decodeText(bytes);
   if (text === undefined) return { error: 'MALFORMED_JSON', detail: 'The request body is not valid UTF-8.' };

@@ -91,17 +91,25 @@ function plan(resource: ResourceModel): Plan {
  * JSON Merge Patch (RFC 7396), as PATCH updates a record: each body property replaces the record's, `null` removes
  * it, and an object sent for an object member is merged into it the same way (JSON:API's `attributes`: the members
  * not sent keep their values, spec/DECISIONS.md › D75); the id and `readOnly` properties are never changed.
+ * With `nullsSet` (an update by `POST`, D150, whose JSON body is no merge patch), a top-level `null` sent for a
+ * member whose schema admits null sets it to null instead of removing it.
  */
-export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue): RecordValue {
+export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue, nullsSet = false): RecordValue {
   const merged: RecordValue = { ...record };
   const { readOnlyNames } = plan(resource);
   for (const [name, value] of Object.entries(patch)) {
     if (name === resource.idProperty || readOnlyNames.has(name)) continue;
     if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
-    if (value === null) delete merged[name];
+    if (value === null && nullsSet && admitsNull(resource.properties[name])) merged[name] = null;
+    else if (value === null) delete merged[name];
     else merged[name] = mergeValue(merged[name], value);
   }
   return merged;
+}
+
+/** Whether a record member's schema takes `null` (`type: [string, "null"]`, 3.0's `nullable` as the loader reads it). */
+function admitsNull(schema: Schema | undefined): boolean {
+  return schema !== undefined && (schema['nullable'] === true || admittedTypes(schema).includes('null'));
 }
 
 /** RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces. */

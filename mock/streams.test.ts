@@ -38,9 +38,12 @@ describe('which requests get a stream', () => {
     for (const body of [conversation, { ...conversation, stream: false }]) expect(post('/chat/completions', body).headers['content-type']).toBe('application/json');
   });
 
-  it('Accept naming the stream asks for it without the member; Accept: application/json keeps JSON even with it', () => {
+  it('Accept naming the stream asks for it without the member; the member asks for it even under Accept: application/json (D152)', () => {
     expect(post('/chat/completions', conversation, { accept: 'text/event-stream' }).chunks).toBeDefined();
-    expect(post('/chat/completions', { ...conversation, stream: true }, { accept: 'application/json' }).chunks).toBeUndefined();
+    expect(post('/chat/completions', conversation, { accept: 'application/json' }).chunks).toBeUndefined();
+    const streamed = post('/chat/completions', { ...conversation, stream: true }, { accept: 'application/json' });
+    expect(streamed.headers['content-type']).toBe('text/event-stream');
+    expect(streamed.chunks!.at(-1)).toBe('data: [DONE]\n\n');
   });
 
   it('an invalid body asking for a stream is refused in the spec\'s error shape, not streamed', () => {

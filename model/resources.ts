@@ -29,6 +29,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   const named: { parent: string; op: (typeof operations)[number] }[] = [];
   // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
   const singletons = new Set(operations.filter((op) => op.method === 'GET' && parentItemOf(op.path) !== undefined && isSingleRecord(successSchema(op))).map((op) => op.path));
+  // What a `GET` of each path answers: a `POST` on an item path whose body is a part of that record updates it (D150).
+  const reads = new Map(operations.filter((op) => op.method === 'GET').map((op) => [op.path, successSchema(op)]));
   for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
     const extension = op.extension ?? {};
     if (extension.role === 'none') continue;
@@ -38,7 +40,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     const isItem = collection !== undefined && isCollection(collection);
     const base = isItem ? collection : op.path;
     if (!isCollection(base) && extension.name === undefined) continue;
-    const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem));
+    const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem, reads.get(op.path)));
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
@@ -162,12 +164,13 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
  * is answered from its examples (a `POST` that takes no body: no create). `x-resource` names the part where the
  * shape does not show it.
  */
-function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined {
+function conventionalRole(op: OperationModel, isItem: boolean, read: Schema | undefined): Role | undefined {
   // No success documented and a `default` that describes an error: what the operation answers is not shown (D77).
   if (!op.responses.some((r) => r.status.startsWith('2')) && describesError(op.responses.find((r) => r.status === 'DEFAULT')?.schema)) return undefined;
   const byMethod: Partial<Record<Method, Role>> = isItem ? { GET: 'read', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } : { GET: 'list', POST: 'create', PUT: 'replace', PATCH: 'update' };
-  // A form `POST` on an item path (Swagger 2.0's `updatePetWithForm`) changes the fields it sends: an update (D70).
-  const role = isItem && op.method === 'POST' && isFormOnly(op) ? 'update' : byMethod[op.method];
+  // A form `POST` on an item path (Swagger 2.0's `updatePetWithForm`) changes the fields it sends: an update (D70);
+  // so does a JSON `POST` whose body is a part of the record the path reads (`modifyAssistant`, Stripe's style; D150).
+  const role = isItem && op.method === 'POST' ? (isFormOnly(op) || isPostUpdate(op, read) ? 'update' : undefined) : byMethod[op.method];
   const takesBody = op.body !== undefined && op.body.mediaTypes.some(isWritableMediaType) && mainType(op.body.schema) !== 'array';
   const answer = successSchema(op);
   if (role === 'create') return takesBody && (answer === undefined || mainType(answer) !== 'array') ? role : undefined;
@@ -175,6 +178,29 @@ function conventionalRole(op: OperationModel, isItem: boolean): Role | undefined
   if (role === 'list') return answer !== undefined && shapeOfList(answer) !== undefined ? role : undefined;
   if (role === 'read') return answer !== undefined ? role : undefined;
   return role;
+}
+
+/** Words of an operation's id or summary that name a change of what is there (`modifyAssistant`, `update-group`). */
+const UPDATE_WORDS = /^(modif(y|ies)|updates?|edit|edits|change|changes|rename|renames|patch|patches)$/;
+
+/**
+ * Whether a `POST` on an item path is an update of the record that path reads (spec/DECISIONS.md › D150): it takes a
+ * JSON object body, documents no 201 (a 201 makes something new), and its body's members are the record's: all of
+ * them, or at least one where its operationId or summary says so with a word such as modify or update (the body
+ * may carry a setting the record does not show, OpenAI's `reasoning_effort`). Anything else stays answered from
+ * its examples: an action (`/cancel`) lies on a path of its own, and a body of other names is not a part.
+ */
+function isPostUpdate(op: OperationModel, read: Schema | undefined): boolean {
+  if (read === undefined || op.body === undefined || !op.body.mediaTypes.some(isJsonMediaType) || mainType(op.body.schema) === 'array') return false;
+  if (op.responses.some((r) => r.status === '201') || !op.responses.some((r) => r.status.startsWith('2'))) return false;
+  const sent = Object.keys(objectShape(op.body.schema).properties);
+  const held = new Set(Object.keys(objectShape(read).properties));
+  const shared = sent.filter((name) => held.has(name)).length;
+  if (shared === 0) return false;
+  if (shared === sent.length) return true;
+  const summary = (op.description ?? '').split(/[.\n]/)[0] ?? '';
+  const words = [...op.operationId.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/), ...summary.split(/[^A-Za-z]+/)].map((word) => word.toLowerCase());
+  return words.some((word) => UPDATE_WORDS.test(word));
 }
 
 /** Whether a schema is an error's: an object naming a message, an error or errors, and no record of its own. */

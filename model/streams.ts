@@ -57,8 +57,8 @@ export interface StreamReader {
  * The stream a media type documents (D85), or `undefined` when `mediaType` is not sequential. Each item's schema is
  * 3.2's `itemSchema`, else the media's `schema` (as 3.1 specs document streams today: the schema of each event's
  * data; for JSON Lines an array schema is read as its `items`). For SSE, an `itemSchema` describing the event itself
- * (`{event, data, id}`) is read through its `data` member: its `contentSchema` when the data is JSON text, else its
- * own schema. `texts` are the descriptions around it (operation, response, request member) searched for a
+ * (`{event, data, id}`), or a `schema` naming only SSE fields with `data` among them (D153), is read through its
+ * `data` member: its `contentSchema` when the data is JSON text, else its own schema. `texts` are the descriptions around it (operation, response, request member) searched for a
  * terminator such as `data: [DONE]`.
  */
 export function streamOf(mediaType: string, media: MediaObject, reader: StreamReader, texts: readonly unknown[]): StreamModel | undefined {
@@ -68,7 +68,9 @@ export function streamOf(mediaType: string, media: MediaObject, reader: StreamRe
   let raw: Record<string, unknown> | undefined = declared;
   let dataIsText = false;
   let eventNames: string[] = [];
-  if (framing === 'sse' && declared !== undefined && media.itemSchema !== undefined) {
+  // A 3.1 `schema` shaped as the event itself (`{event, data: Chunk}`: only SSE field names, `data` among them) is read
+  // as 3.2's `itemSchema` is: each event's `data:` line carries the payload, as clients read it (D153).
+  if (framing === 'sse' && declared !== undefined && (media.itemSchema !== undefined || isEventShape(declared))) {
     const properties = (isObject(declared['properties']) ? declared['properties'] : {}) as Record<string, unknown>;
     const data = properties['data'];
     if (isObject(data)) {
@@ -150,6 +152,15 @@ export function streamMemberOf(bodySchema: Schema | undefined): string | undefin
   if (byName !== undefined) return byName[0];
   const byText = booleans.find(([, schema]) => typeof schema['description'] === 'string' && /server-sent events|event stream|\bstream(?:ed|ing)?\b/i.test(schema['description']));
   return byText?.[0];
+}
+
+/** The fields of a Server-Sent Event (WHATWG HTML § 9.2.6): a schema naming only these, `data` among them, describes the event, not its data. */
+const SSE_FIELDS = new Set(['event', 'data', 'id', 'retry']);
+
+/** Whether a stream's schema describes the event itself: an object whose properties are SSE fields, `data` among them. */
+function isEventShape(schema: Record<string, unknown>): boolean {
+  const properties = isObject(schema['properties']) ? Object.keys(schema['properties']) : [];
+  return properties.includes('data') && properties.every((name) => SSE_FIELDS.has(name));
 }
 
 function namesOf(schema: unknown): string[] {
