@@ -14,10 +14,19 @@ import { recordIn } from '../model/resources.js';
 import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
+import { NotRun } from './arbitraries/bounded.js';
 
-/** The path of `op` with its path parameters filled (each value encoded as one path segment). */
+/**
+ * The path of `op` with its path parameters filled (each value encoded as one path segment). Errors: a
+ * {@link NotRun} when a parameter has no value or an empty one: an empty segment names no record, so a request
+ * holding one is never sent (D161), and the check that would send it is not run.
+ */
 export function pathOf(op: OperationModel, values: Record<string, string>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = values[name];
+    if (value === undefined || value === '') throw new NotRun(`{${name}}`, `the suite has no value for {${name}} of ${op.method} ${op.path}: no record it names could be made or found on the target`);
+    return encodeURIComponent(value);
+  });
 }
 
 /** The parent record each sub-resource's requests are sent under, for the target being checked (D53). */
@@ -83,7 +92,9 @@ export function setResources(resource: ResourceModel, resources: ResourceModel[]
  * query does not name are added at their widest (D90, conformance/window-query.ts).
  */
 export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
-  const path = pathOf(op, { ...parentPath(op), ...parts.path });
+  // A request naming every path value itself needs no parent the suite prepared (an authentication probe).
+  const named = op.pathParams.every((parameter) => parts.path?.[parameter.name] !== undefined);
+  const path = pathOf(op, named ? (parts.path ?? {}) : { ...parentPath(op), ...parts.path });
   const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
   // A list's window is always named (D90): a server may apply a default the spec states only in prose.
   const query = [parts.query ?? '', windowQuery(op, parts.query ?? '')].filter((part) => part !== '').join('&');

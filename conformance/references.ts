@@ -6,7 +6,7 @@ import { ordinaryBody, pinMember } from './arbitraries/body.js';
 import { createRecord } from './checks/records.js';
 import type { CheckContext } from './check-context.js';
 import type { Exchange } from '../judge/verdict.js';
-import { GenerationGaveUp } from './arbitraries/bounded.js';
+import { NotRun } from './arbitraries/bounded.js';
 import { failingExchange } from './report/results.js';
 
 // A write whose body names a record of another collection (`crossing_id`) is refused with 404 by a server that
@@ -250,8 +250,8 @@ export function unresolvedReason(context: CheckContext, exchange: Exchange | und
  * parent record is prepared, so that only the checks that reach that parent's sub-resources are skipped, with
  * `reason`, and the others still run.
  */
-export class ReferenceUnfilled extends GenerationGaveUp {
-  constructor(readonly reason: string) {
+export class ReferenceUnfilled extends NotRun {
+  constructor(reason: string) {
     super('record', reason);
     this.name = 'ReferenceUnfilled';
   }

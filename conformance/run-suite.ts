@@ -1,9 +1,9 @@
-import { GenerationGaveUp } from './arbitraries/bounded.js';
+import { GenerationGaveUp, NotRun } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
-import { parentRecord } from './checks/population.js';
+import { parentRecord } from './checks/parents.js';
 import { forgetTarget as forgetRecords, type Check } from './checks/check.js';
-import { forgetReferences, honestly, prepareReferences, ReferenceUnfilled, unresolvedReason } from './references.js';
+import { forgetReferences, honestly, prepareReferences, unresolvedReason } from './references.js';
 import { NothingToJudge } from './checks/served-lists.js';
 import { beginRun, keptExchanges, TargetRefusing } from './client.js';
 import { resetConsistency } from './consistency.js';
@@ -83,10 +83,13 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   }
 }
 
-/** The reason of a {@link ReferenceUnfilled} (a parent that could not be made) or {@link NothingToJudge} (a served list holding nothing) behind a failure, if any. */
+/**
+ * The reason of a {@link NotRun} (a parent or reference that could not be made, a value no schema branch admits)
+ * or {@link NothingToJudge} (a served list holding nothing) behind a failure, if any.
+ */
 function unfilledReference(failure: unknown): string | undefined {
   for (let current: unknown = failure, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (current instanceof ReferenceUnfilled || current instanceof NothingToJudge) return current.reason;
+    if (current instanceof NotRun || current instanceof NothingToJudge) return current.reason;
   }
   return undefined;
 }

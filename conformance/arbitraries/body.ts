@@ -6,7 +6,7 @@ import { canonicalJson, toView } from '../../model/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp } from './bounded.js';
-import { validValues, type ValueOptions } from './schema-values.js';
+import { admitsValue, validValues, type ValueOptions } from './schema-values.js';
 
 const forms = new WeakMap<Schema, Canonical>();
 
@@ -78,7 +78,14 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
   const resource = op.resource;
   if (op.body !== undefined && resource !== undefined && (op.role === 'create' || op.role === 'replace' || op.role === 'update')) {
     const members = objectShape(op.body.schema).properties;
-    const shared = Object.fromEntries(Object.entries(resource.properties).filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema)).map(([name, schema]) => [name, sendable(schema)]));
+    const shared = Object.fromEntries(
+      Object.entries(resource.properties)
+        .filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema))
+        .map(([name, schema]) => [name, sendable(schema)] as const)
+        // A member the write names by another kind than the record holds (a milestone's number, the record's
+        // milestone object) has no value within both: the body's own schema rules it (D165), else no body is drawn.
+        .filter(([name, schema]) => admitsValue(canonicalise({ allOf: [members[name] as Schema, schema] }))),
+    );
     if (Object.keys(shared).length > 0) {
       const schema: Schema = { allOf: [op.body.schema, { type: 'object', properties: shared }] };
       found = { schema, validate: compile(boundsAjv, schema, `${op.operationId}-record-bound`) };

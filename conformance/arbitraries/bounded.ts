@@ -13,6 +13,18 @@ export class GenerationGaveUp extends Error {
   }
 }
 
+/**
+ * A check that cannot be run as the spec and the target stand: an input no schema branch admits, or a set-up (a
+ * parent record, a referenced record) the target did not let the suite make. The check ends "not run" with
+ * `reason` (spec/DECISIONS.md › D160), never failed: the target was not shown to be wrong.
+ */
+export class NotRun extends GenerationGaveUp {
+  constructor(what: string, readonly reason: string) {
+    super(what, reason);
+    this.name = 'NotRun';
+  }
+}
+
 /** Bounds of one generation: at most `tries` draws and `ms` milliseconds, whichever ends first. */
 export interface GenerationBounds {
   tries: number;

@@ -3,7 +3,7 @@ import { canonicalJson, toView } from '../../model/json.js';
 import type { Schema, Validator } from '../../model/schema.js';
 import { canonicalise, isUnconstrainedString, type Canonical } from './canonical.js';
 import { integerBounds, integerIn, type IntegerRange } from './integers.js';
-import { boundedFilter } from './bounded.js';
+import { boundedFilter, NotRun } from './bounded.js';
 import { patternString } from './pattern.js';
 import { boundedString, CORNER_STRINGS, formatString, isOrdinaryString, ordinaryString, unusualString } from './strings.js';
 
@@ -76,7 +76,25 @@ export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.A
       return orNull(fc.record(model, { requiredKeys: required }), form.nullable);
     }
     case 'union':
-      return fc.oneof(...form.branches.map((branch) => valueOf(branch, options, depth)));
+      // A union whose every branch is impossible admits no value: the check needing one is not run (D160).
+      if (!admitsValue(form)) throw new NotRun('value', 'the spec admits no value here: every branch of its oneOf/anyOf is impossible');
+      return fc.oneof(...form.branches.filter(admitsValue).map((branch) => valueOf(branch, options, depth)));
+  }
+}
+
+/** Whether a canonical form admits some value: not `never`, no union without a possible branch, no impossible required member or item. */
+export function admitsValue(form: Canonical): boolean {
+  switch (form.kind) {
+    case 'never':
+      return false;
+    case 'union':
+      return form.branches.some(admitsValue);
+    case 'object':
+      return form.nullable || form.required.every((name) => form.properties[name] === undefined || admitsValue(form.properties[name]));
+    case 'array':
+      return form.nullable || form.minItems === 0 || admitsValue(form.items);
+    default:
+      return true;
   }
 }
 

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { exactInteger, toView } from '../../model/json.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
-import { GenerationGaveUp } from '../arbitraries/bounded.js';
+import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
+import { TargetRefusing } from '../client.js';
+import { failingExchange } from '../report/results.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema-values.js';
 import { requestOf, setExampleParent, setParent, setResources, setUnprepared } from '../context.js';
@@ -140,15 +142,31 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     try {
       id = await remembered.fixture;
     } catch (error) {
-      // One parent no body can be drawn for leaves its own sub-resources untested, not the whole suite.
-      if (!(error instanceof GenerationGaveUp)) throw error;
-      setUnprepared(resource, error);
+      if (error instanceof TargetRefusing) throw error;
+      // A parent that could not be made leaves its own sub-resources untested, not the whole suite (D160).
+      setUnprepared(resource, setupFailure(parent, error));
+      return;
+    }
+    if (id === undefined) {
+      setUnprepared(resource, new NotRun(parent.name, `set-up: no ${parent.name} record was found for the records under it to live under`));
       return;
     }
     setUnprepared(resource, undefined);
-    if (id !== undefined) setParent(resource, id);
+    setParent(resource, id);
   };
   for (const resource of context.model.resources) await prepare(resource);
+}
+
+/**
+ * What the checks under a parent that could not be made meet (D160, D162): the failure itself when the target
+ * answered the set-up with a 5xx (the target's failure), else a {@link NotRun} with the reason.
+ */
+function setupFailure(parent: ResourceModel, error: unknown): Error {
+  const status = failingExchange(error)?.response.status;
+  if (status !== undefined && status >= 500 && error instanceof Error) return error;
+  if (error instanceof NotRun) return error;
+  const message = error instanceof Error ? (error.message.split('\n').find((line) => line.trim() !== '') ?? error.name) : String(error);
+  return new NotRun(parent.name, `set-up: making a ${parent.name} record for the records under it to live under failed: ${message.trim()}`);
 }
 
 /**

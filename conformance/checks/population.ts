@@ -7,7 +7,7 @@ import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../check-context.js';
 import { valueInView } from '../window-query.js';
-import { idOf, knownAtLeast, memory, populationKey, type ExactRecord } from './check.js';
+import { knownAtLeast, memory, populationKey, type ExactRecord } from './check.js';
 import { createRecord, listRecords, readRecord, show } from './records.js';
 
 /** The largest page the list answers: the limit's maximum (seed: 100), or none when the spec bounds no page. */
@@ -20,23 +20,6 @@ export function largestPageQuery(resource: ResourceModel, filter?: { parameter: 
   const parts = [resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=${largestPage(resource)}`];
   if (filter !== undefined) parts.push(`${encodeURIComponent(filter.parameter)}=${encodeURIComponent(filterText(filter.value))}`);
   return parts.filter(Boolean).join('&');
-}
-
-/**
- * A record for sub-resources to live under (D53), as `prepareParents` asks for one: created from an ordinary
- * body, or, under `--read-only` or without a create, the first one listed. `undefined` when there is none.
- */
-export function parentRecord(context: CheckContext): (parent: ResourceModel) => Promise<string | undefined> {
-  return async (parent) => {
-    const create = parent.operations.create;
-    if (create !== undefined && !context.target.readOnly) {
-      const created = await createRecord(context, parent, ordinaryBody(create, context.target.integers, 9));
-      if (created !== undefined) return idOf(parent, created);
-    }
-    if (parent.operations.list === undefined) return undefined;
-    const { records } = await listRecords(context, parent, largestPageQuery(parent));
-    return records[0] === undefined ? undefined : idOf(parent, records[0]);
-  };
 }
 
 /**

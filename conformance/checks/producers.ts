@@ -4,6 +4,8 @@ import { ordinaryBody } from '../arbitraries/body.js';
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { idKey } from './check.js';
+import { TargetRefusing } from '../client.js';
+import { failingExchange } from '../report/results.js';
 import { successStatuses } from './records.js';
 import { documentedStatuses } from '../../judge/documented.js';
 import { linksFeeding, valueAt } from '../../model/links.js';
@@ -78,10 +80,10 @@ export async function fedPath(context: CheckContext, op: OperationModel): Promis
     for (const { producer, carrier } of producersOf(context.model.operations, op, parameter)) {
       for (const requiredOnly of [true, false]) {
         if (value !== undefined) break;
-        const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, 3, requiredOnly);
-        const { exchange, body: answer } = await context.call(producer, requestOf(producer, body === undefined ? {} : { value: body }), documentedStatuses(producer));
-        const found = exchange.response.status < 300 ? carried(carrier, answer, exchange.response.headers) : undefined;
-        if (found !== undefined && found !== null && found !== '') value = idKey(found);
+        const answered = await setupCall(context, producer, requiredOnly);
+        const found = answered === undefined ? undefined : carried(carrier, answered.answer, answered.headers);
+        // Only a scalar names a record in a path: an object member named like the parameter (`owner: {login}`) does not.
+        if (typeof found === 'string' ? found !== '' && !found.includes('/') : typeof found === 'number' || typeof found === 'bigint') value = idKey(found);
       }
     }
     if (value === undefined) return undefined;
@@ -103,4 +105,22 @@ export async function callUnderProducedRecord(context: CheckContext, op: Operati
   }
   const body = op.body === undefined ? undefined : ordinaryBody(op, context.target.integers, 3, true);
   await context.call(op, requestOf(op, { path, query, ...(body === undefined ? {} : { value: body }) }), op.method === 'GET' ? successStatuses(op) : documentedStatuses(op));
+}
+
+/**
+ * One create of `producer` made as a check's set-up (D162): its answer when it succeeded; `undefined` when it could
+ * not be drawn, was refused, or answered what the contract does not allow (the producer's own checks judge that).
+ * Errors: the failure itself when the target answered with a 5xx (the target's failure), and `TargetRefusing`.
+ */
+async function setupCall(context: CheckContext, producer: OperationModel, requiredOnly: boolean): Promise<{ answer: unknown; headers: Record<string, string> } | undefined> {
+  try {
+    const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, 3, requiredOnly);
+    const { exchange, body: answer } = await context.call(producer, requestOf(producer, body === undefined ? {} : { value: body }), documentedStatuses(producer));
+    return exchange.response.status < 300 ? { answer, headers: exchange.response.headers } : undefined;
+  } catch (failure) {
+    if (failure instanceof TargetRefusing || !(failure instanceof Error)) throw failure;
+    const status = failingExchange(failure)?.response.status;
+    if (status !== undefined && status >= 500) throw failure;
+    return undefined;
+  }
 }

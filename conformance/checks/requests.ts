@@ -38,8 +38,9 @@ function isGettable(op: OperationModel): boolean {
  * can be found); for its item operations, ids the target holds; for any other operation, schema-valid path and
  * required query parameters and body. `markerRun` keeps markers apart between checks.
  */
-export async function sampleRequests(context: CheckContext, op: OperationModel, markerRun: number): Promise<fc.Arbitrary<SampleRequest>> {
+export async function sampleRequests(context: CheckContext, op: OperationModel, markerRun: number, detached = false): Promise<fc.Arbitrary<SampleRequest>> {
   const resource = op.resource;
+  if (detached) return detachedRequests(context, op);
   if (resource !== undefined && op.role === 'list') {
     const queries: fc.Arbitrary<string>[] = [fc.constant('')];
     if (resource.limit !== undefined) queries.push(validLimit(resource.limit).map((limit) => queryText(resource.limit, { limit, filter: undefined })));
@@ -70,3 +71,14 @@ export function writes(op: OperationModel): boolean {
   return !['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(op.method);
 }
 
+/**
+ * Valid requests of `op` that name every path value themselves, each drawn from its parameter's schema, and need
+ * no record the suite prepared (D164): what an authentication probe sends when the parent of `op`'s records
+ * could not be made. Such a path may name no record.
+ */
+function detachedRequests(context: CheckContext, op: OperationModel): fc.Arbitrary<SampleRequest> {
+  const path: Record<string, string> = Object.fromEntries(op.pathParams.map((p, i) => [p.name, parameterValue(p, i + 1)]));
+  const query = op.queryParams.filter((p) => p.required).map((p, i) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p, 100 + i))}`).join('&');
+  const body = op.body === undefined ? fc.constant(undefined) : bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
+  return body.map((sent) => ({ request: requestOf(op, { path, query, ...(sent === undefined ? {} : { value: sent }) }) }));
+}
