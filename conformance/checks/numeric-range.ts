@@ -64,13 +64,24 @@ function meets(values: readonly Decimal[], range: NumericRange, asked: Asked): b
   return lowerOk && upperOk;
 }
 
-/** The ranges on a value and just beside it: both ends on it, a lower end just above it, an upper end just below it. */
-function besideCases(value: bigint): Asked[] {
-  return [
+/**
+ * The ranges asked exactly on a value and just beside it, on every run before the drawn ones: each end alone on it,
+ * both ends on it, each end on it with the other one step away (so an exclusive end beside an inclusive one still
+ * holds the value), and each end just past it. A lower end read as exclusive, an upper end read as inclusive, an
+ * off-by-one or a value rounded through a double then shows whatever the draws.
+ */
+function besideCases(value: bigint, range: NumericRange): Asked[] {
+  const cases: Asked[] = [
+    { lower: value, upper: undefined },
+    { lower: undefined, upper: value },
     { lower: value, upper: value },
+    { lower: value, upper: value + 1n },
+    { lower: value - 1n, upper: value },
     { lower: value + 1n, upper: undefined },
     { lower: undefined, upper: value - 1n },
   ];
+  // A case whose only ends are parameters the list lacks would ask the unbounded list: not a range.
+  return cases.filter((asked) => (asked.lower !== undefined && range.lower !== undefined) || (asked.upper !== undefined && range.upper !== undefined));
 }
 
 /** The query text of a range asked (its bounds only). */
@@ -185,7 +196,7 @@ function createdRangeCheck(resource: ResourceModel, range: NumericRange, id: str
       };
       // Bounds on a value and just beside it first: an exclusive end, an off-by-one or a value rounded through a
       // double (odd int64 values beyond 2^53) shows there on every run, not only when the draw finds it.
-      for (const value of [first, first + step]) for (const asked of besideCases(value)) await judge(asked);
+      for (const value of [first, first + step]) for (const asked of besideCases(value, range)) await judge(asked);
       await context.forAll(bounds, async ({ lower, upper }) => {
         const asked: Asked = { lower: lower === undefined ? undefined : first + lower, upper: upper === undefined ? undefined : first + upper };
         await judge(asked.lower !== undefined && asked.upper !== undefined && asked.lower > asked.upper ? { lower: asked.upper, upper: asked.lower } : asked);
@@ -252,7 +263,7 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
         const left = held.find((record) => valuesOf(record, range.property).some((value) => inside(value, range, asked)) && !listed.has(keyOf(record)));
         if (left !== undefined) throw new Violation(`asked ${describe(range, asked)}, the list leaves out ${show(left)}, which it holds (asked without the range, a complete page) and whose ${range.property} is in that range`, exchange);
       };
-      for (const value of values.slice(0, 3)) for (const asked of besideCases(value)) await judge(asked);
+      for (const value of values.slice(0, 3)) for (const asked of besideCases(value, range)) await judge(asked);
       await context.forAll(bounds, async (drawn) => {
         await judge(drawn.lower !== undefined && drawn.upper !== undefined && drawn.lower > drawn.upper ? { lower: drawn.upper, upper: drawn.lower } : drawn);
       });

@@ -1,24 +1,5 @@
-import { defineIndependentCase, INDEPENDENT_KEY, type KilledFault } from '../independent-case.js';
-import { startMarketServer, type MarketFault } from './marketplace-server.js';
+import { defineIndependentCase, INDEPENDENT_KEY } from '../independent-case.js';
+import { startMarketServer } from './marketplace-server.js';
+import { MARKET_FAULTS } from './faults.js';
 
-/**
- * The suite against a marketplace backend written from spec/wild/marketplace-3.1.yaml alone (marketplace-server.ts): numeric
- * range filters in three naming styles (one bound exclusive, one pair on int64 serial numbers, a reversed price
- * range refused with 400) and served shipping profiles bounded by cost. The correct server passes every check;
- * each one-fault version is rejected by the range check its fault breaks.
- */
-const FAULTS: readonly KilledFault<MarketFault>[] = [
-  { fault: 'min-price-ignored', killedBy: 'get-listings.price-range' },
-  { fault: 'max-price-exclusive', killedBy: 'get-listings.price-range' },
-  { fault: 'min-price-exclusive', killedBy: 'get-listings.price-range' },
-  { fault: 'reversed-price-500', killedBy: 'get-listings.price-range' },
-  { fault: 'reversed-price-empty', killedBy: 'get-listings.price-range' },
-  { fault: 'weight-lower-exclusive', killedBy: 'get-listings.weight_grams-range' },
-  { fault: 'weight-upper-inclusive', killedBy: 'get-listings.weight_grams-range' },
-  { fault: 'weight-bounds-on-price', killedBy: 'get-listings.weight_grams-range' },
-  { fault: 'serial-bounds-as-doubles', killedBy: 'get-listings.serial_number-range' },
-  { fault: 'shipping-min-cost-ignored', killedBy: 'get-shipping-profiles.cost-range' },
-  { fault: 'shipping-max-cost-exclusive', killedBy: 'get-shipping-profiles.cost-range' },
-];
-
-defineIndependentCase('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), FAULTS);
+defineIndependentCase('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), MARKET_FAULTS);

@@ -1,0 +1,106 @@
+import { appendFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { forgetTarget, runCheck } from '../conformance/run-suite.js';
+import { independentCases, type FaultVersion } from '../test/independent/cases.js';
+import { independentTarget, INDEPENDENT_RUNS, specLabel, specPath } from '../test/independent/independent-target.js';
+
+/**
+ * `npm run bench:kills`: every fault of the independent servers (test/independent/<name>/faults.ts) met by its
+ * killing check many times in a row, each time with another fast-check seed, at the runs per property the tests
+ * use ({@link INDEPENDENT_RUNS}). A fault escapes a run when its check passes; every fault must be killed in every
+ * run, because CI runs each once with a seed of its own. Prints one line per fault (kills out of runs, and the
+ * seeds it escaped, to replay with `--seed`), and appends the table to bench/RESULTS.md unless `--only` narrows it.
+ *
+ * Options: `--runs N` (default 20), `--seed S` (the first seed; run k uses S + k; default from the clock),
+ * `--only TEXT` (faults whose spec, name or check contains TEXT). Exit status 1 when a fault escaped.
+ */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+
+const argv = process.argv.slice(2);
+const option = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const RUNS = Number(option('--runs') ?? 20);
+const FIRST_SEED = Number(option('--seed') ?? Date.now() % 1_000_000_000);
+const ONLY = option('--only');
+
+/** One fault's tally over the runs. */
+interface Tally {
+  spec: string;
+  fault: string;
+  killedBy: string;
+  killed: number;
+  escapedSeeds: number[];
+  /** Runs that could not be judged (the server or the check threw): counted as escapes, with the message. */
+  errors: string[];
+  ms: number;
+}
+
+/** Whether the fault's check rejects it with `seed` (a fresh server each run, so no run sees another's records). */
+async function killed(spec: Parameters<typeof independentTarget>[0], version: FaultVersion, seed: number): Promise<boolean> {
+  const server = await version.start();
+  try {
+    const outcome = await runCheck(version.killedBy, { ...independentTarget(spec, server.baseUrl), seed });
+    return !outcome.ok;
+  } finally {
+    await server.close();
+    forgetTarget(server.baseUrl);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const load = loadavg()[0]!.toFixed(1);
+  const tallies: Tally[] = [];
+  for (const one of independentCases()) {
+    const label = specLabel(one.spec);
+    if (specPath(one.spec) === undefined) {
+      console.log(`${label}: absent from this machine, its faults are not run`);
+      continue;
+    }
+    for (const version of one.faults) {
+      if (ONLY !== undefined && ![label, version.fault, version.killedBy].some((text) => text.includes(ONLY))) continue;
+      const tally: Tally = { spec: label, fault: version.fault, killedBy: version.killedBy, killed: 0, escapedSeeds: [], errors: [], ms: 0 };
+      const from = Date.now();
+      for (let run = 0; run < RUNS; run++) {
+        const seed = FIRST_SEED + run;
+        try {
+          if (await killed(one.spec, version, seed)) tally.killed++;
+          else tally.escapedSeeds.push(seed);
+        } catch (error) {
+          tally.escapedSeeds.push(seed);
+          tally.errors.push(error instanceof Error ? error.message : String(error));
+        }
+      }
+      tally.ms = Date.now() - from;
+      tallies.push(tally);
+      const escaped = tally.escapedSeeds.length === 0 ? '' : `  ESCAPED with seeds ${tally.escapedSeeds.join(', ')}${tally.errors.length === 0 ? '' : ` (${tally.errors[0]})`}`;
+      console.log(`${label} ${version.fault} <- ${version.killedBy}: ${tally.killed}/${RUNS} (${(tally.ms / 1000).toFixed(1)} s)${escaped}`);
+    }
+  }
+  const escapes = tallies.filter((tally) => tally.killed < RUNS);
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const verdict = escapes.length === 0 ? `every fault killed in every run` : `${escapes.length} fault(s) escaped at least one run`;
+  console.log(`\n${tallies.length} faults x ${RUNS} runs (seeds ${FIRST_SEED}..${FIRST_SEED + RUNS - 1}), ${minutes} min: ${verdict}`);
+  if (ONLY === undefined) {
+    const rows = tallies.map((tally) => `| ${tally.spec} | \`${tally.fault}\` | \`${tally.killedBy}\` | ${tally.killed}/${RUNS} | ${tally.escapedSeeds.join(', ')} |`);
+    const section = [
+      '',
+      `## ${new Date().toISOString().slice(0, 10)}: every kill, every run (\`npm run bench:kills\`)`,
+      '',
+      `Each fault of the independent servers (test/independent/<name>/faults.ts) against its killing check, ${RUNS} runs`,
+      `with seeds ${FIRST_SEED}..${FIRST_SEED + RUNS - 1} (run k: first seed + k), ${INDEPENDENT_RUNS} fast-check runs per property as in the tests;`,
+      `${minutes} min on a shared machine (load average ${load} at start). Result: **${verdict}**.`,
+      '',
+      '| Spec | Fault | Killing check | Killed | Escaped with seeds |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n');
+    appendFileSync(join(ROOT, 'bench', 'RESULTS.md'), section);
+  }
+  process.exitCode = escapes.length === 0 ? 0 : 1;
+}
+
+await main();

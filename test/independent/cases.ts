@@ -1,0 +1,43 @@
+import { BOARDS_FAULTS } from './boards/faults.js';
+import { startBoardsServer } from './boards/boards-server.js';
+import { FERRY_FAULTS } from './ferry-travel/faults.js';
+import { startFerryServer } from './ferry-travel/ferry-travel-server.js';
+import { GALLERY_FAULTS } from './gallery/faults.js';
+import { startGalleryServer } from './gallery/gallery-server.js';
+import { INDEPENDENT_KEY, type IndependentSpec, type KilledFault, type RunningIndependent, type StartServer } from './independent-target.js';
+import { MARKET_FAULTS } from './marketplace/faults.js';
+import { startMarketServer } from './marketplace/marketplace-server.js';
+import { NURSERY_FAULTS } from './nursery/faults.js';
+import { startNurseryServer } from './nursery/nursery-server.js';
+
+/** One one-fault version of an independent server: its name, the check that must reject it, and how to start it. */
+export interface FaultVersion {
+  fault: string;
+  killedBy: string;
+  start(): Promise<RunningIndependent>;
+}
+
+/** An independent server's case: the description it implements and its one-fault versions. */
+export interface IndependentCase {
+  spec: IndependentSpec;
+  faults: FaultVersion[];
+}
+
+/** A case whose faults are started by one function (its fault names typed by that server). */
+function caseOf<F extends string>(spec: IndependentSpec, start: StartServer<F>, faults: readonly KilledFault<F>[]): IndependentCase {
+  return { spec, faults: faults.map(({ fault, killedBy }) => ({ fault, killedBy, start: () => start(fault) })) };
+}
+
+/**
+ * Every independent server's fault list, as its test registers it (test/independent/<name>/faults.ts): what the
+ * kill benchmark (bench/kills.ts) runs many times over with different seeds.
+ */
+export function independentCases(): IndependentCase[] {
+  return [
+    caseOf('boards-links-3.0.yaml', (fault) => startBoardsServer(fault), BOARDS_FAULTS),
+    caseOf('ferry-travel-3.1.yaml', (fault) => startFerryServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), FERRY_FAULTS),
+    caseOf('gallery-3.1.yaml', (fault) => startGalleryServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), GALLERY_FAULTS),
+    caseOf('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), MARKET_FAULTS),
+    caseOf('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), NURSERY_FAULTS),
+  ];
+}
