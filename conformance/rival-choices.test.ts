@@ -51,3 +51,9 @@ test('a card number answered masked shows the number sent; other changes do not 
   expect(shows('*****42424242424', '4242424242424242')).toBe(false);
   expect(shows('****', '4242424242424242')).toBe(false);
 });
+
+test('a number masked by characters keeps four whole characters, a surrogate pair counting as one (D183)', () => {
+  expect(shows('X\u0000\u0000\u0000𐀀', '\u0000\u0000\u0000\u0000𐀀')).toBe(true);
+  expect(shows('XX\u0000\u0000𐀀', '\u0000\u0000\u0000\u0000𐀀')).toBe(true);
+  expect(shows('X\u0000\u0000\u0000\u0000', '\u0000\u0000\u0000\u0000𐀀')).toBe(false);
+});

@@ -169,9 +169,12 @@ export function shows(got: unknown, sent: unknown): boolean {
  * at most replaced by one mask character (`*`, `x`, `X`, `•`, `#`), the rest kept: `************4242`.
  */
 function maskedEcho(got: unknown, sent: unknown): boolean {
-  if (typeof got !== 'string' || typeof sent !== 'string' || got.length !== sent.length || got === sent) return false;
-  const masked = /^([*xX•#])\1*/.exec(got)?.[0].length ?? 0;
-  return masked > 0 && masked >= got.length - 4 && got.slice(masked) === sent.slice(masked);
+  if (typeof got !== 'string' || typeof sent !== 'string' || got === sent) return false;
+  // Characters are counted as code points: a server masking by characters keeps four whole ones, never half a pair.
+  const [gotChars, sentChars] = [Array.from(got), Array.from(sent)];
+  if (gotChars.length !== sentChars.length) return false;
+  const masked = Array.from(/^([*xX•#])\1*/u.exec(got)?.[0] ?? '').length;
+  return masked > 0 && masked >= gotChars.length - 4 && gotChars.slice(masked).join('') === sentChars.slice(masked).join('');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -15,6 +15,18 @@ export interface ServedListModel {
   filters: FilterModel[];
 }
 
+/** Words that give a boolean filter's `false` a meaning of its own ("or that do not (`false`)", "without"). */
+const FALSE_WORDS = /\bfalse\b|\bnot\b|n't\b|\bwithout\b/i;
+
+/**
+ * Whether a boolean filter's description states it one-sided (D182): "Only return trips where bicycles are known
+ * to be allowed" narrows the list when `true` and says nothing of `false`, so a server may read `false` as no
+ * constraint (its default) or as "only trips without": only `true` is a value whose answer can be judged.
+ */
+function oneSided(description: string): boolean {
+  return /\bonly\b/i.test(description) && !FALSE_WORDS.test(description);
+}
+
 /** Words that say a query parameter narrows the list (`Filter ports by…`, `Only crossings that…`). */
 const FILTER_WORDS = /\b(?:filter|filters|filtered|only)\b/i;
 
@@ -35,7 +47,7 @@ function servedFilters(op: OperationModel, properties: Record<string, Schema>, t
     if (candidates.length !== 1) continue;
     const property = candidates[0]!;
     if (properties[property]?.['type'] !== parameter.type) continue;
-    const values = parameter.type === 'boolean' ? [true, false] : (parameter.schema['enum'] as unknown[] | undefined);
+    const values = parameter.type === 'boolean' ? (oneSided(description) ? [true] : [true, false]) : (parameter.schema['enum'] as unknown[] | undefined);
     filters.push({ parameter, property, values, match: 'equal' });
   }
   return filters;

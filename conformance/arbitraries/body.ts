@@ -33,6 +33,11 @@ export function pinMember(op: OperationModel, member: string, value: unknown): v
   else pinned.set(member, value);
 }
 
+/** Whether `member` of the bodies of `op` is pinned to a record the target holds (see {@link pinMember}). */
+export function isPinned(op: OperationModel, member: string): boolean {
+  return pins.get(op)?.has(member) === true;
+}
+
 /** `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks. */
 function withPins<T extends Record<string, unknown>>(op: OperationModel, body: T): T {
   const pinned = pins.get(op);
@@ -50,8 +55,8 @@ export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitr
 function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
   const body = op.body;
   if (body === undefined) return fc.constant({});
-  const within = recordBound(op);
-  const drawn = (within === undefined ? validValues(body.schema, body.validate, options) : validValues(within.schema, within.validate, options)) as fc.Arbitrary<Record<string, unknown>>;
+  const within = wholeBody(op, recordBound(op) ?? body);
+  const drawn = validValues(within.schema, within.validate, options) as fc.Arbitrary<Record<string, unknown>>;
   // The member that asks for a stream is set `false` (D86): a check of the JSON answer asks for the JSON answer, as
   // a server that streams whatever `Accept` says would otherwise fail it; `<operationId>.stream` asks for the stream.
   const member = op.streamMember;
@@ -60,6 +65,33 @@ function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Re
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
+}
+
+const wholes = new WeakMap<OperationModel, { schema: Schema; validate: Validator }>();
+
+/**
+ * A create's body schema whose object requires none of its members, held to carry every member it declares that a
+ * write may send (not `readOnly`) (D181): a description that marks nothing required (Train Travel's `Booking`, its
+ * `BookingPayment`) leaves the rule to its text ("a booking is a hold on a trip", "a payment of an amount"), and a
+ * server written from it refuses an empty booking or payment with its documented 400. The bodies a check expects
+ * to be taken are the whole ones; a documented 409 to one of them drops optional members again (D180). `base`
+ * otherwise.
+ */
+function wholeBody(op: OperationModel, base: { schema: Schema; validate: Validator }): { schema: Schema; validate: Validator } {
+  const known = wholes.get(op);
+  if (known !== undefined) return known;
+  let found = base;
+  const form = bodyForm(op);
+  if (op.role === 'create' && op.body !== undefined && form.kind === 'object' && form.required.length === 0) {
+    const members = objectShape(op.body.schema).properties;
+    const writable = Object.keys(form.properties).filter((name) => !(typeof members[name] === 'object' && members[name]['readOnly'] === true));
+    if (writable.length > 0) {
+      const schema: Schema = { allOf: [base.schema, { type: 'object', required: writable }] };
+      found = { schema, validate: compile(boundsAjv, schema, `${op.operationId}-whole`) };
+    }
+  }
+  wholes.set(op, found);
+  return found;
 }
 
 const bounds = new WeakMap<OperationModel, { schema: Schema; validate: Validator } | null>();
@@ -147,6 +179,8 @@ function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], se
   if (!requiredOnly) return body;
   const form = bodyForm(op);
   const required = form.kind === 'object' ? form.required : [];
+  // A create that marks nothing required is sent whole (D181): its text, not its schema, says what it needs.
+  if (required.length === 0 && op.role === 'create') return body;
   const narrowed = Object.fromEntries(Object.entries(body).filter(([name]) => required.includes(name)));
   // A body whose requirements sit in its `oneOf`/`anyOf` branches names none at the top: the whole body is kept
   // rather than an invalid one sent where a valid one is meant.

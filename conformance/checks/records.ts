@@ -6,6 +6,7 @@ import { inWindow } from '../window-query.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
+import { bodyForm, isPinned } from '../arbitraries/body.js';
 import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, returnedPart, shows } from '../../judge/record-rules.js';
 import { recordIn } from '../../model/resources.js';
 import { requestOf } from '../context.js';
@@ -80,13 +81,13 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   const value = withClientId(context, resource, drawn);
   const sentAt = memory(context, resource).tick;
   const allowed = mayRefuse && !context.target.strict ? [...successStatuses(op), 400] : successStatuses(op);
-  const { exchange, body } = await createSingleAware(context, resource, op, value, allowed);
+  const { exchange, body, sentValue } = await createConflictAware(context, resource, op, value, allowed);
   if (exchange.response.status === 400) {
     context.advise(`${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`);
     return undefined;
   }
   // The record sent is the body's, or its envelope's member (D73).
-  const sent = (recordIn(value, op.bodyEnvelope) ?? {}) as ExactRecord;
+  const sent = (recordIn(sentValue, op.bodyEnvelope) ?? {}) as ExactRecord;
   const created = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : await createdWithoutAnswer(context, resource, sent, exchange);
   expectEcho(context, resource, op, sent, created, exchange);
   const id = idOf(resource, created);
@@ -98,6 +99,39 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
+}
+
+/**
+ * `[409]` where a create documents it, else `[]`: the refusal a rule of the target's text may give a valid body the
+ * suite drew (D180), accepted where a check sends one it does not retry.
+ */
+export function conflictStatuses(op: OperationModel): number[] {
+  return op.responses.some((response) => response.status === '409') ? [409] : [];
+}
+
+/**
+ * Sends a create whose operation documents `409`, and when a valid body is refused with it, sends it again with
+ * fewer optional members, the last ones first, until one is taken (D180): a rule of the text the schema does not
+ * encode (a booking with a dog on a trip that allows none) refuses a combination the suite drew, not every
+ * record, so a set-up refused that way is no failure of the target. Members pinned to a record the target holds
+ * (D95), required ones and a client-chosen id stay. `sentValue` is the body of the answered request; errors: a
+ * {@link GenerationGaveUp} (no verdict) when even the body without optional members is refused with 409.
+ */
+async function createConflictAware(context: CheckContext, resource: ResourceModel, op: OperationModel, value: unknown, allowed: number[]): Promise<Awaited<ReturnType<CheckContext['call']>> & { sentValue: unknown }> {
+  const mayConflict = resource.parent?.singleton !== true && op.bodyEnvelope === undefined && conflictStatuses(op).length > 0 && value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!mayConflict) return { ...(await createSingleAware(context, resource, op, value, allowed)), sentValue: value };
+  const form = bodyForm(op);
+  const required = form.kind === 'object' ? form.required : [];
+  let current = value as Record<string, unknown>;
+  const optional = Object.keys(current).filter((name) => !required.includes(name) && !isPinned(op, name) && name !== resource.idProperty);
+  for (;;) {
+    const answer = await context.call(op, requestOf(op, { value: current }), [...allowed, 409]);
+    if (answer.exchange.response.status !== 409) return { ...answer, sentValue: current };
+    const dropped = optional.pop();
+    if (dropped === undefined) throw new GenerationGaveUp(resource.name, `${op.operationId} answered its documented 409 to every body the suite drew, even without optional members: a rule of the target's text keeps it from creating one`);
+    context.advise(`${op.operationId} refused ${show(current).slice(0, 80)} with its documented 409 (a rule of the text the schema does not encode): sent again without ${dropped}`);
+    current = Object.fromEntries(Object.entries(current).filter(([name]) => name !== dropped));
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import type { CheckContext, RequestSpec } from '../check-context.js';
 import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord } from './check.js';
 import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
-import { createRecord, listRecords, successStatuses } from './records.js';
+import { conflictStatuses, createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
 import { callUnderProducedRecord } from './producers.js';
 import { documentedStatuses } from '../../judge/documented.js';
@@ -47,7 +47,7 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
     if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: itemRequest(resource, read, id), status: successStatuses(read) })));
   }
   if (context.target.readOnly || create === undefined) return probes;
-  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: async () => requestOf(create, { value: withClientId(context, resource, value) }), status: successStatuses(create) })));
+  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: async () => requestOf(create, { value: withClientId(context, resource, value) }), status: [...successStatuses(create), ...conflictStatuses(create)] })));
   const missing = missingRequiredBodies(create, bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
   if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text, contentType: missing.contentType }), status: refusalStatuses(create) }));
   for (const op of [replace, update]) {
