@@ -46,3 +46,37 @@ export function valueInView(resource: ResourceModel, record: Record<string, unkn
   const inside = INSIDE[window.parameters[0]!.format];
   return { property: window.property, value: window.many ? [inside] : inside };
 }
+
+/** Days either side of today in the second window {@link narrowWindows} tries, before the widest. */
+const NEAR_DAYS = 366;
+/** Days after today the first window {@link narrowWindows} tries ends on: a week, as "upcoming" lists default to. */
+const WEEK_DAYS = 7;
+
+/** `day` (midnight UTC) moved by `days`, written in a window parameter's format. */
+function boundValue(day: Date, days: number, format: WindowParameter['format'], bound: WindowParameter['bound']): string {
+  const moved = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + days));
+  const date = moved.toISOString().slice(0, 10);
+  if (format === 'date') return date;
+  return bound === 'lower' ? `${date}T00:00:00Z` : `${date}T23:59:59Z`;
+}
+
+/**
+ * The windows to try, narrowest first, on a list whose records the suite cannot write (D186): as query text naming
+ * every window parameter `query` leaves out, first today to a week later, then a year either side of today; the
+ * widest window (D90) is what is left when neither holds a record. A lower bound alone is today, then a year before.
+ * Empty when the operation has no window or `query` names all of it. `today` is the run's clock.
+ */
+export function narrowWindows(op: OperationModel, query: string, today: Date): string[] {
+  const window = windowOf(op);
+  if (window === undefined) return [];
+  const asked = new URLSearchParams(query);
+  const open = window.parameters.filter((one) => !asked.has(one.parameter.name));
+  if (open.length === 0) return [];
+  const spans: [number, number][] = [
+    [0, WEEK_DAYS],
+    [-NEAR_DAYS, NEAR_DAYS],
+  ];
+  return spans.map(([from, to]) =>
+    open.map((one) => `${encodeURIComponent(one.parameter.name)}=${encodeURIComponent(boundValue(today, one.bound === 'lower' ? from : to, one.format, one.bound))}`).join('&'),
+  );
+}
