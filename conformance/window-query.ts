@@ -80,3 +80,20 @@ export function narrowWindows(op: OperationModel, query: string, today: Date): s
     open.map((one) => `${encodeURIComponent(one.parameter.name)}=${encodeURIComponent(boundValue(today, one.bound === 'lower' ? from : to, one.format, one.bound))}`).join('&'),
   );
 }
+
+/**
+ * The narrowest window that holds `record` on its resource's main list (D187): query text naming each window
+ * parameter at the record's own first (lower bounds) or last (upper bounds) ranged value, so the record meets the
+ * range and few others do. `undefined` when the list has no window, the ranged member is unknown, or the record
+ * holds no value in it (then no window brings it into view).
+ */
+export function recordWindowQuery(resource: ResourceModel, record: Record<string, unknown>): string | undefined {
+  const op = resource.operations.list;
+  const window = op === undefined ? undefined : windowOf(op);
+  if (window?.property === undefined) return undefined;
+  const held = record[window.property];
+  const values = (Array.isArray(held) ? held : [held]).filter((value): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+  if (values.length === 0) return undefined;
+  const ordered = [...values].sort((one, other) => Date.parse(one) - Date.parse(other));
+  return window.parameters.map((one) => `${encodeURIComponent(one.parameter.name)}=${encodeURIComponent(one.bound === 'lower' ? ordered[0]! : ordered.at(-1)!)}`).join('&');
+}

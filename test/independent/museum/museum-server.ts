@@ -17,7 +17,7 @@ export type MuseumFault =
   | 'hours-limit-ignored'
   | 'hours-page-repeats'
   | 'events-limit-maximum-ignored'
-  | 'event-dates-as-date-times'
+  | 'dates-as-local-date-times'
   | 'event-drops-description'
   | 'price-as-string'
   | 'patch-replaces-event'
@@ -28,7 +28,8 @@ export type MuseumFault =
   | 'start-date-ignored'
   | 'hours-twelve-hour-clock'
   | 'ticket-without-confirmation'
-  | 'qr-for-any-ticket'
+  | 'reversed-range-500'
+  | 'events-page-ignored'
   | 'create-answers-200';
 
 /** Options of {@link startMuseumServer}: the accepted Basic user name (any password) and the fault, if any. */
@@ -180,7 +181,7 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
 
   const shown = (event: SpecialEvent): Record<string, unknown> => {
     const { eventDescription, ...rest } = event;
-    const dates = fault === 'event-dates-as-date-times' ? event.dates.map((day) => `${day}T00:00:00`) : event.dates;
+    const dates = fault === 'dates-as-local-date-times' ? event.dates.map((day) => `${day}T00:00:00`) : event.dates;
     const price = fault === 'price-as-string' ? String(event.price) : event.price;
     return { ...rest, ...(fault === 'event-drops-description' ? {} : { eventDescription }), dates, price };
   };
@@ -249,11 +250,15 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
         const start = dayQuery(query, 'startDate', today());
         // "Defaults to 7 days after startDate": both ends are days of the window.
         const end = dayQuery(query, 'endDate', plusDays(start, 7) ?? start);
-        if (end < start) throw new Problem(400, 'endDate is before startDate');
+        if (end < start) {
+          if (fault === 'reversed-range-500') throw new Error('negative window');
+          throw new Problem(400, 'endDate is before startDate');
+        }
         const { skip, limit } = paging(query, fault);
         const listed = [...events.values(), ...(fault === 'deleted-event-still-listed' ? cancelled.values() : [])];
         const inWindow = listed.filter((event) => event.dates.some((day) => (fault === 'start-date-ignored' || day >= start) && (fault === 'end-date-exclusive' ? day < end : day <= end)));
-        return send(response, 200, inWindow.slice(skip, skip + limit).map(shown));
+        const from = fault === 'events-page-ignored' ? 0 : skip;
+        return send(response, 200, inWindow.slice(from, from + limit).map(shown));
       }
       case 'GET /special-events/{id}':
         return send(response, 200, shown(eventAt(path[1]!)));
@@ -299,7 +304,7 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
       case 'GET /tickets/{id}/qr': {
         const id = path[1]!;
         if (!UUID.test(id)) throw new Problem(400, 'ticketId must be a uuid');
-        if (!tickets.has(id.toLowerCase()) && fault !== 'qr-for-any-ticket') throw new Problem(404, 'No such ticket');
+        if (!tickets.has(id.toLowerCase())) throw new Problem(404, 'No such ticket');
         return send(response, 200, PNG, fault === 'qr-as-octet-stream' ? 'application/octet-stream' : 'image/png');
       }
     }
