@@ -1,5 +1,8 @@
-import { INDEPENDENT_KEY, type KilledFault } from '../independent-case.js';
-import { defineMuseumCase } from './museum-case.js';
+import { expect, test } from 'vitest';
+import { MAX_WALK_RECORDS } from '../../../conformance/checks/served-lists.js';
+import { forgetTarget } from '../../../conformance/run-suite.js';
+import { INDEPENDENT_KEY, outcomes, type KilledFault } from '../independent-case.js';
+import { defineMuseumCase, MUSEUM_ABSENT, MUSEUM_SPEC, museumTarget } from './museum-case.js';
 import { startMuseumServer, type MuseumFault } from './museum-server.js';
 
 // Redocly's Museum API (the shared corpus's museum/openapi.yaml) implemented from its text alone: opening hours
@@ -31,3 +34,19 @@ const FAULTS: readonly KilledFault<MuseumFault>[] = [
 ];
 
 defineMuseumCase((fault) => startMuseumServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), FAULTS);
+
+// Hours for every day from `startDate` on never end: the walk stops at its stated bound and says so (D185), asked
+// from today rather than from 1970 (D186).
+test.skipIf(MUSEUM_SPEC === undefined)(`museum/openapi.yaml: endless opening hours are walked to a stated bound${MUSEUM_SPEC === undefined ? ` (${MUSEUM_ABSENT})` : ''}`, async () => {
+  const server = await startMuseumServer({ user: INDEPENDENT_KEY });
+  try {
+    const [pages] = await outcomes(museumTarget(MUSEUM_SPEC!, server.baseUrl), ['getMuseumHours.pages']);
+    expect(pages?.ok).toBe(true);
+    const advice = pages?.ok === true ? pages.advice.join('\n') : '';
+    expect(advice).toContain(`stopped at its bound of ${MAX_WALK_RECORDS} records`);
+    expect(advice).toContain(`startDate=${new Date().toISOString().slice(0, 10)}`);
+  } finally {
+    await server.close();
+    forgetTarget(server.baseUrl);
+  }
+});
