@@ -128,7 +128,7 @@ async function servedIdQueries(context: CheckContext, list: OperationModel): Pro
 }
 
 /** The records `list` answers to `query` (at `itemsPath`), or none when it answers no 200. */
-async function recordsFor(context: CheckContext, list: OperationModel, query: string, itemsPath: readonly string[]): Promise<unknown[]> {
+export async function recordsFor(context: CheckContext, list: OperationModel, query: string, itemsPath: readonly string[]): Promise<unknown[]> {
   try {
     const { body } = await context.call(list, { method: 'GET', path: query === '' ? list.path : `${list.path}?${query}` }, [200]);
     return recordsAt(body, itemsPath);

@@ -46,3 +46,54 @@ export function valueInView(resource: ResourceModel, record: Record<string, unkn
   const inside = INSIDE[window.parameters[0]!.format];
   return { property: window.property, value: window.many ? [inside] : inside };
 }
+
+/** Days either side of today in the second window {@link narrowWindows} tries, before the widest. */
+const NEAR_DAYS = 366;
+/** Days after today the first window {@link narrowWindows} tries ends on: a week, as "upcoming" lists default to. */
+const WEEK_DAYS = 7;
+
+/** `day` (midnight UTC) moved by `days`, written in a window parameter's format. */
+function boundValue(day: Date, days: number, format: WindowParameter['format'], bound: WindowParameter['bound']): string {
+  const moved = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + days));
+  const date = moved.toISOString().slice(0, 10);
+  if (format === 'date') return date;
+  return bound === 'lower' ? `${date}T00:00:00Z` : `${date}T23:59:59Z`;
+}
+
+/**
+ * The windows to try, narrowest first, on a list whose records the suite cannot write (D186): as query text naming
+ * every window parameter `query` leaves out, first today to a week later, then a year either side of today; the
+ * widest window (D90) is what is left when neither holds a record. A lower bound alone is today, then a year before.
+ * Empty when the operation has no window or `query` names all of it. `today` is the run's clock.
+ */
+export function narrowWindows(op: OperationModel, query: string, today: Date): string[] {
+  const window = windowOf(op);
+  if (window === undefined) return [];
+  const asked = new URLSearchParams(query);
+  const open = window.parameters.filter((one) => !asked.has(one.parameter.name));
+  if (open.length === 0) return [];
+  const spans: [number, number][] = [
+    [0, WEEK_DAYS],
+    [-NEAR_DAYS, NEAR_DAYS],
+  ];
+  return spans.map(([from, to]) =>
+    open.map((one) => `${encodeURIComponent(one.parameter.name)}=${encodeURIComponent(boundValue(today, one.bound === 'lower' ? from : to, one.format, one.bound))}`).join('&'),
+  );
+}
+
+/**
+ * The narrowest window that holds `record` on its resource's main list (D187): query text naming each window
+ * parameter at the record's own first (lower bounds) or last (upper bounds) ranged value, so the record meets the
+ * range and few others do. `undefined` when the list has no window, the ranged member is unknown, or the record
+ * holds no value in it (then no window brings it into view).
+ */
+export function recordWindowQuery(resource: ResourceModel, record: Record<string, unknown>): string | undefined {
+  const op = resource.operations.list;
+  const window = op === undefined ? undefined : windowOf(op);
+  if (window?.property === undefined) return undefined;
+  const held = record[window.property];
+  const values = (Array.isArray(held) ? held : [held]).filter((value): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+  if (values.length === 0) return undefined;
+  const ordered = [...values].sort((one, other) => Date.parse(one) - Date.parse(other));
+  return window.parameters.map((one) => `${encodeURIComponent(one.parameter.name)}=${encodeURIComponent(one.bound === 'lower' ? ordered[0]! : ordered.at(-1)!)}`).join('&');
+}

@@ -156,12 +156,30 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
 /**
  * Whether an answer's value shows a value sent: the same JSON (int64 exact), except that an object sent may come
  * back with more members than it had (a server fills `readOnly` and default members inside it, and a merge patch
- * keeps those not sent: spec/DECISIONS.md › D75); arrays item by item, in order.
+ * keeps those not sent: spec/DECISIONS.md › D75); arrays item by item, in order, except that a list of days or
+ * instants may come back in time order (D189).
  */
 export function shows(got: unknown, sent: unknown): boolean {
   if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member));
-  if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((item, i) => shows(got[i], item));
+  if (Array.isArray(sent) && Array.isArray(got)) {
+    if (sent.length !== got.length) return false;
+    if (sent.every((item, i) => shows(got[i], item))) return true;
+    // A list of days or instants is a calendar: a server may keep it in time order rather than as sent (D189).
+    return isCalendar(sent) && isCalendar(got) && calendarOrder(got).every((item, i) => item === calendarOrder(sent)[i]);
+  }
   return sameJson(got, sent) || maskedEcho(got, sent);
+}
+
+const CALENDAR_ITEM = /^\d{4}-\d{2}-\d{2}(?:[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2}))?$/;
+
+/** Whether every item of `list` is a day (`2023-09-05`) or an instant with its offset: a calendar (D189). */
+function isCalendar(list: readonly unknown[]): list is string[] {
+  return list.length > 1 && list.every((item) => typeof item === 'string' && CALENDAR_ITEM.test(item));
+}
+
+/** The items of a calendar in time order (their text kept; equal instants by their text). */
+function calendarOrder(list: readonly string[]): string[] {
+  return [...list].sort((one, other) => Date.parse(one) - Date.parse(other) || (one < other ? -1 : one > other ? 1 : 0));
 }
 
 /**

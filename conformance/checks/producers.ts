@@ -67,10 +67,14 @@ function carried(carrier: Carrier, answer: unknown, headers: Record<string, stri
   return carrier.header === 'location' ? decodeURIComponent(header.split('?')[0]!.replace(/\/+$/, '').split('/').at(-1) ?? '') : header;
 }
 
+/** Seeds of the further required-only bodies a refused producer is tried with (D188). */
+const RETRY_SEEDS = [4, 5, 6, 7];
+
 /**
  * Values for every path parameter of `op` that an existing record's create gives, made now (one create per
- * parameter: an ordinary body with only its required members first, then a full one); `undefined` when some
- * parameter has no producer or none of its creates succeeded.
+ * parameter: an ordinary body with only its required members first, then a full one, then required-only bodies
+ * of other seeds while the create refuses them, D188); `undefined` when some parameter has no producer or none of
+ * its creates succeeded.
  */
 export async function fedPath(context: CheckContext, op: OperationModel): Promise<Record<string, string> | undefined> {
   if (op.pathParams.length === 0 || context.target.readOnly) return undefined;
@@ -78,9 +82,12 @@ export async function fedPath(context: CheckContext, op: OperationModel): Promis
   for (const parameter of op.pathParams) {
     let value: string | undefined;
     for (const { producer, carrier } of producersOf(context.model.operations, op, parameter)) {
-      for (const requiredOnly of [true, false]) {
+      // A create the prose constrains further (an event ticket "requires" an event id no schema marks) may refuse the
+      // first ordinary bodies: a few more seeds draw other enum values and shapes before the parameter goes unfed.
+      const attempts: [number, boolean][] = producer.body === undefined ? [[3, true]] : [[3, true], [3, false], ...RETRY_SEEDS.map((seed): [number, boolean] => [seed, true])];
+      for (const [seed, requiredOnly] of attempts) {
         if (value !== undefined) break;
-        const answered = await setupCall(context, producer, requiredOnly);
+        const answered = await setupCall(context, producer, seed, requiredOnly);
         const found = answered === undefined ? undefined : carried(carrier, answered.answer, answered.headers);
         // Only a scalar names a record in a path: an object member named like the parameter (`owner: {login}`) does not.
         if (typeof found === 'string' ? found !== '' && !found.includes('/') : typeof found === 'number' || typeof found === 'bigint') value = idKey(found);
@@ -112,9 +119,9 @@ export async function callUnderProducedRecord(context: CheckContext, op: Operati
  * not be drawn, was refused, or answered what the contract does not allow (the producer's own checks judge that).
  * Errors: the failure itself when the target answered with a 5xx (the target's failure), and `TargetRefusing`.
  */
-async function setupCall(context: CheckContext, producer: OperationModel, requiredOnly: boolean): Promise<{ answer: unknown; headers: Record<string, string> } | undefined> {
+async function setupCall(context: CheckContext, producer: OperationModel, seed: number, requiredOnly: boolean): Promise<{ answer: unknown; headers: Record<string, string> } | undefined> {
   try {
-    const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, 3, requiredOnly);
+    const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, seed, requiredOnly);
     const { exchange, body: answer } = await context.call(producer, requestOf(producer, body === undefined ? {} : { value: body }), documentedStatuses(producer));
     return exchange.response.status < 300 ? { answer, headers: exchange.response.headers } : undefined;
   } catch (failure) {

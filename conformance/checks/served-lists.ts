@@ -8,16 +8,24 @@ import { filterValue, invalidLimits, limitRange } from '../arbitraries/query-str
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
-import { queryHoldingRecords } from '../references.js';
+import { queryHoldingRecords, recordsFor } from '../references.js';
+import { narrowWindows } from '../window-query.js';
 import type { Check } from './check.js';
 import { successStatuses } from './records.js';
 
 // A list no resource holds (`GET /ports`: no create beside it, D72) serves records the suite cannot write. Its
 // paging, limits and filters are still judged on the records it holds (spec/DECISIONS.md › D110-D113): the largest pages,
-// walked to the end while nothing writes, are the held set, and every other way of reading it must agree.
+// walked to the end while nothing writes, are the held set, and every other way of reading it must agree. A list
+// computed from its window (opening hours for every day from `startDate` on) never ends: its walks stop at a stated
+// bound and judge the records read before it (D185), asked within the narrowest window that holds records (D186).
 
-/** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
-const MAX_PAGES = 200;
+/**
+ * Most records one walk reads (D185): past it the walk stops, and the records read so far, in the order the server
+ * gives them, are what the checks judge. A list computed from its window may hold a record for every day.
+ */
+export const MAX_WALK_RECORDS = 600;
+/** Pages a walk of a drawn size should take at most: the smallest sizes drawn keep the walk this short. */
+const PAGES_PER_WALK = 25;
 
 /** A served list as the model reads it (model/served-lists.ts): its operation, list model and filters. */
 export type ServedList = ServedListModel;
@@ -62,8 +70,14 @@ interface Page {
  * (D124). Errors: {@link NothingToJudge} when none can be built.
  */
 async function baseQuery(context: CheckContext, served: ServedList): Promise<string> {
-  const query = await queryHoldingRecords(context, served.op, served.list.shape.kind === 'array' ? [] : served.list.shape.itemsPath);
+  const itemsPath = served.list.shape.kind === 'array' ? [] : served.list.shape.itemsPath;
+  const query = await queryHoldingRecords(context, served.op, itemsPath);
   if (query === undefined) throw new NothingToJudge(`${served.op.operationId} needs a query parameter the spec gives no example, enum or default for, so no request to it could be built`);
+  // The narrowest window that holds records (D186): a list computed per day of its window is asked for a week, not centuries.
+  for (const window of narrowWindows(served.op, query, new Date())) {
+    const withWindow = [query, window].filter((part) => part !== '').join('&');
+    if ((await recordsFor(context, served.op, withWindow, itemsPath)).length > 0) return withWindow;
+  }
   return query;
 }
 
@@ -74,12 +88,12 @@ interface Asked {
 }
 
 /**
- * Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first), with
- * the filter value `asked`, if any.
+ * Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first), asked
+ * with `base` (from {@link baseQuery}) and the filter value `asked`, if any.
  */
-async function readPage(context: CheckContext, served: ServedList, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
+async function readPage(context: CheckContext, served: ServedList, base: string, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
   const { op, list } = served;
-  const query = new URLSearchParams(await baseQuery(context, served));
+  const query = new URLSearchParams(base);
   if (asked !== undefined) query.set(asked.filter.parameter.name, String(asked.value));
   if (size !== undefined) query.set(list.limit!.parameter, String(size));
   if (at !== undefined && list.paging !== undefined) query.set(list.paging.parameter, at);
@@ -89,18 +103,25 @@ async function readPage(context: CheckContext, served: ServedList, size: number 
   return { keys: held.map((record) => canonicalJson(record)), records: held, exchange, next: list.paging?.kind === 'cursor' ? nextPageValue(list, body, exchange.response.headers) : undefined };
 }
 
+/** The pages one walk read, in order, and whether it stopped at {@link MAX_WALK_RECORDS} rather than at the list's end. */
+interface Walk {
+  pages: Page[];
+  bounded: boolean;
+}
+
 /**
- * Every page of a served list with page size `size`, in order, while nothing writes; each page held to its size.
- * Errors: a {@link Violation} when a page holds more than `size`, a record is on two pages, or the pages never end.
+ * The pages of a served list with page size `size`, in order, while nothing writes, each page held to its size;
+ * the walk stops at the list's end or once `bound` records are read (D185). Errors: a {@link Violation} when a page
+ * holds more than `size` or a record is on two pages.
  */
-async function walk(context: CheckContext, served: ServedList, size: number, asked?: Asked): Promise<Page[]> {
+async function walk(context: CheckContext, served: ServedList, base: string, size: number, bound: number, asked?: Asked): Promise<Walk> {
   const { op, list } = served;
   const paging = list.paging;
   const pages: Page[] = [];
   const seen = new Map<string, number>();
   let at: string | undefined;
-  for (let index = 0; index < MAX_PAGES; index++) {
-    const page = await readPage(context, served, size, at, asked);
+  for (let index = 0; ; index++) {
+    const page = await readPage(context, served, base, size, at, asked);
     if (page.keys.length > size) throw new Violation(`${op.operationId} with ${list.limit!.parameter}=${size}: page ${index + 1} holds ${page.keys.length} records, more than ${size}`, page.exchange);
     for (const key of page.keys) {
       const before = seen.get(key);
@@ -108,31 +129,46 @@ async function walk(context: CheckContext, served: ServedList, size: number, ask
       seen.set(key, index);
     }
     pages.push(page);
-    if (paging === undefined || page.keys.length === 0) return pages;
+    if (paging === undefined || page.keys.length === 0) return { pages, bounded: false };
+    if (seen.size >= bound) return { pages, bounded: true };
     if (paging.kind === 'cursor') {
-      if (page.next === undefined) return pages;
+      if (page.next === undefined) return { pages, bounded: false };
       at = page.next;
       continue;
     }
     // A page-number or offset page shorter than its size is the last one.
-    if (page.keys.length < size) return pages;
+    if (page.keys.length < size) return { pages, bounded: false };
     at = paging.kind === 'page' ? String(paging.first + index + 1) : String(seen.size);
   }
-  throw new Violation(`${op.operationId} still answered records after ${MAX_PAGES} pages of ${size}: its pages never end`, pages.at(-1)?.exchange);
+}
+
+/** The records a served list holds as one walk with its largest pages read them. */
+interface HeldSet {
+  /** The query every request of the check carries (required parameters and window, D186). */
+  base: string;
+  keys: string[];
+  records: unknown[];
+  /** Whether every record the list holds is known to be among `keys` (or, when `bounded`, at least as many). */
+  complete: boolean;
+  /** Whether the walk stopped at {@link MAX_WALK_RECORDS}: `keys` are then the list's first records, in its order. */
+  bounded: boolean;
 }
 
 /**
  * The held set: the records of every page read with the largest page size (or the only page, when the list does
- * not page). Errors: {@link NothingToJudge} when it is empty; a {@link Violation} from {@link walk}.
+ * not page), up to {@link MAX_WALK_RECORDS}, said as advice when the walk stopped there. Errors:
+ * {@link NothingToJudge} when it is empty; a {@link Violation} from {@link walk}.
  */
-async function heldSet(context: CheckContext, served: ServedList): Promise<{ keys: string[]; records: unknown[]; complete: boolean }> {
+async function heldSet(context: CheckContext, served: ServedList): Promise<HeldSet> {
   const [, max] = limitRange(served.list.limit!);
-  const pages = await walk(context, served, max);
+  const base = await baseQuery(context, served);
+  const { pages, bounded } = await walk(context, served, base, max, MAX_WALK_RECORDS);
   const keys = pages.flatMap((page) => page.keys);
   const records = pages.flatMap((page) => page.records);
-  if (keys.length === 0) throw new NothingToJudge(`${served.op.operationId} holds no record for the parameters the suite can build (${(await baseQuery(context, served)) || 'none'}), so its pages and limits could not be judged`);
+  if (keys.length === 0) throw new NothingToJudge(`${served.op.operationId} holds no record for the parameters the suite can build (${base || 'none'}), so its pages and limits could not be judged`);
+  if (bounded) context.advise(`${served.op.operationId} (?${base}) still had records after ${pages.length} pages of ${max}: the walk stopped at its bound of ${MAX_WALK_RECORDS} records, and its pages, limits and filters were judged on those`);
   // Without paging, a full largest page may leave records out: only what it shows is known to be held.
-  return { keys, records, complete: served.list.paging !== undefined || keys.length < max };
+  return { base, keys, records, complete: served.list.paging !== undefined || keys.length < max, bounded };
 }
 
 const where = (op: OperationModel): string => `${op.operationId} (${op.method} ${op.path})`;
@@ -140,7 +176,8 @@ const where = (op: OperationModel): string => `${op.operationId} (${op.method} $
 /**
  * Pagination of a served list as a property (D110): for any page size, its pages (by page number, offset or the
  * cursor each page gives) partition the held set while nothing writes: no record twice, none left out, none
- * added, no page over its size. Not built for a list that does not page.
+ * added, no page over its size. When the held set stopped at the walk's bound (D185), the pages of any size are
+ * read as far and the same first records must be on them. Not built for a list that does not page.
  */
 export function servedPagesCheck(served: ServedList): Check {
   const { op, list } = served;
@@ -154,14 +191,18 @@ export function servedPagesCheck(served: ServedList): Check {
       const held = await heldSet(context, served);
       const whole = new Set(held.keys);
       const [min, max] = limitRange(list.limit!);
-      // Sizes that split the held set into several pages: larger ones only re-read the largest page.
+      // Sizes that split the held set into several pages, not so small that one walk reads hundreds.
       const top = Math.max(min, Math.min(max, held.keys.length));
-      await context.forAll(fc.integer({ min, max: top }), async (size) => {
-        const pages = await walk(context, served, size);
-        const got = new Set(pages.flatMap((page) => page.keys));
+      const low = Math.min(top, Math.max(min, Math.ceil(held.keys.length / PAGES_PER_WALK)));
+      await context.forAll(fc.integer({ min: low, max: top }), async (size) => {
+        const { pages } = await walk(context, served, held.base, size, held.bounded ? held.keys.length : MAX_WALK_RECORDS);
+        const read = pages.flatMap((page) => page.keys);
+        // A bounded held set is the list's first records: compare as many of the walk's first ones.
+        const compared = held.bounded ? read.slice(0, held.keys.length) : read;
+        const got = new Set(compared);
         const gap = held.keys.find((key) => !got.has(key));
-        if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is on no page of ${pages.length}`, pages.at(-1)!.exchange);
-        const extra = [...got].find((key) => !whole.has(key));
+        if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is not among the first ${compared.length} records of ${pages.length} pages`, pages.at(-1)!.exchange);
+        const extra = compared.find((key) => !whole.has(key));
         if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not on the pages of ${max}`, pages.find((page) => page.keys.includes(extra))!.exchange);
       }, { runs: Math.min(context.target.runs, 10) });
     },
@@ -185,7 +226,7 @@ export function servedLimitCheck(served: ServedList): Check {
       const top = Math.max(min, Math.min(max, held.keys.length + 1));
       const sizes = fc.oneof(fc.integer({ min, max: top }), fc.constantFrom(...new Set([min, max])));
       await context.forAll(sizes, async (size) => {
-        const page = await readPage(context, served, size, undefined);
+        const page = await readPage(context, served, held.base, size, undefined);
         if (page.keys.length > size) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the page holds ${page.keys.length} records, more than ${size}`, page.exchange);
         const expected = Math.min(size, held.keys.length);
         if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the first page holds ${page.keys.length} records, yet the list holds ${held.keys.length}`, page.exchange);
@@ -208,7 +249,7 @@ export function servedDefaultLimitCheck(served: ServedList): Check {
     writes: false,
     async run(context) {
       const held = await heldSet(context, served);
-      const page = await readPage(context, served, undefined, undefined);
+      const page = await readPage(context, served, held.base, undefined, undefined);
       if (page.keys.length > fallback) throw new Violation(`${op.operationId} without ${limit.parameter}: the page holds ${page.keys.length} records, more than the default ${fallback}`, page.exchange);
       const expected = Math.min(fallback, held.keys.length);
       if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} without ${limit.parameter}: the page holds ${page.keys.length} records, yet the default is ${fallback} and the list holds ${held.keys.length}`, page.exchange);
@@ -279,7 +320,7 @@ export function servedFilterCheck(served: ServedList, filter: FilterModel): Chec
       await context.forAll(values, async (value) => {
         const asked = { filter, value };
         const wanted = canonicalJson(value);
-        const pages = await walk(context, served, max, asked);
+        const { pages } = await walk(context, served, held.base, max, MAX_WALK_RECORDS, asked);
         for (const page of pages) {
           const stranger = page.records.find((record) => heldValue(record, filter) !== wanted);
           if (stranger !== undefined) throw new Violation(`${op.operationId}?${name}=${String(value)} listed ${canonicalJson(stranger)}, whose \`${filter.property}\` is not ${wanted}`, page.exchange);

@@ -12,6 +12,7 @@ import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
 import { absentIds } from './read.js';
 import { settleRead } from './read-after-write.js';
+import { recordWindowQuery } from '../window-query.js';
 import { createRecord, isReturned, returnedPart, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
 /** What a record must hold after a write: these properties with these values (others are not judged). */
@@ -126,7 +127,7 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
         const recordId = idOf(resource, created);
         await writeItem(context, op, resource, recordId, undefined);
         memory(context, resource).deletedIds.add(recordId);
-        await expectGone(context, resource, recordId, op.operationId);
+        await expectGone(context, resource, created, op.operationId);
         // Deleting it again names no record: the documented 404, not a 2xx.
         if (documents(op, '404')) await context.call(op, itemRequest(resource, op, recordId), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
@@ -134,15 +135,21 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
   };
 }
 
-/** A deleted record: a read is a 404 (within the consistency window), and the largest list page does not show it. */
-async function expectGone(context: CheckContext, resource: ResourceModel, recordId: string, deletedBy: string): Promise<void> {
+/**
+ * A deleted record: a read is a 404 (within the consistency window), and the largest list page, asked within the
+ * narrowest window that held the record (D187), does not show it.
+ */
+async function expectGone(context: CheckContext, resource: ResourceModel, deleted: ExactRecord, deletedBy: string): Promise<void> {
+  const recordId = idOf(resource, deleted);
   const readOp = resource.operations.read;
   if (readOp !== undefined) {
     const read = await settleRead(context, () => readRecord(context, resource, recordId, [...successStatuses(readOp), 404]), (r) => r.record === undefined);
     if (read.record !== undefined) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet a read still returns it`, read.exchange);
   }
   if (resource.operations.list !== undefined) {
-    const { exchange, records } = await settleRead(context, () => listRecords(context, resource, largestPageQuery(resource)), (l) => !l.records.some((record) => idOf(resource, record) === recordId));
+    // Asked with the widest window, a list full of other records may hold the deleted one past its first page.
+    const query = [largestPageQuery(resource), recordWindowQuery(resource, deleted) ?? ''].filter((part) => part !== '').join('&');
+    const { exchange, records } = await settleRead(context, () => listRecords(context, resource, query), (l) => !l.records.some((record) => idOf(resource, record) === recordId));
     if (records.some((record) => idOf(resource, record) === recordId)) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet the list still shows it`, exchange);
   }
 }

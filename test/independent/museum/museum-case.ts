@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { forgetTarget } from '../../../conformance/run-suite.js';
+import type { Target } from '../../../conformance/target.js';
+import { absentReason, sharedCorpusFile } from '../../shared-corpus.js';
+import { failureText, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, type KilledFault, type StartServer } from '../independent-case.js';
+
+/** Where Redocly's Museum description sits inside the shared corpus (read there, never copied into the tree). */
+export const MUSEUM_CORPUS_FILE = 'museum/openapi.yaml';
+
+/** The museum description's absolute path, or `undefined` when the shared corpus is absent (the tests then skip). */
+export const MUSEUM_SPEC = sharedCorpusFile(MUSEUM_CORPUS_FILE);
+
+/** Why the museum tests skip, when they do. */
+export const MUSEUM_ABSENT = absentReason(MUSEUM_CORPUS_FILE);
+
+/** The suite's target for a museum server at `baseUrl` (`spec` is the corpus file; callers skip when it is absent). */
+export function museumTarget(spec: string, baseUrl: string): Target {
+  return { baseUrl, apiKey: INDEPENDENT_KEY, spec, runs: INDEPENDENT_RUNS };
+}
+
+/**
+ * Registers the tests of one server of the corpus's Museum description, as `defineIndependentCase` does for the
+ * descriptions of spec/wild/: the correct server passes every check (among them each check named below), and each
+ * one-fault version fails the check named for it. Without the corpus file every test skips and says why.
+ */
+export function defineMuseumCase<F extends string>(start: StartServer<F>, faults: readonly KilledFault<F>[]): void {
+  const spec = MUSEUM_SPEC;
+  describe(`${MUSEUM_CORPUS_FILE}: a server written from the description alone`, () => {
+    if (spec === undefined) {
+      test.skip(MUSEUM_ABSENT, () => undefined);
+      return;
+    }
+    test('the correct server passes every check of the suite', async () => {
+      const server = await start(undefined);
+      try {
+        const results = await outcomes(museumTarget(spec, server.baseUrl));
+        expect(failureText(results)).toBe('');
+        const passed = new Set(results.filter((result) => result.ok && result.skipped === undefined).map((result) => result.id));
+        expect([...new Set(faults.map((one) => one.killedBy))].filter((id) => !passed.has(id))).toEqual([]);
+      } finally {
+        await server.close();
+        forgetTarget(server.baseUrl);
+      }
+    });
+    for (const { fault, killedBy } of faults) {
+      test(`fault "${fault}" is rejected by ${killedBy}`, async () => {
+        const server = await start(fault);
+        try {
+          const [result] = await outcomes(museumTarget(spec, server.baseUrl), [killedBy]);
+          expect(result?.ok, `${killedBy} passed the server with fault ${fault}`).toBe(false);
+        } finally {
+          await server.close();
+          forgetTarget(server.baseUrl);
+        }
+      });
+    }
+  });
+}
