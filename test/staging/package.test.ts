@@ -46,7 +46,7 @@ afterAll(async () => {
 /** Runs `npx <command> ...` inside the folder the package was installed into; resolves with exit code and output. */
 function npx(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['--no-install', ...args], { cwd: installed, env: { ...NPM_ENV, PETSTORE_BASE_URL: '', PETSTORE_API_KEY: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile('npx', ['--no-install', ...args], { cwd: installed, env: { ...NPM_ENV, OPENAPI_HARNESS_BASE_URL: '', OPENAPI_HARNESS_API_KEY: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, output: `${stdout}${stderr}` });
     });
   });
