@@ -58,7 +58,8 @@ export function readConfigInto(command: Command, section: ConfigSection, environ
     if (!options.has(key)) throw new ConfigError(`${path} › ${section}: unknown key "${key}" (${COMMANDS[section]}'s flags without "--": ${[...options.keys()].join(', ')})`);
   }
   const settings: [string, unknown, string][] = [
-    ...SHARED_KEYS.filter((key) => document[key] !== undefined && options.has(key)).map((key): [string, unknown, string] => [key, document[key], path]),
+    // A section's own value of a shared key wins over the top-level one.
+    ...SHARED_KEYS.filter((key) => document[key] !== undefined && options.has(key) && own[key] === undefined).map((key): [string, unknown, string] => [key, document[key], path]),
     ...Object.entries(own).map(([key, value]): [string, unknown, string] => [key, value, `${path} › ${section}`]),
   ];
   for (const [key, value, where] of settings) {
@@ -87,7 +88,7 @@ export function applyConfigFile(command: Command, section: ConfigSection, exitCo
 
 /** A config value as the flag would have given it. Errors: throws {@link ConfigError} starting with `where`. */
 function valueOf(option: Option, value: unknown, where: string): unknown {
-  if (option.isBoolean()) {
+  if (!option.required && !option.optional) {
     if (typeof value !== 'boolean') throw new ConfigError(`${where} must be true or false`);
     // `"no-cors": true` turns CORS off, as the flag does; false leaves it on.
     return option.negate ? !value : value ? true : undefined;
