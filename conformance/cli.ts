@@ -6,6 +6,8 @@ import { toHar } from '../judge/har.js';
 import type { Exchange } from '../judge/verdict.js';
 import { readSpecDocument } from '../model/document.js';
 import { PACKAGE_VERSION, SPEC_PATH } from '../model/loader.js';
+import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
+import { applyConfigFile } from '../cli/config.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { send, TargetRefusing } from './client.js';
@@ -22,7 +24,7 @@ import { resolveTarget, type Target, type TargetTls } from './target.js';
 import { dispatcherFor } from './transport/dispatcher.js';
 
 /**
- * `npm run conformance -- --base-url URL --api-key KEY` / `petstore-conformance`: runs the conformance suite of an
+ * `npm run conformance -- --base-url URL --api-key KEY` / `openapi-harness test`: runs the conformance suite of an
  * OpenAPI spec (default the shipped Pet Store Animals interface) against any implementation of it, in this process
  * (conformance/run-suite.ts › runSuite), and writes what was asked for: the console report, JUnit, HTML, HAR, a GitHub
  * step summary. Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target
@@ -33,17 +35,18 @@ const EXIT_USAGE = 2;
 const HAR_ALL_CAP = 1000;
 const colour = colours(process.stderr);
 
-const program = new Command('petstore-conformance')
+adoptLegacyEnvironment();
+const program = new Command(COMMANDS.test)
   .description('Checks an implementation of an OpenAPI interface (default: the Pet Store Animals interface, spec/openapi.yaml) against its spec, by property-based tests.')
-  .addOption(new Option('--base-url <url>', "base address of the target, ending with the spec's base path (/v1 for the shipped spec; a gateway prefix before it is fine)").env('PETSTORE_BASE_URL'))
+  .addOption(new Option('--base-url <url>', "base address of the target, ending with the spec's base path (/v1 for the shipped spec; a gateway prefix before it is fine)").env(envName('BASE_URL')))
   .addOption(new Option('--target <name>', 'take the base address from the spec servers instead').choices(['production', 'staging', 'mock']))
-  .addOption(new Option('--api-key <key>', "a key the target accepts in the spec's security scheme (the shipped spec: \"Authorization: Bearer <key>\")").env('PETSTORE_API_KEY'))
+  .addOption(new Option('--api-key <key>', "a key the target accepts in the spec's security scheme (the shipped spec: \"Authorization: Bearer <key>\")").env(envName('API_KEY')))
   .addOption(new Option('--read-only', 'never create anything (checks that must write are skipped, with the reason)').default(false))
   .addOption(new Option('--strict', "hold the target to the schema as written where the spec leaves a gap (and to rules stated only in descriptions)").default(false))
   .addOption(new Option('--runs <n>', 'fast-check runs per property').default(50).argParser(positive))
   .addOption(new Option('--seed <n>', 'fast-check seed, to replay a printed failure').argParser(integer))
   .addOption(new Option('--path <path>', 'fast-check path of a printed counterexample (with --seed and one --check)'))
-  .addOption(new Option('--spec <file>', 'the OpenAPI document the target implements (the checks are derived from it)').default(SPEC_PATH, 'spec/openapi.yaml, the Pet Store Animals interface').env('PETSTORE_SPEC'))
+  .addOption(new Option('--spec <file>', 'the OpenAPI document the target implements (the checks are derived from it)').default(SPEC_PATH, 'spec/openapi.yaml, the Pet Store Animals interface').env(envName('SPEC')))
   .addOption(new Option('--check <id...>', 'run only these checks (ids derive from the spec\'s operationIds, e.g. listPets.status-filter, auth.getPet; an unknown id lists them all)'))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
@@ -59,7 +62,7 @@ const program = new Command('petstore-conformance')
   .addOption(new Option('--junit <file>', 'write JUnit XML'))
   .addOption(new Option('--reporter <name>', 'console, or junit (with --output)').choices(['console', 'junit']).default('console'))
   .addOption(new Option('--output <file>', 'where the junit reporter writes its XML'))
-  .addOption(new Option('--from-har <file>', 'judge the exchanges of a HAR file (devtools, petstore-mock --proxy --record, any recorder) instead of sending requests: every exchange and the sequence rules; no target needed'))
+  .addOption(new Option('--from-har <file>', 'judge the exchanges of a HAR file (devtools, openapi-harness proxy --record, any recorder) instead of sending requests: every exchange and the sequence rules; no target needed'))
   .addHelpText('after', '\nHTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. With GITHUB_STEP_SUMMARY set, a markdown summary is appended to it.\nColours only on a terminal; NO_COLOR and FORCE_COLOR are honoured.')
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE))
   .showHelpAfterError();
@@ -93,15 +96,16 @@ interface CliOptions {
 }
 
 program.parse();
+applyConfigFile(program, 'test', EXIT_USAGE);
 const options = program.opts<CliOptions>();
 if (options.fromHar !== undefined) await fromHar(options.fromHar);
 
 const baseUrl = options.baseUrl ?? (options.target === undefined ? undefined : await serverUrl(options.target));
-if (baseUrl === undefined) usage('give --base-url URL (or PETSTORE_BASE_URL), or --target staging');
+if (baseUrl === undefined) usage('give --base-url URL (or OPENAPI_HARNESS_BASE_URL), or --target staging');
 if (!/^https?:\/\/[^/]/.test(baseUrl)) usage(`--base-url must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
 const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
 const secured = model.operations.some((op) => op.security.length > 0);
-if (secured && (options.apiKey === undefined || options.apiKey === '')) usage('give --api-key KEY (or PETSTORE_API_KEY): the spec asks for credentials');
+if (secured && (options.apiKey === undefined || options.apiKey === '')) usage('give --api-key KEY (or OPENAPI_HARNESS_API_KEY): the spec asks for credentials');
 const catalogue = checksFor(model);
 const checkIds = catalogue.map((check) => check.id);
 const unknown = (options.check ?? []).filter((id) => !checkIds.includes(id));
@@ -132,7 +136,7 @@ const target: Target = {
   ...(Object.keys(tls).length === 0 ? {} : { tls }),
 };
 if (options.insecure) {
-  process.stderr.write(colour.bold(colour.red('petstore-conformance: WARNING --insecure: the server certificate is NOT verified; anyone between you and the target can read the key and forge answers.\n')));
+  process.stderr.write(colour.bold(colour.red(`${COMMANDS.test}: WARNING --insecure: the server certificate is NOT verified; anyone between you and the target can read the key and forge answers.\n`)));
 }
 try {
   dispatcherFor(resolveTarget(target)); // reads the PEM files now, so that a wrong path is a usage error
@@ -142,7 +146,7 @@ try {
 await probe(target);
 
 const out = colours(process.stdout);
-process.stdout.write(`petstore-conformance: ${model.title || 'API'} ${model.version} (${options.spec === SPEC_PATH ? 'the shipped spec' : options.spec}) against ${target.baseUrl}\n\n`);
+process.stdout.write(`${COMMANDS.test}: ${model.title || 'API'} ${model.version} (${options.spec === SPEC_PATH ? 'the shipped spec' : options.spec}) against ${target.baseUrl}\n\n`);
 const selected = options.check ?? [];
 const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.length === 0 ? checkIds.length : selected.length) : undefined;
 const result = await runSuite(model, target, {
@@ -161,7 +165,7 @@ process.stdout.write(reachLines(reach, out));
 process.stdout.write(closingLines(result.checks, result.summary));
 await writeReports(result, reach);
 if (result.summary.refused !== undefined) {
-  process.stderr.write(colour.red(`petstore-conformance: ${result.summary.refused}\n`));
+  process.stderr.write(colour.red(`${COMMANDS.test}: ${result.summary.refused}\n`));
   process.exit(EXIT_USAGE);
 }
 process.exit(result.checks.some((check) => check.state === 'failed') ? 1 : 0);
@@ -257,7 +261,7 @@ async function serverUrl(name: 'production' | 'staging' | 'mock'): Promise<strin
 }
 
 function usage(message: string): never {
-  process.stderr.write(`${colour.red('petstore-conformance:')} ${message}\n`);
+  process.stderr.write(`${colour.red(`${COMMANDS.test}:`)} ${message}\n`);
   process.exit(EXIT_USAGE);
 }
 

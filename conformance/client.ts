@@ -3,6 +3,7 @@ import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import type { ResolvedTarget } from './target.js';
 import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode, freshDispatcherFor } from './transport/dispatcher.js';
 import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
+import { KEY_PLACEHOLDER } from '../cli/product.js';
 
 /**
  * Most tries of one request refused with 429 or 503, and most milliseconds spent waiting between them. A
@@ -191,13 +192,13 @@ function recordStatus(request: OutgoingRequest, status: number): void {
 
 /**
  * The request as a `curl` command a person can paste, so every failure can be replayed by hand. The target's own key is written as
- * `$PETSTORE_API_KEY`, so that reports never print a secret; deliberately wrong keys are printed as sent.
+ * `$OPENAPI_HARNESS_API_KEY`, so that reports never print a secret; deliberately wrong keys are printed as sent.
  */
 export function curl(request: Exchange['request'], apiKey: string): string {
   const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
   const parts = ['curl -sS -i', '-X', request.method, quote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
-    const shown = apiKey !== '' && value.includes(apiKey) ? `"${name}: ${value.replaceAll(apiKey, '$PETSTORE_API_KEY')}"` : quote(`${name}: ${value}`);
+    const shown = apiKey !== '' && value.includes(apiKey) ? `"${name}: ${value.replaceAll(apiKey, KEY_PLACEHOLDER)}"` : quote(`${name}: ${value}`);
     parts.push('-H', shown);
   }
   if (request.body !== undefined) parts.push('--data-binary', quote(request.body));

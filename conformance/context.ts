@@ -15,6 +15,7 @@ import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
 import { NotRun } from './arbitraries/bounded.js';
+import { KEY_PLACEHOLDER } from '../cli/product.js';
 
 /**
  * The path of `op` with its path parameters filled (each value encoded as one path segment). Errors: a
@@ -244,11 +245,11 @@ export function formatFailure(id: string, rule: string, failure: unknown, target
     const { seed, counterexamplePath, counterexample, numShrinks } = failure.details;
     lines.push(`  counterexample: ${excerpt(fc.stringify(counterexample), 800)} (shrunk ${numShrinks} times)`);
     lines.push(
-      `  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id} --seed ${seed} --path "${counterexamplePath ?? ''}"`,
+      `  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "${KEY_PLACEHOLDER}" --check ${id} --seed ${seed} --path "${counterexamplePath ?? ''}"`,
     );
   } else {
     // A fixed case (a catalogue run before the random ones): the same request is sent again on every run.
-    lines.push(`  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "$PETSTORE_API_KEY" --check ${id}`);
+    lines.push(`  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "${KEY_PLACEHOLDER}" --check ${id}`);
     if (!(failure instanceof Violation) && failure instanceof Error && failure.stack !== undefined) {
       lines.push(`  at:        ${failure.stack.split('\n').slice(1, 3).join(' ').trim()}`);
     }

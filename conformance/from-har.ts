@@ -12,6 +12,7 @@ import { reachLines } from './report/text.js';
 import type { CheckRecord } from './report/results.js';
 import { readHar } from '../judge/har.js';
 import { judgeTraffic, type JudgedExchange } from '../judge/traffic.js';
+import { COMMANDS } from '../cli/product.js';
 
 /** What `--from-har` was asked for. */
 export interface FromHarOptions {
@@ -27,7 +28,7 @@ export interface FromHarOptions {
 }
 
 /**
- * `petstore-conformance --from-har FILE`: judges every exchange and the sequence rules (conformance/traffic.ts),
+ * `openapi-harness test --from-har FILE`: judges every exchange and the sequence rules (conformance/traffic.ts),
  * prints one line per check (a check per operation seen, one for the sequence rules, one listing what the spec
  * does not describe) with the report of each failure, writes the JUnit, HTML, HAR and GitHub summary reports an
  * active run writes, and returns the exit code: 0 conforms, 1 violations. Request-side violations (the client's)
@@ -39,7 +40,7 @@ export async function runFromHar(options: FromHarOptions): Promise<number> {
   const judged = judgeTraffic(options.model, exchanges, { strict: options.strict });
   const checks = checksOf(options.model, judged, outside, options.strict, performance.now() - started);
   const colour = colours(process.stdout);
-  process.stdout.write(`petstore-conformance --from-har ${options.file}: ${exchanges.length + outside.length} exchanges, ${judged.filter((j) => j.verdict.described).length} described by the spec\n`);
+  process.stdout.write(`${COMMANDS.test} --from-har ${options.file}: ${exchanges.length + outside.length} exchanges, ${judged.filter((j) => j.verdict.described).length} described by the spec\n`);
   for (const check of checks) {
     const mark = check.state === 'passed' ? colour.green('✓') : check.state === 'failed' ? colour.red('×') : colour.yellow('↓');
     process.stdout.write(` ${mark} ${check.id}: ${check.rule}${check.skipped === undefined ? '' : colour.dim(` [${check.skipped}]`)}\n`);
@@ -59,7 +60,7 @@ export async function runFromHar(options: FromHarOptions): Promise<number> {
   const reach = reachOf(options.model, [...statuses].map(([key, counts]) => [key, [...counts]]), checks);
   process.stdout.write(reachLines(reach, colour));
   process.stdout.write(`\n${failed.length === 0 ? colour.green('conforms') : colour.red(`${failed.length} of ${checks.length} checks failed`)}: ${checks.filter((c) => c.state === 'passed').length} passed, ${checks.filter((c) => c.state === 'skipped').length} listed\n`);
-  if (options.junit !== undefined) writeFileSync(options.junit, renderJunit(`petstore-conformance --from-har ${options.file}`, checks, reach));
+  if (options.junit !== undefined) writeFileSync(options.junit, renderJunit(`${COMMANDS.test} --from-har ${options.file}`, checks, reach));
   if (options.har !== undefined) {
     const failing = judged.filter((j) => failures(j, options.strict).length > 0).map((j) => ({ exchange: asExchange(j), comment: failures(j, options.strict).map((v) => `${v.operationId} ${v.rule} ${v.pointer}`).join('; ') }));
     writeFileSync(options.har, `${JSON.stringify(toHar(failing, '', options.version), null, 2)}\n`);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ApiModel } from '../model/model.js';
 import { pathBelowBase, type TrafficExchange } from './traffic.js';
 import type { Exchange } from './verdict.js';
+import { COMMANDS, KEY_PLACEHOLDER } from '../cli/product.js';
 
 /** The subset of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) the suite writes. */
 export interface Har {
@@ -44,10 +45,10 @@ interface HarEntry {
 
 /**
  * A HAR 1.2 log of `exchanges` (each with an optional comment, e.g. the check it failed), for browser devtools
- * or any HAR viewer. The target's own key is written as `$PETSTORE_API_KEY`, as in the curl lines.
+ * or any HAR viewer. The target's own key is written as `$OPENAPI_HARNESS_API_KEY`, as in the curl lines.
  */
 export function toHar(exchanges: readonly { exchange: Exchange; comment?: string }[], apiKey: string, creatorVersion: string): Har {
-  const mask = (value: string): string => (apiKey === '' ? value : value.replaceAll(apiKey, '$PETSTORE_API_KEY'));
+  const mask = (value: string): string => (apiKey === '' ? value : value.replaceAll(apiKey, KEY_PLACEHOLDER));
   const entries = exchanges.map(({ exchange, comment }): HarEntry => {
     const { request, response, timing } = exchange;
     const url = new URL(request.url);
@@ -84,7 +85,7 @@ export function toHar(exchanges: readonly { exchange: Exchange; comment?: string
       timings: { send: 0, wait: total, receive: 0 },
     };
   });
-  return { log: { version: '1.2', creator: { name: 'petstore-conformance', version: creatorVersion }, entries } };
+  return { log: { version: '1.2', creator: { name: COMMANDS.test, version: creatorVersion }, entries } };
 }
 
 /** A HAR file as far as `--from-har` reads it (HAR 1.2: browsers' devtools, the proxy's `--record`, any recorder). */

@@ -5,7 +5,7 @@ import type { ExchangeVerdict, ExchangeViolation, ObservedExchange } from './ver
 import { isReturned, listedRecords } from './record-rules.js';
 
 /**
- * The suite on traffic it did not send (`petstore-conformance --from-har`): every exchange judged alone
+ * The suite on traffic it did not send (`openapi-harness test --from-har`): every exchange judged alone
  * (conformance/exchange.ts), then the rules only a sequence shows, in the order the exchanges were made:
  * - read-after-create: a record a create (or a replace/update) answered reads back with the same fields,
  *   whether read alone or listed, until it is deleted; a read of it is never a 404 meanwhile;

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApiModel, ResourceModel } from '../model/model.js';
+import { adminKeyOf, ADMIN_KEY_HEADER } from '../cli/product.js';
 import { bearerToken } from './bearer.js';
 import { dataFromValue, parseRecords, typeName } from './data.js';
 import { apiError, type ErrorCode } from './errors.js';
@@ -17,7 +18,6 @@ import { andThen, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyReco
 export const ADMIN_PREFIX = '/__admin';
 
 /** Header naming the API key whose data an admin call acts on, with `--isolate-by-key` (not in the URL, so never logged). */
-const ADMIN_KEY_HEADER = 'x-petstore-key';
 
 /** What the admin API acts on and how it is guarded. */
 export interface AdminOptions {
@@ -45,7 +45,7 @@ const MEMORY_STATUS: ConsoleStatus = {
 /**
  * The admin API (README › Admin API), outside the seed's contract:
  * - `GET /__admin`: this list of endpoints;
- * - `POST /__admin/reset`: the starting data again (all keys' data with `--isolate-by-key`, or one key's with `X-Petstore-Key`);
+ * - `POST /__admin/reset`: the starting data again (all keys' data with `--isolate-by-key`, or one key's with `X-OpenAPI-Harness-Key`, or its old name `X-Petstore-Key`);
  * - `GET /__admin/<resource>`, `PUT /__admin/<resource>` (`/__admin/pets` for the seed): every record, oldest
  *   first; replace them with a JSON array of records (validated against the resource's schema);
  * - `GET /__admin/data`, `PUT /__admin/data`: every resource's records as `{"<resource>": [...]}`; replace some;
@@ -115,7 +115,7 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
     },
     '/reset': {
       POST({ stores, onChange }, request) {
-        const key = request.headers[ADMIN_KEY_HEADER];
+        const key = adminKeyOf(request.headers);
         if (typeof key === 'string' && stores.isolated) {
           const data = keyData(stores, key);
           if ('error' in data) return data;
@@ -187,7 +187,7 @@ function recordRoute({ api }: AdminOptions, path: string): Record<string, Action
   };
 }
 
-/** Runs `act` on the resource's store of the data the call acts on (the shared data, or a key's with `X-Petstore-Key`). */
+/** Runs `act` on the resource's store of the data the call acts on (the shared data, or a key's with `X-OpenAPI-Harness-Key`). */
 function withStore({ stores }: AdminOptions, request: MockRequest, resource: ResourceModel, act: (store: AnyRecordStore) => Maybe<Answer>): Maybe<Answer> {
   const data = targetData(stores, request);
   if ('error' in data) return data;
@@ -209,7 +209,7 @@ function bodyText(request: MockRequest): string {
 /**
  * Replaces records: one resource's with a JSON array (`PUT /__admin/<resource>`), or several with an object of
  * arrays by resource name (`PUT /__admin/data`; resources it does not name keep their records). Nothing is
- * replaced when any record is invalid or a collection exceeds `--max-pets`.
+ * replaced when any record is invalid or a collection exceeds `--max-records`.
  */
 function load({ api, stores, onChange }: AdminOptions, request: MockRequest, resource: ResourceModel | undefined): Maybe<Answer> {
   const data = targetData(stores, request);
@@ -227,7 +227,7 @@ function load({ api, stores, onChange }: AdminOptions, request: MockRequest, res
   }
   for (const [name, records] of loaded) {
     const store = data.get(name)!;
-    if (records.length > store.maxRecords) return { error: 'STORE_FULL', detail: `The body holds ${records.length} ${name}; the mock holds at most ${store.maxRecords} (--max-pets). Nothing was replaced.` };
+    if (records.length > store.maxRecords) return { error: 'STORE_FULL', detail: `The body holds ${records.length} ${name}; the mock holds at most ${store.maxRecords} (--max-records). Nothing was replaced.` };
   }
   return andThen(reloadDataset(new Map([...loaded.keys()].map((name) => [name, data.get(name)!])), loaded), () => {
     onChange();
@@ -241,9 +241,9 @@ function allOf(stores: readonly AnyRecordStore[]): Maybe<(readonly string[])[]> 
   return texts.some((text) => text instanceof Promise) ? Promise.all(texts) : (texts as (readonly string[])[]);
 }
 
-/** The data an admin call acts on: the shared one, or with `--isolate-by-key` the one `X-Petstore-Key` names. */
+/** The data an admin call acts on: the shared one, or with `--isolate-by-key` the one `X-OpenAPI-Harness-Key` names. */
 function targetData(stores: Stores<AnyRecordStore>, request: MockRequest): AnyDataset | { error: ErrorCode; detail?: string } {
-  const key = request.headers[ADMIN_KEY_HEADER];
+  const key = adminKeyOf(request.headers);
   if (!stores.isolated) return stores.sharedData;
   if (typeof key !== 'string') return { error: 'ADMIN_KEY_REQUIRED' };
   return keyData(stores, key);

@@ -1,40 +1,44 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SPEC_PATH } from '../model/loader.js';
-import { DEFAULT_API_KEY } from './index.js';
+import { DEFAULT_API_KEYS, envName } from '../cli/product.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 import { parseLatency, type Latency } from './prefer.js';
 
 /**
- * The flags every server of this package takes, the mock's (`petstore-mock`) and the validating proxy's
- * (`petstore-proxy`, which serves the mock for the operations it keeps): the spec, where to listen, the keys,
+ * The flags every server of this package takes, the mock's (`openapi-harness mock`) and the validating proxy's
+ * (`openapi-harness proxy`, which serves the mock for the operations it keeps): the spec, where to listen, the keys,
  * starting records, CORS, the admin API, logs and timeouts. Each has an environment variable and a default that
  * `--help` lists. The mock adds its store and isolation flags, the proxy its upstream flags.
  */
 export function serveCommand(name: string, description: string): Command {
-  return new Command(name)
+  const command: Command = new Command(name)
     .description(description)
-    .addOption(new Option('--spec <file>', 'OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; YAML or JSON; one file or several) to serve').env('PETSTORE_SPEC').default(SPEC_PATH, 'spec/openapi.yaml, the Pet Store Animals interface'))
+    .addOption(new Option('--spec <file>', 'OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; YAML or JSON; one file or several) to serve').env(envName('SPEC')).default(SPEC_PATH, 'spec/openapi.yaml, the shipped Pet Store Animals interface'))
     .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
     .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
-    .addOption(new Option('--api-key <key...>', "API key(s) accepted by the spec's security schemes (the shipped spec: \"Authorization: Bearer <key>\")").env('PETSTORE_API_KEY').default([DEFAULT_API_KEY]))
-    .addOption(new Option('--data <file>', 'JSON file of starting records: an array (first resource) or {"<resource>": [...]}').env('PETSTORE_DATA').default(undefined, 'the embedded demo pets for the shipped spec; for another spec, the records its examples show'))
-    .addOption(new Option('--empty', 'start with no records').env('PETSTORE_EMPTY'))
-    .addOption(new Option('--max-pets <number>', 'most records held per resource; a create answers 409 STORE_FULL beyond').env('PETSTORE_MAX_PETS').default(1_000_000).argParser(positive))
-    .addOption(new Option('--max-body-bytes <number>', 'largest request body accepted (413 beyond)').env('PETSTORE_MAX_BODY_BYTES').default(1024 * 1024).argParser(positive))
-    .addOption(new Option('--cors-origin <origin...>', 'origins a browser page may call from (CORS)').env('PETSTORE_CORS_ORIGINS').default(['*'], 'any origin (*)'))
-    .addOption(new Option('--no-cors', 'send no CORS headers').env('PETSTORE_NO_CORS').default(true, 'CORS on'))
-    .addOption(new Option('--latency <ms|min-max>', 'wait before every answer, fixed or random in a range (Prefer: delay=MS overrides)').env('PETSTORE_LATENCY').default(undefined, '0').argParser(latency))
-    .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env('PETSTORE_ADMIN_TOKEN').default(undefined, 'a random token, printed at start'))
-    .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env('PETSTORE_NO_ADMIN').default(true, 'admin on'))
-    .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env('PETSTORE_JOURNAL_SIZE').default(100).argParser(natural))
-    .addOption(new Option('--log-level <level>', 'request log and warnings').env('PETSTORE_LOG_LEVEL').default('info').choices(LOG_LEVELS))
-    .addOption(new Option('--headers-timeout <ms>', 'time a client has to send the request headers (408 beyond)').env('PETSTORE_HEADERS_TIMEOUT').default(10_000).argParser(positive))
-    .addOption(new Option('--request-timeout <ms>', 'time a client has to send the whole request (408 beyond)').env('PETSTORE_REQUEST_TIMEOUT').default(30_000).argParser(positive))
-    .addOption(new Option('--keep-alive-timeout <ms>', 'time an idle keep-alive connection stays open').env('PETSTORE_KEEP_ALIVE_TIMEOUT').default(5_000).argParser(natural))
-    .addOption(new Option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, time requests in flight get to finish').env('PETSTORE_SHUTDOWN_GRACE').default(10_000).argParser(natural))
-    .addOption(new Option('--log-format <format>', 'auto: readable on a terminal, JSON lines otherwise').env('PETSTORE_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
+    .addOption(new Option('--api-key <key...>', "API key(s) accepted by the spec's security schemes (the shipped spec: \"Authorization: Bearer <key>\")").env(envName('API_KEY')).default([...DEFAULT_API_KEYS]))
+    .addOption(new Option('--data <file>', 'JSON file of starting records: an array (first resource) or {"<resource>": [...]}').env(envName('DATA')).default(undefined, 'the embedded demo pets for the shipped spec; for another spec, the records its examples show'))
+    .addOption(new Option('--empty', 'start with no records').env(envName('EMPTY')))
+    .addOption(new Option('--max-records <number>', 'most records held per resource; a create answers 409 STORE_FULL beyond').env(envName('MAX_RECORDS')).default(1_000_000).argParser(positive))
+    .addOption(new Option('--max-pets <number>').hideHelp().argParser(positive))
+    .addOption(new Option('--max-body-bytes <number>', 'largest request body accepted (413 beyond)').env(envName('MAX_BODY_BYTES')).default(1024 * 1024).argParser(positive))
+    .addOption(new Option('--cors-origin <origin...>', 'origins a browser page may call from (CORS)').env(envName('CORS_ORIGINS')).default(['*'], 'any origin (*)'))
+    .addOption(new Option('--no-cors', 'send no CORS headers').env(envName('NO_CORS')).default(true, 'CORS on'))
+    .addOption(new Option('--latency <ms|min-max>', 'wait before every answer, fixed or random in a range (Prefer: delay=MS overrides)').env(envName('LATENCY')).default(undefined, '0').argParser(latency))
+    .addOption(new Option('--admin-token <token>', 'token the admin API (/__admin) requires as "Authorization: Bearer <token>"').env(envName('ADMIN_TOKEN')).default(undefined, 'a random token, printed at start'))
+    .addOption(new Option('--no-admin', 'turn the admin API (/__admin) off').env(envName('NO_ADMIN')).default(true, 'admin on'))
+    .addOption(new Option('--journal-size <number>', 'requests kept for GET /__admin/requests').env(envName('JOURNAL_SIZE')).default(100).argParser(natural))
+    .addOption(new Option('--log-level <level>', 'request log and warnings').env(envName('LOG_LEVEL')).default('info').choices(LOG_LEVELS))
+    .addOption(new Option('--headers-timeout <ms>', 'time a client has to send the request headers (408 beyond)').env(envName('HEADERS_TIMEOUT')).default(10_000).argParser(positive))
+    .addOption(new Option('--request-timeout <ms>', 'time a client has to send the whole request (408 beyond)').env(envName('REQUEST_TIMEOUT')).default(30_000).argParser(positive))
+    .addOption(new Option('--keep-alive-timeout <ms>', 'time an idle keep-alive connection stays open').env(envName('KEEP_ALIVE_TIMEOUT')).default(5_000).argParser(natural))
+    .addOption(new Option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, time requests in flight get to finish').env(envName('SHUTDOWN_GRACE')).default(10_000).argParser(natural))
+    .addOption(new Option('--log-format <format>', 'auto: readable on a terminal, JSON lines otherwise').env(envName('LOG_FORMAT')).default('auto').choices(['auto', 'pretty', 'json']))
     .configureHelp({ optionDescription: describeOption })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // The old name of --max-records sets it.
+    .on('option:max-pets', (value: string) => command.setOptionValueWithSource('maxRecords', positive(value), 'cli'));
+  return command;
 }
 
 /** The values of {@link serveCommand}'s flags once parsed (times in ms, sizes in bytes). */
@@ -45,7 +49,7 @@ export interface ServeOptions {
   apiKey: string[] | string;
   data?: string;
   empty?: boolean;
-  maxPets: number;
+  maxRecords: number;
   maxBodyBytes: number;
   corsOrigin: string[] | string;
   cors: boolean;
@@ -80,7 +84,7 @@ export function given(command: Command, name: string): boolean {
 
 /**
  * A boolean flag set from its environment variable counts as unset when the value is `0`, `false`, `no`,
- * `off` or empty (commander would turn it on for any value), so `PETSTORE_EMPTY=false` means what it says.
+ * `off` or empty (commander would turn it on for any value), so `OPENAPI_HARNESS_EMPTY=false` means what it says.
  */
 export function unsetFalseEnvFlags(command: Command): void {
   for (const option of command.options) {

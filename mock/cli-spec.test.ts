@@ -41,7 +41,7 @@ describe('--spec', () => {
     for (const spec of [bad, join(dir, 'absent.yaml')]) {
       const { code, stderr } = await runCli(['--port', '0', '--spec', spec]);
       expect(code).toBe(1);
-      expect(stderr.startsWith(`petstore-mock: cannot load the spec ${spec}: `), stderr).toBe(true);
+      expect(stderr.startsWith(`openapi-harness mock: cannot load the spec ${spec}: `), stderr).toBe(true);
       expect(stderr).not.toMatch(/\n\s+at /);
     }
   });

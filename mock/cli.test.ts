@@ -51,7 +51,7 @@ describe('starting data', () => {
     writeFileSync(file, '[{"id":1,"name":"Ok","categoryId":1},{"id":2,"name":"NoCategory"}]');
     const { code, stderr } = await runCli(['--port', '0', '--data', file]);
     expect(code).toBe(1);
-    expect(stderr).toBe(`petstore-mock: ${file}: entry 1 is not a Pet: must have the property "categoryId"\n`);
+    expect(stderr).toBe(`openapi-harness mock: ${file}: entry 1 is not a Pet: must have the property "categoryId"\n`);
     const missing = await runCli(['--port', '0', '--data', join(dir, 'absent.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/absent\.json: cannot read the file \(ENOENT\)/);

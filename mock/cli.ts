@@ -5,6 +5,8 @@ import { once } from 'node:events';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option } from 'commander';
+import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
+import { applyConfigFile } from '../cli/config.js';
 import type { OperationModel } from '../model/model.js';
 import { corsSetting, list, positive, serveCommand, unsetFalseEnvFlags, type ServeOptions } from './cli-options.js';
 import { readDataFile } from './data.js';
@@ -17,28 +19,30 @@ import { installShutdown } from './shutdown.js';
 import { watchSpec } from './watch.js';
 
 /**
- * `npm start` / `petstore-mock`: serves a stateful mock of an OpenAPI spec (default spec/openapi.yaml).
+ * `npm start` / `openapi-harness mock`: serves a stateful mock of an OpenAPI spec (default spec/openapi.yaml).
  * Every flag has an environment variable and a default, listed by `--help`. With `--proxy URL` it hands over to
- * the validating proxy's own entry (`petstore-proxy`, proxy/cli.ts) in a child process with the same arguments:
+ * the validating proxy's own entry (`openapi-harness proxy`, proxy/cli.ts) in a child process with the same arguments:
  * the proxy stands on the mock, so the mock's entry only knows where the proxy's is, never its code.
  */
 /** The flags that belong to the proxy alone (proxy/cli.ts), named here so that given without `--proxy` they are a clear usage error. */
 const PROXY_ONLY_FLAGS = ['--upstream', '--proxy-ca', '--proxy-cert', '--proxy-key', '--mock-operations', '--fallback', '--errors', '--no-violation-header', '--record'];
 
+adoptLegacyEnvironment();
 if (proxyAsked(process.argv.slice(2))) await handOverToProxy();
 refuseProxyOnlyFlags(process.argv.slice(2));
 
-const program = serveCommand('petstore-mock', 'Stateful mock of an OpenAPI interface (default: the Pet Store Animals interface, spec/openapi.yaml).')
-  .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the records still valid').env('PETSTORE_WATCH'))
-  .addOption(new Option('--isolate-by-key', 'each API key sees its own records; any key is accepted unless --api-key is given').env('PETSTORE_ISOLATE_BY_KEY'))
-  .addOption(new Option('--state-file <file>', 'keep the records in this JSON file across restarts').env('PETSTORE_STATE_FILE').default(undefined, 'none, in memory only'))
-  .addOption(new Option('--store <memory|redis://HOST:PORT[/DB]>', 'where the records live: in this process, or in Redis, shared by every replica given the same URL and prefix').env('PETSTORE_STORE').default('memory').argParser(store))
-  .addOption(new Option('--store-prefix <name>', 'key prefix of the records in Redis (replicas with the same prefix share them)').env('PETSTORE_STORE_PREFIX').default(undefined, "the spec's title and version, e.g. pet-store-service-animals-interface:1.0.0"))
-  .addOption(new Option('--store-timeout <ms>', 'longest a request waits for Redis before its 503 with Retry-After').env('PETSTORE_STORE_TIMEOUT').default(DEFAULT_STORE_TIMEOUT_MS).argParser(positive))
-  .addOption(new Option('--proxy <base-url>', 'validating proxy: forward every request to this upstream and judge each exchange against the spec (the same as petstore-proxy --upstream; petstore-proxy --help lists its flags)').env('PETSTORE_PROXY'));
+const program = serveCommand(COMMANDS.mock, 'Stateful mock of an OpenAPI interface (default: the shipped Pet Store Animals interface, spec/openapi.yaml).')
+  .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the records still valid').env(envName('WATCH')))
+  .addOption(new Option('--isolate-by-key', 'each API key sees its own records; any key is accepted unless --api-key is given').env(envName('ISOLATE_BY_KEY')))
+  .addOption(new Option('--state-file <file>', 'keep the records in this JSON file across restarts').env(envName('STATE_FILE')).default(undefined, 'none, in memory only'))
+  .addOption(new Option('--store <memory|redis://HOST:PORT[/DB]>', 'where the records live: in this process, or in Redis, shared by every replica given the same URL and prefix').env(envName('STORE')).default('memory').argParser(store))
+  .addOption(new Option('--store-prefix <name>', 'key prefix of the records in Redis (replicas with the same prefix share them)').env(envName('STORE_PREFIX')).default(undefined, "the spec's title and version, e.g. pet-store-service-animals-interface:1.0.0"))
+  .addOption(new Option('--store-timeout <ms>', 'longest a request waits for Redis before its 503 with Retry-After').env(envName('STORE_TIMEOUT')).default(DEFAULT_STORE_TIMEOUT_MS).argParser(positive))
+  .addOption(new Option('--proxy <base-url>', 'validating proxy: forward every request to this upstream and judge each exchange against the spec (the same as openapi-harness proxy --upstream; openapi-harness proxy --help lists its flags)').env(envName('PROXY')));
 
 program.parse();
 unsetFalseEnvFlags(program);
+applyConfigFile(program, 'mock');
 const options = program.opts<
   ServeOptions & {
     watch?: boolean;
@@ -71,7 +75,7 @@ try {
     api,
     apiKeys: anyKey ? undefined : apiKeys,
     ...(data === undefined ? {} : { data }),
-    maxPets: options.maxPets,
+    maxPets: options.maxRecords,
     port: options.port,
     host: options.host,
     maxBodyBytes: options.maxBodyBytes,
@@ -142,7 +146,7 @@ try {
   }
   // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
   // The last log lines are written while the event loop still runs: when stdout is a closed pipe
-  // (`petstore-mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
+  // (`openapi-harness mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
   // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
   const exit = (code: number): void => {
     logger.flush();
@@ -150,25 +154,25 @@ try {
   };
   installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
 } catch (error) {
-  process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
+  process.stderr.write(`${COMMANDS.mock}: ${(error as Error).message}\n`);
   process.exit(1);
 }
 
-/** Whether the command line (or PETSTORE_PROXY) asks for the validating proxy. */
+/** Whether the command line (or OPENAPI_HARNESS_PROXY) asks for the validating proxy. */
 function proxyAsked(args: readonly string[]): boolean {
-  return args.some((arg) => arg === '--proxy' || arg.startsWith('--proxy=')) || (process.env['PETSTORE_PROXY'] ?? '').trim() !== '';
+  return args.some((arg) => arg === '--proxy' || arg.startsWith('--proxy=')) || (process.env[envName('PROXY')] ?? '').trim() !== '';
 }
 
 /** Exits 1 naming the proxy-only flags given without `--proxy`. */
 function refuseProxyOnlyFlags(args: readonly string[]): void {
   const stray = PROXY_ONLY_FLAGS.filter((flag) => args.some((arg) => arg === flag || arg.startsWith(`${flag}=`)));
   if (stray.length === 0) return;
-  process.stderr.write(`petstore-mock: ${stray.join(', ')} ${stray.length === 1 ? 'needs' : 'need'} --proxy BASE_URL (the upstream to forward to; or run petstore-proxy --upstream BASE_URL)\n`);
+  process.stderr.write(`${COMMANDS.mock}: ${stray.join(', ')} ${stray.length === 1 ? 'needs' : 'need'} --proxy BASE_URL (the upstream to forward to; or run ${COMMANDS.proxy} --upstream BASE_URL)\n`);
   process.exit(1);
 }
 
 /**
- * Runs `petstore-proxy` with this process's arguments, its output on this terminal, and forwards SIGTERM, SIGINT
+ * Runs `openapi-harness proxy` with this process's arguments, its output on this terminal, and forwards SIGTERM, SIGINT
  * and SIGHUP so a graceful stop reaches it; exits with its exit code. Never returns.
  */
 async function handOverToProxy(): Promise<never> {

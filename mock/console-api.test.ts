@@ -178,7 +178,7 @@ describe('the journal', () => {
     expect(refused.body).toBe('{"name":"J","categoryId":"x"}');
     expect(typeof refused.durationMs).toBe('number');
     expect(refused.curl).toContain(`-X POST '${mock.baseUrl}/pets'`);
-    expect(refused.curl).toContain('$PETSTORE_API_KEY');
+    expect(refused.curl).toContain('$OPENAPI_HARNESS_API_KEY');
     expect(JSON.stringify(entries)).not.toContain(DEFAULT_API_KEY);
     expect((await admin('/__admin/requests?operation=createPet')).json).toHaveLength(1);
     expect((await admin('/__admin/requests?status=4xx')).json).toHaveLength(1);

@@ -125,7 +125,7 @@ export function healthOf(api: ApiModel, status: ConsoleStatus, journal: Journal)
 export function requestStream(journal: Journal): ConsoleAnswer {
   return {
     status: 200,
-    body: ': petstore-mock journal\nretry: 1000\n\n',
+    body: ': openapi-harness mock journal\nretry: 1000\n\n',
     stream(sink) {
       const stopRequests = journal.subscribe(({ entries, skipped }) => sink.write(`event: requests\nid: ${entries.at(-1)?.seq ?? 0}\ndata: ${JSON.stringify({ entries, skipped })}\n\n`));
       const stopChanges = journal.onChanged(() => sink.write('event: change\ndata: {}\n\n'));
@@ -255,7 +255,7 @@ export function deleteOne(resource: ResourceModel, store: AnyRecordStore, rawId:
 
 /**
  * `POST /__admin/<resource>/generate?count=N` (1..10,000): N new schema-valid records (mock/generate.ts);
- * `{"created":N}`, with `"full":true` when `--max-pets` stopped it early (409 `STORE_FULL` when none fitted).
+ * `{"created":N}`, with `"full":true` when `--max-records` stopped it early (409 `STORE_FULL` when none fitted).
  */
 export function generate(resource: ResourceModel, store: AnyRecordStore, query: URLSearchParams): Maybe<ConsoleAnswer> {
   const count = wholeNumber(query.get('count'), 10);

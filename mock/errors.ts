@@ -45,7 +45,7 @@ export const ERRORS = {
   INVALID_PETS: { status: 400, message: 'The body must be a JSON array of Pet objects with distinct ids.' },
   // Any resource's admin load; the body's code names the resource (`INVALID_PETS` for `pets`, see admin.ts).
   INVALID_RECORDS: { status: 400, message: 'The body must hold records of the resource schema with distinct ids.' },
-  ADMIN_KEY_REQUIRED: { status: 400, message: 'With --isolate-by-key, name the API key whose pets to use in the X-Petstore-Key header (one the mock accepts).' },
+  ADMIN_KEY_REQUIRED: { status: 400, message: 'With --isolate-by-key, name the API key whose pets to use in the X-OpenAPI-Harness-Key header (one the mock accepts).' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full within the time the mock allows.' },
   // An answer the spec does not let the mock build (a schema no sample satisfies in time, D83): in the operation's error shape.
   ANSWER_FAILED: { status: 500, message: 'The mock could not build this answer from the spec; the start-up log (--log-level debug) says why.' },

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { DEFAULT_API_KEYS } from '../cli/product.js';
 import type { ApiModel } from '../model/model.js';
 import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
@@ -36,7 +37,7 @@ export { parseLatency, type Latency } from './prefer.js';
 export { countsLine, startupNotes, undocumentedSummary } from './statuses.js';
 
 /** The default API key of the mock, printed at start (seed, Authentication: issuing keys is not shown). */
-export const DEFAULT_API_KEY = 'petstore-dev-key';
+export { DEFAULT_API_KEY, DEFAULT_API_KEYS } from '../cli/product.js';
 
 /** How to build a mock: spec, keys, starting data and store bounds. Every field has a default. */
 export interface MockOptions {
@@ -46,7 +47,7 @@ export interface MockOptions {
   model?: ApiModel;
   /** The same as `model` (its earlier name). */
   api?: Api;
-  /** Keys the operations' security schemes accept. Default `[DEFAULT_API_KEY]`. */
+  /** Keys the operations' security schemes accept. Default `DEFAULT_API_KEYS` (`DEFAULT_API_KEY` and the Pet Store harness's `petstore-dev-key`). */
   apiKeys?: readonly string[];
   /** Starting records of the spec's first resource (the seed's pets); `[]` starts empty. */
   pets?: readonly RecordValue[];
@@ -150,7 +151,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
       summary.push(demo.note);
     }
   }
-  const apiKeys = options.apiKeys ?? (options.isolateByKey === true ? undefined : [DEFAULT_API_KEY]);
+  const apiKeys = options.apiKeys ?? (options.isolateByKey === true ? undefined : DEFAULT_API_KEYS);
   if (options.adminToken !== undefined && apiKeys?.includes(options.adminToken) === true) throw new Error('the admin token must differ from every API key');
   const saved = options.stateFile === undefined ? undefined : readStateFile(api, options.stateFile);
   const onDeprecated = options.logger === undefined ? undefined : deprecationWarner(options.logger);

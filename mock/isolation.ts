@@ -59,7 +59,7 @@ export interface StoresOptions<Store extends AnyRecordStore = RecordStore> {
   api: ApiModel;
   /** Starting records by resource: every dataset begins with them, and a reset restores them. */
   starting: StartingData;
-  /** Most records per resource (`--max-pets`). */
+  /** Most records per resource (`--max-records`). */
   maxPets: number;
   /** With `isolate`, each accepted API key has its own store (README › Isolation). */
   isolate: boolean;

@@ -23,7 +23,7 @@ describe('Journal', () => {
     expect(JSON.stringify(entry)).not.toContain('secret');
     expect(entry.headers['cookie']).toBeUndefined();
     expect(entry.durationMs).toBe(1.235);
-    expect(entry.curl).toBe(`curl -sS -i 'http://127.0.0.1:4010/v1/pets' -H "Authorization: Bearer $PETSTORE_API_KEY"`);
+    expect(entry.curl).toBe(`curl -sS -i 'http://127.0.0.1:4010/v1/pets' -H "Authorization: Bearer $OPENAPI_HARNESS_API_KEY"`);
   });
 
   it('quotes a replayed body for the shell and cuts bodies at 4 KiB', () => {

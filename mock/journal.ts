@@ -1,7 +1,8 @@
 import type { MockRequest, MockResponse } from './messages.js';
+import { ADMIN_KEY_HEADER, envName, LEGACY } from '../cli/product.js';
 
-/** Request headers never kept in the journal: credentials (seed, Authentication: keys are secrets), incl. the admin's `x-petstore-key`. */
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-petstore-key']);
+/** Request headers never kept in the journal: credentials (seed, Authentication: keys are secrets), incl. the admin's `x-openapi-harness-key` (and its old name). */
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', ADMIN_KEY_HEADER, LEGACY.adminKeyHeader]);
 /** Characters of a request or answer body kept per entry; the rest is dropped and `bodyTruncated` says so. */
 const BODY_BYTES_KEPT = 4096;
 /** Milliseconds between two batches of the live stream: at most this often are entries turned into JSON for watchers. */
@@ -59,14 +60,14 @@ export interface JournalEntry {
   /** Milliseconds the mock took to answer (without a `Prefer: delay` or `--latency` wait). */
   durationMs: number;
   validation: Validation;
-  /** Request headers, without `authorization`, `cookie`, `proxy-authorization` and `x-petstore-key`. */
+  /** Request headers, without `authorization`, `cookie`, `proxy-authorization` and the admin key header. */
   headers: Record<string, string | string[] | undefined>;
   /** The request body as UTF-8 text (first 4 KiB), when one was sent. */
   body?: string;
   bodyTruncated?: boolean;
   /** The answer as sent: its headers and body (first 4 KiB). */
   response: { headers: Record<string, string>; body: string; bodyTruncated?: boolean };
-  /** A shell command replaying the request; the key appears as `$PETSTORE_API_KEY`, never in clear. */
+  /** A shell command replaying the request; the key appears as `$OPENAPI_HARNESS_API_KEY`, never in clear. */
   curl: string;
   /** Through the validating proxy: who answered. */
   answeredBy?: 'upstream' | 'mock';
@@ -239,7 +240,7 @@ function curlLine(request: MockRequest, headers: JournalEntry['headers'], hadCre
   if (request.method !== 'GET' || body !== undefined) parts.push('-X', request.method);
   parts.push(quote(`http://${host}${request.url}`));
   // The key is a secret (seed, Authentication): the line names it by the variable a user sets, never in clear.
-  if (hadCredentials) parts.push('-H', '"Authorization: Bearer $PETSTORE_API_KEY"');
+  if (hadCredentials) parts.push('-H', `"Authorization: Bearer $${envName('API_KEY')}"`);
   for (const [name, value] of Object.entries(headers)) {
     if (REPLAYED_HEADERS.has(name) && value !== undefined) parts.push('-H', quote(`${name}: ${Array.isArray(value) ? value.join(', ') : value}`));
   }

@@ -3,11 +3,14 @@ import { parse } from 'lossless-json';
 import type { ApiModel } from '../model/model.js';
 import { dataFromValue, type StartingData } from './data.js';
 import type { Stores } from './isolation.js';
+import { COMMANDS, LEGACY, STATE_FORMAT } from '../cli/product.js';
 
 /** Marks the file as this mock's state, so that another JSON file given by mistake is refused. */
-const FORMAT = 'petstore-mock-state/2';
+const FORMAT = STATE_FORMAT;
+/** The same layout, written by the Pet Store harness. */
+const FORMAT_2 = LEGACY.stateFormats.v2;
 /** The format written before one collection per resource: `pets` is the first resource's records. */
-const FORMAT_1 = 'petstore-mock-state/1';
+const FORMAT_1 = LEGACY.stateFormats.v1;
 
 /** What a state file holds: the shared data, and with `--isolate-by-key` each key's data by SHA-256 digest. */
 export interface SavedState {
@@ -17,8 +20,8 @@ export interface SavedState {
 
 /**
  * Reads a state file (README › State file):
- * `{"format":"petstore-mock-state/2","data":{"<resource>":[record…]},"keys":{"<sha256 of key>":{"<resource>":[record…]}}}`
- * (or the older `/1`, whose `pets` and per-key arrays are the first resource's), every record validated
+ * `{"format":"openapi-harness-state/2","data":{"<resource>":[record…]},"keys":{"<sha256 of key>":{"<resource>":[record…]}}}`
+ * (or `petstore-mock-state/2`, the same under its old name, or the older `petstore-mock-state/1`, whose `pets` and per-key arrays are the first resource's), every record validated
  * against its resource's schema as `--data` is. `undefined` when the file does not exist yet.
  * Errors: throws an `Error` naming the file and the bad entry (`state.json › pets: entry 2 is not a Pet: ...`).
  */
@@ -36,7 +39,7 @@ export function readStateFile(api: ApiModel, path: string): SavedState | undefin
   } catch (error) {
     throw new Error(`${path}: the state file is not valid JSON (${(error as Error).message})`);
   }
-  if (document === null || typeof document !== 'object' || (document.format !== FORMAT && document.format !== FORMAT_1)) {
+  if (document === null || typeof document !== 'object' || (document.format !== FORMAT && document.format !== FORMAT_2 && document.format !== FORMAT_1)) {
     throw new Error(`${path}: not a state file of this mock (expected "format": "${FORMAT}")`);
   }
   const keys = new Map<string, StartingData>();
@@ -61,7 +64,7 @@ export class StateFile {
     /** The stores to write: a function, so that a spec reload (`--watch`) that rebuilds them is followed. */
     private readonly stores: () => Stores,
     private readonly debounceMs = 200,
-    private readonly onError: (error: Error) => void = (error) => process.stderr.write(`petstore-mock: ${error.message}\n`),
+    private readonly onError: (error: Error) => void = (error) => process.stderr.write(`${COMMANDS.mock}: ${error.message}\n`),
   ) {}
 
   /** Notes a change; the file is written within `debounceMs`. */

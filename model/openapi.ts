@@ -112,7 +112,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The service cannot store another animal (the mock's `--max-pets`, or no int64 id left). Not shown in the seed: decided in DECISIONS.md. */
+        /** @description The service cannot store another animal (the mock's `--max-records`, or no int64 id left). Not shown in the seed: decided in DECISIONS.md. */
         Conflict: {
             headers: {
                 [name: string]: unknown;

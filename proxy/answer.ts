@@ -7,13 +7,13 @@ import { apiError, type ErrorCode } from '../mock/errors.js';
 import type { JournalViolation } from '../mock/journal.js';
 import type { MockRequest, MockResponse } from '../mock/index.js';
 import { headerText } from './upstream.js';
+import { ANSWERED_BY_HEADER, LEGACY, VIOLATIONS_HEADER } from '../cli/product.js';
 
 /** What the proxy writes: its own headers, answers and errors, the same for both sides (README › The validating proxy). */
 
-/** Response header naming the violations of an exchange (`--no-violation-header` leaves it out). */
-export const VIOLATIONS_HEADER = 'x-petstore-violations';
-/** Response header saying which side answered: `upstream` or `mock` (with the reason of a fallback). */
-export const ANSWERED_BY_HEADER = 'x-petstore-answered-by';
+/** Response header naming the violations of an exchange (`--no-violation-header` leaves it out), and the one saying
+ * which side answered: `upstream` or `mock` (with the reason of a fallback). Each is sent under its old name too. */
+export { ANSWERED_BY_HEADER, VIOLATIONS_HEADER };
 /** Longest value of {@link VIOLATIONS_HEADER}, in characters: the count comes first, the list is cut beyond. */
 const HEADER_MAX = 1024;
 
@@ -57,12 +57,14 @@ export function write(res: ServerResponse, answer: Answer | MockResponse, violat
   }
   const added: string[] = [];
   if ('answeredBy' in answer) {
-    flat.push(ANSWERED_BY_HEADER, answer.reason === undefined ? answer.answeredBy : `${answer.answeredBy}; ${answer.reason}`);
-    added.push(ANSWERED_BY_HEADER);
+    const answeredBy = answer.reason === undefined ? answer.answeredBy : `${answer.answeredBy}; ${answer.reason}`;
+    flat.push(ANSWERED_BY_HEADER, answeredBy, LEGACY.answeredByHeader, answeredBy);
+    added.push(ANSWERED_BY_HEADER, LEGACY.answeredByHeader);
   }
   if (violations !== undefined && violations.length > 0) {
-    flat.push(VIOLATIONS_HEADER, violationsHeader(violations));
-    added.push(VIOLATIONS_HEADER);
+    const listed = violationsHeader(violations);
+    flat.push(VIOLATIONS_HEADER, listed, LEGACY.violationsHeader, listed);
+    added.push(VIOLATIONS_HEADER, LEGACY.violationsHeader);
   }
   const expose = headerText(answer.headers['access-control-expose-headers']);
   if (answer.headers['access-control-allow-origin'] !== undefined) flat.push('access-control-expose-headers', [expose, ...added].filter((item) => item !== undefined && item !== '').join(', '));

@@ -7,28 +7,31 @@ import { createLogger, loadApi } from '../mock/index.js';
 import { redactUrl } from '../mock/store/redis-options.js';
 import { installShutdown } from '../mock/shutdown.js';
 import { PACKAGE_VERSION } from '../model/loader.js';
+import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
+import { applyConfigFile } from '../cli/config.js';
 import { startProxy } from './proxy.js';
 
 /**
- * `petstore-proxy --upstream URL` (and `petstore-mock --proxy URL`, which hands over to it): the validating proxy in
+ * `openapi-harness proxy --upstream URL` (and `openapi-harness mock --proxy URL`, which hands over to it): the validating proxy in
  * front of a real implementation of an OpenAPI interface. Every exchange is judged against the spec (judge/), the
  * mock answers the operations it keeps and, with `--fallback`, what the upstream cannot (README › The validating
  * proxy). Exit codes: 0 after a graceful stop, 1 on bad usage or a spec that cannot be loaded.
  */
-const program = serveCommand('petstore-proxy', 'Validating proxy in front of an implementation of an OpenAPI interface (default: the Pet Store Animals interface, spec/openapi.yaml): forwards every request, judges every exchange against the spec.')
-  .addOption(new Option('--upstream <base-url>', 'forward every request to this upstream (its base URL, e.g. https://staging.example.com/v1) and judge each exchange against the spec').env('PETSTORE_UPSTREAM'))
-  .addOption(new Option('--proxy <base-url>', 'the same as --upstream (the name petstore-mock --proxy uses)').env('PETSTORE_PROXY'))
-  .addOption(new Option('--proxy-ca <file>', 'PEM file of a CA to trust for an https upstream, besides the system ones').env('PETSTORE_PROXY_CA'))
-  .addOption(new Option('--proxy-cert <file>', 'PEM client certificate for the upstream (mutual TLS), with --proxy-key').env('PETSTORE_PROXY_CERT'))
-  .addOption(new Option('--proxy-key <file>', 'PEM private key of --proxy-cert').env('PETSTORE_PROXY_KEY'))
-  .addOption(new Option('--mock-operations <operationId...>', 'answer these operations from the mock, never from the upstream').env('PETSTORE_MOCK_OPERATIONS'))
-  .addOption(new Option('--fallback', 'answer from the mock when the upstream lacks the route (404), answers 501, or cannot be reached').env('PETSTORE_FALLBACK'))
-  .addOption(new Option('--errors', "refuse a request the spec does not allow with the spec's 400/401 instead of forwarding it").env('PETSTORE_ERRORS'))
-  .addOption(new Option('--no-violation-header', 'leave out the X-Petstore-Violations response header').env('PETSTORE_NO_VIOLATION_HEADER').default(true, 'header on'))
-  .addOption(new Option('--record <dir>', 'write the exchanges (DIR/traffic.har) and the records seen (DIR/data.json, for --data) into this folder').env('PETSTORE_RECORD'));
+adoptLegacyEnvironment();
+const program = serveCommand(COMMANDS.proxy, 'Validating proxy in front of an implementation of an OpenAPI interface (default: the shipped Pet Store Animals interface, spec/openapi.yaml): forwards every request, judges every exchange against the spec.')
+  .addOption(new Option('--upstream <base-url>', 'forward every request to this upstream (its base URL, e.g. https://staging.example.com/v1) and judge each exchange against the spec').env(envName('UPSTREAM')))
+  .addOption(new Option('--proxy <base-url>', 'the same as --upstream (the name openapi-harness mock --proxy uses)').env(envName('PROXY')))
+  .addOption(new Option('--proxy-ca <file>', 'PEM file of a CA to trust for an https upstream, besides the system ones').env(envName('PROXY_CA')))
+  .addOption(new Option('--proxy-cert <file>', 'PEM client certificate for the upstream (mutual TLS), with --proxy-key').env(envName('PROXY_CERT')))
+  .addOption(new Option('--proxy-key <file>', 'PEM private key of --proxy-cert').env(envName('PROXY_KEY')))
+  .addOption(new Option('--mock-operations <operationId...>', 'answer these operations from the mock, never from the upstream').env(envName('MOCK_OPERATIONS')))
+  .addOption(new Option('--fallback', 'answer from the mock when the upstream lacks the route (404), answers 501, or cannot be reached').env(envName('FALLBACK')))
+  .addOption(new Option('--errors', "refuse a request the spec does not allow with the spec's 400/401 instead of forwarding it").env(envName('ERRORS')))
+  .addOption(new Option('--no-violation-header', 'leave out the X-OpenAPI-Harness-Violations response header (and its old name X-Petstore-Violations)').env(envName('NO_VIOLATION_HEADER')).default(true, 'header on'))
+  .addOption(new Option('--record <dir>', 'write the exchanges (DIR/traffic.har) and the records seen (DIR/data.json, for --data) into this folder').env(envName('RECORD')));
 // The mock's own store flags, refused here by name rather than as unknown options: the proxy's mock side keeps its
 // records in this process, shared by every key.
-for (const [flag, env] of [['--store <url>', 'PETSTORE_STORE'], ['--isolate-by-key', 'PETSTORE_ISOLATE_BY_KEY'], ['--watch', 'PETSTORE_WATCH'], ['--state-file <file>', 'PETSTORE_STATE_FILE']] as const) {
+for (const [flag, env] of [['--store <url>', envName('STORE')], ['--isolate-by-key', envName('ISOLATE_BY_KEY')], ['--watch', envName('WATCH')], ['--state-file <file>', envName('STATE_FILE')]] as const) {
   program.addOption(new Option(flag).env(env).hideHelp());
 }
 
@@ -47,6 +50,7 @@ interface ProxyCliOptions extends ServeOptions {
 
 program.parse();
 unsetFalseEnvFlags(program);
+applyConfigFile(program, 'proxy');
 const options = program.opts<ProxyCliOptions>();
 
 try {
@@ -76,7 +80,7 @@ try {
     mock: {
       apiKeys: list(options.apiKey),
       ...(data === undefined ? {} : { data }),
-      maxPets: options.maxPets,
+      maxPets: options.maxRecords,
       corsOrigins: corsSetting(options),
       admin: options.admin,
       adminToken,
@@ -97,7 +101,7 @@ try {
   };
   installShutdown(proxy.server, { graceMs: options.shutdownGrace, hooks: [() => proxy.flush(), () => void proxy.mock.dispose()], log: (message) => logger.info(message), exit });
 } catch (error) {
-  process.stderr.write(`petstore-proxy: ${(error as Error).message}\n`);
+  process.stderr.write(`${COMMANDS.proxy}: ${(error as Error).message}\n`);
   process.exit(1);
 }
 
@@ -106,7 +110,7 @@ function checkFlags(): string {
   const clashing = (['store', 'isolateByKey', 'watch', 'stateFile'] as const).filter((name) => given(program, name)).map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   if (clashing.length > 0) throw new Error(`${clashing.join(', ')} cannot be used with the proxy (its mock side keeps its records in memory, shared by every key)`);
   const upstream = options.upstream ?? options.proxy;
-  if (upstream === undefined) throw new Error('give --upstream BASE_URL (or PETSTORE_UPSTREAM): the implementation to forward to');
+  if (upstream === undefined) throw new Error('give --upstream BASE_URL (or OPENAPI_HARNESS_UPSTREAM): the implementation to forward to');
   if (!/^https?:\/\/[^/]/.test(upstream)) throw new Error(`--upstream must be an http(s) URL, got ${JSON.stringify(upstream)}`);
   if ((options.proxyCert === undefined) !== (options.proxyKey === undefined)) throw new Error('a client certificate for the upstream needs both --proxy-cert FILE and --proxy-key FILE');
   return upstream.replace(/\/+$/, '');

@@ -7,6 +7,7 @@ import { toHar } from '../judge/har.js';
 import { exactJson, toView } from '../model/json.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import { recordIn } from '../model/resources.js';
+import { ADMIN_KEY_HEADER, COMMANDS, LEGACY } from '../cli/product.js';
 
 /** The HAR file `--record DIR` writes. */
 export const HAR_FILE = 'traffic.har';
@@ -15,7 +16,7 @@ export const DATA_FILE = 'data.json';
 /** Most exchanges kept in the HAR file: beyond, the oldest are dropped (a HAR stays loadable in devtools). */
 const HAR_CAP = 10_000;
 /** Request and response headers whose values never reach a recording (seed, Authentication: keys are secrets). */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-petstore-key']);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', ADMIN_KEY_HEADER, LEGACY.adminKeyHeader]);
 const REDACTED = '[redacted]';
 
 /**
@@ -77,7 +78,7 @@ export class Recorder {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     const har = toHar(this.entries, '', this.version);
-    har.log.creator.name = 'petstore-mock --proxy';
+    har.log.creator.name = COMMANDS.proxy;
     writeAtomically(join(this.dir, HAR_FILE), `${JSON.stringify(har, null, 2)}\n`);
     const data = `{${[...this.records].map(([name, held]) => `${JSON.stringify(name)}:[${[...held.values()].map((record) => exactJson(record)).join(',')}]`).join(',')}}`;
     writeAtomically(join(this.dir, DATA_FILE), `${data}\n`);

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, PETSTORE_BASE_URL: '', PETSTORE_API_KEY: '' }, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, OPENAPI_HARNESS_BASE_URL: '', OPENAPI_HARNESS_API_KEY: '' }, timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, output: `${stdout}${stderr}` });
     });
   });
@@ -54,7 +54,7 @@ describe('petstore-conformance', () => {
     expect(output).toContain('✗ auth.listPets');
     expect(output).toContain('rule:      Authentication');
     expect(output).toMatch(/request: {3}curl -sS -i -X GET/);
-    expect(output).toMatch(/replay: {4}npm run conformance -- .*--base-url \S+ --api-key "\$PETSTORE_API_KEY" --check auth\.listPets/);
+    expect(output).toMatch(/replay: {4}npm run conformance -- .*--base-url \S+ --api-key "\$OPENAPI_HARNESS_API_KEY" --check auth\.listPets/);
     expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="listPets \(GET \/pets\)"[^>]*>\n    <properties>[\s\S]*<testcase classname="listPets" name="auth\.listPets[^>]*>\n      <failure/);
   });
 

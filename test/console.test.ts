@@ -157,7 +157,7 @@ describe('requests', () => {
     await item.click();
     const details = page.locator('li', { has: item }).locator('.details');
     expect(await details.innerText()).toContain('user-agent: curl/');
-    expect(await details.locator('.curl code').textContent()).toBe(`curl -sS -i '${mock.baseUrl}/pets?limit=2&status=sold' -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'accept: */*'`);
+    expect(await details.locator('.curl code').textContent()).toBe(`curl -sS -i '${mock.baseUrl}/pets?limit=2&status=sold' -H "Authorization: Bearer $OPENAPI_HARNESS_API_KEY" -H 'accept: */*'`);
     expect(await details.innerText()).not.toContain(DEFAULT_API_KEY);
   });
 

@@ -1,6 +1,7 @@
 import type { OperationCoverage } from './coverage.js';
 import { checkCounts, isFullyReached, statusCounts, type CheckReach, type OperationReach, type RunReach } from './reach.js';
 import type { CheckRecord, SummaryRecord } from './results.js';
+import { COMMANDS } from '../../cli/product.js';
 
 /** What a report is made of: the run's checks, its figures and the spec's operations with the statuses seen. */
 export interface RunReport {
@@ -80,7 +81,7 @@ export function renderHtml(report: RunReport): string {
 <title>Conformance of ${escape(report.baseUrl)}</title><style>${CSS}</style></head>
 <body>
 <h1>Conformance of <code>${escape(report.baseUrl)}</code></h1>
-<p class="muted">Pet Store Animals, petstore-conformance, ${escape(report.finishedAt)}</p>
+<p class="muted">${escape(COMMANDS.test)}, ${escape(report.finishedAt)}</p>
 ${verdict}
 ${figures}
 <h2>Operations</h2>

@@ -1,5 +1,6 @@
 import { checkCounts, statusCounts, type OperationReach, type RunReach } from './reach.js';
 import type { CheckRecord } from './results.js';
+import { PRODUCT } from '../../cli/product.js';
 
 const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -19,7 +20,7 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 export function renderJunit(suite: string, checks: readonly CheckRecord[], reach?: RunReach): string {
   const failures = checks.filter((check) => check.state === 'failed').length;
   const total = checks.reduce((sum, check) => sum + check.durationMs, 0);
-  const head = `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="petstore-conformance" tests="${checks.length}" failures="${failures}" errors="0" time="${seconds(total)}">\n`;
+  const head = `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="${PRODUCT}" tests="${checks.length}" failures="${failures}" errors="0" time="${seconds(total)}">\n`;
   if (reach === undefined) return `${head}${testsuite(suite, suite, checks, [], '')}</testsuites>\n`;
   const byId = new Map(checks.map((check) => [check.id, check]));
   const suites = reach.operations.map((operation) => {

@@ -159,7 +159,7 @@ describe('the renderers of the reach', () => {
 
   it('JUnit: a testsuite per operation with its reach as properties and system-out, the checks classed by operation', () => {
     const xml = renderJunit('conformance of http://x/v1', checks, reach);
-    expect(xml).toContain('<testsuites name="petstore-conformance" tests="4" failures="1" errors="0"');
+    expect(xml).toContain('<testsuites name="openapi-harness" tests="4" failures="1" errors="0"');
     expect(xml).toContain('<testsuite name="getThing (GET /things/{thingId})" tests="2" failures="0" errors="0" skipped="1"');
     expect(xml).toContain('<property name="statuses.seen" value="404×3"/>');
     expect(xml).toContain('<property name="statuses.never-seen" value="200 (never reached with an existing id); 503 (not provoked: a correct server does not send it to valid requests at this rate)"/>');

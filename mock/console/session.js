@@ -1,8 +1,8 @@
 // The signed-in session: the admin token and API key of this tab (sessionStorage), what the page shows, and the
 // admin API's client. Every call sends the token in a header, never in a URL.
 
-export const TOKEN = 'petstore-console-token';
-export const KEY = 'petstore-console-key';
+export const TOKEN = 'openapi-harness-console-token';
+export const KEY = 'openapi-harness-console-key';
 
 /** What the page calls back: `refused` once the admin API refused the token (console.js signs out). */
 export const hooks = { refused: () => {} };
@@ -29,8 +29,8 @@ export class Refused extends Error {
 }
 
 export async function admin(path, init = {}) {
-  // With --isolate-by-key the admin API acts on the data of the key named in X-Petstore-Key: the one typed at sign-in.
-  const keyHeader = state.key === '' ? {} : { 'x-petstore-key': state.key };
+  // With --isolate-by-key the admin API acts on the data of the key named in X-OpenAPI-Harness-Key: the one typed at sign-in.
+  const keyHeader = state.key === '' ? {} : { 'x-openapi-harness-key': state.key };
   const response = await fetch(`/__admin${path}`, { ...init, headers: { authorization: `Bearer ${state.token}`, ...keyHeader, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers } });
   const text = await response.text();
   if (response.status === 401) {

@@ -72,7 +72,7 @@ export interface ListQuery {
  */
 export interface RecordStore {
   readonly resource: ResourceModel;
-  /** Most records held at once (`--max-pets`, per resource). */
+  /** Most records held at once (`--max-records`, per resource). */
   readonly maxRecords: number;
   /** Number of records held. */
   readonly size: number;
@@ -132,7 +132,7 @@ export type CreateResult = { ok: true; id: RecordId; json: string } | { ok: fals
  */
 export interface AsyncRecordStore {
   readonly resource: ResourceModel;
-  /** Most records held at once (`--max-pets`, per resource). */
+  /** Most records held at once (`--max-records`, per resource). */
   readonly maxRecords: number;
   /** Number of records held. */
   size(): Promise<number>;

@@ -41,7 +41,7 @@ export class RedisRecordStore implements AsyncRecordStore {
 
   /**
    * @param base key prefix of the resource, ending with `:`.
-   * @param maxRecords most records held (`--max-pets`); `create` refuses with `'full'` beyond it.
+   * @param maxRecords most records held (`--max-records`); `create` refuses with `'full'` beyond it.
    * @param starting records written by {@link initialize} into a namespace no replica initialised yet (none
    *   with `--empty`: the namespace is then marked as started, with no record).
    */

@@ -15,7 +15,7 @@ const CONFORMANCE_CLI = join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js');
 
 function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CONFORMANCE_CLI, ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, PETSTORE_BASE_URL: '', PETSTORE_API_KEY: '', PETSTORE_SPEC: '' }, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CONFORMANCE_CLI, ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, OPENAPI_HARNESS_BASE_URL: '', OPENAPI_HARNESS_API_KEY: '', OPENAPI_HARNESS_SPEC: '' }, timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, output: `${stdout}${stderr}` });
     });
   });

@@ -75,7 +75,7 @@ describe('reports of a run against a broken server', () => {
       expect(failure).toContain('rule:      Authentication');
       expect(failure).toMatch(/request: {3}curl -sS -i -X GET/);
       expect(failure).toMatch(/response: {2}200/);
-      expect(failure).toMatch(/replay: {4}npm run conformance -- .*--base-url \S+ --api-key "\$PETSTORE_API_KEY" --check auth\.listPets/);
+      expect(failure).toMatch(/replay: {4}npm run conformance -- .*--base-url \S+ --api-key "\$OPENAPI_HARNESS_API_KEY" --check auth\.listPets/);
       expect(await page.isVisible('#failure-auth\\.listPets')).toBe(true);
       await page.click('a[href="#failure-auth.listPets"]');
     } finally {
@@ -88,7 +88,7 @@ describe('reports of a run against a broken server', () => {
     const text = readFileSync(files.har, 'utf8');
     const har = JSON.parse(text) as { log: { version: string; creator: { name: string }; entries: { startedDateTime: string; time: number; request: { method: string; url: string; headers: { name: string; value: string }[] }; response: { status: number; content: { mimeType: string; text: string } } }[] } };
     expect(har.log.version).toBe('1.2');
-    expect(har.log.creator.name).toBe('petstore-conformance');
+    expect(har.log.creator.name).toBe('openapi-harness test');
     expect(har.log.entries.length).toBe(1);
     const [entry] = har.log.entries;
     expect(entry!.request.url.startsWith(broken.baseUrl)).toBe(true);
@@ -145,7 +145,7 @@ describe('colours and progress', () => {
       const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
       const command = [process.execPath, CONFORMANCE_CLI, '--base-url', slow.baseUrl, '--api-key', KEY, '--runs', '40', '--check', 'createPet.echo', 'getPet.not-found'].map(quote).join(' ');
       const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm' };
-      for (const name of ['NO_COLOR', 'FORCE_COLOR', 'CI', 'PETSTORE_BASE_URL', 'PETSTORE_API_KEY']) delete env[name];
+      for (const name of ['NO_COLOR', 'FORCE_COLOR', 'CI', 'OPENAPI_HARNESS_BASE_URL', 'OPENAPI_HARNESS_API_KEY', 'PETSTORE_BASE_URL', 'PETSTORE_API_KEY']) delete env[name];
       const output = await new Promise<string>((resolve) => {
         execFile('script', ['-qec', command, '/dev/null'], { env, timeout: 60_000 }, (_error, stdout) => resolve(stdout));
       });
