@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
+import { generate } from '../model/samples.js';
 import { fixtureMock } from '../test/in-process.js';
 
 /**
@@ -33,5 +36,27 @@ describe('nullable unions read as their other branch where a type is needed (D13
     expect(get('/tasks?limit=0').status).toBe(400);
     expect(get('/tasks?limit=x').status).toBe(400);
     expect(send({ url: '/api/tasks/999' }).status).toBe(404);
+  });
+});
+
+describe('examples that break their own schema (D132)', () => {
+  it('are left out of the model, counted in one note and listed in the details', async () => {
+    const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
+    const create = model.operations.find((op) => op.operationId === 'createTask')!;
+    const properties = create.body!.schema['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties['title']!['examples']).toEqual(['Water the plants']);
+    expect(properties['code']!['examples']).toBeUndefined();
+    expect(model.operations.find((op) => op.operationId === 'listTasks')!.queryParams.find((p) => p.name === 'limit')!.example).toBeUndefined();
+    expect(model.notes.filter((note) => note.includes('D132'))).toEqual(['3 examples their own schema refuses left out: never served as data nor sent by the suite (D132); --log-level debug lists them']);
+    expect(model.details?.filter((line) => line.includes('4f4e4e1'))).toHaveLength(1);
+  });
+
+  it('is never drawn as a member of a sample the mock serves', async () => {
+    const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
+    const task = model.operations.find((op) => op.operationId === 'getTask')!.responses[0]!.schema!;
+    const sample = generate(task) as Record<string, unknown>;
+    expect(sample['title']).toBe('Water the plants');
+    expect(typeof sample['code']).toBe('string');
+    expect(sample['code']).not.toContain('4f4e4e1');
   });
 });

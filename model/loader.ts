@@ -43,7 +43,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const read = await readSpecDocument(specPath);
   const document = read.document as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
   const ajv = createAjv();
-  const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0');
+  const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0', ajv);
+  /** Examples of parameters their own schema refuses, left out (D132): where, and the value. */
+  const refusedExamples: { where: string; value: unknown }[] = [];
   const json = (schema: unknown): Schema => converter(schema);
   // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
   const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
@@ -89,6 +91,23 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     }
   }
 
+  /**
+   * `value` when it is undefined or its schema's validator accepts it, else `undefined`, the refusal kept for the
+   * start-up log (D132). A validator that cannot be compiled judges nothing: the value is kept.
+   */
+  function fitting(value: unknown, validate: Validator, where: string): unknown {
+    if (value === undefined) return undefined;
+    let fits = true;
+    try {
+      fits = validate(value);
+    } catch {
+      fits = true;
+    }
+    if (fits) return value;
+    refusedExamples.push({ where, value });
+    return undefined;
+  }
+
   function compileOperation(op: Record<string, unknown>, path: string, method: Method, shared: Record<string, unknown>[]) {
     const own = (op['parameters'] ?? []) as Record<string, unknown>[];
     const parameters = [...shared.filter((p) => !own.some((o) => o['name'] === p['name'] && o['in'] === p['in'])), ...own];
@@ -98,9 +117,10 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const name = String(p['name']);
       const type = mainType(schema);
       const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
-      const example = p['example'] ?? named;
+      const validate = compile(ajv, schema, name);
+      const example = fitting(p['example'] ?? named, validate, `parameter ${name} of ${method} ${path}`);
       const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);
@@ -143,6 +163,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
         for (const [name, named] of Object.entries(media.examples ?? {})) {
           if (named !== null && typeof named === 'object' && 'value' in named) examples.push({ name, value: named.value });
         }
+        // A media type's examples stay: the mock serves only those its validator accepts, keeps a list's valid records, and names the others in its start-up check (mock/answers.ts).
         return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), examples };
       });
       const main = contents.find((c) => isJsonMediaType(c.mediaType)) ?? contents[0];
@@ -194,6 +215,12 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const notes: string[] = [];
   if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
   notes.push(...lenientNotes(converter.lenient));
+  const details: string[] = [];
+  const invalid = [...converter.invalidExamples.map((example) => ({ where: read.locate(example.source) ?? 'a schema', value: example.value })), ...refusedExamples];
+  if (invalid.length > 0) {
+    notes.push(`${invalid.length} example${invalid.length === 1 ? '' : 's'} their own schema refuses left out: never served as data nor sent by the suite (D132); --log-level debug lists them`);
+    for (const example of invalid) details.push(`example left out, its schema refuses it: ${example.where}: ${JSON.stringify(example.value)?.slice(0, 120)}`);
+  }
   if (unknownFormats.length > 0) notes.push(`formats this mock does not know are accepted as any value: ${unknownFormats.join(', ')}`);
   if (read.format === 'swagger-2.0') notes.push('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
   if (converter.problems.length > 0) {
@@ -227,7 +254,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }));
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, tags: tagsOf(document['tags']), source: resolve(specPath) };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, details, tags: tagsOf(document['tags']), source: resolve(specPath) };
 }
 
 /** The root's tags, each with its name and, when given as text, its summary (3.2; else the 3.0 `x-displayName`), parent and kind. */

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { normaliseKeywords, type LenientKind, type LenientTally } from './lenient-schema.js';
-import { compilable, type Schema } from './schema-refs.js';
+import { dropInvalidExamples, normaliseKeywords, type LenientKind, type LenientTally } from './lenient-schema.js';
+import { childrenOf, compilable, type Schema } from './schema-refs.js';
 
 export type { Schema } from './schema-refs.js';
 
@@ -194,7 +194,34 @@ export interface SchemaConverter {
   readonly problems: readonly SchemaProblem[];
   /** How many schema objects carried each kind of flaw read leniently ({@link normaliseKeywords}). */
   readonly lenient: ReadonlyMap<LenientKind, number>;
+  /** The `example`/`examples` values left out because their own schema refuses them (D132): only when the converter was given an ajv to check them with. */
+  readonly invalidExamples: readonly InvalidExample[];
 }
+
+/** A schema example its own schema refuses: the schema object as the spec holds it, and the value. */
+export interface InvalidExample {
+  source: object;
+  value: unknown;
+}
+
+/**
+ * Whether `value` satisfies `schema` (compiled once per schema object in `ajv`); `true` when the schema cannot be
+ * compiled, since then nothing says the example is wrong.
+ */
+function exampleFits(ajv: Ajv2020, schema: Schema, value: unknown, validators: Map<string, Validator>): boolean {
+  // Leaf schemas differ mostly by their annotations: one validator per set of constraints (`{type: string}`) keeps the start fast.
+  const constraints = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATION_KEYWORDS.has(key) && !key.startsWith('x-')));
+  const key = JSON.stringify(constraints);
+  let validate = validators.get(key);
+  if (validate === undefined) validators.set(key, (validate = compile(ajv, constraints)));
+  try {
+    return validate(value);
+  } catch {
+    return true;
+  }
+}
+
+const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml']);
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'minContains', 'maxContains']);
@@ -202,12 +229,14 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 const SCHEMA_MEMBERS = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
-export function createSchemaConverter(openapi30: boolean): SchemaConverter {
+export function createSchemaConverter(openapi30: boolean, examplesAjv?: Ajv2020): SchemaConverter {
   const done = new WeakMap<object, Schema>();
   const active = new Set<object>();
   const formats = new Set<string>();
   const problems: SchemaProblem[] = [];
   const lenient: LenientTally = new Map();
+  const invalidExamples: InvalidExample[] = [];
+  const exampleValidators = new Map<string, Validator>();
   const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
   const isSchema = (value: unknown): boolean => typeof value === 'boolean' || isObject(value);
   const isPattern = (pattern: string): boolean => {
@@ -266,6 +295,10 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
       }
     }
     out = normaliseKeywords(out, openapi30, lenient);
+    // Only a schema without subschemas is compiled for its examples at load (cheap); a larger one's examples are checked where used (samples.ts).
+    if (examplesAjv !== undefined && childrenOf(out).length === 0) {
+      for (const value of dropInvalidExamples(out, (candidate) => exampleFits(examplesAjv, out, candidate, exampleValidators))) invalidExamples.push({ source: schema, value });
+    }
     for (const bound of ['exclusiveMinimum', 'exclusiveMaximum']) {
       if (out[bound] !== undefined && typeof out[bound] !== 'number') {
         leftOut(bound, `must be a number, not ${JSON.stringify(out[bound])}`);
@@ -276,7 +309,7 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
     done.set(schema, out);
     return out;
   };
-  return Object.assign(convert, { formats, problems, lenient });
+  return Object.assign(convert, { formats, problems, lenient, invalidExamples });
 }
 
 /** The types a schema allows (`type` as a string or a list), `[]` when it does not say. */

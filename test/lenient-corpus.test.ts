@@ -41,3 +41,29 @@ describe.skipIf(OPENAI_SPEC === undefined)(`OpenAI's description${OPENAI_SPEC ==
     expect(Array.isArray(response.json.choices)).toBe(true);
   });
 });
+
+const TRAIN = 'train-travel/openapi.yaml';
+const TRAIN_SPEC = sharedCorpusFile(TRAIN);
+/** The trip id the description gives as an example: seven hex digits in its first group, so no uuid. */
+const BAD_TRIP = '4f4e4e1-c824-4d63-b37a-d8d698862f1d';
+
+describe.skipIf(TRAIN_SPEC === undefined)(`Train Travel's description${TRAIN_SPEC === undefined ? ` (${absentReason(TRAIN)})` : ''}`, () => {
+  test('its trip id example that is no uuid is left out of every schema, so never served nor sent', async () => {
+    const model = await loadModel(TRAIN_SPEC!);
+    const held: string[] = [];
+    const seen = new Set<object>();
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null || seen.has(node)) return;
+      seen.add(node);
+      if (!Array.isArray(node) && Object.values(node).some((value) => value === BAD_TRIP || (Array.isArray(value) && value.includes(BAD_TRIP)))) held.push(at);
+      for (const [key, value] of Object.entries(node)) if (key !== 'validate') walk(value, `${at}/${key}`);
+    };
+    for (const op of model.operations) walk({ body: op.body?.schema, responses: op.responses.map((response) => response.contents.map((content) => content.schema)) }, op.operationId);
+    expect(held).toEqual([]);
+    expect(model.details?.some((line) => line.includes(`Trip/properties/id: "${BAD_TRIP}"`))).toBe(true);
+    const mock = await createMock({ model, data: new Map(), apiKeys: [KEY] });
+    const trips = call(mock.handle, { url: `${model.basePath}/trips?origin=efdbb9d1-02c2-4bc3-afb7-6788d8782b1e&destination=b2e783e1-c824-4d63-b37a-d8d698862f1d&date=2024-02-01T09:00:00Z`, headers: { authorization: `Bearer ${KEY}` } });
+    expect(trips.status).toBe(200);
+    expect(trips.body).not.toContain(BAD_TRIP);
+  });
+});
