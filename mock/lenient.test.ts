@@ -60,3 +60,31 @@ describe('examples that break their own schema (D132)', () => {
     expect(sample['code']).not.toContain('4f4e4e1');
   });
 });
+
+describe('path keys with a fragment (D133)', () => {
+  it('a key with a fragment is served at its route', () => {
+    expect(get('/notes/n1')).toMatchObject({ status: 200, json: { body: expect.any(String) } });
+  });
+
+  it('operations sharing a route once fragments are dropped are told apart by what the request asks', () => {
+    const plain = post('/chat', { prompt: 'hi' });
+    expect(plain.status, plain.body).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/^application\/json/);
+    expect(plain.json).toMatchObject({ id: expect.any(String), text: expect.any(String) });
+    const streamed = post('/chat', { prompt: 'hi', stream: true });
+    expect(streamed.status, streamed.body).toBe(200);
+    expect(streamed.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(streamed.chunks?.length).toBeGreaterThanOrEqual(3);
+    for (const chunk of streamed.chunks ?? []) expect(JSON.parse(chunk.replace(/^data: /, '').trim())).toMatchObject({ delta: expect.any(String) });
+    const accepted = send({ method: 'POST', url: '/api/chat', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ prompt: 'hi', stream: true }) });
+    expect(accepted.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(post('/chat', { stream: true }).status).toBe(400);
+  });
+
+  it('the model holds one operation per route and says which variant it joined', async () => {
+    const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
+    expect(model.operations.filter((op) => op.path === '/chat').map((op) => op.operationId)).toEqual(['createChat']);
+    expect(model.operations.find((op) => op.operationId === 'createChat')!.streamMember).toBe('stream');
+    expect(model.notes.some((note) => note.includes('POST /chat#stream (createChatStream) is served at POST /chat beside createChat'))).toBe(true);
+  });
+});

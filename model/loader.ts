@@ -5,6 +5,7 @@ import { readSpecDocument } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
+import { joinFragmentVariants, routeOf } from './fragments.js';
 import { lenientNotes, withoutNull } from './lenient-schema.js';
 import { linksOf } from './links.js';
 import { streamMemberOf, streamOf } from './streams.js';
@@ -63,6 +64,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     return urls.some(here) ? undefined : urls[0];
   };
   const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
+  /** Each operation's path key as written, fragment included (D133). */
+  const pathKeys = new Map<OperationModel & { extension: ResourceExtension | undefined }, string>();
   /** `additionalOperations` of methods no node server can receive (D87), named in the notes. */
   const unreceivable: string[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -84,7 +87,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       if (op === undefined || typeof op !== 'object') continue;
       const where = `${method} ${path}`;
       try {
-        operations.push({ ...compileOperation(op, path, method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
+        const compiled = { ...compileOperation(op, routeOf(path), method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) };
+        operations.push(compiled);
+        pathKeys.set(compiled, path);
       } catch (error) {
         throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
       }
@@ -209,12 +214,14 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     };
   }
 
+  // Operations whose keys differ only by a fragment (`/chat#stream`) share one route: one serves both (D133).
+  const variants = joinFragmentVariants(operations, pathKeys, (schema) => compile(ajv, schema, 'body'));
   // Before any validator runs: a format ajv does not know would otherwise be compiled as "ignored" with a warning.
   const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
   if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
-  notes.push(...lenientNotes(converter.lenient));
+  notes.push(...lenientNotes(converter.lenient), ...variants);
   const details: string[] = [];
   const invalid = [...converter.invalidExamples.map((example) => ({ where: read.locate(example.source) ?? 'a schema', value: example.value })), ...refusedExamples];
   if (invalid.length > 0) {
