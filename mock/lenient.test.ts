@@ -88,3 +88,12 @@ describe('path keys with a fragment (D133)', () => {
     expect(model.notes.some((note) => note.includes('POST /chat#stream (createChatStream) is served at POST /chat beside createChat'))).toBe(true);
   });
 });
+
+describe('a schema that cannot be compiled costs only what needs it (D134)', () => {
+  it('its answer is served (never a 500 the operation does not document), and other operations are untouched', () => {
+    const labels = get('/labels');
+    expect(labels.status, labels.body).toBe(200);
+    expect(Array.isArray(labels.json)).toBe(true);
+    expect(post('/tasks', { title: 'still checked', rank: 0 }).status).toBe(400);
+  });
+});

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
-import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
+import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
 import { joinFragmentVariants, routeOf } from './fragments.js';
 import { lenientNotes, withoutNull } from './lenient-schema.js';
 import { linksOf } from './links.js';
@@ -45,12 +45,14 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const document = read.document as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
   const ajv = createAjv();
   const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0', ajv);
+  /** Schemas that could not be compiled, and how many values went unjudged (D134). */
+  const schemaFailures: SchemaFailures = { reasons: new Set(), uses: 0 };
   /** Examples of parameters their own schema refuses, left out (D132): where, and the value. */
   const refusedExamples: { where: string; value: unknown }[] = [];
   const json = (schema: unknown): Schema => converter(schema);
   // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
   const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
-  const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event') };
+  const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event', { failures: schemaFailures, where: 'a stream' }) };
   const info = (document['info'] ?? {}) as { title?: string; version?: string };
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
@@ -122,7 +124,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const name = String(p['name']);
       const type = mainType(schema);
       const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
-      const validate = compile(ajv, schema, name);
+      const validate = compile(ajv, schema, name, { failures: schemaFailures, where: `${method} ${path}` });
       const example = fitting(p['example'] ?? named, validate, `parameter ${name} of ${method} ${path}`);
       const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
       return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
@@ -137,7 +139,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     const querystring = whole === undefined ? undefined : (() => {
       const content = (whole['content'] ?? {}) as Record<string, { schema?: unknown }>;
       const schema = json(Object.values(content)[0]?.schema ?? whole['schema'] ?? {});
-      return { name: String(whole['name'] ?? 'querystring'), in: 'query' as const, required: whole['required'] === true, schema, type: mainType(schema), int64: false, validate: compile(ajv, schema, 'query') };
+      return { name: String(whole['name'] ?? 'querystring'), in: 'query' as const, required: whole['required'] === true, schema, type: mainType(schema), int64: false, validate: compile(ajv, schema, 'query', { failures: schemaFailures, where: `${method} ${path}` }) };
     })();
     const headerParams = parameters
       .filter((p) => p['in'] === 'header' && !IGNORED_HEADERS.has(String(p['name']).toLowerCase()))
@@ -151,7 +153,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const mediaTypes = Object.keys(requestBody.content ?? {});
       const jsonType = mediaTypes.find(isJsonMediaType) ?? mediaTypes[0];
       const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request', views.request);
-      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body') };
+      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} request` }) };
     }
 
     // The request member that asks for a stream (D86), and its description, which often states the terminator.
@@ -169,7 +171,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
           if (named !== null && typeof named === 'object' && 'value' in named) examples.push({ name, value: named.value });
         }
         // A media type's examples stay: the mock serves only those its validator accepts, keeps a list's valid records, and names the others in its start-up check (mock/answers.ts).
-        return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), examples };
+        return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} ${status} ${type}` }), examples };
       });
       const main = contents.find((c) => isJsonMediaType(c.mediaType)) ?? contents[0];
       const headers = Object.entries((response['headers'] ?? {}) as Record<string, Record<string, unknown>>)
@@ -215,7 +217,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }
 
   // Operations whose keys differ only by a fragment (`/chat#stream`) share one route: one serves both (D133).
-  const variants = joinFragmentVariants(operations, pathKeys, (schema) => compile(ajv, schema, 'body'));
+  const variants = joinFragmentVariants(operations, pathKeys, (schema) => compile(ajv, schema, 'body', { failures: schemaFailures, where: 'a joined request' }));
   // Before any validator runs: a format ajv does not know would otherwise be compiled as "ignored" with a warning.
   const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
@@ -261,7 +263,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }));
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, details, tags: tagsOf(document['tags']), source: resolve(specPath) };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, details, schemaFailures, tags: tagsOf(document['tags']), source: resolve(specPath) };
 }
 
 /** The root's tags, each with its name and, when given as text, its summary (3.2; else the 3.0 `x-displayName`), parent and kind. */

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createMock } from '../mock/index.js';
+import { listCheckIds, runCheck } from '../conformance/run-suite.js';
+import { judgeStream } from '../judge/stream-judge.js';
+import { createMock, startMock } from '../mock/index.js';
 import { loadModel } from '../model/loader.js';
 import { answerProblem } from './answer-check.js';
 import { call } from './in-process.js';
@@ -33,6 +35,16 @@ describe.skipIf(OPENAI_SPEC === undefined)(`OpenAI's description${OPENAI_SPEC ==
     expect(nullable[0]).toMatch(/^\d+ schemas: /);
   });
 
+  test('POST /chat/completions with stream: true answers server-sent events, each a documented chunk', async () => {
+    const response = await chat({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.status, response.body).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    const content = (await operation()).responses.find((r) => r.status === '200')!.contents.find((c) => c.stream !== undefined)!;
+    const chunks = response.chunks ?? [];
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    expect(judgeStream(content.stream!, chunks.join('')).problems).toEqual([]);
+  });
+
   test('POST /chat/completions answers a documented completion (its schemas carry nullable beside anyOf)', async () => {
     const response = await chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     expect(response.status, response.body).toBe(200);
@@ -40,6 +52,26 @@ describe.skipIf(OPENAI_SPEC === undefined)(`OpenAI's description${OPENAI_SPEC ==
     expect(answerProblem(await operation(), response)).toBeUndefined();
     expect(Array.isArray(response.json.choices)).toBe(true);
   });
+});
+
+describe.skipIf(OPENAI_SPEC === undefined)(`The suite on the mock of OpenAI's description${OPENAI_SPEC === undefined ? ` (${absentReason(OPENAI)})` : ''}`, () => {
+  test('its catalogue builds, and its chat checks meet no schema that cannot be compiled', async () => {
+    const mock = await startMock({ spec: OPENAI_SPEC!, port: 0, apiKeys: [KEY] });
+    try {
+      const target = { baseUrl: mock.baseUrl, apiKey: KEY, spec: OPENAI_SPEC!, runs: 3 };
+      const ids = await listCheckIds(target);
+      expect(ids.length).toBeGreaterThan(700);
+      const chosen = ['createChatCompletion.stream', 'createChatCompletion.invalid-body', 'auth.createChatCompletion', 'listChatCompletions.invalid-query'];
+      expect(ids).toEqual(expect.arrayContaining(chosen));
+      for (const id of chosen) {
+        const outcome = await runCheck(id, target);
+        const said = outcome.ok ? (outcome.skipped ?? '') : outcome.report;
+        expect(said, id).not.toMatch(/cannot be used without|cannot be compiled|ANSWER_FAILED/);
+      }
+    } finally {
+      await mock.close();
+    }
+  }, 240_000);
 });
 
 const TRAIN = 'train-travel/openapi.yaml';
