@@ -64,14 +64,22 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];
   let context: CheckContext | undefined;
+  const model = await modelOf(target.spec);
+  // A value judged by a schema that cannot be compiled was let through unjudged (D134): no verdict, the reason instead.
+  const failures = model.schemaFailures;
+  const unjudgedBefore = failures?.uses ?? 0;
+  const unjudged = (): string | undefined => (failures !== undefined && failures.uses > unjudgedBefore ? `not run: ${failures.last ?? 'a schema it needs cannot be compiled'}` : undefined);
   try {
-    context = createContext(resolved, await modelOf(target.spec), advice);
+    context = createContext(resolved, model, advice);
     await prepareReferences(context);
     await prepareParents(context, honestly(context, parentRecord(context)));
     await check.run(context);
-    return { id, ok: true, advice };
+    const notRun = unjudged();
+    return notRun === undefined ? { id, ok: true, advice } : { id, ok: true, advice, skipped: notRun };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    const notRun = unjudged();
+    if (notRun !== undefined) return { id, ok: true, advice, skipped: notRun };
     // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
     const unfilled = unfilledReference(failure) ?? (context === undefined ? undefined : unresolvedReason(context, failingExchange(failure)));
     if (unfilled !== undefined) return { id, ok: true, advice, skipped: unfilled };

@@ -113,7 +113,9 @@ export function answerNotes(op: OperationModel): string[] {
     const answers = statusAnswers(response);
     for (const answer of answers.byContent.values()) {
       if (answer.failed !== undefined) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no answer can be built (${answer.failed}); the mock answers its documented error instead`);
-      else if (!answer.valid) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no example or sample satisfies its schema; the mock answers its best candidate`);
+      else if (response.contents.find((c) => c.mediaType === answer.mediaType)?.validate?.failure() !== undefined) {
+        notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: its schema cannot be compiled, so the mock answers a sample it cannot check (D134)`);
+      } else if (!answer.valid) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status} ${answer.mediaType}: no example or sample satisfies its schema; the mock answers its best candidate`);
     }
     if (answers.rejected.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) ${response.status}: the examples ${answers.rejected.join(', ')} do not satisfy their schema and are never served`);
   }

@@ -27,7 +27,7 @@ export function answerableStatuses(op: OperationModel, sharedStore = false): num
  * `default`), so that a user knows which answers a strict client would not expect.
  */
 export function startupNotes(api: ApiModel, sharedStore = false): string[] {
-  const notes = [...api.notes];
+  const notes = [...api.notes, ...(api.details ?? [])];
   for (const op of api.operations) {
     const missing = answerableStatuses(op, sharedStore).filter((status) => !op.errors.documents(status));
     if (missing.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not document ${missing.join(', ')}, which the mock may answer`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalise } from '../conformance/arbitraries/canonical.js';
 import { lenientNotes, withoutNull } from './lenient-schema.js';
-import { compile, createAjv, createSchemaConverter } from './schema.js';
+import { compile, createAjv, createSchemaConverter, type SchemaFailures } from './schema.js';
 
 /** Converts `schema` as a file of the given version would, and compiles it: the validator and the converter's tally. */
 function read(schema: unknown, openapi30 = false) {
@@ -79,5 +79,24 @@ describe('nullable unions read as their other branch (D131)', () => {
 
   it("the suite's canonical form of a nullable union is its branch flagged nullable", () => {
     expect(canonicalise({ anyOf: [{ type: 'boolean' }, { type: 'null' }] })).toEqual({ kind: 'boolean', nullable: true });
+  });
+});
+
+describe('schemas no validator compiles (D134)', () => {
+  it('a validator of one accepts every value, says why once, and counts what it let through', () => {
+    const failures: SchemaFailures = { reasons: new Set(), uses: 0 };
+    const validate = compile(createAjv(), { type: 'array', uniqueItems: 'yes' }, 'body', { failures, where: 'GET /labels 200' });
+    expect(validate('anything')).toBe(true);
+    expect(validate([1, 1])).toBe(true);
+    expect(validate.failure()).toMatch(/^GET \/labels 200: the schema of body cannot be compiled \(uniqueItems/);
+    expect(failures.uses).toBe(2);
+    expect([...failures.reasons]).toEqual([validate.failure()]);
+  });
+
+  it('a dialect or an $id given twice is left out by the model, so the schema still compiles', () => {
+    const { validate } = read({ $schema: 'http://json-schema.org/draft-04/schema#', allOf: [{ $id: 'a', type: 'string' }, { $id: 'a', maxLength: 2 }] });
+    expect(validate('ab')).toBe(true);
+    expect(validate('abc')).toBe(false);
+    expect(validate.failure()).toBeUndefined();
   });
 });

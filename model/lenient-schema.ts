@@ -136,3 +136,35 @@ export function withoutNull(schema: Schema): Schema {
   }
   return schema;
 }
+
+/**
+ * Leaves out of `schema` (in place) each `example` and `examples` value `fits` refuses (spec/DECISIONS.md › D132):
+ * an example that breaks its own schema is never served as data nor sent by the suite as a value. The `examples`
+ * list is filtered in place, so views that share it (request and response views) lose the value too; a nullable
+ * wrapper's own branch ({@link normaliseKeywords}) loses it alike. Returns the values left out.
+ */
+export function dropInvalidExamples(schema: Schema, fits: (value: unknown) => boolean): unknown[] {
+  const dropped: unknown[] = [];
+  const holders = [schema, ...(Array.isArray(schema['anyOf']) ? (schema['anyOf'] as unknown[]) : []).filter((part): part is Schema => typeof part === 'object' && part !== null && ('example' in part || 'examples' in part))];
+  if (!('example' in schema) && !('examples' in schema)) return dropped;
+  const verdicts = new Map<unknown, boolean>();
+  const fitsOnce = (value: unknown): boolean => {
+    if (!verdicts.has(value)) verdicts.set(value, fits(value));
+    return verdicts.get(value)!;
+  };
+  for (const holder of holders) {
+    if ('example' in holder && !fitsOnce(holder['example'])) {
+      if (holder === schema) dropped.push(holder['example']);
+      delete holder['example'];
+    }
+    const list = holder['examples'];
+    if (!Array.isArray(list)) continue;
+    for (let at = list.length - 1; at >= 0; at--) {
+      if (fitsOnce(list[at])) continue;
+      if (holder === schema) dropped.push(list[at]);
+      list.splice(at, 1);
+    }
+    if (list.length === 0) delete holder['examples'];
+  }
+  return dropped;
+}

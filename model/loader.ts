@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { readSpecDocument } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
-import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
+import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
+import { joinFragmentVariants, routeOf } from './fragments.js';
 import { lenientNotes, withoutNull } from './lenient-schema.js';
 import { linksOf } from './links.js';
 import { streamMemberOf, streamOf } from './streams.js';
@@ -43,11 +44,15 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const read = await readSpecDocument(specPath);
   const document = read.document as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
   const ajv = createAjv();
-  const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0');
+  const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0', ajv);
+  /** Schemas that could not be compiled, and how many values went unjudged (D134). */
+  const schemaFailures: SchemaFailures = { reasons: new Set(), uses: 0 };
+  /** Examples of parameters their own schema refuses, left out (D132): where, and the value. */
+  const refusedExamples: { where: string; value: unknown }[] = [];
   const json = (schema: unknown): Schema => converter(schema);
   // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
   const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
-  const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event') };
+  const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event', { failures: schemaFailures, where: 'a stream' }) };
   const info = (document['info'] ?? {}) as { title?: string; version?: string };
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
@@ -61,6 +66,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     return urls.some(here) ? undefined : urls[0];
   };
   const operations: (OperationModel & { extension: ResourceExtension | undefined })[] = [];
+  /** Each operation's path key as written, fragment included (D133). */
+  const pathKeys = new Map<OperationModel & { extension: ResourceExtension | undefined }, string>();
   /** `additionalOperations` of methods no node server can receive (D87), named in the notes. */
   const unreceivable: string[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -82,11 +89,30 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       if (op === undefined || typeof op !== 'object') continue;
       const where = `${method} ${path}`;
       try {
-        operations.push({ ...compileOperation(op, path, method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) });
+        const compiled = { ...compileOperation(op, routeOf(path), method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) };
+        operations.push(compiled);
+        pathKeys.set(compiled, path);
       } catch (error) {
         throw new Error(`spec: cannot compile ${where}: ${(error as Error).message}`);
       }
     }
+  }
+
+  /**
+   * `value` when it is undefined or its schema's validator accepts it, else `undefined`, the refusal kept for the
+   * start-up log (D132). A validator that cannot be compiled judges nothing: the value is kept.
+   */
+  function fitting(value: unknown, validate: Validator, where: string): unknown {
+    if (value === undefined) return undefined;
+    let fits = true;
+    try {
+      fits = validate(value);
+    } catch {
+      fits = true;
+    }
+    if (fits) return value;
+    refusedExamples.push({ where, value });
+    return undefined;
   }
 
   function compileOperation(op: Record<string, unknown>, path: string, method: Method, shared: Record<string, unknown>[]) {
@@ -98,9 +124,10 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const name = String(p['name']);
       const type = mainType(schema);
       const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
-      const example = p['example'] ?? named;
+      const validate = compile(ajv, schema, name, { failures: schemaFailures, where: `${method} ${path}` });
+      const example = fitting(p['example'] ?? named, validate, `parameter ${name} of ${method} ${path}`);
       const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate: compile(ajv, schema, name), delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);
@@ -112,7 +139,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     const querystring = whole === undefined ? undefined : (() => {
       const content = (whole['content'] ?? {}) as Record<string, { schema?: unknown }>;
       const schema = json(Object.values(content)[0]?.schema ?? whole['schema'] ?? {});
-      return { name: String(whole['name'] ?? 'querystring'), in: 'query' as const, required: whole['required'] === true, schema, type: mainType(schema), int64: false, validate: compile(ajv, schema, 'query') };
+      return { name: String(whole['name'] ?? 'querystring'), in: 'query' as const, required: whole['required'] === true, schema, type: mainType(schema), int64: false, validate: compile(ajv, schema, 'query', { failures: schemaFailures, where: `${method} ${path}` }) };
     })();
     const headerParams = parameters
       .filter((p) => p['in'] === 'header' && !IGNORED_HEADERS.has(String(p['name']).toLowerCase()))
@@ -126,7 +153,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const mediaTypes = Object.keys(requestBody.content ?? {});
       const jsonType = mediaTypes.find(isJsonMediaType) ?? mediaTypes[0];
       const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request', views.request);
-      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body') };
+      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} request` }) };
     }
 
     // The request member that asks for a stream (D86), and its description, which often states the terminator.
@@ -143,7 +170,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
         for (const [name, named] of Object.entries(media.examples ?? {})) {
           if (named !== null && typeof named === 'object' && 'value' in named) examples.push({ name, value: named.value });
         }
-        return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body'), examples };
+        // A media type's examples stay: the mock serves only those its validator accepts, keeps a list's valid records, and names the others in its start-up check (mock/answers.ts).
+        return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} ${status} ${type}` }), examples };
       });
       const main = contents.find((c) => isJsonMediaType(c.mediaType)) ?? contents[0];
       const headers = Object.entries((response['headers'] ?? {}) as Record<string, Record<string, unknown>>)
@@ -188,12 +216,20 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     };
   }
 
+  // Operations whose keys differ only by a fragment (`/chat#stream`) share one route: one serves both (D133).
+  const variants = joinFragmentVariants(operations, pathKeys, (schema) => compile(ajv, schema, 'body', { failures: schemaFailures, where: 'a joined request' }));
   // Before any validator runs: a format ajv does not know would otherwise be compiled as "ignored" with a warning.
   const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
   if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
-  notes.push(...lenientNotes(converter.lenient));
+  notes.push(...lenientNotes(converter.lenient), ...variants);
+  const details: string[] = [];
+  const invalid = [...converter.invalidExamples.map((example) => ({ where: read.locate(example.source) ?? 'a schema', value: example.value })), ...refusedExamples];
+  if (invalid.length > 0) {
+    notes.push(`${invalid.length} example${invalid.length === 1 ? '' : 's'} their own schema refuses left out: never served as data nor sent by the suite (D132); --log-level debug lists them`);
+    for (const example of invalid) details.push(`example left out, its schema refuses it: ${example.where}: ${JSON.stringify(example.value)?.slice(0, 120)}`);
+  }
   if (unknownFormats.length > 0) notes.push(`formats this mock does not know are accepted as any value: ${unknownFormats.join(', ')}`);
   if (read.format === 'swagger-2.0') notes.push('Swagger 2.0 document converted to OpenAPI 3.0 on load (swagger2openapi): basePath, body and formData parameters, definitions, produces/consumes');
   if (converter.problems.length > 0) {
@@ -227,7 +263,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   }));
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, tags: tagsOf(document['tags']), source: resolve(specPath) };
+  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, details, schemaFailures, tags: tagsOf(document['tags']), source: resolve(specPath) };
 }
 
 /** The root's tags, each with its name and, when given as text, its summary (3.2; else the 3.0 `x-displayName`), parent and kind. */

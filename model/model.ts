@@ -1,4 +1,4 @@
-import type { Schema, Validator } from './schema.js';
+import type { Schema, SchemaFailures, Validator } from './schema.js';
 import type { StreamModel } from './streams.js';
 
 /**
@@ -394,6 +394,10 @@ export interface ApiModel {
   resources: ResourceModel[];
   /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */
   notes: string[];
+  /** What the start-up log says at debug only: the details behind a counted note (each example left out, D132). */
+  details?: string[] | undefined;
+  /** Schemas no validator could be compiled from, found as values are judged (D134): the suite reports a check that met one as not run. */
+  schemaFailures?: SchemaFailures | undefined;
   /** The root's `tags`: name, `summary`, and OpenAPI 3.2's `parent` (the tag it nests under) and `kind` (`nav`, `badge`, `audience`…). */
   tags?: TagModel[] | undefined;
   /** Absolute path of the document the model was read from (the shipped spec is {@link SPEC_PATH}); unset when built otherwise. */

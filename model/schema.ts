@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { normaliseKeywords, type LenientKind, type LenientTally } from './lenient-schema.js';
-import { compilable, type Schema } from './schema-refs.js';
+import { dropInvalidExamples, normaliseKeywords, type LenientKind, type LenientTally } from './lenient-schema.js';
+import { childrenOf, compilable, type Schema } from './schema-refs.js';
 
 export type { Schema } from './schema-refs.js';
 
@@ -104,26 +104,61 @@ export interface Validator {
   errors: () => string;
   /** The last call's errors one by one: the JSON pointer (RFC 6901) of each refused value (a missing property's own pointer) and what is wrong with it. */
   issues: () => { pointer: string; message: string }[];
+  /** Why the schema could not be compiled (D134), once a call tried: the validator then accepts every value. `undefined` otherwise. */
+  failure: () => string | undefined;
+}
+
+/**
+ * The schemas of one model that could not be compiled (D134): each reason once, and how many values were let
+ * through unjudged, so that a suite check that met one is reported "not run" with the reason instead of a verdict.
+ */
+export interface SchemaFailures {
+  reasons: Set<string>;
+  uses: number;
+  /** The reason of the last value let through unjudged. */
+  last?: string | undefined;
 }
 
 /**
  * A validator of `schema`; errors come back as one sentence prefixed by `prefix` (`body`, `limit`). The schema
  * is compiled on the validator's first call, once: a spec of hundreds of operations starts without compiling
  * what no request uses, and ajv compiles an object it has seen (a schema shared by many operations) only once.
- * A schema the model built ({@link SchemaConverter}) holds only keywords of the right types, so compiling it succeeds.
+ * A schema the model built ({@link SchemaConverter}) holds only keywords of the right types, so compiling it mostly
+ * succeeds; one that still cannot be compiled (a `$id` given twice, a keyword ajv refuses) accepts every value,
+ * says why through `failure()`, and counts each value it let through in `track` (D134). Never throws for that.
  */
-export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
+export function compile(ajv: Ajv2020, schema: Schema, prefix = '', track?: { failures: SchemaFailures; where: string }): Validator {
   let validate: ValidateFunction | undefined;
+  let broken: string | undefined;
   // Set when the last value was refused before or outside ajv (too deep, the stack ran out): its one error.
   let refused: ErrorObject[] | undefined;
+  const unjudged = (): true => {
+    if (track !== undefined) {
+      track.failures.uses++;
+      track.failures.last = broken;
+    }
+    return true;
+  };
   const check = ((value: unknown) => {
     refused = undefined;
+    if (broken !== undefined) return unjudged();
     if (!withinDepth(value, MAX_VALUE_DEPTH)) {
       refused = [outsideError(`must not be nested deeper than ${MAX_VALUE_DEPTH} levels`)];
       return false;
     }
     try {
-      return (validate ??= ajv.compile(compilable(ajv, schema)))(value);
+      if (validate === undefined) {
+        try {
+          validate = ajv.compile(compilable(ajv, schema));
+        } catch (error) {
+          if (error instanceof RangeError) throw error;
+          // A schema ajv cannot compile costs only its own judgement (D134): values pass unjudged, the reason is kept.
+          broken = `${track === undefined ? '' : `${track.where}: `}the schema of ${prefix === '' ? 'a value' : prefix} cannot be compiled (${(error as Error).message})`;
+          track?.failures.reasons.add(broken);
+          return unjudged();
+        }
+      }
+      return validate(value);
     } catch (error) {
       // A recursive schema meeting a deep value may still exhaust the stack: the value is refused, the process stays up.
       if (!(error instanceof RangeError)) throw error;
@@ -133,6 +168,7 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = ''): Validator {
   }) as Validator;
   check.errors = () => describeErrors(refused ?? validate?.errors, prefix);
   check.issues = () => issuesOf(refused ?? validate?.errors, prefix);
+  check.failure = () => broken;
   return check;
 }
 
@@ -194,7 +230,34 @@ export interface SchemaConverter {
   readonly problems: readonly SchemaProblem[];
   /** How many schema objects carried each kind of flaw read leniently ({@link normaliseKeywords}). */
   readonly lenient: ReadonlyMap<LenientKind, number>;
+  /** The `example`/`examples` values left out because their own schema refuses them (D132): only when the converter was given an ajv to check them with. */
+  readonly invalidExamples: readonly InvalidExample[];
 }
+
+/** A schema example its own schema refuses: the schema object as the spec holds it, and the value. */
+export interface InvalidExample {
+  source: object;
+  value: unknown;
+}
+
+/**
+ * Whether `value` satisfies `schema` (compiled once per schema object in `ajv`); `true` when the schema cannot be
+ * compiled, since then nothing says the example is wrong.
+ */
+function exampleFits(ajv: Ajv2020, schema: Schema, value: unknown, validators: Map<string, Validator>): boolean {
+  // Leaf schemas differ mostly by their annotations: one validator per set of constraints (`{type: string}`) keeps the start fast.
+  const constraints = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATION_KEYWORDS.has(key) && !key.startsWith('x-')));
+  const key = JSON.stringify(constraints);
+  let validate = validators.get(key);
+  if (validate === undefined) validators.set(key, (validate = compile(ajv, constraints)));
+  try {
+    return validate(value);
+  } catch {
+    return true;
+  }
+}
+
+const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml']);
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'minContains', 'maxContains']);
@@ -202,12 +265,14 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 const SCHEMA_MEMBERS = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
-export function createSchemaConverter(openapi30: boolean): SchemaConverter {
+export function createSchemaConverter(openapi30: boolean, examplesAjv?: Ajv2020): SchemaConverter {
   const done = new WeakMap<object, Schema>();
   const active = new Set<object>();
   const formats = new Set<string>();
   const problems: SchemaProblem[] = [];
   const lenient: LenientTally = new Map();
+  const invalidExamples: InvalidExample[] = [];
+  const exampleValidators = new Map<string, Validator>();
   const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
   const isSchema = (value: unknown): boolean => typeof value === 'boolean' || isObject(value);
   const isPattern = (pattern: string): boolean => {
@@ -258,6 +323,10 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
         leftOut(key, `must be a number, not ${JSON.stringify(value)}`);
       } else if (key === 'pattern' && (typeof value !== 'string' || !isPattern(value))) {
         leftOut(key, typeof value !== 'string' ? `must be a string, not ${JSON.stringify(value)}` : `is not a regular expression (ECMA-262, with or without the u flag): ${JSON.stringify(value)}`);
+      } else if (key === '$schema' || key === '$id') {
+        // A dialect or base URI of its own means nothing once every `$ref` is resolved, and ajv refuses a dialect it
+        // does not hold (draft-04) or an `$id` given twice: left out, the rest of the schema applies.
+        continue;
       } else if (key === '$ref' && typeof value === 'string') {
         leftOut(key, `does not resolve: ${JSON.stringify(value)}`);
       } else {
@@ -266,6 +335,10 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
       }
     }
     out = normaliseKeywords(out, openapi30, lenient);
+    // Only a schema without subschemas is compiled for its examples at load (cheap); a larger one's examples are checked where used (samples.ts).
+    if (examplesAjv !== undefined && childrenOf(out).length === 0) {
+      for (const value of dropInvalidExamples(out, (candidate) => exampleFits(examplesAjv, out, candidate, exampleValidators))) invalidExamples.push({ source: schema, value });
+    }
     for (const bound of ['exclusiveMinimum', 'exclusiveMaximum']) {
       if (out[bound] !== undefined && typeof out[bound] !== 'number') {
         leftOut(bound, `must be a number, not ${JSON.stringify(out[bound])}`);
@@ -276,7 +349,7 @@ export function createSchemaConverter(openapi30: boolean): SchemaConverter {
     done.set(schema, out);
     return out;
   };
-  return Object.assign(convert, { formats, problems, lenient });
+  return Object.assign(convert, { formats, problems, lenient, invalidExamples });
 }
 
 /** The types a schema allows (`type` as a string or a list), `[]` when it does not say. */

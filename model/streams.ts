@@ -1,3 +1,4 @@
+import { withoutNull } from './lenient-schema.js';
 import { mainType, objectShape, type Schema, type Validator } from './schema.js';
 
 /**
@@ -147,7 +148,8 @@ export function terminatorIn(texts: readonly unknown[]): string | undefined {
 export function streamMemberOf(bodySchema: Schema | undefined): string | undefined {
   if (bodySchema === undefined) return undefined;
   const { properties } = objectShape(bodySchema);
-  const booleans = Object.entries(properties).filter(([, schema]) => mainType(schema) === 'boolean');
+  // A nullable flag (`anyOf: [{type: boolean}, {type: null}]`) asks as a boolean does (D131).
+  const booleans = Object.entries(properties).filter(([, schema]) => mainType(withoutNull(schema)) === 'boolean');
   const byName = booleans.find(([name]) => /stream/i.test(name));
   if (byName !== undefined) return byName[0];
   const byText = booleans.find(([, schema]) => typeof schema['description'] === 'string' && /server-sent events|event stream|\bstream(?:ed|ing)?\b/i.test(schema['description']));
