@@ -202,6 +202,11 @@ export interface FilterModel {
   values: unknown[] | undefined;
   /** How the parameter's value is compared with the record's; `equal` when absent. */
   match?: FilterMatch;
+  /**
+   * Values of the parameter that ask for no filter (spec/DECISIONS.md › D142): an enum value `all` or `any` no
+   * record holds (`state=all` beside `open`, `closed`), or one the parameter's description says lists everything.
+   */
+  any?: unknown[];
 }
 
 /** How a filter compares (see {@link FilterModel}). */
