@@ -128,10 +128,12 @@ function attachFieldWrite(op: OperationModel, resources: ResourceModel[]): void 
 
 /**
  * Gives a collection with no item path of its own the item path where its records are addressed elsewhere
- * (spec/DECISIONS.md › D141): `POST /user/repos` creates what `GET /repos/{owner}/{repo}` reads. An item path
- * whose parent segment is no collection (it ends with a template) joins the one collection without an item path
- * whose create answers the same record (same members) as the item's read; its `GET`, `PUT`, `PATCH` and `DELETE`
- * play their usual parts. None or several such collections: the item path stays answered from its examples.
+ * (spec/DECISIONS.md › D141): `POST /user/repos` creates what `GET /repos/{owner}/{repo}` reads, and
+ * `POST /repos/{o}/{r}/issues/{n}/comments` what `GET /repos/{o}/{r}/issues/comments/{comment_id}` reads. An item
+ * path whose parent segment is no collection joins the one collection without an item path whose create answers
+ * the same record (same members) as the item's read; its `GET`, `PUT`, `PATCH` and `DELETE` play their usual
+ * parts, and where the path does not name the record's parent the parent is not checked (the mock handlers).
+ * None or several such collections: the item path stays answered from its examples.
  */
 function adoptOrphanItems(orphans: readonly (OperationModel & { extension: ResourceExtension | undefined })[], groups: Map<string, Group>): void {
   const paths = new Set(orphans.map((op) => op.path));
@@ -139,7 +141,12 @@ function adoptOrphanItems(orphans: readonly (OperationModel & { extension: Resou
     const ops = orphans.filter((op) => op.path === path);
     const read = successSchema(ops.find((op) => op.method === 'GET'));
     if (read === undefined || typesOf(read).includes('array')) continue;
-    const fits = [...groups.values()].filter((group) => group.item === undefined && parentItemOf(group.collection) === undefined && group.ops.create !== undefined && !group.collection.includes('{') && sameSchema(successSchema(group.ops.create), read));
+    // A top-level collection (`/user/repos`), or a sub-collection whose records are also addressed without their
+    // parent (`/repos/{o}/{r}/issues/comments/{comment_id}` for the comments of `/repos/{o}/{r}/issues/{n}/comments`).
+    // A top-level one first: a fork (`POST /repos/{o}/{r}/forks`) answers a repository too, yet repositories are made at the top.
+    const creating = [...groups.values()].filter((group) => group.item === undefined && group.ops.create !== undefined && sameSchema(successSchema(group.ops.create), read));
+    const topLevel = creating.filter((group) => !group.collection.includes('{'));
+    const fits = topLevel.length > 0 ? topLevel : creating.filter((group) => parentItemOf(group.collection) !== undefined);
     if (fits.length !== 1) continue;
     const group = fits[0]!;
     group.item = path;
