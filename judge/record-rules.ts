@@ -41,6 +41,8 @@ export function listProblems(resource: ResourceModel, op: OperationModel, query:
   for (const filter of resource.filters) {
     const texts = query.getAll(filter.parameter.name);
     if (texts.length !== 1) continue;
+    // A value asking for every record (`state=all`, D142) filters nothing.
+    if (filter.any?.some((any) => String(any) === texts[0]) === true) continue;
     const { value, view } = parameterValue(filter.parameter, texts[0]!);
     if (!filter.parameter.validate(view)) continue;
     const stranger = filterStranger(records, filter.property, value);

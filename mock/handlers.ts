@@ -41,7 +41,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     code: `${singularCode(resource.name)}_NOT_FOUND`,
     detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
   });
-  const scope = parentScope(resource, context.resources);
+  // An item addressed without its parent (`/repos/{o}/{r}/issues/comments/{comment_id}`, D141) is found by its own key alone.
+  const scope = resource.parent !== undefined && resource.parent.byExample === undefined && !op.pathParams.some((p) => p.name === resource.parent!.parameter) ? undefined : parentScope(resource, context.resources);
   // The id of the record under the path's parent (a singleton's, D53), found by the store's parent link; `undefined` when none.
   const singleOf = (path: Record<string, unknown>, store: AnyRecordStore): Maybe<RecordId | undefined> => {
     if (scope === undefined) return undefined;
@@ -72,6 +73,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     return record;
   };
   const location = locationOf(op, resource, context.basePath, withBody);
+  const renameTo = renameMember(op, resource);
   const refusesSecond = op.responses.some((response) => response.status === '409');
   const dangling = danglingReference(op, context.operations ?? []);
   const handler = ((): Handler => {
@@ -133,6 +135,14 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
             const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
             if (invalid !== undefined) return invalid;
+            // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
+            const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
+            if (renamed !== undefined && String(renamed) !== String(id)) {
+              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, renamed), (created): Maybe<OperationResult> => {
+                if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
+                return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
+              });
+            }
             // Another replica may delete the record between the read and the write: then it is not found.
             return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
           });
@@ -169,6 +179,17 @@ function envelopeWrap(op: OperationModel): ((json: string) => string) | undefine
   const prefix = `{${JSON.stringify(member)}:`;
   const suffix = others.length === 0 ? '}' : `,${others.join(',')}}`;
   return (json) => prefix + json + suffix;
+}
+
+/**
+ * The body member of an update that renames its record (spec/DECISIONS.md › D144): `new_<key>` (`new_name`) where
+ * the record's key is a member the client chose (`name`) and the update's body schema names that member beside
+ * the key's own; `undefined` for any other operation.
+ */
+function renameMember(op: OperationModel, resource: ResourceModel): string | undefined {
+  if ((op.role !== 'update' && op.role !== 'replace') || resource.idSource === 'server' || op.body === undefined) return undefined;
+  const member = `new_${resource.idProperty}`;
+  return objectShape(op.body.schema).properties[member] === undefined ? undefined : member;
 }
 
 /** A path value as the store's id: a path parameter declared as a string still names an integer id by its digits. */

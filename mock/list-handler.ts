@@ -32,6 +32,14 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const testOf = [...tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) })), ...rangeTests(op)];
   const size = pageSize(model);
   const paging = model.paging;
+  // A filter value that asks for every record (`state=all`, D142) is no filter: the query is read without it.
+  const anyOf = new Map(model.filters.filter((filter) => filter.any !== undefined).map((filter) => [filter.parameter.name, new Set(filter.any!.map(String))]));
+  const plainQuery = (query: Record<string, unknown>): Record<string, unknown> => {
+    if (anyOf.size === 0) return query;
+    const kept = { ...query };
+    for (const [name, values] of anyOf) if (kept[name] !== undefined && values.has(String(kept[name]))) delete kept[name];
+    return kept;
+  };
   const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
   // The last page's link needs the count too.
   const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
@@ -40,7 +48,8 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
   if (paging === undefined && testOf.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
     const names = keyed.map((filter) => filter?.parameter.name);
-    return ({ store, query, path }) => {
+    return ({ store, query: sent, path }) => {
+      const query = plainQuery(sent);
       const own = names.length === 0 ? names : names.map((name, i) => (name === undefined ? undefined : keyOf[i]!(query[name])));
       const keys = parentKey === undefined ? own : [...own, parentKey(path)];
       const listed = store!.list(counts ? { keys, limit: size(query), countAll: true } : { keys, limit: size(query) });
@@ -48,7 +57,8 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
     };
   }
 
-  return ({ store, query, path, url, host }) => {
+  return ({ store, query: sent, path, url, host }) => {
+    const query = plainQuery(sent);
     const own = keyOf.map((key, i) => (key === undefined ? undefined : key(query[keyed[i]!.parameter.name])));
     const keys = parentKey === undefined ? own : [...own, parentKey(path)];
     const tests = testOf.flatMap(({ name, test }) => (query[name] === undefined ? [] : [test(query[name])]));

@@ -306,7 +306,7 @@ function serve(op: OperationModel, apiKeys: readonly string[], unrouted: (status
     query: op.queryParams.map(compileCoercion),
     header: op.headerParams.map(compileCoercion),
     handler: compileHandler(op, api),
-    errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), invalidRequestStatus: op.errors.invalidRequestStatus, body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
+    errors: documentsErrorBody(op) ? op.errors : { documents: (status) => op.errors.documents(status), invalidRequestStatus: op.errors.invalidRequestStatus, invalidBodyStatus: op.errors.invalidBodyStatus, body: (facts) => unrouted(facts.status).body(facts), write: (facts) => unrouted(facts.status).write(facts) },
     headers: Object.freeze(headersOf(op)),
     emptyHeaders: emptyHeadersOf(op),
     success,

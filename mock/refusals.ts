@@ -14,7 +14,7 @@ const SEED_ERRORS = createErrorShape([]);
 /** The error answer of a refusal, its body in the shape `shape` documents for the row's status. */
 export function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
   const row = ERRORS[refusal.error];
-  const status = INVALID_REQUEST.has(refusal.error) ? shape.invalidRequestStatus : row.status;
+  const status = INVALID_BODY.has(refusal.error) ? (shape.invalidBodyStatus ?? shape.invalidRequestStatus) : INVALID_REQUEST.has(refusal.error) ? shape.invalidRequestStatus : row.status;
   const { text, mediaType } = shape.write({ code: refusal.code ?? refusal.error, message: refusal.detail ?? row.message, status });
   const headers = mediaType === JSON_TYPE && refusal.headers === undefined ? JSON_HEADERS : { 'content-type': mediaType, ...refusal.headers };
   return { status, headers, body: text };
@@ -22,6 +22,9 @@ export function refuse(shape: ErrorShape, refusal: Refusal): MockResponse {
 
 /** The rows that refuse what the request says (its body, query or form): 400, or the 422 an operation documents instead (D74). */
 const INVALID_REQUEST: ReadonlySet<ErrorCode> = new Set(['INVALID_BODY', 'MALFORMED_JSON', 'BODY_REQUIRED', 'INVALID_QUERY', 'INVALID_HEADER', 'MALFORMED_FORM', 'RECORD_EXISTS_INVALID']);
+
+/** The rows that refuse a body its schema rejects, or a required body left out: 422 where the operation documents it as validation (D143). */
+const INVALID_BODY: ReadonlySet<ErrorCode> = new Set(['INVALID_BODY', 'BODY_REQUIRED']);
 
 /** Whether an operation documents a body for any error status (`4xx`, `5xx`, `4XX`, `default`). */
 export function documentsErrorBody(op: OperationModel): boolean {

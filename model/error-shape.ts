@@ -9,6 +9,19 @@ export const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus'
 const MESSAGE_NAMES = ['message', 'detail', 'details', 'error_description', 'errorMessage', 'error_message', 'description', 'msg', 'reason'];
 const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
 
+/** Words of a response description that name a refused body's validation ("Validation failed", "Unprocessable Entity"). */
+const VALIDATION_WORDS = /\bvalidat|\bunprocessable\b/i;
+
+/**
+ * Whether an operation documents 422 as its validation failure (D143): the 422's description speaks of validation
+ * while the 400's, where there is one, does not (GitHub's "Validation failed" beside a plain "Bad Request").
+ */
+function validationStatus(responses: readonly ResponseModel[]): boolean {
+  const unprocessable = responses.find((r) => r.status === '422');
+  const bad = responses.find((r) => r.status === '400');
+  return unprocessable !== undefined && VALIDATION_WORDS.test(unprocessable.description ?? '') && !VALIDATION_WORDS.test(bad?.description ?? '');
+}
+
 /**
  * Builds an operation's error shapes from its documented responses. For each status the response documented
  * for it is found (exact, then `4XX`, then `default`; one with a body first, spec/DECISIONS.md › D58) and its
@@ -35,10 +48,12 @@ export function createErrorShape(responses: readonly ResponseModel[]): ErrorShap
     if (make === undefined) cache.set(facts.status, (make = maker(withBody(facts.status))));
     return make(facts);
   };
+  const invalidRequestStatus = !responses.some((r) => r.status === '400' || r.status === '4XX') && responses.some((r) => r.status === '422') ? 422 : 400;
   return {
     documents: (status) => documented(status) !== undefined,
+    invalidBodyStatus: invalidRequestStatus === 422 || validationStatus(responses) ? 422 : 400,
     // A catch-all `default` does not outweigh an explicit 422: DigitalOcean documents both on every operation.
-    invalidRequestStatus: !responses.some((r) => r.status === '400' || r.status === '4XX') && responses.some((r) => r.status === '422') ? 422 : 400,
+    invalidRequestStatus,
     body(facts) {
       const { value, content } = made(facts);
       const object = value !== null && typeof value === 'object' && !Array.isArray(value);

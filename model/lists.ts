@@ -187,7 +187,29 @@ function filterOf(parameter: ParameterModel, property: string, declared: Schema)
   // Only values the parameter itself admits can be asked for (a record's `type` may hold more than `?type=` takes).
   const asked = Array.isArray(parameterItems['enum']) ? (parameterItems['enum'] as unknown[]) : undefined;
   const values = recordValues === undefined || asked === undefined ? recordValues : recordValues.filter((value) => asked.includes(value));
-  return match === 'equal' ? { parameter, property, values } : { parameter, property, values, match };
+  const any = anyValues(parameter, asked, recordValues);
+  const filter: FilterModel = match === 'equal' ? { parameter, property, values } : { parameter, property, values, match };
+  if (any.length > 0) filter.any = any;
+  return filter;
+}
+
+/** Enum values that name every record rather than a kind of record (D142). */
+const ANY_WORDS: ReadonlySet<string> = new Set(['all', 'any', '*']);
+
+/**
+ * The values of a filter parameter that ask for no filter (spec/DECISIONS.md › D142): among the parameter's enum,
+ * `all`, `any` or `*` when no record holds that value (the record's enum leaves it out), or a value the
+ * description says lists every record ("`all` returns every issue", "use `all` for both"). Empty when none.
+ */
+function anyValues(parameter: ParameterModel, asked: readonly unknown[] | undefined, recordValues: readonly unknown[] | undefined): unknown[] {
+  if (asked === undefined) return [];
+  const description = parameter.description ?? '';
+  return asked.filter((value) => {
+    if (typeof value !== 'string' || recordValues?.includes(value) === true) return false;
+    if (ANY_WORDS.has(value.toLowerCase())) return true;
+    const quoted = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`[\`'"]${quoted}[\`'"]\\s+(?:returns|lists|shows|means|for)\\s+(?:all|every|both|any)\\b`, 'i').test(description);
+  });
 }
 
 /** Member names by what they hold (compared loosely); numbers, booleans and texts are told apart by the member's type. */

@@ -202,6 +202,11 @@ export interface FilterModel {
   values: unknown[] | undefined;
   /** How the parameter's value is compared with the record's; `equal` when absent. */
   match?: FilterMatch;
+  /**
+   * Values of the parameter that ask for no filter (spec/DECISIONS.md › D142): an enum value `all` or `any` no
+   * record holds (`state=all` beside `open`, `closed`), or one the parameter's description says lists everything.
+   */
+  any?: unknown[];
 }
 
 /** How a filter compares (see {@link FilterModel}). */
@@ -431,4 +436,10 @@ export interface ErrorShape {
    * (spec/DECISIONS.md › D74).
    */
   invalidRequestStatus: 400 | 422;
+  /**
+   * The status a body that breaks its schema (or a required body left out) is refused with: 422 where the operation
+   * documents 422 as the validation failure (its description speaks of validation) and its 400, if any, does not;
+   * else {@link invalidRequestStatus} (spec/DECISIONS.md › D143). A body that is no JSON at all keeps that status.
+   */
+  invalidBodyStatus?: 400 | 422;
 }

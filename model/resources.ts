@@ -27,6 +27,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
   const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
   const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  // Item paths under no collection of their own (`/repos/{owner}/{repo}`): candidates for records created elsewhere (D141).
+  const orphans: (typeof operations)[number][] = [];
   // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
   const singletons = new Set(operations.filter((op) => op.method === 'GET' && parentItemOf(op.path) !== undefined && isSingleRecord(successSchema(op))).map((op) => op.path));
   // What a `GET` of each path answers: a `POST` on an item path whose body is a part of that record updates it (D150).
@@ -39,7 +41,10 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     const isCollection = (path: string): boolean => !path.includes('{') || parentItemOf(path) !== undefined;
     const isItem = collection !== undefined && isCollection(collection);
     const base = isItem ? collection : op.path;
-    if (!isCollection(base) && extension.name === undefined) continue;
+    if (!isCollection(base) && extension.name === undefined) {
+      if (collection !== undefined && extension.role === undefined) orphans.push(op);
+      continue;
+    }
     const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem, reads.get(op.path)));
     if (role === undefined) continue;
     const key = extension.name === undefined ? base : keyOf(extension.name);
@@ -57,7 +62,10 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
+  adoptOrphanItems(orphans, groups);
   const resources: ResourceModel[] = [];
+  // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
+  const parents = new Map<ResourceModel, ResourceModel>();
   const views = [...takeViews(groups), ...named];
   for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
   for (const group of groups.values()) {
@@ -78,6 +86,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
         continue;
       } else {
         resource.parent = known ?? parentOf(resource, parent!, parentPath, singletons.has(group.collection));
+        if (known === undefined) parents.set(resource, parent!);
       }
     }
     // Names key the stores and the data files: `/a/pets` and `/b/pets` are `pets` and `b-pets`, `/owners/{id}/pets` `owners-pets`.
@@ -92,6 +101,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     }
     resources.push(resource);
   }
+  for (const [child, parent] of parents) if (child.parent !== undefined) child.parent.resource = parent.name;
   for (const view of views) attachView(view, resources);
   for (const op of operations) attachFieldWrite(op, resources);
   return resources;
@@ -116,6 +126,42 @@ function attachFieldWrite(op: OperationModel, resources: ResourceModel[]): void 
   resource.fieldWrites.push(op);
   op.resource = resource;
   op.idIn = 'path';
+}
+
+/**
+ * Gives a collection with no item path of its own the item path where its records are addressed elsewhere
+ * (spec/DECISIONS.md › D141): `POST /user/repos` creates what `GET /repos/{owner}/{repo}` reads, and
+ * `POST /repos/{o}/{r}/issues/{n}/comments` what `GET /repos/{o}/{r}/issues/comments/{comment_id}` reads. An item
+ * path whose parent segment is no collection joins the one collection without an item path whose create answers
+ * the same record (same members) as the item's read; its `GET`, `PUT`, `PATCH` and `DELETE` play their usual
+ * parts, and where the path does not name the record's parent the parent is not checked (the mock handlers).
+ * None or several such collections: the item path stays answered from its examples.
+ */
+function adoptOrphanItems(orphans: readonly (OperationModel & { extension: ResourceExtension | undefined })[], groups: Map<string, Group>): void {
+  const paths = new Set(orphans.map((op) => op.path));
+  for (const path of paths) {
+    const ops = orphans.filter((op) => op.path === path);
+    const read = successSchema(ops.find((op) => op.method === 'GET'));
+    if (read === undefined || typesOf(read).includes('array')) continue;
+    // A top-level collection (`/user/repos`), or a sub-collection whose records are also addressed without their
+    // parent (`/repos/{o}/{r}/issues/comments/{comment_id}` for the comments of `/repos/{o}/{r}/issues/{n}/comments`).
+    // A top-level one first: a fork (`POST /repos/{o}/{r}/forks`) answers a repository too, yet repositories are made at the top.
+    const creating = [...groups.values()].filter((group) => group.item === undefined && group.ops.create !== undefined && sameSchema(successSchema(group.ops.create), read));
+    const topLevel = creating.filter((group) => !group.collection.includes('{'));
+    const fits = topLevel.length > 0 ? topLevel : creating.filter((group) => parentItemOf(group.collection) !== undefined);
+    if (fits.length !== 1) continue;
+    const group = fits[0]!;
+    group.item = path;
+    for (const op of ops) {
+      const role = conventionalRole(op, true);
+      if (role !== undefined && group.ops[role] === undefined) group.ops[role] = op;
+    }
+  }
+}
+
+/** Whether two schemas describe the same record: the very schema object, or the same members (lists.ts sameRecords). */
+function sameSchema(a: Schema | undefined, b: Schema): boolean {
+  return a !== undefined && (a === b || sameRecords(a, b));
 }
 
 type Group = { collection: string; item: string | undefined; ops: Partial<Record<Role, OperationModel & { extension: ResourceExtension | undefined }>>; extension: ResourceExtension };
@@ -387,7 +433,8 @@ function buildResource(
   const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = createBody === undefined ? undefined : objectShape(createBody);
-  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular);
+  const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && op.path === group.item)?.pathParams.at(-1)?.description;
+  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription);
   if (idProperty === undefined) return undefined;
   const idSchema = shape.properties[idProperty] ?? {};
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
@@ -430,16 +477,21 @@ function buildResource(
  * parameter (`client_id` of `/clients/{id}`, D50), else the first `readOnly` one, else the first property ending
  * in `id` the create body does not take.
  */
-function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string): string | undefined {
+function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string, description?: string): string | undefined {
   // An id is a scalar: an object or array member (an envelope's record, a list) never names a record.
   const properties = Object.fromEntries(Object.entries(all).filter(([, schema]) => !admittedTypes(schema).some((type) => type === 'object' || type === 'array')));
   const names = Object.keys(properties);
+  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   if (parameter !== undefined && names.includes(parameter)) return parameter;
+  // The key named in the path (D141): `{issue_number}` of issues is the record's `number`, a per-parent key
+  // rather than the global `id`; a parameter described as "the name of" the record is its `name`.
+  const named = parameter === undefined ? undefined : names.find((name) => name !== 'id' && flat(`${singular}${name}`) === flat(parameter) && mainType(properties[name]!) === 'integer');
+  if (named !== undefined) return named;
+  if (description !== undefined && /^\s*(?:the\s+)?name\s+of\b/i.test(description) && names.includes('name') && mainType(properties['name']!) === 'string') return 'name';
   if (names.includes('id')) return 'id';
   const lower = parameter?.toLowerCase();
   const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
   if (similar !== undefined) return similar;
-  const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
   if (prefixed !== undefined) return prefixed;
   // A timestamp (`created_at`) or a measure (`storage_usage_bytes`) is read-only too, but names no record.

@@ -1,0 +1,176 @@
+import { createRequire } from 'node:module';
+import type { Octokit } from '@octokit/rest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startMock, type StartedMock } from '../../mock/index.js';
+
+/**
+ * GitHub's own client against the mock of GitHub's own description, both as published: `@octokit/rest` at its
+ * defaults (no custom headers, no request hooks: it sends `Accept: application/vnd.github.v3+json`, D140) drives a
+ * GitHub App team's life through repositories, issues, comments, labels, milestones, pull requests, gists and
+ * reactions, each answer read back as the client types it. The description is the non-dereferenced
+ * `@octokit/openapi` file (13 MB, some 1,200 operations), read once for the file. Where either package is absent
+ * the tests skip and say so.
+ */
+const require = createRequire(import.meta.url);
+
+/** The absolute path of a package's file, `undefined` when the package is not installed. */
+function installed(specifier: string): string | undefined {
+  try {
+    return require.resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+const SPEC = installed('@octokit/openapi/generated/api.github.com.json');
+const CLIENT = installed('@octokit/rest');
+const ABSENT = SPEC === undefined ? '@octokit/openapi' : CLIENT === undefined ? '@octokit/rest' : undefined;
+
+/** The status of a refused call: Octokit throws a `RequestError` carrying it. */
+async function refusal(call: Promise<unknown>): Promise<{ name: string; status: number }> {
+  try {
+    await call;
+  } catch (error) {
+    const { name, status } = error as { name?: unknown; status?: unknown };
+    return { name: String(name), status: Number(status) };
+  }
+  return { name: 'none', status: 0 };
+}
+
+describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock of GitHub's description${ABSENT === undefined ? '' : ` (skipped: ${ABSENT} is not installed)`}`, () => {
+  let mock: StartedMock;
+  let octokit: Octokit;
+  let owner = '';
+  const repo = 'hello-world';
+  const issues: number[] = [];
+
+  beforeAll(async () => {
+    mock = await startMock({ spec: SPEC!, port: 0 });
+    const { Octokit: Client } = (await import('@octokit/rest')) as { Octokit: typeof Octokit };
+    octokit = new Client({ auth: 'ghs_installation-token', baseUrl: mock.baseUrl });
+  }, 120_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  test('a repository created for the caller is read back at /repos/{owner}/{repo}, owned by the login GET /user shows', async () => {
+    const me = await octokit.rest.users.getAuthenticated();
+    expect(me.status).toBe(200);
+    owner = me.data.login;
+    expect(owner).toMatch(/\S/);
+    const created = await octokit.rest.repos.createForAuthenticatedUser({ name: repo, description: 'Issues of the team', private: false });
+    expect(created.status).toBe(201);
+    expect([created.data.name, created.data.description, created.data.owner.login]).toEqual([repo, 'Issues of the team', owner]);
+    const read = await octokit.rest.repos.get({ owner, repo });
+    expect(read.status).toBe(200);
+    expect([read.data.id, read.data.name, read.data.description, read.data.owner.login]).toEqual([created.data.id, repo, 'Issues of the team', owner]);
+    const elsewhere = await refusal(octokit.rest.repos.get({ owner, repo: 'no-such-repository' }));
+    expect(elsewhere).toEqual({ name: 'HttpError', status: 404 });
+  });
+
+  test('issues are created with increasing numbers and read back at their number as written', async () => {
+    const first = await octokit.rest.issues.create({ owner, repo, title: 'Login fails on Safari', body: 'Steps: open, click, fail.' });
+    expect(first.status).toBe(201);
+    expect([first.data.title, first.data.body, first.data.state]).toEqual(['Login fails on Safari', 'Steps: open, click, fail.', 'open']);
+    expect(Number.isInteger(first.data.number)).toBe(true);
+    issues.push(first.data.number);
+    const read = await octokit.rest.issues.get({ owner, repo, issue_number: first.data.number });
+    expect(read.status).toBe(200);
+    expect([read.data.number, read.data.title, read.data.body, read.data.state]).toEqual([first.data.number, 'Login fails on Safari', 'Steps: open, click, fail.', 'open']);
+    for (let n = 2; n <= 9; n++) {
+      const created = await octokit.rest.issues.create({ owner, repo, title: `Issue ${n}` });
+      expect(created.status).toBe(201);
+      expect(created.data.number).toBeGreaterThan(issues.at(-1)!);
+      issues.push(created.data.number);
+    }
+    const listed = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
+    expect(listed.status).toBe(200);
+    expect(listed.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
+  });
+
+  test('octokit.paginate walks 9 issues 2 by 2 through the Link header', async () => {
+    const page = await octokit.rest.issues.listForRepo({ owner, repo, per_page: 2 });
+    expect(page.data).toHaveLength(2);
+    expect(page.headers.link).toMatch(/rel="next"/);
+    const all = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, per_page: 2 });
+    expect(all.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
+  });
+
+  test('a comment is listed under its issue, then read, updated and deleted at its own path', async () => {
+    const issue_number = issues[0]!;
+    const created = await octokit.rest.issues.createComment({ owner, repo, issue_number, body: 'Reproduced on 17.2.' });
+    expect(created.status).toBe(201);
+    expect(created.data.body).toBe('Reproduced on 17.2.');
+    const listed = await octokit.rest.issues.listComments({ owner, repo, issue_number });
+    expect(listed.data.map((comment) => [comment.id, comment.body])).toEqual([[created.data.id, 'Reproduced on 17.2.']]);
+    const read = await octokit.rest.issues.getComment({ owner, repo, comment_id: created.data.id });
+    expect([read.status, read.data.id, read.data.body]).toEqual([200, created.data.id, 'Reproduced on 17.2.']);
+    const updated = await octokit.rest.issues.updateComment({ owner, repo, comment_id: created.data.id, body: 'Reproduced on 17.2 and 17.3.' });
+    expect([updated.status, updated.data.body]).toEqual([200, 'Reproduced on 17.2 and 17.3.']);
+    expect((await octokit.rest.issues.getComment({ owner, repo, comment_id: created.data.id })).data.body).toBe('Reproduced on 17.2 and 17.3.');
+    expect((await octokit.rest.issues.deleteComment({ owner, repo, comment_id: created.data.id })).status).toBe(204);
+    expect(await refusal(octokit.rest.issues.getComment({ owner, repo, comment_id: created.data.id }))).toEqual({ name: 'HttpError', status: 404 });
+  });
+
+  test('a label is created, renamed by new_name (the old name then 404) and added to an issue', async () => {
+    const created = await octokit.rest.issues.createLabel({ owner, repo, name: 'triage', color: 'f29513', description: 'To sort' });
+    expect([created.status, created.data.name, created.data.color]).toEqual([201, 'triage', 'f29513']);
+    const renamed = await octokit.rest.issues.updateLabel({ owner, repo, name: 'triage', new_name: 'needs-triage' });
+    expect([renamed.status, renamed.data.name, renamed.data.color, renamed.data.description]).toEqual([200, 'needs-triage', 'f29513', 'To sort']);
+    expect((await octokit.rest.issues.getLabel({ owner, repo, name: 'needs-triage' })).data.name).toBe('needs-triage');
+    expect(await refusal(octokit.rest.issues.getLabel({ owner, repo, name: 'triage' }))).toEqual({ name: 'HttpError', status: 404 });
+    const added = await octokit.rest.issues.addLabels({ owner, repo, issue_number: issues[0]!, labels: ['needs-triage'] });
+    expect(added.status).toBe(200);
+    expect(Array.isArray(added.data)).toBe(true);
+  });
+
+  test('a milestone and a pull request are created and read back at their numbers', async () => {
+    const milestone = await octokit.rest.issues.createMilestone({ owner, repo, title: 'v1.0', description: 'First release' });
+    expect([milestone.status, milestone.data.title, milestone.data.state]).toEqual([201, 'v1.0', 'open']);
+    const readMilestone = await octokit.rest.issues.getMilestone({ owner, repo, milestone_number: milestone.data.number });
+    expect([readMilestone.status, readMilestone.data.number, readMilestone.data.title, readMilestone.data.description]).toEqual([200, milestone.data.number, 'v1.0', 'First release']);
+    const pull = await octokit.rest.pulls.create({ owner, repo, title: 'Fix the Safari login', head: 'fix-login', base: 'main', body: 'Fixes the first issue.' });
+    expect([pull.status, pull.data.title, pull.data.body, pull.data.state]).toEqual([201, 'Fix the Safari login', 'Fixes the first issue.', 'open']);
+    const readPull = await octokit.rest.pulls.get({ owner, repo, pull_number: pull.data.number });
+    expect([readPull.status, readPull.data.number, readPull.data.title]).toEqual([200, pull.data.number, 'Fix the Safari login']);
+  });
+
+  test('a gist is created, read, updated and deleted, then 404', async () => {
+    const created = await octokit.rest.gists.create({ description: 'Repro script', public: false, files: { 'repro.sh': { content: 'curl -i https://example.test' } } });
+    expect(created.status).toBe(201);
+    expect(created.data.description).toBe('Repro script');
+    const gist_id = created.data.id!;
+    const read = await octokit.rest.gists.get({ gist_id });
+    expect([read.status, read.data.id, read.data.description]).toEqual([200, gist_id, 'Repro script']);
+    const updated = await octokit.rest.gists.update({ gist_id, description: 'Repro script (Safari)' });
+    expect([updated.status, updated.data.description]).toEqual([200, 'Repro script (Safari)']);
+    expect((await octokit.rest.gists.get({ gist_id })).data.description).toBe('Repro script (Safari)');
+    expect((await octokit.rest.gists.delete({ gist_id })).status).toBe(204);
+    expect(await refusal(octokit.rest.gists.get({ gist_id }))).toEqual({ name: 'HttpError', status: 404 });
+  });
+
+  test('a reaction, then the issue closed: state=open leaves it out, state=all (no filter) lists it', async () => {
+    const reaction = await octokit.rest.reactions.createForIssue({ owner, repo, issue_number: issues[0]!, content: 'heart' });
+    expect([200, 201]).toContain(reaction.status);
+    expect(reaction.data.content).toBe('heart');
+    const closed = await octokit.rest.issues.update({ owner, repo, issue_number: issues[0]!, state: 'closed' });
+    expect([closed.status, closed.data.state, closed.data.title]).toEqual([200, 'closed', 'Login fails on Safari']);
+    const open = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
+    expect(open.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues.slice(1));
+    const all = await octokit.rest.issues.listForRepo({ owner, repo, state: 'all', per_page: 100 });
+    expect(all.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
+  });
+
+  test('an absent issue is a 404 and an issue without a title a 422, both thrown as RequestError', async () => {
+    expect(await refusal(octokit.rest.issues.get({ owner, repo, issue_number: 987_654 }))).toEqual({ name: 'HttpError', status: 404 });
+    const untitled = await refusal(octokit.request({ method: 'POST', url: '/repos/{owner}/{repo}/issues', owner, repo, body: 'No title given.' }));
+    expect(untitled).toEqual({ name: 'HttpError', status: 422 });
+  });
+
+  test('a deleted repository is 404, and so is what lived under it', async () => {
+    expect((await octokit.rest.repos.delete({ owner, repo })).status).toBe(204);
+    expect(await refusal(octokit.rest.repos.get({ owner, repo }))).toEqual({ name: 'HttpError', status: 404 });
+    expect(await refusal(octokit.rest.issues.get({ owner, repo, issue_number: issues[1]! }))).toEqual({ name: 'HttpError', status: 404 });
+    expect(await refusal(octokit.rest.issues.listForRepo({ owner, repo }))).toEqual({ name: 'HttpError', status: 404 });
+  });
+});
