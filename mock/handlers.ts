@@ -12,6 +12,7 @@ import { listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
+import { answerFit } from './answer-fit.js';
 import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -53,7 +54,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     });
   };
   const wrap = envelopeWrap(op);
-  const answer = (json: string): string => (withBody ? (wrap === undefined ? withoutLink(resource, json) : wrap(withoutLink(resource, json))) : '');
+  // An answer whose own schema is not the record's (a create adding a one-time secret) is fit to it (D155).
+  const fit = op.role === 'list' || op.role === 'delete' ? undefined : answerFit(op, resource);
+  const answer = (json: string): string => (withBody ? (wrap === undefined ? (fit === undefined ? withoutLink(resource, json) : fit.answer(withoutLink(resource, json))) : wrap(withoutLink(resource, json))) : '');
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
   const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
@@ -86,7 +89,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
-          const fields = linked(keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files), path);
+          const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
+          const fields = linked(fit === undefined ? made : fit.align(made), path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };

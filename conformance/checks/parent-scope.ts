@@ -7,11 +7,16 @@ import type { CheckContext } from '../check-context.js';
 import { idOf, type Check, type ExactRecord } from './check.js';
 import { createRecord, recordsOf, show, successStatuses } from './records.js';
 
-/** The listed record that is `made` (same id and every member `made` shows, the parent's link aside), if any. */
+/**
+ * The listed record that is `made` (same id and every member of the record `made` shows, the parent's link aside),
+ * if any. A member only the create's answer declares (a one-time `api_key`, D155) is not the record's: a list
+ * need not show it.
+ */
 function findMade(resource: ResourceModel, records: readonly ExactRecord[], made: ExactRecord): ExactRecord | undefined {
   const id = idOf(resource, made);
   const link = resource.parent?.property;
-  return records.find((record) => idOf(resource, record) === id && Object.entries(made).every(([name, value]) => name === link || sameJson(record[name], value)));
+  const recordMember = (name: string): boolean => resource.keepsOtherProperties || Object.hasOwn(resource.properties, name);
+  return records.find((record) => idOf(resource, record) === id && Object.entries(made).every(([name, value]) => name === link || !recordMember(name) || sameJson(record[name], value)));
 }
 
 /**

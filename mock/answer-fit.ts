@@ -1,0 +1,69 @@
+import { canonicalJson, parseExact, toView } from '../model/json.js';
+import type { OperationModel, ResourceModel } from '../model/model.js';
+import { validSample } from '../model/samples.js';
+import { objectShape, type Validator } from '../model/schema.js';
+import type { RecordValue } from './store/record-store.js';
+
+/** A record operation's answer made to fit its own schema (see {@link answerFit}). */
+export interface AnswerFit {
+  /** The answer for a stored record's JSON text: as it is when it validates, else fit (see {@link answerFit}). */
+  answer: (json: string) => string;
+  /**
+   * A record about to be stored (no id yet) with each record member the fit answer would change or add set to that
+   * value where the record stays valid (a `role` the answer's enum allows), so the answer and a later read agree.
+   */
+  align: (record: RecordValue) => RecordValue;
+}
+
+/**
+ * How a record operation's answer is made to fit its own documented schema where that schema is not the record's
+ * (spec/DECISIONS.md › D155): a create that answers a record plus a one-time secret (`api_key` required only
+ * there), or names a member's values in another enum than the read does. `undefined` when the answer schema admits
+ * the stored records as they are, judged once from the record schema: then the answer is the stored record's text
+ * untouched (the seed's hot path does no extra work). Otherwise an answer that does not validate becomes a valid
+ * sample of the answer schema with the record's members lent to it one at a time, each kept only while the answer
+ * stays valid; when even that sample is invalid, nothing is fit (the start-up log already names such a schema, D55).
+ */
+export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFit | undefined {
+  if (op.answerEnvelope !== undefined) return undefined;
+  const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined && r.validate !== undefined);
+  if (response === undefined || response.schema === resource.recordSchema) return undefined;
+  const validate = response.validate!;
+  const recordRequired = new Set(objectShape(resource.recordSchema).required);
+  const extraRequired = objectShape(response.schema!).required.some((name) => !recordRequired.has(name));
+  const recordSample = validSample(resource.recordSchema);
+  if (!extraRequired && validate(toView(recordSample))) return undefined;
+  const base = validSample(response.schema!);
+  if (base === null || typeof base !== 'object' || Array.isArray(base) || !validate(toView(base))) return undefined;
+  const sampleId = recordSample !== null && typeof recordSample === 'object' ? (recordSample as RecordValue)[resource.idProperty] : undefined;
+  return {
+    answer: (json) => {
+      const parsed = parseExact(json);
+      if (!parsed.ok) return json;
+      const record = parsed.document.value;
+      if (validate(toView(record)) || record === null || typeof record !== 'object' || Array.isArray(record)) return json;
+      return canonicalJson(lend(base as RecordValue, record as RecordValue, validate));
+    },
+    align: (record) => {
+      const fitted = lend(base as RecordValue, record, validate);
+      const aligned = { ...record };
+      for (const [name, value] of Object.entries(fitted)) {
+        if (name === resource.idProperty || !Object.hasOwn(resource.properties, name) || (Object.hasOwn(record, name) && canonicalJson(value) === canonicalJson(record[name]))) continue;
+        const candidate = { ...aligned, [name]: value };
+        if (resource.validateRecord(toView({ ...candidate, [resource.idProperty]: sampleId }))) aligned[name] = value;
+      }
+      return aligned;
+    },
+  };
+}
+
+/** `base` with each member of `record` set in turn, kept only while `validate` passes. */
+function lend(base: RecordValue, record: RecordValue, validate: Validator): RecordValue {
+  let current = { ...base };
+  for (const [name, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    const next = { ...current, [name]: value };
+    if (validate(toView(next))) current = next;
+  }
+  return current;
+}
