@@ -314,3 +314,56 @@ describe('references by the spec names (D163)', () => {
     expect(paths.some((path) => path.startsWith('POST /boards/9'))).toBe(false);
   });
 });
+
+describe('a body member naming a record (D95, D163)', () => {
+  test('petId is filled with a pet the target holds, made before use; never a drawn number', async () => {
+    const spec = specOf(
+      {
+        '/pets': {
+          post: { operationId: 'createPet', requestBody: { required: true, content: { 'application/json': { schema: ref('NewPet') } } }, responses: { '201': ok(ref('Pet')), '400': error, '401': error } },
+          get: { operationId: 'listPets', responses: { '200': ok({ type: 'array', items: ref('Pet') }), '401': error } },
+        },
+        '/pets/{petId}': { get: { operationId: 'getPet', parameters: [pathParam('petId', 'The pet.', 'integer')], responses: { '200': ok(ref('Pet')), '401': error, '404': error } } },
+        '/adoptions': {
+          post: { operationId: 'createAdoption', requestBody: { required: true, content: { 'application/json': { schema: ref('NewAdoption') } } }, responses: { '201': ok(ref('Adoption')), '400': error, '401': error, '404': error } },
+          get: { operationId: 'listAdoptions', responses: { '200': ok({ type: 'array', items: ref('Adoption') }), '401': error } },
+        },
+        '/adoptions/{adoptionId}': { get: { operationId: 'getAdoption', parameters: [pathParam('adoptionId', 'The adoption.', 'integer')], responses: { '200': ok(ref('Adoption')), '401': error, '404': error } } },
+      },
+      {
+        NewPet: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 30 } }, additionalProperties: false },
+        Pet: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', maxLength: 30 } } },
+        NewAdoption: { type: 'object', required: ['petId'], properties: { petId: { type: 'integer', description: 'The pet adopted.' } }, additionalProperties: false },
+        Adoption: { type: 'object', required: ['id', 'petId'], properties: { id: { type: 'integer', readOnly: true }, petId: { type: 'integer' } } },
+      },
+    );
+    const pets: Json[] = [];
+    const adoptions: Json[] = [];
+    const sentPetIds: unknown[] = [];
+    const { baseUrl } = await serve((method, [first, id], body) => {
+      const held = first === 'pets' ? pets : first === 'adoptions' ? adoptions : undefined;
+      if (held === undefined) return [404, { message: 'no such path' }];
+      if (id !== undefined) {
+        const found = held.find((record) => String(record['id']) === id);
+        return found === undefined ? [404, { message: 'not found' }] : [200, found];
+      }
+      if (method === 'GET') return [200, held];
+      if (first === 'pets') {
+        if (typeof body?.['name'] !== 'string' || body['name'].length > 30 || Object.keys(body).length !== 1) return [400, { message: 'invalid pet' }];
+        const pet = { id: pets.length + 1, name: body['name'] };
+        pets.push(pet);
+        return [201, pet];
+      }
+      if (typeof body?.['petId'] !== 'number' || Object.keys(body).length !== 1) return [400, { message: 'invalid adoption' }];
+      sentPetIds.push(body['petId']);
+      if (!pets.some((pet) => pet['id'] === body['petId'])) return [404, { message: 'no such pet' }];
+      const adoption = { id: adoptions.length + 1, petId: body['petId'] };
+      adoptions.push(adoption);
+      return [201, adoption];
+    });
+    const target = targetOf(spec, baseUrl);
+    expectPassed(await runCheck('createAdoption.echo', target));
+    expect(sentPetIds.length).toBeGreaterThan(0);
+    expect(sentPetIds.every((petId) => pets.some((pet) => pet['id'] === petId))).toBe(true);
+  });
+});
