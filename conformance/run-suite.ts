@@ -13,6 +13,7 @@ import { modelOf, useModel } from './contract.js';
 import { failingExchange, summary, type CheckRecord, type SummaryRecord } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
 import type { Exchange } from '../judge/verdict.js';
+import { documentedStatuses } from '../judge/documented.js';
 import type { ApiModel } from '../model/model.js';
 
 /**
@@ -83,6 +84,8 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
     // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
     const unfilled = unfilledReference(failure) ?? (context === undefined ? undefined : unresolvedReason(context, failingExchange(failure)));
     if (unfilled !== undefined) return { id, ok: true, advice, skipped: unfilled };
+    const refused = context === undefined ? undefined : setupRefusal(context.model, id, failingExchange(failure));
+    if (refused !== undefined) return { id, ok: true, advice, skipped: refused };
     // The suite could not build an input for the spec: not the target's fault, so no verdict against it.
     const gaveUp = generationGaveUp(failure);
     if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };
@@ -109,6 +112,25 @@ function unfilledReference(failure: unknown): string | undefined {
 export function forgetTarget(baseUrl: string): void {
   forgetRecords(baseUrl);
   forgetReferences(baseUrl);
+}
+
+/**
+ * Why a failure is no verdict on the check's own operation (D162): its exchange is a create of another operation,
+ * sent to make a record the check needs, that the target refused with a 4xx the create documents (a quota, a
+ * state the suite cannot see). The checks of that create judge its refusals; this one is not run, with the answer.
+ * `undefined` when the check's id names no operation (an API-wide check, whose creates are its subject), or the
+ * failing exchange is no such refusal.
+ */
+function setupRefusal(model: ApiModel, id: CheckId, exchange: Exchange | undefined): string | undefined {
+  if (exchange === undefined) return undefined;
+  const status = exchange.response.status;
+  if (status < 400 || status >= 500 || status === 401 || status === 403) return undefined;
+  const subject = model.operations.find((op) => id === `auth.${op.operationId}` || id.startsWith(`${op.operationId}.`));
+  const path = exchange.request.path.split('?')[0] ?? '';
+  const create = model.operations.find((op) => op.role === 'create' && op.method === exchange.request.method && op.pattern.test(path));
+  if (subject === undefined || create === undefined || create === subject || !documentedStatuses(create).includes(status)) return undefined;
+  const text = exchange.response.text.length > 160 ? `${exchange.response.text.slice(0, 160)}…` : exchange.response.text;
+  return `set-up: ${create.method} ${path}, which makes a ${create.resource?.name ?? 'record'} this check needs, was refused with ${status}${text === '' ? '' : `: ${text}`}`;
 }
 
 /** The {@link GenerationGaveUp} behind a failure (a property wraps it as its cause), if any. */
