@@ -8,6 +8,7 @@ import { filterValue, invalidLimits, limitRange } from '../arbitraries/query-str
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
+import { boundarySizes } from './pages.js';
 import { queryHoldingRecords } from '../references.js';
 import type { Check } from './check.js';
 import { successStatuses } from './records.js';
@@ -156,14 +157,17 @@ export function servedPagesCheck(served: ServedList): Check {
       const [min, max] = limitRange(list.limit!);
       // Sizes that split the held set into several pages: larger ones only re-read the largest page.
       const top = Math.max(min, Math.min(max, held.keys.length));
-      await context.forAll(fc.integer({ min, max: top }), async (size) => {
+      const walkWith = async (size: number): Promise<void> => {
         const pages = await walk(context, served, size);
         const got = new Set(pages.flatMap((page) => page.keys));
         const gap = held.keys.find((key) => !got.has(key));
         if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is on no page of ${pages.length}`, pages.at(-1)!.exchange);
         const extra = [...got].find((key) => !whole.has(key));
         if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not on the pages of ${max}`, pages.find((page) => page.keys.includes(extra))!.exchange);
-      }, { runs: Math.min(context.target.runs, 10) });
+      };
+      // The sizes whose last page is a boundary, walked on every run before the draws (D170).
+      for (const size of boundarySizes(held.keys.length, Math.min(top, Math.max(min, Math.ceil(held.keys.length / 25))), top)) await walkWith(size);
+      await context.forAll(fc.integer({ min, max: top }), walkWith, { runs: Math.min(context.target.runs, 10) });
     },
   };
 }
@@ -184,12 +188,15 @@ export function servedLimitCheck(served: ServedList): Check {
       const held = await heldSet(context, served);
       const top = Math.max(min, Math.min(max, held.keys.length + 1));
       const sizes = fc.oneof(fc.integer({ min, max: top }), fc.constantFrom(...new Set([min, max])));
-      await context.forAll(sizes, async (size) => {
+      const ask = async (size: number): Promise<void> => {
         const page = await readPage(context, served, size, undefined);
         if (page.keys.length > size) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the page holds ${page.keys.length} records, more than ${size}`, page.exchange);
         const expected = Math.min(size, held.keys.length);
         if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the first page holds ${page.keys.length} records, yet the list holds ${held.keys.length}`, page.exchange);
-      });
+      };
+      // The smallest and largest sizes, and the one just past the held records, on every run before the draws (D170).
+      for (const size of new Set([min, max, Math.min(max, held.keys.length + 1)])) await ask(size);
+      await context.forAll(sizes, ask);
     },
   };
 }
