@@ -4,7 +4,8 @@ import { isMarked, objectShape, type Schema } from './schema.js';
 /**
  * A member of a write's body that names a record of another collection (`crossing_id` naming a crossing of
  * `GET /crossings`), found by name alone: the member is `<noun>_id`, `<noun>Id` or `<noun>-id` and a list
- * operation (a GET without path parameters) is served at `/<noun>s` (or `/<noun>es`, `/<noun minus y>ies`).
+ * operation (a GET without path parameters) is served at `/<noun>s` (or `/<noun>es`, `/<noun minus y>ies`), or,
+ * failing that, a GET without path parameters lists records of a resource named `<noun>` that has a create.
  * A server that documents a 404 on the write refuses a name of a record it does not hold (spec/DECISIONS.md ›
  * D95); a client must therefore send the id of a record that exists.
  */
@@ -74,12 +75,12 @@ export function referencesOf(op: OperationModel, operations: readonly OperationM
   for (const [member, schema] of Object.entries(members)) {
     const noun = nounOf(member);
     if (noun === undefined || isMarked(schema, 'readOnly')) continue;
-    const list = operations.find((candidate) => {
-      if (candidate.method !== 'GET' || candidate.pathParams.length > 0 || candidate === op) return false;
-      if (op.resource !== undefined && candidate.resource === op.resource) return false;
-      const last = candidate.path.split('/').filter(Boolean).at(-1) ?? '';
-      return singulars(last).includes(noun);
-    });
+    const lists = operations.filter((candidate) => candidate.method === 'GET' && candidate.pathParams.length === 0 && candidate !== op && (op.resource === undefined || candidate.resource !== op.resource));
+    // A list named after the noun first; else a list (a view such as `GET /pet/findByStatus`) of the resource the
+    // noun names, whose collection has no list of its own (`petId` naming a record of `POST /pet`).
+    const list =
+      lists.find((candidate) => singulars(candidate.path.split('/').filter(Boolean).at(-1) ?? '').includes(noun)) ??
+      lists.find((candidate) => candidate.resource?.operations.create !== undefined && singulars(candidate.resource.name).includes(noun));
     if (list === undefined) continue;
     const success = list.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined);
     const items = itemsPathOf(success?.schema);

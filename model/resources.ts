@@ -153,7 +153,7 @@ function adoptOrphanItems(orphans: readonly (OperationModel & { extension: Resou
     const group = fits[0]!;
     group.item = path;
     for (const op of ops) {
-      const role = conventionalRole(op, true);
+      const role = conventionalRole(op, true, read);
       if (role !== undefined && group.ops[role] === undefined) group.ops[role] = op;
     }
   }

@@ -103,14 +103,18 @@ export function filterCheck(resource: ResourceModel, filter: FilterModel, id: st
       const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(validLimit(resource.limit), { nil: undefined });
       // Records that never change or go away: a value seen on one of them is held by at least one record still.
       const immutable = resource.operations.replace === undefined && resource.operations.update === undefined && resource.operations.delete === undefined;
-      await context.forAll(fc.record({ value: values, limit }), async ({ value, limit: size }) => {
+      const ask = async ({ value, limit: size }: { value: unknown; limit: number | undefined }): Promise<void> => {
         const held = immutable && seenValues(context, resource, filter.property).some((seen) => sameJson(seen, value));
         const { exchange, records } = await listChecked(context, resource, { limit: size, filter: { model: filter, value } }, ledger);
         if (records.length > 0) return;
         const query = `${operation(resource, 'list').operationId}?${filter.parameter.name}=${show(value)}`;
         if (held) throw new Violation(`${query} returned no records, yet a record with ${filter.property} ${show(value)} was listed before and records never change`, exchange);
         context.advise(`${query} returned no records, so the filter was not exercised for that value`);
-      });
+      };
+      // Each value the spec lists asked on every run before the draws (D170): a value the server mishandles shows
+      // whatever the draws.
+      for (const value of filter.values ?? []) await ask({ value, limit: undefined });
+      await context.forAll(fc.record({ value: values, limit }), ask);
     },
   };
 }
@@ -124,6 +128,8 @@ export function defaultLimitCheck(resource: ResourceModel, id: string, rule: str
     async run(context) {
       await ensurePopulation(context, resource);
       const ledger = context.target.readOnly ? new PageLedger(resource) : undefined;
+      // The bare list (no parameter at all) on every run before the draws (D170).
+      await listChecked(context, resource, { limit: undefined, filter: undefined }, ledger);
       const query = validQuery(context, resource).map((q): ListQuery => ({ ...q, limit: undefined }));
       await context.forAll(query, async (q) => void (await listChecked(context, resource, q, ledger)), { runs: 8 });
     },
@@ -148,7 +154,11 @@ export function limitCheck(resource: ResourceModel, id: string, rule: string): C
         await listChecked(context, resource, { limit: max, filter: undefined }, ledger);
         for (const model of resource.filters) for (const value of model.values ?? []) await listChecked(context, resource, { limit: max, filter: { model, value } }, ledger);
       }
-      const edges = fc.constantFrom(...new Set([min, min + 1, max - 1, max])).map((size): ListQuery => ({ limit: size, filter: undefined }));
+      // The edges of the page size asked on every run before the draws (D170): a fault at the maximum or the
+      // minimum shows whatever the draws.
+      const sizes = [...new Set([min, min + 1, max - 1, max])].filter((size) => size >= min && size <= max);
+      for (const size of sizes) await listChecked(context, resource, { limit: size, filter: undefined }, ledger);
+      const edges = fc.constantFrom(...sizes).map((size): ListQuery => ({ limit: size, filter: undefined }));
       await context.forAll(fc.oneof(validQuery(context, resource), edges), async (q) => void (await listChecked(context, resource, q, ledger)));
     },
   };

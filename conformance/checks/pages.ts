@@ -93,6 +93,23 @@ function idsOf(pages: readonly Page[], size: number | undefined, what: string): 
 }
 
 /**
+ * The page sizes within `[low, max]` at which `count` records end on a boundary (D170): the smallest size asked;
+ * one whose last page is exactly full (a divisor of `count` above 1); one whose last page holds a single record
+ * (`count - 1`, or a size leaving a remainder of 1); and one equal to `count` (everything on the first page, the
+ * next one empty). A walk off by one at the last page shows at one of them whatever the draws.
+ */
+export function boundarySizes(count: number, low: number, max: number): number[] {
+  const within = (size: number): boolean => size >= low && size <= max && size >= 1;
+  const sizes = [low];
+  const divisor = [...Array(Math.max(0, max - low + 1)).keys()].map((step) => low + step).find((size) => size > 1 && size < count && count % size === 0);
+  if (divisor !== undefined) sizes.push(divisor);
+  const single = [...Array(Math.max(0, max - low + 1)).keys()].map((step) => low + step).find((size) => size > 1 && size < count && count % size === 1);
+  if (single !== undefined) sizes.push(single);
+  if (within(count)) sizes.push(count);
+  return [...new Set(sizes.filter(within))];
+}
+
+/**
  * Pagination as a property (README › Lists; D45): for any page size, the pages of the list, walked as the spec
  * declares (page number, offset, cursor or next link), partition its records while nothing writes: no record on
  * two pages, none left out, their union the whole list (as read with the largest pages), holding every record
@@ -128,7 +145,7 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       if (min === undefined || max === undefined) return;
       // Sizes small enough to need many pages, not so small that one walk reads hundreds.
       const low = Math.min(max, Math.max(min, Math.ceil(whole.length / PAGES_PER_WALK)));
-      await context.forAll(fc.integer({ min: low, max }), async (size) => {
+      const walkWith = async (size: number): Promise<void> => {
         const pages = await walk(context, resource, list, size);
         const ids = idsOf(pages, size, op.operationId);
         const got = new Set(ids);
@@ -136,7 +153,10 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
         if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is on no page of ${pages.length}`, pages.at(-1)!.exchange);
         const extra = ids.find((one) => !wholeSet.has(one));
         if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not in the list read with pages of ${max}`, pages.find((page) => page.ids.includes(extra))!.exchange);
-      }, { runs: Math.min(context.target.runs, 10) });
+      };
+      // The sizes whose last page is a boundary, walked on every run before the draws (D170).
+      for (const size of boundarySizes(whole.length, low, max)) await walkWith(size);
+      await context.forAll(fc.integer({ min: low, max }), walkWith, { runs: Math.min(context.target.runs, 10) });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { documentedStatuses } from '../../judge/documented.js';
 import { canonicalJson, exactInteger } from '../../model/json.js';
 import { memberAt } from '../../model/lists.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
@@ -73,17 +74,23 @@ function isNewId(context: CheckContext, resource: ResourceModel, id: string, sen
 
 /**
  * The create operation with a valid body; checks the answer (seed, createPet rule 2: it repeats the submitted
- * fields and carries a new id) and returns the created record. When `mayRefuse` (a string at the corners of an
- * unconstrained property, DECISIONS D2), a 400 is accepted unless `--strict`, with advice, and `undefined` returned.
+ * fields and carries a new id) and returns the created record. When `mayRefuse` is `true` (a string at the corners
+ * of an unconstrained property, DECISIONS D2), a 400 is accepted unless `--strict`, with advice, and `undefined`
+ * returned. When it is `'reference'` (a member naming a record of another collection set to a value the suite did
+ * not see exist, D172), any documented client error but 401/403/429, and a 404, are accepted the same way.
  */
-export async function createRecord(context: CheckContext, resource: ResourceModel, drawn: ExactRecord, mayRefuse = false): Promise<ExactRecord | undefined> {
+export async function createRecord(context: CheckContext, resource: ResourceModel, drawn: ExactRecord, mayRefuse: boolean | 'reference' = false): Promise<ExactRecord | undefined> {
   const op = operation(resource, 'create');
   const value = withClientId(context, resource, drawn);
   const sentAt = memory(context, resource).tick;
-  const allowed = mayRefuse && !context.target.strict ? [...successStatuses(op), 400] : successStatuses(op);
-  const { exchange, body, sentValue } = await createConflictAware(context, resource, op, value, allowed);
-  if (exchange.response.status === 400) {
-    context.advise(`${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`);
+  const refusals = mayRefuse === 'reference' ? [...new Set([...documentedStatuses(op).filter((status) => status >= 400 && status < 500 && ![401, 403, 429].includes(status)), 404])] : mayRefuse && !context.target.strict ? [400] : [];
+  const { exchange, body, sentValue } = await createConflictAware(context, resource, op, value, [...successStatuses(op), ...refusals]);
+  if (refusals.includes(exchange.response.status)) {
+    context.advise(
+      mayRefuse === 'reference'
+        ? `${op.operationId} refused a body naming a record it may not hold with ${exchange.response.status} (allowed: a reference to no record), e.g. ${show(value).slice(0, 80)}`
+        : `${op.operationId} refused a value at the corners of an unconstrained string with 400 (allowed: its constraints are not shown), e.g. ${show(value).slice(0, 80)}`,
+    );
     return undefined;
   }
   // The record sent is the body's, or its envelope's member (D73).

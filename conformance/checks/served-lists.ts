@@ -8,6 +8,7 @@ import { filterValue, invalidLimits, limitRange } from '../arbitraries/query-str
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
+import { boundarySizes } from './pages.js';
 import { queryHoldingRecords, recordsFor } from '../references.js';
 import { narrowWindows } from '../window-query.js';
 import type { Check } from './check.js';
@@ -194,7 +195,7 @@ export function servedPagesCheck(served: ServedList): Check {
       // Sizes that split the held set into several pages, not so small that one walk reads hundreds.
       const top = Math.max(min, Math.min(max, held.keys.length));
       const low = Math.min(top, Math.max(min, Math.ceil(held.keys.length / PAGES_PER_WALK)));
-      await context.forAll(fc.integer({ min: low, max: top }), async (size) => {
+      const walkWith = async (size: number): Promise<void> => {
         const { pages } = await walk(context, served, held.base, size, held.bounded ? held.keys.length : MAX_WALK_RECORDS);
         const read = pages.flatMap((page) => page.keys);
         // A bounded held set is the list's first records: compare as many of the walk's first ones.
@@ -204,7 +205,10 @@ export function servedPagesCheck(served: ServedList): Check {
         if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is not among the first ${compared.length} records of ${pages.length} pages`, pages.at(-1)!.exchange);
         const extra = compared.find((key) => !whole.has(key));
         if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not on the pages of ${max}`, pages.find((page) => page.keys.includes(extra))!.exchange);
-      }, { runs: Math.min(context.target.runs, 10) });
+      };
+      // The sizes whose last page is a boundary, walked on every run before the draws (D170).
+      for (const size of boundarySizes(held.keys.length, low, top)) await walkWith(size);
+      await context.forAll(fc.integer({ min: low, max: top }), walkWith, { runs: Math.min(context.target.runs, 10) });
     },
   };
 }
@@ -225,12 +229,15 @@ export function servedLimitCheck(served: ServedList): Check {
       const held = await heldSet(context, served);
       const top = Math.max(min, Math.min(max, held.keys.length + 1));
       const sizes = fc.oneof(fc.integer({ min, max: top }), fc.constantFrom(...new Set([min, max])));
-      await context.forAll(sizes, async (size) => {
+      const ask = async (size: number): Promise<void> => {
         const page = await readPage(context, served, held.base, size, undefined);
         if (page.keys.length > size) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the page holds ${page.keys.length} records, more than ${size}`, page.exchange);
         const expected = Math.min(size, held.keys.length);
         if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the first page holds ${page.keys.length} records, yet the list holds ${held.keys.length}`, page.exchange);
-      });
+      };
+      // The smallest and largest sizes, and the one just past the held records, on every run before the draws (D170).
+      for (const size of new Set([min, max, Math.min(max, held.keys.length + 1)])) await ask(size);
+      await context.forAll(sizes, ask);
     },
   };
 }

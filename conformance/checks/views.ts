@@ -7,11 +7,14 @@ import { Violation } from '../contract.js';
 import { requestOf } from '../context.js';
 import { idOf, type Check } from './check.js';
 import { createRecord, recordsOf, successStatuses } from './records.js';
+import { sameJson } from '../../model/json.js';
+import type { CheckContext } from '../check-context.js';
 
 /**
  * A sub-path view's equality filters with listed values (`GET /plant/findByStatus?status=sold`), as a property
  * (spec/DECISIONS.md › D91): the check creates one record per value, then asks the view for each value: every
- * listed record has that value, and the record created with it is listed (when the page is not full).
+ * listed record has that value, and the record created with it is listed (when the page is not full); then the
+ * view without the parameter, where its schema states a default (D173).
  */
 export function viewFilterCheck(resource: ResourceModel, view: ListModel, id: string, rule: string): Check {
   const filters = view.filters.filter((filter) => (filter.match ?? 'equal') === 'equal' && (filter.values?.length ?? 0) > 0);
@@ -41,9 +44,34 @@ export function viewFilterCheck(resource: ResourceModel, view: ListModel, id: st
           const left = [...made].find(([madeId, madeValue]) => madeValue === value && !listed.has(madeId));
           if (left !== undefined) throw new Violation(`${op.operationId}?${filter.parameter.name}=${filterText(value)} leaves out ${resource.name} ${left[0]}, created with ${filter.property} ${filterText(value)}`, exchange);
         }
+        await askDefault(context, resource, view, filter, made);
       }
     },
   };
+}
+
+/**
+ * The filter's documented `default` (D173): asked without the parameter, the view applies the default the
+ * parameter's schema states, so every listed record has it and the record created with it is listed (when the page
+ * is not full). Nothing is asked when the schema states no default (or one that is not a listed value), or when the
+ * view has another required parameter.
+ */
+async function askDefault(context: CheckContext, resource: ResourceModel, view: ListModel, filter: FilterModel, made: ReadonlyMap<string, unknown>): Promise<void> {
+  const op = view.operation;
+  const stated = filter.parameter.schema['default'];
+  const fallback = Array.isArray(stated) && stated.length === 1 ? stated[0] : stated;
+  if (fallback === undefined || !filter.values!.some((value) => sameJson(value, fallback))) return;
+  if (op.queryParams.some((parameter) => parameter.required && parameter.name !== filter.parameter.name)) return;
+  const query = new URLSearchParams();
+  if (view.limit?.maximum !== undefined) query.set(view.limit.parameter, String(view.limit.maximum));
+  const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+  const records = recordsOf(resource, body);
+  const stranger = filterStranger(records, filter.property, fallback);
+  if (stranger !== undefined) throw new Violation(`${op.operationId} without ${filter.parameter.name} (its documented default: ${filterText(fallback)}): ${stranger.message}`, exchange);
+  if (view.limit?.maximum !== undefined && records.length >= view.limit.maximum) return;
+  const listed = new Set(records.map((record) => idOf(resource, record)));
+  const left = [...made].find(([madeId, madeValue]) => sameJson(madeValue, fallback) && !listed.has(madeId));
+  if (left !== undefined) throw new Violation(`${op.operationId} without ${filter.parameter.name} (its documented default: ${filterText(fallback)}) leaves out ${resource.name} ${left[0]}, created with ${filter.property} ${filterText(fallback)}`, exchange);
 }
 
 /**
@@ -118,7 +146,7 @@ export function viewChecks(resource: ResourceModel, where: (view: ListModel) => 
     .filter((view) => view.filters.some((filter) => (filter.match ?? 'equal') === 'equal' && (filter.values?.length ?? 0) > 0))
     .map((view) => {
       const names = view.filters.map((filter) => `\`${filter.parameter.name}\``).join(', ');
-      return viewFilterCheck(resource, view, `${view.operation.operationId}.filter`, `${where(view)}: for each listed value of ${names}, every record the view lists has it, and a record created with it is listed.`);
+      return viewFilterCheck(resource, view, `${view.operation.operationId}.filter`, `${where(view)}: for each listed value of ${names}, every record the view lists has it, and a record created with it is listed${view.filters.some((filter) => filter.parameter.schema['default'] !== undefined) ? '; without the parameter, its documented default applies' : ''}.`);
     });
   const itemFilters = views.flatMap((view) =>
     view.filters.flatMap((filter, index) => {

@@ -9,6 +9,8 @@ import { MARKET_FAULTS } from './marketplace/faults.js';
 import { startMarketServer } from './marketplace/marketplace-server.js';
 import { NURSERY_FAULTS } from './nursery/faults.js';
 import { startNurseryServer } from './nursery/nursery-server.js';
+import { PETSTORE_FAULTS, PETSTORE_SPEC } from './swagger-petstore/faults.js';
+import { startPetstoreServer } from './swagger-petstore/petstore-server.js';
 
 /** One one-fault version of an independent server: its name, the check that must reject it, and how to start it. */
 export interface FaultVersion {
@@ -39,5 +41,6 @@ export function independentCases(): IndependentCase[] {
     caseOf('gallery-3.1.yaml', (fault) => startGalleryServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), GALLERY_FAULTS),
     caseOf('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), MARKET_FAULTS),
     caseOf('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), NURSERY_FAULTS),
+    caseOf(PETSTORE_SPEC, (fault) => startPetstoreServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), PETSTORE_FAULTS),
   ];
 }
