@@ -52,8 +52,9 @@ test('a card number answered masked shows the number sent; other changes do not 
   expect(shows('****', '4242424242424242')).toBe(false);
 });
 
-test('a number masked by characters keeps four whole characters, a surrogate pair counting as one (D183)', () => {
+test('a number masked by characters keeps four characters, counted as code points or as UTF-16 units (D183)', () => {
   expect(shows('X\u0000\u0000\u0000𐀀', '\u0000\u0000\u0000\u0000𐀀')).toBe(true);
   expect(shows('XX\u0000\u0000𐀀', '\u0000\u0000\u0000\u0000𐀀')).toBe(true);
+  expect(shows('*\udc00𐀀\u0000', '𐀀𐀀\u0000')).toBe(true);
   expect(shows('X\u0000\u0000\u0000\u0000', '\u0000\u0000\u0000\u0000𐀀')).toBe(false);
 });

@@ -190,11 +190,17 @@ function calendarOrder(list: readonly string[]): string[] {
  */
 function maskedEcho(got: unknown, sent: unknown): boolean {
   if (typeof got !== 'string' || typeof sent !== 'string' || got === sent) return false;
-  // Characters are counted as code points: a server masking by characters keeps four whole ones, never half a pair.
-  const [gotChars, sentChars] = [Array.from(got), Array.from(sent)];
-  if (gotChars.length !== sentChars.length) return false;
-  const masked = Array.from(/^([*xX•#])\1*/u.exec(got)?.[0] ?? '').length;
-  return masked > 0 && masked >= gotChars.length - 4 && gotChars.slice(masked).join('') === sentChars.slice(masked).join('');
+  // Characters counted as code points (a server masking by characters) or as UTF-16 units (one masking by
+  // JavaScript string indices): both are correct readings of "the last four digits" (D183).
+  return maskedOver(Array.from(got), Array.from(sent)) || maskedOver(got.split(''), sent.split(''));
+}
+
+/** {@link maskedEcho} over one way of counting characters: `got` and `sent` cut into them. */
+function maskedOver(got: readonly string[], sent: readonly string[]): boolean {
+  if (got.length !== sent.length) return false;
+  let masked = 0;
+  while (masked < got.length && '*xX•#'.includes(got[masked]!) && got[masked] === got[0]) masked += 1;
+  return masked > 0 && masked >= got.length - 4 && got.slice(masked).join('') === sent.slice(masked).join('');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

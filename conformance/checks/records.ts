@@ -122,7 +122,7 @@ export function conflictStatuses(op: OperationModel): number[] {
  * encode (a booking with a dog on a trip that allows none) refuses a combination the suite drew, not every
  * record, so a set-up refused that way is no failure of the target. Members pinned to a record the target holds
  * (D95), required ones and a client-chosen id stay. `sentValue` is the body of the answered request; errors: a
- * {@link GenerationGaveUp} (no verdict) when even the body without optional members is refused with 409.
+ * {@link Violation} when even the body without optional members is refused with 409 (as any 409 was before).
  */
 async function createConflictAware(context: CheckContext, resource: ResourceModel, op: OperationModel, value: unknown, allowed: number[]): Promise<Awaited<ReturnType<CheckContext['call']>> & { sentValue: unknown }> {
   const mayConflict = resource.parent?.singleton !== true && op.bodyEnvelope === undefined && conflictStatuses(op).length > 0 && value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -135,7 +135,7 @@ async function createConflictAware(context: CheckContext, resource: ResourceMode
     const answer = await context.call(op, requestOf(op, { value: current }), [...allowed, 409]);
     if (answer.exchange.response.status !== 409) return { ...answer, sentValue: current };
     const dropped = optional.pop();
-    if (dropped === undefined) throw new GenerationGaveUp(resource.name, `${op.operationId} answered its documented 409 to every body the suite drew, even without optional members: a rule of the target's text keeps it from creating one`);
+    if (dropped === undefined) throw new Violation(`${op.operationId} answered 409 to a valid body${optional.length === 0 && current === value ? '' : ' even without its optional members'}: a rule of the text refuses some combinations of members, not every record`, answer.exchange);
     context.advise(`${op.operationId} refused ${show(current).slice(0, 80)} with its documented 409 (a rule of the text the schema does not encode): sent again without ${dropped}`);
     current = Object.fromEntries(Object.entries(current).filter(([name]) => name !== dropped));
   }

@@ -14,6 +14,7 @@ export type TrainFault =
   | 'bookings-limit-plus-one'
   | 'bookings-limit-maximum-not-enforced'
   | 'booking-trip-not-checked'
+  | 'booking-conflict-always'
   | 'create-answers-200'
   | 'create-drops-has-dog'
   | 'ids-not-uuid'
@@ -47,6 +48,7 @@ export const TRAIN_FAULTS: readonly TrainFaultCase[] = [
   { fault: 'bookings-limit-plus-one', description: 'a page of bookings holds limit + 1 records', killedBy: 'get-bookings.limit' },
   { fault: 'bookings-limit-maximum-not-enforced', description: 'a limit above the maximum 100 is accepted', killedBy: 'get-bookings.invalid-query' },
   { fault: 'booking-trip-not-checked', description: 'a booking naming a trip that does not exist is created', killedBy: 'create-booking.reference' },
+  { fault: 'booking-conflict-always', description: 'a seat counter that never resets refuses every booking with 409', killedBy: 'create-booking.echo' },
   { fault: 'create-answers-200', description: 'a create answers 200 instead of 201', killedBy: 'create-booking.echo' },
   { fault: 'create-drops-has-dog', description: 'has_dog is lost on the way to storage', killedBy: 'create-booking.echo' },
   { fault: 'ids-not-uuid', description: 'booking ids are counters, not the uuids the schema declares', killedBy: 'create-booking.echo' },

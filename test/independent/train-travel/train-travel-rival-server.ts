@@ -9,7 +9,8 @@ import { STATIONS, TRIPS, type Trip } from './data.js';
 // a trip's date is the origin station's local day and only departures from its time on are listed, a booking
 // needs no passenger name (the schema requires none), a read-only `id` sent is refused, a malformed booking id is
 // a 404, an out-of-range `limit` is clamped, a payment stays `pending`, card numbers are masked with `X`, bookings
-// list newest first, ids are UUIDv7, and problems carry `instance`. Nothing is shared with the other server.
+// list newest first, ids are UUIDv7, a token it does not know is a 403 where documented, and problems carry
+// `instance`. Nothing is shared with the other server.
 
 /** A booking as this server keeps it (members the description's `Booking` names). */
 type Booking = { id: string; trip_id: string; passenger_name?: string; has_bicycle?: boolean; has_dog?: boolean };
@@ -145,7 +146,10 @@ export async function startTrainRivalServer(options: { tokens: readonly string[]
     const known = (parts.length === 1 && ['stations', 'trips', 'bookings'].includes(parts[0]!)) || (parts[0] === 'bookings' && (parts.length === 2 || (parts.length === 3 && parts[2] === 'payment')));
     if (!known) return refuse(404, 'Not Found', 'no such resource');
     const bearer = /^bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
-    if (bearer === null || !tokens.has(bearer[1]!.trim())) return refuse(401, 'Unauthorized', 'sign in with OAuth 2.0');
+    if (bearer === null) return refuse(401, 'Unauthorized', 'sign in with OAuth 2.0');
+    // A token this server does not know is insufficient for access: 403 wherever the description documents it
+    // (every operation but the booking create).
+    if (!tokens.has(bearer[1]!.trim())) return method === 'POST' && parts.length === 1 ? refuse(401, 'Unauthorized', 'sign in with OAuth 2.0') : refuse(403, 'Forbidden', 'this token grants no access');
     let body: unknown;
     if (method === 'POST') {
       const chunks: Buffer[] = [];

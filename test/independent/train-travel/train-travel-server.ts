@@ -263,6 +263,7 @@ class TrainApp {
     if ((bicycle !== undefined && typeof bicycle !== 'boolean') || (dog !== undefined && typeof dog !== 'boolean')) throw new Problem(400, 'Bad Request', 'has_bicycle and has_dog are booleans');
     const trip = TRIPS.find((one) => one.id === tripId.toLowerCase());
     if (trip === undefined && this.fault !== 'booking-trip-not-checked') throw new Problem(404, 'Not Found', `no trip ${tripId}`);
+    if (this.fault === 'booking-conflict-always') throw new Problem(409, 'Conflict', 'the trip is fully booked');
     if (trip !== undefined && bicycle === true && !trip.bicycles_allowed) throw new Problem(409, 'Conflict', 'bicycles are not allowed on this trip');
     if (trip !== undefined && dog === true && !trip.dogs_allowed) throw new Problem(409, 'Conflict', 'dogs are not allowed on this trip');
     const id = this.fault === 'ids-not-uuid' ? String(this.bookings.size + 1).padStart(8, '0') : randomUUID();
