@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
+import { defaultSpanOf } from '../model/windows.js';
 import { shows } from '../judge/record-rules.js';
-import { narrowWindows, recordWindowQuery } from './window-query.js';
+import { narrowWindows, recordWindowQuery, windowOf } from './window-query.js';
 
-// The windows the suite picks itself (spec/DECISIONS.md › D186, D187) and calendars answered in time order (D189),
+// The windows the suite picks itself (spec/DECISIONS.md › D186) and calendars answered in time order (D189),
 // on the gallery of spec/wild/ (opening hours from `startDate`, exhibitions in a startDate..endDate window).
 
 const model = await loadModel(join(PACKAGE_ROOT, 'spec', 'wild', 'gallery-3.1.yaml'));
@@ -25,7 +26,7 @@ describe('narrow windows of a list the suite cannot fill (D186)', () => {
   });
 });
 
-describe("a record's own window (D187)", () => {
+describe("a record's own window (D186)", () => {
   test('its first and last days bound the window, whatever their order', () => {
     expect(recordWindowQuery(exhibitions, { dates: ['2031-05-02', '1999-12-31', '2020-02-29'] })).toBe('startDate=1999-12-31&endDate=2031-05-02');
   });
@@ -46,5 +47,25 @@ describe('a calendar answered in time order shows the days sent (D189)', () => {
     expect(shows(['2023-09-05', '2023-09-09'], ['2023-09-08', '2023-09-05'])).toBe(false);
     expect(shows(['b', 'a'], ['a', 'b'])).toBe(false);
     expect(shows(['2023-09-05T10:00:00', '2023-09-05T09:00:00'], ['2023-09-05T09:00:00', '2023-09-05T10:00:00'])).toBe(false);
+  });
+});
+
+describe('a default end stated in prose (D187)', () => {
+  test.each([
+    ['End of a date range to retrieve special events for. Defaults to 7 days after `startDate`.', { days: 7, from: 'startDate' }],
+    ['Defaults to two weeks after from', { days: 14, from: 'from' }],
+    ['The last day. Default to 30 days from since.', { days: 30, from: 'since' }],
+  ])('%s', (text, span) => {
+    expect(defaultSpanOf(text)).toEqual(span);
+  });
+  test('no span where the text states none', () => {
+    for (const text of ["Starting date to retrieve future operating hours from. Defaults to today's date.", 'Defaults to the end of the month.', undefined]) expect(defaultSpanOf(text)).toBeUndefined();
+  });
+  test('read into the window when the span starts at its lower bound', () => {
+    const parameters = windowOf(operation('listExhibitions'))!.parameters;
+    expect(parameters.map((one) => [one.parameter.name, one.defaultAfter])).toEqual([
+      ['startDate', undefined],
+      ['endDate', { days: 7, from: 'startDate' }],
+    ]);
   });
 });

@@ -82,7 +82,7 @@ export function narrowWindows(op: OperationModel, query: string, today: Date): s
 }
 
 /**
- * The narrowest window that holds `record` on its resource's main list (D187): query text naming each window
+ * The narrowest window that holds `record` on its resource's main list (D186): query text naming each window
  * parameter at the record's own first (lower bounds) or last (upper bounds) ranged value, so the record meets the
  * range and few others do. `undefined` when the list has no window, the ranged member is unknown, or the record
  * holds no value in it (then no window brings it into view).

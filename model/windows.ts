@@ -17,6 +17,11 @@ export interface WindowParameter {
   bound: Bound;
   format: 'date' | 'date-time';
   widest: string;
+  /**
+   * The default an upper bound's description states as a span after the lower bound ("Defaults to 7 days after
+   * `startDate`", D187): its length in days and the lower parameter's name; `undefined` when none is stated.
+   */
+  defaultAfter?: { days: number; from: string } | undefined;
 }
 
 /** The window of a list operation: its parameters, and the record member they range over, when one is found. */
@@ -49,6 +54,21 @@ function formatOf(schema: Schema): WindowParameter['format'] | undefined {
   return format === 'date' || format === 'date-time' ? format : undefined;
 }
 
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, fourteen: 14, thirty: 30 };
+const DEFAULT_SPAN = /\bdefaults?\s+to\s+(\d+|[a-z]+)\s+(day|week)s?\s+(?:after|from)\s+`?([A-Za-z_$][\w$.-]*?)`?(?=[\s.,;)]|$)/i;
+
+/**
+ * The span a bound's description states as its default after another parameter (D187): "Defaults to 7 days after
+ * `startDate`" is `{ days: 7, from: 'startDate' }`; weeks count 7 days; `undefined` when the text states none.
+ */
+export function defaultSpanOf(description: string | undefined): { days: number; from: string } | undefined {
+  const found = DEFAULT_SPAN.exec(description ?? '');
+  if (found === null) return undefined;
+  const count = /^\d+$/.test(found[1]!) ? Number(found[1]) : NUMBER_WORDS[found[1]!.toLowerCase()];
+  if (count === undefined || count <= 0) return undefined;
+  return { days: found[2]!.toLowerCase() === 'week' ? count * 7 : count, from: found[3]! };
+}
+
 const windows = new WeakMap<OperationModel, ListWindow | null>();
 
 /**
@@ -72,6 +92,10 @@ function computeWindow(op: OperationModel): ListWindow | undefined {
     parameters.push({ parameter, bound, format, widest: WIDEST[format][bound] });
   }
   if (parameters.length === 0) return undefined;
+  for (const one of parameters) {
+    const stated = one.bound === 'upper' ? defaultSpanOf(one.parameter.description) : undefined;
+    if (stated !== undefined && parameters.some((other) => other.bound === 'lower' && other.parameter.name === stated.from)) one.defaultAfter = stated;
+  }
   const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
   const shape = success === undefined ? undefined : shapeOfList(success);
   const item = success === undefined || shape === undefined ? undefined : listItemSchema(success, shape);

@@ -11,6 +11,7 @@ import { documentedStatuses } from '../../judge/documented.js';
 import { reversedRefused } from '../../model/windows.js';
 import { requestOf } from '../context.js';
 import { settle } from '../consistency.js';
+import type { Exchange } from '../../judge/verdict.js';
 
 // Range filters as a property (spec/DECISIONS.md › D91): a list's lower and upper bound parameters on a date or
 // an instant, read as the spec's names say, both ends included where the spec is silent (a day named as a range's
@@ -92,6 +93,7 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
       const bounds = fc.record({ lower: fc.option(offsets, { nil: undefined }), upper: fc.option(offsets, { nil: undefined }) }).filter(({ lower, upper }) => (lower !== undefined && lowerParameter !== undefined) || (upper !== undefined && upperParameter !== undefined));
       await context.forAll(bounds.map(({ lower, upper }) => (lower !== undefined && upper !== undefined && lower > upper ? { lower: upper, upper: lower } : { lower, upper })), ({ lower, upper }) => ask(lower, upper));
       if (lowerParameter !== undefined && upperParameter !== undefined) await askReversed(context, resource, property, [lowerParameter, 3 * SPACING_DAYS, start], [upperParameter, SPACING_DAYS, start]);
+      if (lowerParameter !== undefined && upperParameter?.defaultAfter !== undefined) await askDefaultSpan(context, resource, mine, lowerParameter, upperParameter, start);
     },
   };
 }
@@ -148,11 +150,49 @@ async function askReversed(context: CheckContext, resource: ResourceModel, prope
   if (stray !== undefined) throw new Violation(`asked the reversed range ${lower[0].parameter.name}=${from}&${upper[0].parameter.name}=${to}, the list holds ${show(stray)}, which is neither empty nor in that range read the other way round`, exchange);
 }
 
+/**
+ * The end a spec states only in prose (D187): asked with the lower bound alone on the first created record's day
+ * and the upper one left out, the list holds every created record with a value in the first `days - 1` days after
+ * it (when the page is not full), and none whose values all lie more than `days + 1` days after it. A violation
+ * under `--strict`; advice otherwise.
+ */
+async function askDefaultSpan(context: CheckContext, resource: ResourceModel, mine: readonly { id: string; times: number[] }[], lower: WindowParameter, upper: WindowParameter, start: number): Promise<void> {
+  const op = resource.operations.list!;
+  const days = upper.defaultAfter!.days;
+  const from = dayText(start, 0, lower.format);
+  const query = new URLSearchParams({ [lower.parameter.name]: from });
+  const page = largestPage(resource);
+  if (page !== undefined && resource.limit !== undefined) query.set(resource.limit.parameter, String(page));
+  // The window is always named (D90) except here: the end the spec's prose defaults is left out on purpose.
+  const request = requestOf(op, { query: query.toString() });
+  const url = new URL(request.path, 'http://target.invalid');
+  url.searchParams.delete(upper.parameter.name);
+  const asked = `${lower.parameter.name}=${from} without ${upper.parameter.name} (${upper.defaultAfter!.days} days after ${lower.parameter.name}, as its description says)`;
+  const first = Date.parse(from);
+  const due = mine.filter((one) => inRange(one.times, first, first + (days - 1) * 86_400_000));
+  const read = async (): Promise<{ exchange: Exchange; records: ExactRecord[] }> => {
+    const { exchange, body } = await context.call(op, { ...request, path: `${url.pathname}${url.search}` }, successStatuses(op));
+    return { exchange, records: recordsOf(resource, body) };
+  };
+  const { exchange, records } = await settle(context.target, read, (answer) => (page !== undefined && answer.records.length >= page) || due.every((one) => answer.records.some((record) => idOf(resource, record) === one.id)));
+  const listed = new Set(records.map((record) => idOf(resource, record)));
+  // A default stated only in prose is held under --strict; otherwise a departure from it is advice (D187).
+  const fail = (problem: string): void => {
+    if (context.target.strict) throw new Violation(problem, exchange);
+    context.advise(`${problem} (a default stated only in prose: judged with --strict)`);
+  };
+  const late = mine.find((one) => one.times.length > 0 && Math.min(...one.times) > first + (days + 1) * 86_400_000 && listed.has(one.id));
+  if (late !== undefined) return fail(`asked ${asked}, the list holds ${resource.name} ${late.id}, whose ${show(late.times.map((time) => new Date(time).toISOString().slice(0, 10)))} all lie past that default end`);
+  if (page !== undefined && records.length >= page) return;
+  const left = due.find((one) => !listed.has(one.id));
+  if (left !== undefined) fail(`asked ${asked}, the list (${records.length} records, a complete page) leaves out ${resource.name} ${left.id}, which holds a day within it`);
+}
+
 /** The range check of a resource's main list, when its window ranges over a record member (D91). */
 export function rangeChecks(resource: ResourceModel, where: string): Check[] {
   const list = resource.operations.list;
   const window = list === undefined ? undefined : windowOf(list);
   if (list === undefined || window?.property === undefined || resource.operations.create === undefined) return [];
   const names = window.parameters.map((one) => `\`${one.parameter.name}\``).join('/');
-  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` meeting it and every created record with one there is listed; a day named as the end is part of the range; a reversed range is a documented 4xx (where the spec says so) or a consistent answer, never a 5xx.`)];
+  return [rangeCheck(resource, window, `${list.operationId}.range`, `${where}: for any range asked with ${names} (either bound alone or both, drawn on the created records' values), every listed record has \`${window.property}\` meeting it and every created record with one there is listed; a day named as the end is part of the range; a reversed range is a documented 4xx (where the spec says so) or a consistent answer, never a 5xx${window.parameters.some((one) => one.defaultAfter !== undefined) ? '; with --strict, an end whose description states its default as days after the start is applied when left out' : ''}.`)];
 }

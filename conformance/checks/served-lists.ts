@@ -68,7 +68,8 @@ interface Page {
 /**
  * The query every request to a served list carries: each required parameter set from the spec's examples, enums
  * or defaults, as references are resolved (D95), or from the ids other lists show when the examples find nothing
- * (D124). Errors: {@link NothingToJudge} when none can be built.
+ * (D124), and the narrowest window that then holds records (D186). Errors: {@link NothingToJudge} when none can be
+ * built.
  */
 async function baseQuery(context: CheckContext, served: ServedList): Promise<string> {
   const itemsPath = served.list.shape.kind === 'array' ? [] : served.list.shape.itemsPath;

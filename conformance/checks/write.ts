@@ -137,7 +137,7 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
 
 /**
  * A deleted record: a read is a 404 (within the consistency window), and the largest list page, asked within the
- * narrowest window that held the record (D187), does not show it.
+ * narrowest window that held the record (D186), does not show it.
  */
 async function expectGone(context: CheckContext, resource: ResourceModel, deleted: ExactRecord, deletedBy: string): Promise<void> {
   const recordId = idOf(resource, deleted);

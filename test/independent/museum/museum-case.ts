@@ -18,12 +18,16 @@ export function museumTarget(spec: string, baseUrl: string): Target {
   return { baseUrl, apiKey: INDEPENDENT_KEY, spec, runs: INDEPENDENT_RUNS };
 }
 
+/** A one-fault version and its check; `strict`: the check rejects it only under `--strict` (a rule stated in prose). */
+export type MuseumFaultCase<F extends string> = KilledFault<F> & { strict?: boolean };
+
 /**
  * Registers the tests of one server of the corpus's Museum description, as `defineIndependentCase` does for the
- * descriptions of spec/wild/: the correct server passes every check (among them each check named below), and each
- * one-fault version fails the check named for it. Without the corpus file every test skips and says why.
+ * descriptions of spec/wild/: the correct server passes every check (among them each check named below, also under
+ * `--strict` for a `strict` fault), and each one-fault version fails the check named for it. Without the corpus
+ * file every test skips and says why.
  */
-export function defineMuseumCase<F extends string>(start: StartServer<F>, faults: readonly KilledFault<F>[]): void {
+export function defineMuseumCase<F extends string>(start: StartServer<F>, faults: readonly MuseumFaultCase<F>[]): void {
   const spec = MUSEUM_SPEC;
   describe(`${MUSEUM_CORPUS_FILE}: a server written from the description alone`, () => {
     if (spec === undefined) {
@@ -42,11 +46,23 @@ export function defineMuseumCase<F extends string>(start: StartServer<F>, faults
         forgetTarget(server.baseUrl);
       }
     });
-    for (const { fault, killedBy } of faults) {
-      test(`fault "${fault}" is rejected by ${killedBy}`, async () => {
+    const strictIds = [...new Set(faults.filter((one) => one.strict === true).map((one) => one.killedBy))];
+    if (strictIds.length > 0) {
+      test(`the correct server passes ${strictIds.join(', ')} under --strict`, async () => {
+        const server = await start(undefined);
+        try {
+          expect(failureText(await outcomes({ ...museumTarget(spec, server.baseUrl), strict: true }, strictIds))).toBe('');
+        } finally {
+          await server.close();
+          forgetTarget(server.baseUrl);
+        }
+      });
+    }
+    for (const { fault, killedBy, strict } of faults) {
+      test(`fault "${fault}" is rejected by ${killedBy}${strict === true ? ' under --strict' : ''}`, async () => {
         const server = await start(fault);
         try {
-          const [result] = await outcomes(museumTarget(spec, server.baseUrl), [killedBy]);
+          const [result] = await outcomes({ ...museumTarget(spec, server.baseUrl), ...(strict === true ? { strict } : {}) }, [killedBy]);
           expect(result?.ok, `${killedBy} passed the server with fault ${fault}`).toBe(false);
         } finally {
           await server.close();

@@ -25,6 +25,7 @@ export type MuseumFault =
   | 'errors-as-json'
   | 'bad-uuid-500'
   | 'end-date-exclusive'
+  | 'default-end-date-ignored'
   | 'start-date-ignored'
   | 'hours-twelve-hour-clock'
   | 'ticket-without-confirmation'
@@ -249,7 +250,7 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
       case 'GET /special-events': {
         const start = dayQuery(query, 'startDate', today());
         // "Defaults to 7 days after startDate": both ends are days of the window.
-        const end = dayQuery(query, 'endDate', plusDays(start, 7) ?? start);
+        const end = dayQuery(query, 'endDate', fault === 'default-end-date-ignored' ? '9999-12-31' : (plusDays(start, 7) ?? start));
         if (end < start) {
           if (fault === 'reversed-range-500') throw new Error('negative window');
           throw new Problem(400, 'endDate is before startDate');

@@ -1,15 +1,15 @@
 import { expect, test } from 'vitest';
 import { MAX_WALK_RECORDS } from '../../../conformance/checks/served-lists.js';
 import { forgetTarget } from '../../../conformance/run-suite.js';
-import { INDEPENDENT_KEY, outcomes, type KilledFault } from '../independent-case.js';
-import { defineMuseumCase, MUSEUM_ABSENT, MUSEUM_SPEC, museumTarget } from './museum-case.js';
+import { INDEPENDENT_KEY, outcomes } from '../independent-case.js';
+import { defineMuseumCase, MUSEUM_ABSENT, MUSEUM_SPEC, museumTarget, type MuseumFaultCase } from './museum-case.js';
 import { startMuseumServer, type MuseumFault } from './museum-server.js';
 
 // Redocly's Museum API (the shared corpus's museum/openapi.yaml) implemented from its text alone: opening hours
 // computed for every day from `startDate` on (pages that never end), special events in a startDate..endDate window
 // whose defaults only its prose states, page/limit paging, a ticket's QR code as image/png, problem+json errors.
 // Each fault is one realistic bug, rejected by the check named beside it.
-const FAULTS: readonly KilledFault<MuseumFault>[] = [
+const FAULTS: readonly MuseumFaultCase<MuseumFault>[] = [
   { fault: 'deleted-event-still-listed', killedBy: 'deleteSpecialEvent.gone' },
   { fault: 'delete-keeps-event', killedBy: 'deleteSpecialEvent.gone' },
   { fault: 'qr-as-octet-stream', killedBy: 'getTicketCode.documented' },
@@ -28,6 +28,7 @@ const FAULTS: readonly KilledFault<MuseumFault>[] = [
   { fault: 'bad-uuid-500', killedBy: 'getSpecialEvent.not-found' },
   { fault: 'end-date-exclusive', killedBy: 'listSpecialEvents.range' },
   { fault: 'start-date-ignored', killedBy: 'listSpecialEvents.range' },
+  { fault: 'default-end-date-ignored', killedBy: 'listSpecialEvents.range', strict: true },
   { fault: 'reversed-range-500', killedBy: 'listSpecialEvents.range' },
   { fault: 'hours-twelve-hour-clock', killedBy: 'getMuseumHours.documented' },
   { fault: 'ticket-without-confirmation', killedBy: 'buyMuseumTickets.documented' },
