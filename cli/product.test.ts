@@ -49,6 +49,15 @@ describe('the mock', () => {
     expect(call(mock.handle, { url: '/__admin/pets' }).json.code).toBe('ADMIN_KEY_REQUIRED');
   });
 
+  it('keeps neither admin key header, new or old, in the journal', async () => {
+    const mock = await createMock({ model, adminToken: 'admin' });
+    for (const header of [ADMIN_KEY_HEADER, LEGACY.adminKeyHeader]) call(mock.handle, { url: '/v1/pets', headers: bearer(DEFAULT_API_KEY, { [header]: `secret-of-${header}` }) });
+    const journal = call(mock.handle, { url: '/__admin/requests', headers: { authorization: 'Bearer admin' } });
+    expect(journal.status).toBe(200);
+    expect(journal.json.length).toBeGreaterThanOrEqual(2);
+    expect(journal.body.toString()).not.toContain('secret-of-');
+  });
+
   it('writes the new state format and reads the one the Pet Store harness wrote', async () => {
     const old = join(dir, 'old-state.json');
     writeFileSync(old, `{"format":"${LEGACY.stateFormats.v2}","data":{"pets":[{"id":5,"name":"Kept","categoryId":1}]},"keys":{}}`);
