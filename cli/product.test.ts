@@ -22,9 +22,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('environment variables', () => {
   it('reads PETSTORE_X as OPENAPI_HARNESS_X when the new name is unset, and the new name wins when both are set', () => {
-    const environment: NodeJS.ProcessEnv = { PETSTORE_SPEC: 'old.yaml', PETSTORE_EMPTY: '1', OPENAPI_HARNESS_EMPTY: 'false', PETSTORE_MAX_PETS: '7', HOME: '/h' };
-    expect(adoptLegacyEnvironment(environment)).toEqual(['PETSTORE_SPEC', 'PETSTORE_MAX_PETS']);
-    expect(environment).toMatchObject({ OPENAPI_HARNESS_SPEC: 'old.yaml', OPENAPI_HARNESS_EMPTY: 'false', OPENAPI_HARNESS_MAX_RECORDS: '7' });
+    const environment: NodeJS.ProcessEnv = { PETSTORE_SPEC: 'old.yaml', PETSTORE_EMPTY: '1', OPENAPI_HARNESS_EMPTY: 'false', PETSTORE_MAX_PETS: '7', CONFORMANCE_CONSISTENCY_WINDOW: '50', HOME: '/h' };
+    expect(adoptLegacyEnvironment(environment)).toEqual(['PETSTORE_SPEC', 'PETSTORE_MAX_PETS', 'CONFORMANCE_CONSISTENCY_WINDOW']);
+    expect(environment).toMatchObject({ OPENAPI_HARNESS_SPEC: 'old.yaml', OPENAPI_HARNESS_EMPTY: 'false', OPENAPI_HARNESS_MAX_RECORDS: '7', OPENAPI_HARNESS_CONSISTENCY_WINDOW: '50' });
     expect(environment['OPENAPI_HARNESS_MAX_PETS'], 'the renamed setting is read under its new name only').toBeUndefined();
     expect(adoptLegacyEnvironment(environment), 'a second call takes nothing').toEqual([]);
   });
