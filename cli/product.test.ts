@@ -22,9 +22,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('environment variables', () => {
   it('reads PETSTORE_X as OPENAPI_HARNESS_X when the new name is unset, and the new name wins when both are set', () => {
-    const environment: NodeJS.ProcessEnv = { PETSTORE_SPEC: 'old.yaml', PETSTORE_EMPTY: '1', OPENAPI_HARNESS_EMPTY: 'false', PETSTORE_MAX_PETS: '7', HOME: '/h' };
-    expect(adoptLegacyEnvironment(environment)).toEqual(['PETSTORE_SPEC', 'PETSTORE_MAX_PETS']);
-    expect(environment).toMatchObject({ OPENAPI_HARNESS_SPEC: 'old.yaml', OPENAPI_HARNESS_EMPTY: 'false', OPENAPI_HARNESS_MAX_RECORDS: '7' });
+    const environment: NodeJS.ProcessEnv = { PETSTORE_SPEC: 'old.yaml', PETSTORE_EMPTY: '1', OPENAPI_HARNESS_EMPTY: 'false', PETSTORE_MAX_PETS: '7', CONFORMANCE_CONSISTENCY_WINDOW: '50', HOME: '/h' };
+    expect(adoptLegacyEnvironment(environment)).toEqual(['PETSTORE_SPEC', 'PETSTORE_MAX_PETS', 'CONFORMANCE_CONSISTENCY_WINDOW']);
+    expect(environment).toMatchObject({ OPENAPI_HARNESS_SPEC: 'old.yaml', OPENAPI_HARNESS_EMPTY: 'false', OPENAPI_HARNESS_MAX_RECORDS: '7', OPENAPI_HARNESS_CONSISTENCY_WINDOW: '50' });
     expect(environment['OPENAPI_HARNESS_MAX_PETS'], 'the renamed setting is read under its new name only').toBeUndefined();
     expect(adoptLegacyEnvironment(environment), 'a second call takes nothing').toEqual([]);
   });
@@ -47,6 +47,15 @@ describe('the mock', () => {
       expect(call(mock.handle, { url: '/v1/pets', headers: bearer(key) }).json.map((pet: { name: string }) => pet.name), header).toEqual([key]);
     }
     expect(call(mock.handle, { url: '/__admin/pets' }).json.code).toBe('ADMIN_KEY_REQUIRED');
+  });
+
+  it('keeps neither admin key header, new or old, in the journal', async () => {
+    const mock = await createMock({ model, adminToken: 'admin' });
+    for (const header of [ADMIN_KEY_HEADER, LEGACY.adminKeyHeader]) call(mock.handle, { url: '/v1/pets', headers: bearer(DEFAULT_API_KEY, { [header]: `secret-of-${header}` }) });
+    const journal = call(mock.handle, { url: '/__admin/requests', headers: { authorization: 'Bearer admin' } });
+    expect(journal.status).toBe(200);
+    expect(journal.json.length).toBeGreaterThanOrEqual(2);
+    expect(journal.body.toString()).not.toContain('secret-of-');
   });
 
   it('writes the new state format and reads the one the Pet Store harness wrote', async () => {

@@ -40,8 +40,8 @@ export const STATE_FORMAT = `${PRODUCT}-state/2`;
 /**
  * The names the package shipped under as the Pet Store harness, each still honoured:
  * - `bins`: the old commands, installed beside `openapi-harness` and running the same entries;
- * - `envPrefix`: every `PETSTORE_X` is read as `OPENAPI_HARNESS_X` when the latter is unset (`renamedEnv` lists
- *   the variables whose setting was renamed too);
+ * - `envPrefix`: every `PETSTORE_X` is read as `OPENAPI_HARNESS_X` when the latter is unset; `renamedEnv` maps the
+ *   variables whose setting was renamed too, or that had another prefix;
  * - `apiKey`: accepted by default beside {@link DEFAULT_API_KEY};
  * - `adminKeyHeader`: read when {@link ADMIN_KEY_HEADER} is absent;
  * - `violationsHeader`, `answeredByHeader`: sent beside the new headers, so a client reading the old ones still works;
@@ -51,7 +51,7 @@ export const STATE_FORMAT = `${PRODUCT}-state/2`;
 export const LEGACY = {
   bins: { 'petstore-mock': 'mock', 'petstore-conformance': 'test', 'petstore-proxy': 'proxy' },
   envPrefix: 'PETSTORE_',
-  renamedEnv: { PETSTORE_MAX_PETS: 'OPENAPI_HARNESS_MAX_RECORDS' } as Readonly<Record<string, string>>,
+  renamedEnv: { PETSTORE_MAX_PETS: 'OPENAPI_HARNESS_MAX_RECORDS', CONFORMANCE_CONSISTENCY_WINDOW: 'OPENAPI_HARNESS_CONSISTENCY_WINDOW' } as Readonly<Record<string, string>>,
   apiKey: 'petstore-dev-key',
   adminKeyHeader: 'x-petstore-key',
   violationsHeader: 'x-petstore-violations',
@@ -71,7 +71,7 @@ export const DEFAULT_API_KEYS: readonly string[] = [DEFAULT_API_KEY, LEGACY.apiK
 export function adoptLegacyEnvironment(environment: NodeJS.ProcessEnv = process.env): string[] {
   const taken: string[] = [];
   for (const [name, value] of Object.entries(environment)) {
-    if (!name.startsWith(LEGACY.envPrefix) || value === undefined) continue;
+    if ((!name.startsWith(LEGACY.envPrefix) && LEGACY.renamedEnv[name] === undefined) || value === undefined) continue;
     const current = LEGACY.renamedEnv[name] ?? `${ENV_PREFIX}${name.slice(LEGACY.envPrefix.length)}`;
     if (environment[current] !== undefined) continue;
     environment[current] = value;

@@ -41,12 +41,12 @@ describe('typed client (openapi-fetch with the spec\'s types)', () => {
 });
 
 describe('package export of the types', () => {
-  it('`petstore-animals-harness/types` points at the compiled spec types, with a .d.ts', () => {
+  it('`openapi-harness/types` points at the compiled spec types, with a .d.ts', () => {
     ensureBuilt();
     const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string; default: string }> };
     const entry = pkg.exports['./types']!;
     expect(entry.types).toBe('./dist/model/openapi.d.ts');
     expect(readFileSync(join(PACKAGE_ROOT, entry.types), 'utf8')).toContain('export interface paths');
-    expect(import.meta.resolve('petstore-animals-harness/types')).toBe(`file://${join(PACKAGE_ROOT, entry.default)}`);
+    expect(import.meta.resolve('openapi-harness/types')).toBe(`file://${join(PACKAGE_ROOT, entry.default)}`);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A typed client of the Pet Store Animals interface for front-end code (README › Typed client): the types
  * come from the spec (openapi-typescript, `npm run generate` → model/openapi.ts, exported from the package as
- * `petstore-animals-harness/types`), the calls from openapi-fetch. Point `baseUrl` at the mock in
+ * `openapi-harness/types`), the calls from openapi-fetch. Point `baseUrl` at the mock in
  * development (`npm start`: http://127.0.0.1:4010/v1) and at the real service later; nothing else changes.
  *
  * int64 and JavaScript numbers: `id` and `categoryId` are int64 (seed, Resources), but `response.json()`
@@ -21,7 +21,7 @@ export type PetStatus = components['schemas']['PetStatus'];
 export type PetstoreClient = Client<paths>;
 
 /** A client whose every call carries `Authorization: Bearer <apiKey>` (seed, Authentication). */
-export function petstoreClient(baseUrl = 'http://127.0.0.1:4010/v1', apiKey = 'petstore-dev-key'): PetstoreClient {
+export function petstoreClient(baseUrl = 'http://127.0.0.1:4010/v1', apiKey = 'openapi-harness-dev-key'): PetstoreClient {
   return createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
 }
 

@@ -64,7 +64,7 @@ describe('signing in', () => {
   it('the right token shows the spec and its records, and keeps the token for the tab only (sessionStorage)', async () => {
     expect(await page.locator('#spec-title').textContent()).toBe('Pet Store Service — Animals Interface · 1.0.0');
     await page.getByRole('cell', { name: 'Mittens' }).waitFor();
-    expect(await page.evaluate<string[]>('Object.keys(sessionStorage)')).toContain('petstore-console-token');
+    expect(await page.evaluate<string[]>('Object.keys(sessionStorage)')).toContain('openapi-harness-console-token');
     expect(await page.evaluate<string[]>('Object.keys(localStorage)')).toEqual([]);
     expect(page.url()).not.toContain(TOKEN);
   });
