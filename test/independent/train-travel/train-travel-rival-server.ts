@@ -8,9 +8,9 @@ import { STATIONS, TRIPS, type Trip } from './data.js';
 // documented, never said to be for that), `bicycles=false`/`dogs=false` list only the trips that do not allow them,
 // a trip's date is the origin station's local day and only departures from its time on are listed, a booking
 // needs no passenger name (the schema requires none), a read-only `id` sent is refused, a malformed booking id is
-// a 404, an out-of-range `limit` is clamped, a payment stays `pending`, card numbers are masked with `X`, bookings
-// list newest first, ids are UUIDv7, a token it does not know is a 403 where documented, and problems carry
-// `instance`. Nothing is shared with the other server.
+// a 404, a create answers the booking without its links, an out-of-range `limit` is clamped, a payment stays
+// `pending`, card numbers are masked with `X` by character, bookings list newest first, ids are UUIDv7, a token it
+// does not know is a 403 where documented, and problems carry `instance`. Nothing is shared with the other server.
 
 /** A booking as this server keeps it (members the description's `Booking` names). */
 type Booking = { id: string; trip_id: string; passenger_name?: string; has_bicycle?: boolean; has_dog?: boolean };
@@ -95,7 +95,7 @@ export async function startTrainRivalServer(options: { tokens: readonly string[]
 
   const shown = (booking: Booking, root: string): unknown => ({ ...booking, links: { self: `${root}/bookings/${booking.id}` } });
 
-  const book = (body: unknown, root: string): Answer => {
+  const book = (body: unknown): Answer => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse(400, 'Bad Request', 'a booking is an object');
     const fields = body as Record<string, unknown>;
     if ('id' in fields) return refuse(400, 'Bad Request', 'id is assigned by the server');
@@ -108,7 +108,8 @@ export async function startTrainRivalServer(options: { tokens: readonly string[]
     if (bicycle !== undefined) booking.has_bicycle = bicycle as boolean;
     if (dog !== undefined) booking.has_dog = dog as boolean;
     bookings.unshift(booking);
-    return { status: 201, body: shown(booking, root) };
+    // The create answers the booking alone: its links are for reads.
+    return { status: 201, body: { ...booking } };
   };
 
   const find = (id: string): Booking | undefined => bookings.find((one) => one.id === id.toLowerCase());
@@ -165,7 +166,7 @@ export async function startTrainRivalServer(options: { tokens: readonly string[]
     if (parts.length === 1 && method === 'GET' && parts[0] === 'stations') return stations(query, root);
     if (parts.length === 1 && method === 'GET' && parts[0] === 'trips') return trips(query, root);
     if (parts.length === 1 && method === 'GET') return pageOf(bookings.map((one) => shown(one, root)), query, `${root}/bookings`);
-    if (parts.length === 1 && method === 'POST' && parts[0] === 'bookings') return book(body, root);
+    if (parts.length === 1 && method === 'POST' && parts[0] === 'bookings') return book(body);
     const booking = parts[0] === 'bookings' && parts.length >= 2 ? find(decodeURIComponent(parts[1]!)) : undefined;
     if (parts.length === 2 && (method === 'GET' || method === 'DELETE')) {
       if (booking === undefined) return refuse(404, 'Not Found', 'no such booking');
