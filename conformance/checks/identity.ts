@@ -5,6 +5,7 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema-values.js';
+import { TargetRefusing } from '../client.js';
 import { requestOf, setExampleParent, setParent, setResources, setUnprepared } from '../context.js';
 import type { CheckContext, RequestSpec } from '../check-context.js';
 import { Violation } from '../contract.js';
@@ -140,8 +141,10 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     try {
       id = await remembered.fixture;
     } catch (error) {
-      // One parent no body can be drawn for leaves its own sub-resources untested, not the whole suite.
-      if (!(error instanceof GenerationGaveUp)) throw error;
+      // One parent that cannot be made (no body can be drawn for it, or the target's create of it breaks the spec)
+      // costs only the checks that reach its sub-resources (D134): they meet this error, the rest of the suite runs.
+      // A target refusing to answer (429/503 beyond the retries) is no verdict on anything: it stops the check.
+      if (!(error instanceof Error) || error instanceof TargetRefusing) throw error;
       setUnprepared(resource, error);
       return;
     }
