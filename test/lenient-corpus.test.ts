@@ -100,4 +100,19 @@ describe.skipIf(TRAIN_SPEC === undefined)(`Train Travel's description${TRAIN_SPE
     expect(trips.status).toBe(200);
     expect(trips.body).not.toContain(BAD_TRIP);
   });
+
+  test("the suite's whole catalogue passes on its mock: no check sends the example back for a 400", async () => {
+    const mock = await startMock({ spec: TRAIN_SPEC!, port: 0, apiKeys: [KEY] });
+    try {
+      const target = { baseUrl: mock.baseUrl, apiKey: KEY, spec: TRAIN_SPEC!, runs: 5 };
+      const failed: string[] = [];
+      for (const id of await listCheckIds(target)) {
+        const outcome = await runCheck(id, target);
+        if (!outcome.ok) failed.push(outcome.report);
+      }
+      expect(failed).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  }, 240_000);
 });
