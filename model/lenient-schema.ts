@@ -96,7 +96,7 @@ function exclusiveBounds(out: Schema): void {
 }
 
 /** Whether a schema admits `null` only (`type: null`, `enum: [null]`, `const: null`): the null branch of a nullable union. */
-function isNullOnly(schema: unknown): boolean {
+export function isNullOnly(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
   const record = schema as Schema;
   const type = record['type'];
