@@ -17,6 +17,14 @@ describe('3.0 keywords in a 3.1 file (D130)', () => {
     expect(post('/tasks', { title: 'a', rank: 0 }).status).toBe(400);
     expect(post('/tasks', { title: 'a', rank: 1 }).status).toBe(201);
   });
+
+  it('nullable beside a $ref applies with the target, and the start-up notes count it', async () => {
+    expect(post('/tasks', { title: 'a', owner: null }).status).toBe(201);
+    expect(post('/tasks', { title: 'a', owner: { name: 'Ada' } }).status).toBe(201);
+    expect(post('/tasks', { title: 'a', owner: {} }).status).toBe(400);
+    const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
+    expect(model.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^1 schema: `\$ref` beside other keywords/)]));
+  });
 });
 
 describe('nullable unions read as their other branch where a type is needed (D131)', () => {

@@ -12,6 +12,8 @@ export interface SpecDocument {
   format: 'openapi-3.0' | 'openapi-3.1' | 'swagger-2.0';
   /** References not followed because serving never reads them (`x-` extensions, descriptions, `tags`, `info`): `file#pointer → $ref`. */
   skipped: string[];
+  /** Where a `$ref` has sibling keywords (`file#pointer`), which dereferencing keeps beside the target's (D130). */
+  refSiblings: string[];
   /** Where an object of the document was written, `file#/json/pointer` (file relative to the working directory). */
   locate: (value: object) => string | undefined;
 }
@@ -52,10 +54,11 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
   const rootFile = /^https?:\/\//i.test(specPath) ? specPath : resolvePath(specPath);
   const origins = new WeakMap<object, string>();
   const skipped: string[] = [];
+  const refSiblings: string[] = [];
   const display = (file: string): string => displayPath(file);
   const watch = (value: unknown, file: FileInfo): unknown => {
     const path = fileUrlToPath(file.url);
-    markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped);
+    markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped, refSiblings);
     return value;
   };
   const options: ParserOptions = {
@@ -95,7 +98,7 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
     throw describeFailure(error, rootFile);
   }
   checkStructure(document, display(rootFile));
-  return { document, format, skipped: [...new Set(skipped)], locate: (value) => origins.get(value) };
+  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value) };
 }
 
 /** The parsers of json-schema-ref-parser (YAML: {@link parseYaml}), each followed by `watch` on what it returns. */
@@ -135,14 +138,16 @@ function parseYaml(file: FileInfo): unknown {
  * Records where each object of a freshly parsed file sits, and turns every `$ref` that serving never reads into
  * `x-unresolved-ref` (recorded in `skipped`), so that it is never fetched.
  */
-function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: WeakMap<object, string>, skipped: string[]): void {
+function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: WeakMap<object, string>, skipped: string[], siblings: string[]): void {
   if (typeof value !== 'object' || value === null) return;
   origins.set(value, `${file}#${pointer}`);
   if (Array.isArray(value)) {
-    value.forEach((item, index) => markOrigins(item, file, `${pointer}/${index}`, rootFile, String(index), origins, skipped));
+    value.forEach((item, index) => markOrigins(item, file, `${pointer}/${index}`, rootFile, String(index), origins, skipped, siblings));
     return;
   }
   const record = value as Record<string, unknown>;
+  // A `$ref` beside keywords other than a summary or description (3.0 says to ignore them): dereferencing keeps them (D130).
+  if (typeof record['$ref'] === 'string' && !NAMED_MEMBERS.has(parentKey ?? '') && Object.keys(record).some((key) => key !== '$ref' && key !== 'description' && key !== 'summary' && !key.startsWith('x-'))) siblings.push(`${file}#${pointer}`);
   for (const [key, member] of Object.entries(record)) {
     const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     const named = NAMED_MEMBERS.has(parentKey ?? '');
@@ -150,7 +155,7 @@ function markOrigins(value: unknown, file: string, pointer: string, rootFile: bo
     const extension = !named && ((key.startsWith('x-') && !SERVED_EXTENSIONS.has(key)) || ((key === 'description' || key === 'summary') && typeof member === 'object'));
     const documentation = rootFile && pointer === '' && DOCUMENTATION_ROOT.has(key);
     if (extension || documentation) disarmReferences(member, file, at, skipped);
-    else markOrigins(member, file, at, rootFile, key, origins, skipped);
+    else markOrigins(member, file, at, rootFile, key, origins, skipped, siblings);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalise } from '../conformance/arbitraries/canonical.js';
 import { lenientNotes, withoutNull } from './lenient-schema.js';
+import { validAnswer } from './samples.js';
 import { compile, createAjv, createSchemaConverter, type SchemaFailures } from './schema.js';
 
 /** Converts `schema` as a file of the given version would, and compiles it: the validator and the converter's tally. */
@@ -75,6 +76,12 @@ describe('nullable unions read as their other branch (D131)', () => {
     expect(withoutNull(two)).toBe(two);
     const constrained = { anyOf: [{ type: 'string' }, { type: 'null' }], maxLength: 3 };
     expect(withoutNull(constrained)).toBe(constrained);
+  });
+
+  it('a sample of a nullable union, or a nullable enum, is a value of its other branch', () => {
+    expect(validAnswer({ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 3 }] }).value).toBe(3);
+    expect(validAnswer({ type: 'object', required: ['a'], properties: { a: { oneOf: [{ type: 'null' }, { type: 'string', enum: ['x'] }] } } }).value).toEqual({ a: 'x' });
+    expect(validAnswer({ type: ['string', 'null'], enum: [null, 'on'] }).value).toBe('on');
   });
 
   it("the suite's canonical form of a nullable union is its branch flagged nullable", () => {

@@ -11,6 +11,7 @@ export const LENIENT_KINDS = {
   'numeric-exclusive-in-3.0': "OpenAPI 3.1's numeric `exclusiveMinimum`/`exclusiveMaximum` in a 3.0 schema, read as the 3.1 bound",
   'examples-in-3.0': "JSON Schema's `examples` list in a 3.0 schema, read as examples",
   'examples-not-a-list': 'schema `examples` that is not a list, read as one example',
+  'ref-with-siblings': '`$ref` beside other keywords (3.0 says to ignore them), read with them: the target and the siblings both apply',
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
 } as const;
 
@@ -96,7 +97,7 @@ function exclusiveBounds(out: Schema): void {
 }
 
 /** Whether a schema admits `null` only (`type: null`, `enum: [null]`, `const: null`): the null branch of a nullable union. */
-function isNullOnly(schema: unknown): boolean {
+export function isNullOnly(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
   const record = schema as Schema;
   const type = record['type'];

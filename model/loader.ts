@@ -223,7 +223,9 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
   if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
-  notes.push(...lenientNotes(converter.lenient), ...variants);
+  const kinds = new Map(converter.lenient);
+  if (read.refSiblings.length > 0) kinds.set('ref-with-siblings', read.refSiblings.length);
+  notes.push(...lenientNotes(kinds), ...variants);
   const details: string[] = [];
   const invalid = [...converter.invalidExamples.map((example) => ({ where: read.locate(example.source) ?? 'a schema', value: example.value })), ...refusedExamples];
   if (invalid.length > 0) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { sample } from 'openapi-sampler';
+import { isNullOnly } from './lenient-schema.js';
 import { unrolledSize } from './schema-refs.js';
 import { compile, createAjv, jsonType, objectShape, typesOf, type Schema, type Validator } from './schema.js';
 
@@ -85,7 +86,8 @@ function* candidates(schema: Schema, examples: readonly unknown[]): Generator<un
     // It throws on what it cannot read, and may run out of stack on a deep schema: the generator's values follow.
     sampled = undefined;
   }
-  if (sampled !== undefined) yield sampled;
+  // A null where the schema admits something else says little (a nullable union): the generator's value first (D131).
+  if (sampled !== undefined && !(sampled === null && !isNullOnly(schema))) yield sampled;
   yield generate(schema, { optional: true, examples: true, depth: 0 });
   yield generate(schema, { optional: true, examples: false, depth: 0 });
   yield generate(schema, { optional: false, examples: false, depth: 0 });
@@ -123,7 +125,9 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
   if (Array.isArray(schema['enum'])) {
     // The first member of an allowed type: enough where `enum` is the member's only constraint, and no compile.
     const types = typesOf({ type: schema['type'] });
-    return (schema['enum'] as unknown[]).find((value) => types.length === 0 || types.includes(jsonType(value)) || (types.includes('number') && jsonType(value) === 'integer')) ?? (schema['enum'] as unknown[])[0];
+    const allowed = (value: unknown): boolean => types.length === 0 || types.includes(jsonType(value)) || (types.includes('number') && jsonType(value) === 'integer');
+    // A nullable enum shows a value before its null (D131).
+    return (schema['enum'] as unknown[]).find((value) => value !== null && allowed(value)) ?? (schema['enum'] as unknown[]).find(allowed) ?? (schema['enum'] as unknown[])[0];
   }
   if (mode.examples && mode.depth > 0) {
     if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return (schema['examples'] as unknown[])[0];
@@ -136,7 +140,8 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
     if (!Array.isArray(branches) || branches.length === 0) continue;
     const { [key]: _, ...rest } = schema;
     // Branches one at a time, the ones that end first once deep: a recursive union closes through a leaf.
-    const ordered = mode.depth < MAX_DEPTH ? (branches as Schema[]) : [...(branches as Schema[])].sort((a, b) => unrolledSize(a) - unrolledSize(b));
+    // Shallow, a nullable union shows its other branch first (D131): `anyOf: [{type: null}, X]` answers an X.
+    const ordered = mode.depth < MAX_DEPTH ? [...(branches as Schema[])].sort((a, b) => Number(isNullOnly(a)) - Number(isNullOnly(b))) : [...(branches as Schema[])].sort((a, b) => unrolledSize(a) - unrolledSize(b));
     let first: { value: unknown } | undefined;
     for (const branch of ordered) {
       const value = generate(merge(rest, branch), deeper);
