@@ -30,10 +30,22 @@ interface SpecCase {
   prismProbe: string;
 }
 
-interface Sample {
+export interface Sample {
   ms: number;
   rssMb: number;
   status: number;
+  /** CPU time (user + system) the child spent up to the answer, in ms: what the wall time is on an idle machine. */
+  cpuMs?: number;
+}
+
+/** The child's CPU time (user + system, `/proc/<pid>/stat`, Linux) in ms, at 100 clock ticks a second; `NaN` once it is gone. */
+export function cpuMs(child: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the system, then released). */
@@ -56,8 +68,8 @@ export function peakRssMb(child: ChildProcess): number {
   }
 }
 
-/** Starts `args` (a node script), polls `url` until it answers, reads the peak RSS, stops the child. */
-async function measure(args: string[], url: string, timeoutMs = 60_000): Promise<Sample> {
+/** Starts `args` (a node script), polls `url` until it answers, reads the peak RSS, stops the child; `timeoutMs` bounds the wait. */
+export async function measure(args: string[], url: string, timeoutMs = 60_000): Promise<Sample> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   // Prism writes its fatal errors to stdout, its usage to stderr: both are kept for the message of a refusal.
@@ -72,7 +84,7 @@ async function measure(args: string[], url: string, timeoutMs = 60_000): Promise
       try {
         const response = await fetch(url, { headers: { authorization: `Bearer ${KEY}` }, signal: AbortSignal.timeout(10_000) });
         await response.arrayBuffer();
-        return { ms: Math.round(performance.now() - started), rssMb: peakRssMb(child), status: response.status };
+        return { ms: Math.round(performance.now() - started), rssMb: peakRssMb(child), status: response.status, cpuMs: cpuMs(child) };
       } catch (error) {
         if (exited) continue;
         if ((error as { name?: string }).name === 'TimeoutError') continue;

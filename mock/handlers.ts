@@ -69,8 +69,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     return id ?? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` };
   };
   // Under a parent, a record of another parent is not found; the link is set from the path whatever the body says.
+  // The path's other segments that name a member of the record (`{owner}` of `/repos/{owner}/{repo}`) must name its value (D145).
+  const addressed = op.idIn === 'path' ? addressCheck(resource, op, scope?.parent.parameter) : undefined;
   const owned = (json: string | undefined, path: Record<string, unknown>): string | undefined =>
-    json === undefined || scope === undefined || scope.owns(json, path) ? json : undefined;
+    json === undefined || ((scope === undefined || scope.owns(json, path)) && (addressed === undefined || addressed(json, path))) ? json : undefined;
   const linked = (record: RecordValue, path: Record<string, unknown>): RecordValue => {
     if (scope !== undefined) record[scope.parent.property] = scope.parentId(path);
     return record;
@@ -156,7 +158,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         return ({ store, path, body }) =>
           andThen(idOf(path, body, store!), (id) => {
             if (typeof id === 'object') return id;
-            if (scope === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: deleted(json) }));
+            if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: deleted(json) }));
             return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: deleted(gone) }))));
           });
       }
@@ -194,6 +196,26 @@ function renameMember(op: OperationModel, resource: ResourceModel): string | und
   if ((op.role !== 'update' && op.role !== 'replace') || resource.idSource === 'server' || op.body === undefined) return undefined;
   const member = `new_${resource.idProperty}`;
   return objectShape(op.body.schema).properties[member] === undefined ? undefined : member;
+}
+
+/**
+ * The check that a record is the one a path addresses beyond its key (spec/DECISIONS.md › D145): each other path
+ * parameter (not the key, not the parent's) named like a member of the record must name that member's value, or,
+ * for an object member (`owner` of a repository), one of its scalar members' values (`owner.login`); compared
+ * without case, as names in paths usually are. `undefined` when no such parameter exists.
+ */
+function addressCheck(resource: ResourceModel, op: OperationModel, parentParameter: string | undefined): ((json: string, path: Record<string, unknown>) => boolean) | undefined {
+  const key = op.pathParams.at(-1)?.name;
+  const names = op.pathParams.map((p) => p.name).filter((name) => name !== key && name !== parentParameter && resource.properties[name] !== undefined);
+  if (names.length === 0) return undefined;
+  const fits = (value: unknown, asked: string): boolean => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return Object.values(value).some((member) => (typeof member === 'string' || typeof member === 'number') && String(member).toLowerCase() === asked);
+    return value === undefined || value === null || String(value).toLowerCase() === asked;
+  };
+  return (json, path) => {
+    const record = parseRecord(json);
+    return record === undefined || names.every((name) => fits(record[name], String(path[name]).toLowerCase()));
+  };
 }
 
 /** A path value as the store's id: a path parameter declared as a string still names an integer id by its digits. */
@@ -288,6 +310,9 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
   const same = (value: unknown, id: RecordId): boolean => value !== undefined && String(filterKey(value) ?? value) === String(id);
   const grand = parentResource.parent;
   const grandResource = grand === undefined ? undefined : resources.find((r) => r.name === grand.resource);
+  // The parent as its own path addresses it (`{owner}` beside `{repo}`, D145), not by its key alone.
+  const parentItemOp = Object.values(parentResource.operations).find((other) => other !== undefined && other.path === parentResource.itemPath);
+  const parentAddressed = parentItemOp === undefined ? undefined : addressCheck(parentResource, parentItemOp, grand?.parameter);
   const missing = (path: Record<string, unknown>): OperationResult => ({
     error: 'RECORD_NOT_FOUND',
     code: `${singularCode(parentResource.name)}_NOT_FOUND`,
@@ -301,7 +326,7 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
       const { parentStore, path } = input;
       if (parentStore === undefined) return missing(path);
       return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
-        if (json === undefined) return missing(path);
+        if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
         // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
         if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
         if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
