@@ -58,6 +58,14 @@ describe('a POST on an item path whose body is a part of the record is an update
   });
 });
 
+describe('a required member that admits null, left out of a create that could send it (D156)', () => {
+  it('is null, not a made-up sample, and a later update sets it', () => {
+    const created = post('/notes', { title: 'Untitled' });
+    expect(created).toMatchObject({ status: 200, json: { title: 'Untitled', body: null } });
+    expect(post(`/notes/${created.json.id as string}`, { body: 'now written' }).json).toMatchObject({ title: 'Untitled', body: 'now written' });
+  });
+});
+
 describe('an upload keeps what its file part carries where the record names it (D151)', () => {
   it('file name, size in bytes and media type are the part\'s; a field the client sends is its own', () => {
     const content = Buffer.from('{"prompt":"a"}\n{"prompt":"b"}\n');

@@ -54,13 +54,17 @@ function plan(resource: ResourceModel): Plan {
   let found = plans.get(resource);
   if (found !== undefined) return found;
   const fills: Plan['fills'] = [];
+  const createBody = resource.operations.create?.body?.schema;
+  const clientSets = new Set(createBody === undefined ? [] : Object.keys(objectShape(createBody).properties));
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (name === resource.idProperty) continue;
     const readOnly = isMarked(schema, 'readOnly');
     const fallback = schema['default'];
     // A scalar readOnly member (a payment's `status`, a `created_at`) is the server's to set, so it sets it (D71).
     const serverSet = readOnly && typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type));
-    const fill = fallback !== undefined ? () => fallback : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
+    // A required member the client may set but left out, whose schema admits null, is null: not given (D156).
+    const unset = !readOnly && clientSets.has(name) && admitsNull(schema);
+    const fill = fallback !== undefined ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
   const converted: Plan['converted'] = [];

@@ -233,7 +233,7 @@ const UPDATE_WORDS = /^(modif(y|ies)|updates?|edit|edits|change|changes|rename|r
  * Whether a `POST` on an item path is an update of the record that path reads (spec/DECISIONS.md › D150): it takes a
  * JSON object body, documents no 201 (a 201 makes something new), and its body's members are the record's: all of
  * them, or at least one where its operationId or summary says so with a word such as modify or update (the body
- * may carry a setting the record does not show, OpenAI's `reasoning_effort`). Anything else stays answered from
+ * may carry a setting the record does not show, such as a model option). Anything else stays answered from
  * its examples: an action (`/cancel`) lies on a path of its own, and a body of other names is not a part.
  */
 function isPostUpdate(op: OperationModel, read: Schema | undefined): boolean {

@@ -82,6 +82,25 @@ describe.skipIf(skipReason !== undefined)(`OpenAI's description served to the of
     expect((gone as InstanceType<typeof NotFoundError>).status).toBe(404);
   });
 
+  test('a thread and its messages: metadata updated by POST and kept, a message listed under its thread and updated', async () => {
+    const thread = await openai.beta.threads.create({ metadata: { user: 'ada' } });
+    expect(thread).toMatchObject({ object: 'thread', metadata: { user: 'ada' } });
+    expect(await openai.beta.threads.update(thread.id, { metadata: { user: 'grace' } })).toEqual({ ...thread, metadata: { user: 'grace' } });
+    expect((await openai.beta.threads.retrieve(thread.id)).metadata).toEqual({ user: 'grace' });
+
+    const message = await openai.beta.threads.messages.create(thread.id, { role: 'user', content: 'Hello there' });
+    expect(message).toMatchObject({ object: 'thread.message', thread_id: thread.id, role: 'user' });
+    const listed = await openai.beta.threads.messages.list(thread.id);
+    expect(listed.data.map((item) => item.id)).toEqual([message.id]);
+    const tagged = await openai.beta.threads.messages.update(message.id, { thread_id: thread.id, metadata: { mood: 'curious' } });
+    // Members of an object sent in an update are merged into the record's (D75): the message's own metadata stays.
+    expect(tagged).toEqual({ ...message, metadata: { ...message.metadata, mood: 'curious' } });
+    expect(await openai.beta.threads.messages.retrieve(message.id, { thread_id: thread.id })).toEqual(tagged);
+
+    expect(await openai.beta.threads.delete(thread.id)).toMatchObject({ id: thread.id, deleted: true });
+    await expect(openai.beta.threads.retrieve(thread.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   test('files: an upload keeps its file name and size in bytes, is listed, deleted, then a NotFoundError', async () => {
     const content = Buffer.from('{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}\n');
     const uploaded = await openai.files.create({ file: await toFile(content, 'train.jsonl'), purpose: 'fine-tune' });
@@ -94,6 +113,16 @@ describe.skipIf(skipReason !== undefined)(`OpenAI's description served to the of
 
     expect(await openai.files.delete(uploaded.id)).toMatchObject({ id: uploaded.id, deleted: true });
     await expect(openai.files.retrieve(uploaded.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('batches: created from an uploaded file, read as written, listed', async () => {
+    const input = await openai.files.create({ file: await toFile(Buffer.from('{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{}}\n'), 'batch.jsonl'), purpose: 'batch' });
+    const batch = await openai.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(batch).toMatchObject({ object: 'batch', input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(await openai.batches.retrieve(batch.id)).toEqual(batch);
+    const listed = [];
+    for await (const item of openai.batches.list()) listed.push(item);
+    expect(listed.find((item) => item.id === batch.id)).toEqual(batch);
   });
 
   test('vector stores: created, read, renamed by update and kept, listed, deleted, then a NotFoundError', async () => {
