@@ -166,9 +166,17 @@ process.stdout.write(closingLines(result.checks, result.summary));
 await writeReports(result, reach);
 if (result.summary.refused !== undefined) {
   process.stderr.write(colour.red(`${COMMANDS.test}: ${result.summary.refused}\n`));
+  await flushed();
   process.exit(EXIT_USAGE);
 }
+// A pipe takes the report asynchronously: exiting at once would cut a long report before its closing lines.
+await flushed();
 process.exit(result.checks.some((check) => check.state === 'failed') ? 1 : 0);
+
+/** Resolves once everything written to stdout and stderr so far has been handed to the system. */
+async function flushed(): Promise<void> {
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+}
 
 /** Writes the reports asked for (HTML, HAR, JUnit, GitHub step summary) from the run's results and its reach per operation. */
 async function writeReports({ checks, summary, exchanges }: SuiteResult, reach: RunReach): Promise<void> {

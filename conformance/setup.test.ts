@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { forgetTarget, runCheck, type CheckOutcome } from './run-suite.js';
+import { forgetTarget, runCheck, runSuite, type CheckOutcome } from './run-suite.js';
+import { modelOf } from './contract.js';
+import { reachOf, type CheckReach } from './report/reach.js';
 import type { Target } from './target.js';
 
 /**
@@ -141,6 +143,20 @@ function expectPassed(outcome: CheckOutcome): void {
 function expectNoEmptySegment(paths: readonly string[]): void {
   expect(paths.filter((path) => path.split(' ')[1]!.slice(1).split('/').includes(''))).toEqual([]);
 }
+
+describe('the reach report of a run whose set-up could not be made (D160)', () => {
+  test('shows the checks under the missing parent as skipped with the reason, and its authentication check as run', async () => {
+    const { baseUrl } = await serve(orgServer([]));
+    const target = targetOf(orgSpec(), baseUrl);
+    const model = await modelOf(target.spec!);
+    const run = await runSuite(model, target, { checks: ['getNote.found', 'auth.createNote', 'auth.listOrgs'] });
+    const reach = reachOf(model, [], run.checks);
+    const checksOf = (operationId: string): CheckReach[] => reach.operations.find((operation) => operation.operationId === operationId)!.checks;
+    expect(checksOf('getNote')).toEqual([expect.objectContaining({ id: 'getNote.found', state: 'skipped', reasons: [expect.stringMatching(/set-up: no orgs record/)] })]);
+    expect(checksOf('createNote')).toEqual([expect.objectContaining({ id: 'auth.createNote', state: 'passed' })]);
+    expect(checksOf('listOrgs')).toEqual([expect.objectContaining({ id: 'auth.listOrgs', state: 'passed' })]);
+  });
+});
 
 describe('a parent that can only be read (D161, D163)', () => {
   test('is found from its list by the member its path parameter names (login, not id), confirmed by a read, and the checks under it run', async () => {
