@@ -49,7 +49,10 @@ export type PetstoreFault =
  * - `forbiddenAs403`: a wrong token or key is a 403 (by default every missing or wrong credential is a 401);
  * - `passwordHidden`: a user's password is never sent back (by default it is, as the schema shows it);
  * - `duplicateAs400`: a pet, order or user whose id or username is taken is a 400 (by default a 409 under `default`);
- * - `uploadAddsPhoto`: an uploaded image's address is added to the pet's `photoUrls` (by default it is only counted).
+ * - `uploadAddsPhoto`: an uploaded image's address is added to the pet's `photoUrls` (by default it is only counted);
+ * - `petStatusDefault`: a pet added without a status is stored `available` (by default it stays without one);
+ * - `usersAs400`: a user body that breaks the schema is a 400 (by default a 422: `POST /user` documents no client
+ *   error at all, only `default`, so the server takes the one its framework gives).
  */
 export interface PetstoreChoices {
   orderNeedsPet?: boolean;
@@ -61,6 +64,8 @@ export interface PetstoreChoices {
   passwordHidden?: boolean;
   duplicateAs400?: boolean;
   uploadAddsPhoto?: boolean;
+  petStatusDefault?: boolean;
+  usersAs400?: boolean;
 }
 
 /** Options of {@link startPetstoreServer}: the accepted token and key, the fault if any, and the choices taken. */
@@ -279,12 +284,13 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
       throw new Refusal(415);
     };
     // A body read by its schema's reader: broken JSON is a 400, a broken schema the 422 "Validation exception"
-    // where the operation documents one (pets and orders; the users document only 400 "bad request").
-    const valid = <T>(read: (value: unknown) => T, documents422 = true): T => {
+    // where the operation documents one (pets, orders) or documents no client error (a user's create), and a 400
+    // where only 400 is documented (a user's update).
+    const valid = <T>(read: (value: unknown) => T, schemaStatus: 400 | 422 = 422): T => {
       try {
         return read(body());
       } catch (error) {
-        if (error instanceof Invalid) throw new Refusal(choices.invalidAs400 === true || !documents422 ? 400 : 422);
+        if (error instanceof Invalid) throw new Refusal(choices.invalidAs400 === true ? 400 : schemaStatus);
         throw error;
       }
     };
@@ -331,6 +337,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         const pet = valid((value) => petOf(value, fault));
         if (pet.id === undefined || fault === 'client-id-ignored') pet.id = freshId(pets);
         if (pets.has(pet.id as bigint)) throw new Refusal(taken);
+        if (choices.petStatusDefault === true && pet.status === undefined) pet.status = 'available';
         pets.set(pet.id as bigint, pet);
         return send(fault === 'create-answers-201' ? 201 : 200, pet);
       }
@@ -415,7 +422,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         return send(200);
       }
       case 'POST /user': {
-        const user = valid(userOf, false);
+        const user = valid(userOf, choices.usersAs400 === true ? 400 : 422);
         // The username is the user's key (its path is /user/{username}): none, or one taken, is refused.
         if (typeof user.username !== 'string' || user.username === '') throw new Refusal(400);
         if (users.has(user.username)) throw new Refusal(taken);
@@ -426,7 +433,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         const list = valid((value) => {
           if (!Array.isArray(value)) throw new Invalid();
           return value.map(userOf);
-        }, false);
+        }, choices.usersAs400 === true ? 400 : 422);
         if (list.length === 0 || list.some((one) => typeof one.username !== 'string' || one.username === '' || users.has(one.username))) throw new Refusal(400);
         if (new Set(list.map((one) => one.username)).size !== list.length) throw new Refusal(400);
         for (const one of list) users.set(one.username as string, one);
@@ -448,7 +455,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
       case 'PUT /user/{}': {
         const username = path[1]!;
         if (!users.has(username)) throw new Refusal(404);
-        const user = valid(userOf, false);
+        const user = valid(userOf, 400);
         // The path names the record; a body naming another username does not move it.
         if (fault !== 'user-update-lost') users.set(username, { ...user, username });
         return send(200);
