@@ -52,7 +52,10 @@ export type PetstoreFault =
  * - `uploadAddsPhoto`: an uploaded image's address is added to the pet's `photoUrls` (by default it is only counted);
  * - `petStatusDefault`: a pet added without a status is stored `available` (by default it stays without one);
  * - `usersAs400`: a user body that breaks the schema is a 400 (by default a 422: `POST /user` documents no client
- *   error at all, only `default`, so the server takes the one its framework gives).
+ *   error at all, only `default`, so the server takes the one its framework gives);
+ * - `bodyFirst`: a user's update judges its body before looking the user up (an invalid body for an unknown
+ *   username is then a 400; by default it is a 404);
+ * - `tagsRequired`: `findByTags` without a tag is the documented 400 "Invalid tag value" (by default every pet).
  */
 export interface PetstoreChoices {
   orderNeedsPet?: boolean;
@@ -66,6 +69,8 @@ export interface PetstoreChoices {
   uploadAddsPhoto?: boolean;
   petStatusDefault?: boolean;
   usersAs400?: boolean;
+  bodyFirst?: boolean;
+  tagsRequired?: boolean;
 }
 
 /** Options of {@link startPetstoreServer}: the accepted token and key, the fault if any, and the choices taken. */
@@ -360,7 +365,8 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
       }
       case 'GET /pet/findByTags': {
         needToken();
-        const wanted = query.getAll('tags').flatMap((one) => one.split(','));
+        const wanted = query.getAll('tags').flatMap((one) => one.split(',')).filter((one) => one !== '');
+        if (wanted.length === 0 && choices.tagsRequired === true) throw new Refusal(400);
         const tagged = (pet: Json): boolean => ((pet.tags as Json[] | undefined) ?? []).some((tag) => wanted.includes(tag.name as string));
         return send(200, [...pets.values()].filter((pet) => wanted.length === 0 || fault === 'tags-filter-ignored' || tagged(pet)));
       }
@@ -454,8 +460,9 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
       }
       case 'PUT /user/{}': {
         const username = path[1]!;
+        const early = choices.bodyFirst === true ? valid(userOf, 400) : undefined;
         if (!users.has(username)) throw new Refusal(404);
-        const user = valid(userOf, 400);
+        const user = early ?? valid(userOf, 400);
         // The path names the record; a body naming another username does not move it.
         if (fault !== 'user-update-lost') users.set(username, { ...user, username });
         return send(200);
