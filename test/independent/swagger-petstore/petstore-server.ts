@@ -16,6 +16,9 @@ export type PetstoreFault =
   | 'status-filter-ignored'
   | 'status-default-ignored'
   | 'tags-filter-ignored'
+  | 'tags-filter-first-only'
+  | 'order-drops-ship-date'
+  | 'missing-user-500'
   | 'form-update-ignored'
   | 'put-creates-missing'
   | 'put-drops-tags'
@@ -180,7 +183,7 @@ function orderOf(body: unknown, fault: PetstoreFault | undefined): Json {
     shipDate: (value) => {
       const text = string(value);
       if (!DATE_TIME.test(text) || Number.isNaN(Date.parse(text))) throw new Invalid();
-      return text;
+      return fault === 'order-drops-ship-date' ? undefined : text;
     },
     status: (value) => {
       if (!ORDER_STATUSES.includes(string(value))) throw new Invalid();
@@ -367,7 +370,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         needToken();
         const wanted = query.getAll('tags').flatMap((one) => one.split(',')).filter((one) => one !== '');
         if (wanted.length === 0 && choices.tagsRequired === true) throw new Refusal(400);
-        const tagged = (pet: Json): boolean => ((pet.tags as Json[] | undefined) ?? []).some((tag) => wanted.includes(tag.name as string));
+        const tagged = (pet: Json): boolean => ((pet.tags as Json[] | undefined) ?? []).slice(0, fault === 'tags-filter-first-only' ? 1 : undefined).some((tag) => wanted.includes(tag.name as string));
         return send(200, [...pets.values()].filter((pet) => wanted.length === 0 || fault === 'tags-filter-ignored' || tagged(pet)));
       }
       case 'GET /pet/{}': {
@@ -455,6 +458,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         return send(200);
       case 'GET /user/{}': {
         const user = users.get(path[1]!);
+        if (user === undefined && fault === 'missing-user-500') throw new Error('no such user');
         if (user === undefined) throw new Refusal(404);
         return send(200, answerUser(user));
       }
