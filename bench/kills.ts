@@ -3,18 +3,21 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forgetTarget, runCheck } from '../conformance/run-suite.js';
-import { independentCases, type FaultVersion } from '../test/independent/cases.js';
+import { independentCases, type FaultVersion, type IndependentCase } from '../test/independent/cases.js';
 import { independentTarget, INDEPENDENT_RUNS, specLabel, specPath } from '../test/independent/independent-target.js';
 
 /**
  * `npm run bench:kills`: every fault of the independent servers (test/independent/<name>/faults.ts) met by its
  * killing check many times in a row, each time with another fast-check seed, at the runs per property the tests
  * use ({@link INDEPENDENT_RUNS}). A fault escapes a run when its check passes; every fault must be killed in every
- * run, because CI runs each once with a seed of its own. Prints one line per fault (kills out of runs, and the
- * seeds it escaped, to replay with `--seed`), and appends the table to bench/RESULTS.md unless `--only` narrows it.
+ * run, because CI runs each once with a seed of its own. With each seed the correct server of each case is also
+ * held to its killing checks, which it must pass: a kill that a correct server would also get is a false alarm.
+ * Prints one line per fault (kills out of runs, and the seeds it escaped, to replay with `--seed`) and per correct
+ * server, and appends the tables to bench/RESULTS.md unless `--only` narrows it.
  *
  * Options: `--runs N` (default 20), `--seed S` (the first seed; run k uses S + k; default from the clock),
- * `--only TEXT` (faults whose spec, name or check contains TEXT). Exit status 1 when a fault escaped.
+ * `--only TEXT` (faults whose spec, name or check contains TEXT). Exit status 1 when a fault escaped or a correct
+ * server failed a killing check.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -37,6 +40,22 @@ interface Tally {
   ms: number;
 }
 
+/** The killing checks a correct server failed with `seed` (a fresh server), as `id: first line of the report`. */
+async function falseAlarms(spec: Parameters<typeof independentTarget>[0], correct: IndependentCase, ids: readonly string[], seed: number): Promise<string[]> {
+  const server = await correct.correct();
+  try {
+    const alarms: string[] = [];
+    for (const id of ids) {
+      const outcome = await runCheck(id, { ...independentTarget(spec, server.baseUrl), seed });
+      if (!outcome.ok) alarms.push(`${id}: ${outcome.report.split('\n').find((line) => line.includes('problem:'))?.trim() ?? 'failed'}`);
+    }
+    return alarms;
+  } finally {
+    await server.close();
+    forgetTarget(server.baseUrl);
+  }
+}
+
 /** Whether the fault's check rejects it with `seed` (a fresh server each run, so no run sees another's records). */
 async function killed(spec: Parameters<typeof independentTarget>[0], version: FaultVersion, seed: number): Promise<boolean> {
   const server = await version.start();
@@ -53,11 +72,23 @@ async function main(): Promise<void> {
   const started = Date.now();
   const load = loadavg()[0]!.toFixed(1);
   const tallies: Tally[] = [];
+  const controls: { spec: string; passed: number; alarms: string[] }[] = [];
   for (const one of independentCases()) {
     const label = specLabel(one.spec);
     if (specPath(one.spec) === undefined) {
       console.log(`${label}: absent from this machine, its faults are not run`);
       continue;
+    }
+    const killing = [...new Set(one.faults.filter((version) => ONLY === undefined || [label, version.fault, version.killedBy].some((text) => text.includes(ONLY))).map((version) => version.killedBy))];
+    if (killing.length > 0) {
+      const control = { spec: label, passed: 0, alarms: [] as string[] };
+      for (let run = 0; run < RUNS; run++) {
+        const alarms = await falseAlarms(one.spec, one, killing, FIRST_SEED + run).catch((error: unknown) => [error instanceof Error ? error.message : String(error)]);
+        if (alarms.length === 0) control.passed++;
+        else control.alarms.push(`seed ${FIRST_SEED + run}: ${alarms[0]}`);
+      }
+      controls.push(control);
+      console.log(`${label} correct server, its ${killing.length} killing checks: passed ${control.passed}/${RUNS}${control.alarms.length === 0 ? '' : `  FALSE ALARM ${control.alarms[0]}`}`);
     }
     for (const version of one.faults) {
       if (ONLY !== undefined && ![label, version.fault, version.killedBy].some((text) => text.includes(ONLY))) continue;
@@ -80,8 +111,9 @@ async function main(): Promise<void> {
     }
   }
   const escapes = tallies.filter((tally) => tally.killed < RUNS);
+  const alarmed = controls.filter((control) => control.passed < RUNS);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  const verdict = escapes.length === 0 ? `every fault killed in every run` : `${escapes.length} fault(s) escaped at least one run`;
+  const verdict = [escapes.length === 0 ? 'every fault killed in every run' : `${escapes.length} fault(s) escaped at least one run`, alarmed.length === 0 ? 'every correct server passed its killing checks in every run' : `${alarmed.length} correct server(s) failed a killing check`].join('; ');
   console.log(`\n${tallies.length} faults x ${RUNS} runs (seeds ${FIRST_SEED}..${FIRST_SEED + RUNS - 1}), ${minutes} min: ${verdict}`);
   if (ONLY === undefined) {
     const rows = tallies.map((tally) => `| ${tally.spec} | \`${tally.fault}\` | \`${tally.killedBy}\` | ${tally.killed}/${RUNS} | ${tally.escapedSeeds.join(', ')} |`);
@@ -97,10 +129,16 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|',
       ...rows,
       '',
+      'The correct server of each spec against its killing checks with the same seeds (a kill it also got would be a false alarm):',
+      '',
+      '| Spec | Passed every killing check | False alarms |',
+      '|---|---|---|',
+      ...controls.map((control) => `| ${control.spec} | ${control.passed}/${RUNS} | ${control.alarms.join('; ')} |`),
+      '',
     ].join('\n');
     appendFileSync(join(ROOT, 'bench', 'RESULTS.md'), section);
   }
-  process.exitCode = escapes.length === 0 ? 0 : 1;
+  process.exitCode = escapes.length === 0 && alarmed.length === 0 ? 0 : 1;
 }
 
 await main();

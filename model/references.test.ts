@@ -18,6 +18,19 @@ describe('references to other collections (D95)', () => {
     expect(referencesOf(pay, model.operations)).toEqual([]);
   });
 
+  test('an order names a plant of POST /plant, a collection without a list of its own, read through its views (D171)', async () => {
+    const model = await loadModel(join(PACKAGE_ROOT, 'spec', 'wild', 'nursery-3.0.yaml'));
+    const order = model.operations.find((op) => op.operationId === 'placeShopOrder')!;
+    const [reference, ...rest] = referencesOf(order, model.operations);
+    expect(rest).toEqual([]);
+    expect(reference).toMatchObject({ member: 'plantId', idMember: 'id', itemsPath: [] });
+    expect(reference!.list.resource?.name).toBe('plant');
+    expect(reference!.list.resource?.operations.create?.path).toBe('/plant');
+    // The plant's own writes name no other collection: its id is no reference.
+    const add = model.operations.find((op) => op.operationId === 'addPlant')!;
+    expect(referencesOf(add, model.operations)).toEqual([]);
+  });
+
   test('the seed spec has none: a pet names no other collection', async () => {
     const model = await loadModel();
     for (const op of model.operations) expect(referencesOf(op, model.operations)).toEqual([]);

@@ -19,15 +19,16 @@ export interface FaultVersion {
   start(): Promise<RunningIndependent>;
 }
 
-/** An independent server's case: the description it implements and its one-fault versions. */
+/** An independent server's case: the description it implements, its correct server and its one-fault versions. */
 export interface IndependentCase {
   spec: IndependentSpec;
+  correct(): Promise<RunningIndependent>;
   faults: FaultVersion[];
 }
 
 /** A case whose faults are started by one function (its fault names typed by that server). */
 function caseOf<F extends string>(spec: IndependentSpec, start: StartServer<F>, faults: readonly KilledFault<F>[]): IndependentCase {
-  return { spec, faults: faults.map(({ fault, killedBy }) => ({ fault, killedBy, start: () => start(fault) })) };
+  return { spec, correct: () => start(undefined), faults: faults.map(({ fault, killedBy }) => ({ fault, killedBy, start: () => start(fault) })) };
 }
 
 /**

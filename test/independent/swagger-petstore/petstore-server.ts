@@ -16,6 +16,9 @@ export type PetstoreFault =
   | 'status-filter-ignored'
   | 'status-default-ignored'
   | 'tags-filter-ignored'
+  | 'tags-filter-first-only'
+  | 'order-drops-ship-date'
+  | 'missing-user-500'
   | 'form-update-ignored'
   | 'put-creates-missing'
   | 'put-drops-tags'
@@ -49,7 +52,13 @@ export type PetstoreFault =
  * - `forbiddenAs403`: a wrong token or key is a 403 (by default every missing or wrong credential is a 401);
  * - `passwordHidden`: a user's password is never sent back (by default it is, as the schema shows it);
  * - `duplicateAs400`: a pet, order or user whose id or username is taken is a 400 (by default a 409 under `default`);
- * - `uploadAddsPhoto`: an uploaded image's address is added to the pet's `photoUrls` (by default it is only counted).
+ * - `uploadAddsPhoto`: an uploaded image's address is added to the pet's `photoUrls` (by default it is only counted);
+ * - `petStatusDefault`: a pet added without a status is stored `available` (by default it stays without one);
+ * - `usersAs400`: a user body that breaks the schema is a 400 (by default a 422: `POST /user` documents no client
+ *   error at all, only `default`, so the server takes the one its framework gives);
+ * - `bodyFirst`: a user's update judges its body before looking the user up (an invalid body for an unknown
+ *   username is then a 400; by default it is a 404);
+ * - `tagsRequired`: `findByTags` without a tag is the documented 400 "Invalid tag value" (by default every pet).
  */
 export interface PetstoreChoices {
   orderNeedsPet?: boolean;
@@ -61,6 +70,10 @@ export interface PetstoreChoices {
   passwordHidden?: boolean;
   duplicateAs400?: boolean;
   uploadAddsPhoto?: boolean;
+  petStatusDefault?: boolean;
+  usersAs400?: boolean;
+  bodyFirst?: boolean;
+  tagsRequired?: boolean;
 }
 
 /** Options of {@link startPetstoreServer}: the accepted token and key, the fault if any, and the choices taken. */
@@ -170,7 +183,7 @@ function orderOf(body: unknown, fault: PetstoreFault | undefined): Json {
     shipDate: (value) => {
       const text = string(value);
       if (!DATE_TIME.test(text) || Number.isNaN(Date.parse(text))) throw new Invalid();
-      return text;
+      return fault === 'order-drops-ship-date' ? undefined : text;
     },
     status: (value) => {
       if (!ORDER_STATUSES.includes(string(value))) throw new Invalid();
@@ -279,12 +292,13 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
       throw new Refusal(415);
     };
     // A body read by its schema's reader: broken JSON is a 400, a broken schema the 422 "Validation exception"
-    // where the operation documents one (pets and orders; the users document only 400 "bad request").
-    const valid = <T>(read: (value: unknown) => T, documents422 = true): T => {
+    // where the operation documents one (pets, orders) or documents no client error (a user's create), and a 400
+    // where only 400 is documented (a user's update).
+    const valid = <T>(read: (value: unknown) => T, schemaStatus: 400 | 422 = 422): T => {
       try {
         return read(body());
       } catch (error) {
-        if (error instanceof Invalid) throw new Refusal(choices.invalidAs400 === true || !documents422 ? 400 : 422);
+        if (error instanceof Invalid) throw new Refusal(choices.invalidAs400 === true ? 400 : schemaStatus);
         throw error;
       }
     };
@@ -331,6 +345,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         const pet = valid((value) => petOf(value, fault));
         if (pet.id === undefined || fault === 'client-id-ignored') pet.id = freshId(pets);
         if (pets.has(pet.id as bigint)) throw new Refusal(taken);
+        if (choices.petStatusDefault === true && pet.status === undefined) pet.status = 'available';
         pets.set(pet.id as bigint, pet);
         return send(fault === 'create-answers-201' ? 201 : 200, pet);
       }
@@ -353,8 +368,9 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
       }
       case 'GET /pet/findByTags': {
         needToken();
-        const wanted = query.getAll('tags').flatMap((one) => one.split(','));
-        const tagged = (pet: Json): boolean => ((pet.tags as Json[] | undefined) ?? []).some((tag) => wanted.includes(tag.name as string));
+        const wanted = query.getAll('tags').flatMap((one) => one.split(',')).filter((one) => one !== '');
+        if (wanted.length === 0 && choices.tagsRequired === true) throw new Refusal(400);
+        const tagged = (pet: Json): boolean => ((pet.tags as Json[] | undefined) ?? []).slice(0, fault === 'tags-filter-first-only' ? 1 : undefined).some((tag) => wanted.includes(tag.name as string));
         return send(200, [...pets.values()].filter((pet) => wanted.length === 0 || fault === 'tags-filter-ignored' || tagged(pet)));
       }
       case 'GET /pet/{}': {
@@ -415,7 +431,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         return send(200);
       }
       case 'POST /user': {
-        const user = valid(userOf, false);
+        const user = valid(userOf, choices.usersAs400 === true ? 400 : 422);
         // The username is the user's key (its path is /user/{username}): none, or one taken, is refused.
         if (typeof user.username !== 'string' || user.username === '') throw new Refusal(400);
         if (users.has(user.username)) throw new Refusal(taken);
@@ -426,7 +442,7 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         const list = valid((value) => {
           if (!Array.isArray(value)) throw new Invalid();
           return value.map(userOf);
-        }, false);
+        }, choices.usersAs400 === true ? 400 : 422);
         if (list.length === 0 || list.some((one) => typeof one.username !== 'string' || one.username === '' || users.has(one.username))) throw new Refusal(400);
         if (new Set(list.map((one) => one.username)).size !== list.length) throw new Refusal(400);
         for (const one of list) users.set(one.username as string, one);
@@ -442,13 +458,15 @@ export async function startPetstoreServer(options: PetstoreOptions): Promise<Run
         return send(200);
       case 'GET /user/{}': {
         const user = users.get(path[1]!);
+        if (user === undefined && fault === 'missing-user-500') throw new Error('no such user');
         if (user === undefined) throw new Refusal(404);
         return send(200, answerUser(user));
       }
       case 'PUT /user/{}': {
         const username = path[1]!;
+        const early = choices.bodyFirst === true ? valid(userOf, 400) : undefined;
         if (!users.has(username)) throw new Refusal(404);
-        const user = valid(userOf, false);
+        const user = early ?? valid(userOf, 400);
         // The path names the record; a body naming another username does not move it.
         if (fault !== 'user-update-lost') users.set(username, { ...user, username });
         return send(200);
