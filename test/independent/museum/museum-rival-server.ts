@@ -13,7 +13,8 @@ import { gzipSync } from 'node:zlib';
 // ("Required if purchasing tickets for the museum's special events") and confirmed with the event's name as the
 // example shows; an event's dates answered in time order; prices held in single precision (`format: float`) and
 // written as floats (`25.0`); `charset=utf-8`; gzip when asked; ETag and Location headers;
-// problem details with `status` and `detail`. It shares no code with the mock, the suite or the first server.
+// problem details with `status` and `detail`; an undeclared query parameter and an empty update refused with 400.
+// It shares no code with the mock, the suite or the first server.
 
 /** Options of {@link startMuseumRivalServer}: the accepted Basic user name (any password). */
 export interface MuseumRivalOptions {
@@ -44,6 +45,9 @@ const PUBLISHED_DAYS = 120;
 const DAY_MS = 86_400_000;
 // The smallest valid PNG stands in for a QR code: the description shows its media type, not its picture.
 const QR_PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+/** The query parameters each route declares: any other is refused (400 is documented on every operation). */
+const DECLARED_QUERY: Record<string, string[]> = { 'GET hours': ['startDate', 'page', 'limit'], 'GET events': ['startDate', 'endDate', 'page', 'limit'] };
 
 class Refused extends Error {
   constructor(readonly status: number, readonly detail: string) {
@@ -219,6 +223,7 @@ export async function startMuseumRivalServer(options: MuseumRivalOptions): Promi
         const value = member(input, name);
         if (value !== undefined) Object.assign(changes, { [name]: name === 'price' ? single(value as number) : value });
       }
+      if (Object.keys(changes).length === 0) throw new Refused(400, 'Nothing to update');
       const next: EventRow = { ...row, ...changes, version: row.version + 1 };
       rows.set(row.id, next);
       reply(request, response, 200, view(next), { etag: etag(next) });
@@ -288,6 +293,9 @@ export async function startMuseumRivalServer(options: MuseumRivalOptions): Promi
             throw new Refused(400, 'The body is not valid JSON');
           }
         }
+        const declared = DECLARED_QUERY[key] ?? [];
+        const stranger = [...url.searchParams.keys()].find((name) => !declared.includes(name));
+        if (stranger !== undefined) throw new Refused(400, `Unknown query parameter ${stranger}`);
         routes[key]!(request, response, url.searchParams, body, id);
       } catch (error) {
         const status = error instanceof Refused ? error.status : 500;
