@@ -14,7 +14,7 @@ export type Canonical =
   | { kind: 'enum'; values: unknown[] }
   | { kind: 'boolean'; nullable: boolean }
   | { kind: 'integer'; nullable: boolean; min: bigint | undefined; max: bigint | undefined; multipleOf: bigint | undefined; int64: boolean }
-  | { kind: 'number'; nullable: boolean; min: number | undefined; max: number | undefined; multipleOf: number | undefined; minExclusive?: boolean; maxExclusive?: boolean }
+  | { kind: 'number'; nullable: boolean; min: number | undefined; max: number | undefined; multipleOf: number | undefined; minExclusive?: boolean; maxExclusive?: boolean; single?: boolean }
   | { kind: 'string'; nullable: boolean; minLength: number; maxLength: number | undefined; pattern: string | undefined; format: string | undefined; described?: string }
   | { kind: 'array'; nullable: boolean; items: Canonical; minItems: number; maxItems: number | undefined; uniqueItems: boolean }
   | { kind: 'object'; nullable: boolean; properties: Record<string, Canonical>; required: string[]; forbidden: string[]; additional: boolean }
@@ -128,7 +128,9 @@ function single(type: Exclude<(typeof TYPES)[number], 'null'>, schema: Schema, n
       // Exclusive bounds are kept inclusive here and the generator steps inside them; the validator filters the rest.
       const minExclusive = num(schema['exclusiveMinimum']) !== undefined && (num(schema['minimum']) ?? -Infinity) <= num(schema['exclusiveMinimum'])!;
       const maxExclusive = num(schema['exclusiveMaximum']) !== undefined && (num(schema['maximum']) ?? Infinity) >= num(schema['exclusiveMaximum'])!;
-      return { kind: 'number', nullable, min, max, multipleOf: num(schema['multipleOf']), ...(minExclusive ? { minExclusive } : {}), ...(maxExclusive ? { maxExclusive } : {}) };
+      // `format: float` is single precision (D189): a server may hold the value in 32 bits.
+      const single = schema['format'] === 'float';
+      return { kind: 'number', nullable, min, max, multipleOf: num(schema['multipleOf']), ...(minExclusive ? { minExclusive } : {}), ...(maxExclusive ? { maxExclusive } : {}), ...(single ? { single } : {}) };
     }
     case 'string': {
       // A rule only the description states (D98) narrows the values drawn; the spec's validator still judges them.

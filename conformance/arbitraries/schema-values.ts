@@ -59,6 +59,12 @@ export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.A
         const step = form.multipleOf;
         return orNull(fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((k) => k * step), form.nullable);
       }
+      if (form.single === true) {
+        // Quarters within ±2^15: exact in 32 bits and written alike by a float and a double (D189).
+        const low = Math.ceil(Math.max(min, -SINGLE_SPAN) * 4);
+        const high = Math.floor(Math.min(max, SINGLE_SPAN) * 4);
+        if (low <= high) return orNull(fc.integer({ min: low, max: high }).map((k) => (k === 0 ? 0 : k / 4)), form.nullable);
+      }
       return orNull(fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)), form.nullable);
     }
     case 'string':
@@ -122,6 +128,9 @@ function describeSchema(schema: Schema): string {
   const text = JSON.stringify(schema);
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
+
+/** Largest magnitude drawn for a `format: float` number: quarters up to it are exact in single precision, and a float's shortest printing writes them as they are. */
+const SINGLE_SPAN = 2 ** 15;
 
 const forms = new WeakMap<Schema, Canonical>();
 

@@ -11,8 +11,10 @@ import { gzipSync } from 'node:zlib';
 // of at least 1 and above 30 served as 30, a page past the last one answered 404 (documented); an unknown or
 // malformed event id answered 404; a taken `eventId` answered 409; an event ticket refused without its `eventId`
 // ("Required if purchasing tickets for the museum's special events") and confirmed with the event's name as the
-// example shows; an event's dates answered in time order; prices written as floats (`25.0`); `charset=utf-8`; gzip when asked; ETag and Location headers;
-// problem details with `status` and `detail`. It shares no code with the mock, the suite or the first server.
+// example shows; an event's dates answered in time order; prices held in single precision (`format: float`) and
+// written as floats (`25.0`); `charset=utf-8`; gzip when asked; ETag and Location headers;
+// problem details with `status` and `detail`; an undeclared query parameter and an empty update refused with 400.
+// It shares no code with the mock, the suite or the first server.
 
 /** Options of {@link startMuseumRivalServer}: the accepted Basic user name (any password). */
 export interface MuseumRivalOptions {
@@ -44,6 +46,9 @@ const DAY_MS = 86_400_000;
 // The smallest valid PNG stands in for a QR code: the description shows its media type, not its picture.
 const QR_PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
+/** The query parameters each route declares: any other is refused (400 is documented on every operation). */
+const DECLARED_QUERY: Record<string, string[]> = { 'GET hours': ['startDate', 'page', 'limit'], 'GET events': ['startDate', 'endDate', 'page', 'limit'] };
+
 class Refused extends Error {
   constructor(readonly status: number, readonly detail: string) {
     super(detail);
@@ -73,9 +78,21 @@ function newId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** A price as a `format: float` (single precision) column holds it. */
+const single = (value: number): number => Math.fround(value);
+
+/** The shortest decimal that reads back as the single-precision `value`, as a float's own printer writes it. */
+function singleText(value: number): number {
+  for (let digits = 1; digits <= 9; digits++) {
+    const text = Number(value.toPrecision(digits));
+    if (Math.fround(text) === value) return text;
+  }
+  return value;
+}
+
 /** JSON text with every price written as a float (`25.0`), as a `format: float` column would print it. */
 function render(value: unknown): string {
-  return JSON.stringify(value, (key, held: unknown) => (key === 'price' && typeof held === 'number' && Number.isInteger(held) ? `@@float:${held}` : held)).replace(/"@@float:(-?\d+)"/g, '$1.0');
+  return JSON.stringify(value, (key, held: unknown) => (key === 'price' && typeof held === 'number' ? (Number.isInteger(singleText(held)) ? `@@float:${singleText(held)}` : singleText(held)) : held)).replace(/"@@float:(-?\d+)"/g, '$1.0');
 }
 
 function asObject(value: unknown): Record<string, unknown> {
@@ -190,7 +207,7 @@ export async function startMuseumRivalServer(options: MuseumRivalOptions): Promi
       if (asked !== undefined && (typeof asked !== 'string' || !ID_SHAPE.test(asked))) throw new Refused(400, 'eventId must be a uuid');
       const id = typeof asked === 'string' ? asked.toLowerCase() : newId();
       if (rows.has(id)) throw new Refused(409, `Special event ${id} already exists`);
-      const row: EventRow = { id, ...(values as Omit<EventRow, 'id' | 'version'>), version: 1 };
+      const row: EventRow = { id, ...(values as Omit<EventRow, 'id' | 'version'>), price: single(values.price as number), version: 1 };
       rows.set(id, row);
       reply(request, response, 201, view(row), { location: `${MOUNT}/special-events/${id}`, etag: etag(row) });
     },
@@ -204,8 +221,9 @@ export async function startMuseumRivalServer(options: MuseumRivalOptions): Promi
       const changes: Partial<EventRow> = {};
       for (const name of ['name', 'location', 'eventDescription', 'dates', 'price'] as const) {
         const value = member(input, name);
-        if (value !== undefined) Object.assign(changes, { [name]: value });
+        if (value !== undefined) Object.assign(changes, { [name]: name === 'price' ? single(value as number) : value });
       }
+      if (Object.keys(changes).length === 0) throw new Refused(400, 'Nothing to update');
       const next: EventRow = { ...row, ...changes, version: row.version + 1 };
       rows.set(row.id, next);
       reply(request, response, 200, view(next), { etag: etag(next) });
@@ -275,6 +293,9 @@ export async function startMuseumRivalServer(options: MuseumRivalOptions): Promi
             throw new Refused(400, 'The body is not valid JSON');
           }
         }
+        const declared = DECLARED_QUERY[key] ?? [];
+        const stranger = [...url.searchParams.keys()].find((name) => !declared.includes(name));
+        if (stranger !== undefined) throw new Refused(400, `Unknown query parameter ${stranger}`);
         routes[key]!(request, response, url.searchParams, body, id);
       } catch (error) {
         const status = error instanceof Refused ? error.status : 500;
