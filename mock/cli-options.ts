@@ -13,6 +13,7 @@ import { parseLatency, type Latency } from './prefer.js';
 export function serveCommand(name: string, description: string): Command {
   const command: Command = new Command(name)
     .description(description)
+    .argument('[spec]', 'the OpenAPI description, as --spec')
     .addOption(new Option('--spec <file>', 'OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; YAML or JSON; one file or several) to serve').env(envName('SPEC')).default(SPEC_PATH, 'spec/openapi.yaml, the shipped Pet Store Animals interface'))
     .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
     .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
