@@ -62,6 +62,8 @@ afterAll(async () => {
  */
 async function installFromLocalModules(tarball: string, folder: string): Promise<void> {
   const modules = join(folder, 'node_modules');
+  // Whatever a failed `npm install --offline` left behind goes first.
+  rmSync(modules, { recursive: true, force: true });
   mkdirSync(join(modules, '.bin'), { recursive: true });
   await run('tar', ['-xzf', tarball, '-C', dir]);
   renameSync(join(dir, 'package'), join(modules, NAME));
