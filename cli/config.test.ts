@@ -7,7 +7,7 @@ import { serveCommand } from '../mock/cli-options.js';
 import { startMock, type StartedMock } from '../mock/index.js';
 import { PACKAGE_ROOT } from '../model/loader.js';
 import { ensureBuilt } from '../test/built-cli.js';
-import { ConfigError, readConfigInto, type ConfigSection } from './config.js';
+import { adoptSpecArgument, ConfigError, readConfigInto, type ConfigSection } from './config.js';
 import { COMMANDS } from './product.js';
 
 /** openapi-harness.config.json (docs/configuration.md): what flags hold, below flags and the environment, above defaults. */
@@ -57,6 +57,16 @@ describe('the config file', () => {
     proxy.parse([], { from: 'user' });
     readConfigInto(proxy, 'proxy', { OPENAPI_HARNESS_CONFIG: configFile(config) }, dir);
     expect(proxy.opts()).toMatchObject({ spec: 'api.yaml', apiKey: ['proxy-only'], upstream: 'http://127.0.0.1:9/v1', port: 4010 });
+  });
+
+  it('takes the description as the command\'s argument, as --spec, but not both', () => {
+    const command = serveCommand(COMMANDS.mock, 'test').exitOverride();
+    command.parse(['api.yaml', '--port', '1'], { from: 'user' });
+    adoptSpecArgument(command);
+    expect([command.opts()['spec'], command.getOptionValueSource('spec')]).toEqual(['api.yaml', 'cli']);
+    const twice = serveCommand(COMMANDS.mock, 'test').exitOverride();
+    twice.parse(['api.yaml', '--spec', 'other.yaml'], { from: 'user' });
+    expect(() => adoptSpecArgument(twice)).toThrow('give the description once, as the argument (api.yaml) or with --spec, not both');
   });
 
   it('is optional: no file in the folder reads nothing; a file named by OPENAPI_HARNESS_CONFIG must exist', () => {

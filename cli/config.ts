@@ -78,12 +78,24 @@ export function readConfigInto(command: Command, section: ConfigSection, environ
  */
 export function applyConfigFile(command: Command, section: ConfigSection, exitCode = 1): void {
   try {
+    adoptSpecArgument(command);
     readConfigInto(command, section);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${COMMANDS[section]}: ${error.message}\n`);
     process.exit(exitCode);
   }
+}
+
+/**
+ * `openapi-harness mock openapi.yaml`: the description given as the command's one argument (declared as
+ * `[spec]`) is `--spec`. Errors: throws {@link ConfigError} when both are given.
+ */
+export function adoptSpecArgument(command: Command): void {
+  const spec: unknown = command.processedArgs[0];
+  if (typeof spec !== 'string' || spec === '') return;
+  if (command.getOptionValueSource('spec') === 'cli') throw new ConfigError(`give the description once, as the argument (${spec}) or with --spec, not both`);
+  command.setOptionValueWithSource('spec', spec, 'cli');
 }
 
 /** A config value as the flag would have given it. Errors: throws {@link ConfigError} starting with `where`. */

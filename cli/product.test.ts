@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../model/loader.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
+import { serveCommand } from '../mock/cli-options.js';
 import type { ApiModel } from '../model/model.js';
 import { createMock, startMock, type StartedMock } from '../mock/index.js';
 import { startProxy, type StartedProxy } from '../proxy/proxy.js';
 import { bearer, call } from '../test/in-process.js';
-import { adoptLegacyEnvironment, ADMIN_KEY_HEADER, ANSWERED_BY_HEADER, DEFAULT_API_KEY, LEGACY, STATE_FORMAT, VIOLATIONS_HEADER } from './product.js';
+import { adoptLegacyEnvironment, ADMIN_KEY_HEADER, ANSWERED_BY_HEADER, COMMANDS, DEFAULT_API_KEY, LEGACY, PRODUCT, STATE_FORMAT, VIOLATIONS_HEADER } from './product.js';
 
 /** The new names and the Pet Store names they replaced (README › Renamed): both work, the new one wins. */
 
@@ -27,6 +28,28 @@ describe('environment variables', () => {
     expect(environment).toMatchObject({ OPENAPI_HARNESS_SPEC: 'old.yaml', OPENAPI_HARNESS_EMPTY: 'false', OPENAPI_HARNESS_MAX_RECORDS: '7', OPENAPI_HARNESS_CONSISTENCY_WINDOW: '50' });
     expect(environment['OPENAPI_HARNESS_MAX_PETS'], 'the renamed setting is read under its new name only').toBeUndefined();
     expect(adoptLegacyEnvironment(environment), 'a second call takes nothing').toEqual([]);
+  });
+});
+
+describe('commands and flags', () => {
+  it('installs the one command and each old command, running the entry of its subcommand', () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+    const entries = { mock: 'dist/mock/cli.js', test: 'dist/conformance/cli.js', proxy: 'dist/proxy/cli.js' };
+    expect(manifest.name).toBe(PRODUCT);
+    expect(manifest.bin).toEqual({ [PRODUCT]: 'dist/cli/main.js', ...Object.fromEntries(Object.entries(LEGACY.bins).map(([bin, subcommand]) => [bin, entries[subcommand]])) });
+  });
+
+  it('reads each old flag as its new one, hidden from --help', () => {
+    for (const [old, current] of Object.entries(LEGACY.flags)) {
+      const command = serveCommand(COMMANDS.mock, 'test').exitOverride();
+      command.parse([old, '5'], { from: 'user' });
+      const name = current.slice(2).replace(/-(\w)/g, (_all, letter: string) => letter.toUpperCase());
+      expect(command.opts()[name], old).toBe(5);
+      expect(command.helpInformation()).toContain(current);
+      expect(command.helpInformation()).not.toContain(old);
+      const refused = serveCommand(COMMANDS.mock, 'test').exitOverride().configureOutput({ writeErr: () => undefined });
+      expect(() => refused.parse([old, 'abc'], { from: 'user' }), 'a bad value is a usage error, as with the new name').toThrow(/argument 'abc' is invalid/);
+    }
   });
 });
 

@@ -38,6 +38,7 @@ const colour = colours(process.stderr);
 adoptLegacyEnvironment();
 const program = new Command(COMMANDS.test)
   .description('Checks an implementation of an OpenAPI interface (default: the Pet Store Animals interface, spec/openapi.yaml) against its spec, by property-based tests.')
+  .argument('[spec]', 'the OpenAPI description, as --spec')
   .addOption(new Option('--base-url <url>', "base address of the target, ending with the spec's base path (/v1 for the shipped spec; a gateway prefix before it is fine)").env(envName('BASE_URL')))
   .addOption(new Option('--target <name>', 'take the base address from the spec servers instead').choices(['production', 'staging', 'mock']))
   .addOption(new Option('--api-key <key>', "a key the target accepts in the spec's security scheme (the shipped spec: \"Authorization: Bearer <key>\")").env(envName('API_KEY')))

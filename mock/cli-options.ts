@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SPEC_PATH } from '../model/loader.js';
-import { DEFAULT_API_KEYS, envName } from '../cli/product.js';
+import { DEFAULT_API_KEYS, envName, LEGACY } from '../cli/product.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 import { parseLatency, type Latency } from './prefer.js';
 
@@ -13,6 +13,7 @@ import { parseLatency, type Latency } from './prefer.js';
 export function serveCommand(name: string, description: string): Command {
   const command: Command = new Command(name)
     .description(description)
+    .argument('[spec]', 'the OpenAPI description, as --spec')
     .addOption(new Option('--spec <file>', 'OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; YAML or JSON; one file or several) to serve').env(envName('SPEC')).default(SPEC_PATH, 'spec/openapi.yaml, the shipped Pet Store Animals interface'))
     .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
     .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
@@ -20,7 +21,6 @@ export function serveCommand(name: string, description: string): Command {
     .addOption(new Option('--data <file>', 'JSON file of starting records: an array (first resource) or {"<resource>": [...]}').env(envName('DATA')).default(undefined, 'the embedded demo pets for the shipped spec; for another spec, the records its examples show'))
     .addOption(new Option('--empty', 'start with no records').env(envName('EMPTY')))
     .addOption(new Option('--max-records <number>', 'most records held per resource; a create answers 409 STORE_FULL beyond').env(envName('MAX_RECORDS')).default(1_000_000).argParser(positive))
-    .addOption(new Option('--max-pets <number>').hideHelp().argParser(positive))
     .addOption(new Option('--max-body-bytes <number>', 'largest request body accepted (413 beyond)').env(envName('MAX_BODY_BYTES')).default(1024 * 1024).argParser(positive))
     .addOption(new Option('--cors-origin <origin...>', 'origins a browser page may call from (CORS)').env(envName('CORS_ORIGINS')).default(['*'], 'any origin (*)'))
     .addOption(new Option('--no-cors', 'send no CORS headers').env(envName('NO_CORS')).default(true, 'CORS on'))
@@ -35,9 +35,16 @@ export function serveCommand(name: string, description: string): Command {
     .addOption(new Option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, time requests in flight get to finish').env(envName('SHUTDOWN_GRACE')).default(10_000).argParser(natural))
     .addOption(new Option('--log-format <format>', 'auto: readable on a terminal, JSON lines otherwise').env(envName('LOG_FORMAT')).default('auto').choices(['auto', 'pretty', 'json']))
     .configureHelp({ optionDescription: describeOption })
-    .showHelpAfterError()
-    // The old name of --max-records sets it.
-    .on('option:max-pets', (value: string) => command.setOptionValueWithSource('maxRecords', positive(value), 'cli'));
+    .showHelpAfterError();
+  // Each old flag name, hidden, sets its new one as the new one would.
+  for (const [old, current] of Object.entries(LEGACY.flags)) {
+    const renamed = command.options.find((option) => option.long === current)!;
+    const alias = new Option(`${old} <value>`).hideHelp();
+    // The same parser first, so a bad value is refused as the new flag refuses it, with the usage.
+    if (renamed.parseArg !== undefined) alias.argParser(renamed.parseArg);
+    command.addOption(alias);
+    command.on(`option:${old.slice(2)}`, (value: string) => command.setOptionValueWithSource(renamed.attributeName(), renamed.parseArg === undefined ? value : renamed.parseArg(value, undefined), 'cli'));
+  }
   return command;
 }
 

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,8 @@ afterAll(async () => {
  */
 async function installFromLocalModules(tarball: string, folder: string): Promise<void> {
   const modules = join(folder, 'node_modules');
+  // Whatever a failed `npm install --offline` left behind goes first.
+  rmSync(modules, { recursive: true, force: true });
   mkdirSync(join(modules, '.bin'), { recursive: true });
   await run('tar', ['-xzf', tarball, '-C', dir]);
   renameSync(join(dir, 'package'), join(modules, NAME));
@@ -165,8 +167,9 @@ export const xml: string = renderJunit('typed', result.checks) + String(failed);
     }
   });
 
-  it('npx openapi-harness mock starts the shipped spec with no configuration, and npx openapi-harness test passes against it', async () => {
-    const child = spawn('npx', ['--no-install', NAME, 'mock', '--port', '0', '--log-level', 'warn'], { cwd: installed, env: NPM_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  it('npx openapi-harness mock <spec> serves the shipped spec from the empty folder, and npx openapi-harness test <spec> passes against it', async () => {
+    copyFileSync(join(root(), 'spec', 'openapi.yaml'), join(installed, 'openapi.yaml'));
+    const child = spawn('npx', ['--no-install', NAME, 'mock', 'openapi.yaml', '--port', '0', '--log-level', 'warn'], { cwd: installed, env: NPM_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let banner = '';
     child.stdout.on('data', (chunk: Buffer) => (banner += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (banner += chunk.toString('utf8')));
@@ -181,9 +184,9 @@ export const xml: string = renderJunit('typed', result.checks) + String(failed);
         });
       });
       expect(banner).toContain('API key: openapi-harness-dev-key');
-      const suite = await npx([NAME, 'test', '--base-url', baseUrl, '--api-key', 'openapi-harness-dev-key', '--runs', '5']);
+      const suite = await npx([NAME, 'test', 'openapi.yaml', '--base-url', baseUrl, '--api-key', 'openapi-harness-dev-key', '--runs', '5']);
       expect(suite.code, `${how}: ${suite.output}`).toBe(0);
-      expect(suite.output).toMatch(/openapi-harness test: .* \(the shipped spec\) against/);
+      expect(suite.output).toMatch(/openapi-harness test: Pet Store .* \(openapi\.yaml\) against/);
       expect(suite.output).toMatch(/\d+ passed, 0 failed/);
     } finally {
       // npx runs the bin in a child of its own: the whole group this test started goes.
