@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { forgetTarget, runCheck } from '../conformance/run-suite.js';
+import { runCheck } from '../conformance/run-suite.js';
 import { independentCases, type FaultVersion, type IndependentCase } from '../test/independent/cases.js';
 import { independentTarget, INDEPENDENT_RUNS, specLabel, specPath } from '../test/independent/independent-target.js';
 
@@ -52,7 +52,6 @@ async function falseAlarms(spec: Parameters<typeof independentTarget>[0], correc
     return alarms;
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 }
 
@@ -64,7 +63,6 @@ async function killed(spec: Parameters<typeof independentTarget>[0], version: Fa
     return !outcome.ok;
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 }
 

@@ -2,16 +2,18 @@ import type fc from 'fast-check';
 import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import type { BadCredentials } from './arbitraries/credentials.js';
+import type { RunState } from './run-state.js';
 import type { ResolvedTarget } from './target.js';
 
 /**
  * What a check works with: the target, the model of the spec it implements, a way to send a request of an
  * operation and check its response in one step, a property runner, and a place for advice (notes on the
- * spec's gaps, never failures).
+ * spec's gaps, never failures), and the run it belongs to (everything the run has learnt of the target).
  */
 export interface CheckContext {
   target: ResolvedTarget;
   model: ApiModel;
+  run: RunState;
   advise(note: string): void;
   /**
    * Sends `request` for `op` with the target's credentials for the operation's security scheme (or the bad

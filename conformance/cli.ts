@@ -10,7 +10,7 @@ import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
 import { applyConfigFile } from '../cli/config.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
-import { send, TargetRefusing } from './client.js';
+import { ClientState, send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
 import { checkLines, closingLines, reachLines } from './report/text.js';
@@ -21,7 +21,7 @@ import { coverage } from './report/coverage.js';
 import { progressLine } from './report/progress.js';
 import { runSuite, type SuiteResult } from './run-suite.js';
 import { resolveTarget, type Target, type TargetTls } from './target.js';
-import { dispatcherFor } from './transport/dispatcher.js';
+import { freshDispatcherFor } from './transport/dispatcher.js';
 
 /**
  * `npm run conformance -- --base-url URL --api-key KEY` / `openapi-harness test`: runs the conformance suite of an
@@ -140,7 +140,8 @@ if (options.insecure) {
   process.stderr.write(colour.bold(colour.red(`${COMMANDS.test}: WARNING --insecure: the server certificate is NOT verified; anyone between you and the target can read the key and forge answers.\n`)));
 }
 try {
-  dispatcherFor(resolveTarget(target)); // reads the PEM files now, so that a wrong path is a usage error
+  // Reads the PEM files now, so that a wrong path is a usage error.
+  await freshDispatcherFor(resolveTarget(target)).close();
 } catch (error) {
   usage((error as Error).message);
 }
@@ -243,8 +244,10 @@ async function probe(target: Target): Promise<void> {
   const path = `${op.path}${limit}${credentials.query === undefined ? '' : `${limit === '' ? '?' : '&'}${credentials.query}`}`;
   const url = `${resolved.baseUrl}${op.path}${limit}`;
   let status: number;
+  // A client of the probe's own: the run that follows starts with its own figures and connections.
+  const client = new ClientState();
   try {
-    status = (await send(resolved, { method: 'GET', path, headers: { accept: 'application/json', ...credentials.headers } })).response.status;
+    status = (await send(client, resolved, { method: 'GET', path, headers: { accept: 'application/json', ...credentials.headers } })).response.status;
   } catch (error) {
     if (error instanceof TargetRefusing) return usage(error.message);
     const message = (error as Error).message;
@@ -256,6 +259,7 @@ async function probe(target: Target): Promise<void> {
     }
     return usage(`target unreachable: GET ${url} failed (${message}). Is the server running, and the base URL right?`);
   }
+  await client.close();
   if (status === 401) usage(`the target refused the API key: GET ${url} answered 401. Check --api-key.`);
   if (status === 404) usage(`GET ${url} answered 404: the base URL should end with the version segment, the spec's base path (${model.basePath || 'none'}), e.g. http://host${model.basePath}.`);
 }

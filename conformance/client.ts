@@ -1,6 +1,7 @@
 import { request as undiciRequest } from 'undici';
 import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import type { ResolvedTarget } from './target.js';
+import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, decodeBody, describeCertificateError, dispatcherFor, errorCode, freshDispatcherFor } from './transport/dispatcher.js';
 import { backoffMs, retryAfterMs, Throttle } from './transport/throttle.js';
 import { KEY_PLACEHOLDER } from '../cli/product.js';
@@ -12,14 +13,8 @@ import { KEY_PLACEHOLDER } from '../cli/product.js';
 const RETRY_LIMITS = { maxTries: 8, maxWaitMs: 60_000 } as const;
 
 /**
- * What this process sent: requests (tries included), retries after refusals, wall-clock time paused by
- * refusals (ms), and the final statuses per `METHOD path` (query stripped), for the end-of-run figures.
- */
-export const traffic = { requests: 0, retries: 0, startedAt: performance.now(), statuses: new Map<string, Map<number, number>>() };
-
-/**
  * The target kept refusing (429/503) beyond {@link RETRY_LIMITS}: no verdict can be given. Once thrown, every
- * later {@link send} of the process throws it again at once, so that a run (and fast-check's shrinking) ends fast.
+ * later {@link send} of the run throws it again at once, so that a run (and fast-check's shrinking) ends fast.
  */
 export class TargetRefusing extends Error {
   constructor(
@@ -41,17 +36,51 @@ export class TargetRefusing extends Error {
   }
 }
 
-const throttle = new Throttle();
-let refusing: TargetRefusing | undefined;
+/**
+ * What one run's client holds: what it sent (requests with tries, retries after refusals, the final statuses per
+ * `METHOD path` with the query stripped, when it started), its throttle, the refusal that ended it, when its last
+ * answer arrived, its pooled connections, and the exchanges kept for `--har-all`. Created by the run
+ * (conformance/run-state.ts), so that two runs in one process neither share figures nor pause for each other.
+ */
+export class ClientState {
+  requests = 0;
+  retries = 0;
+  readonly startedAt = performance.now();
+  readonly statuses = new Map<string, Map<number, number>>();
+  readonly throttle = new Throttle();
+  /** The refusal that ended the run, if the target kept refusing. */
+  refusing: TargetRefusing | undefined;
+  /** When the last answer arrived (ms since the epoch). */
+  lastAnswerAt = 0;
+  /** The run's dispatchers, by TLS setting, concurrency and proxy environment (see `dispatcherFor`). */
+  readonly dispatchers = new Map<string, Dispatcher>();
+  /** Exchanges kept in memory for `--har-all`, in the order they were answered, and how many more may be kept. */
+  readonly kept: Exchange[] = [];
+  #keepLeft: number;
 
-/** The refusal that ended this process's run, if the target kept refusing. */
-export function refusedWith(): TargetRefusing | undefined {
-  return refusing;
-}
+  /** `keepExchanges`: keep the first this many exchanges of the run (0: none). */
+  constructor(keepExchanges = 0) {
+    this.#keepLeft = keepExchanges;
+  }
 
-/** Milliseconds the suite stood still because the target asked it to wait (overlapping waits counted once). */
-export function waitedMs(): number {
-  return throttle.pausedMs;
+  /** Milliseconds the run stood still because the target asked it to wait (overlapping waits counted once). */
+  get waitedMs(): number {
+    return this.throttle.pausedMs;
+  }
+
+  /** Keeps `exchange` while the run may keep more. */
+  keep(exchange: Exchange): void {
+    if (this.#keepLeft <= 0) return;
+    this.#keepLeft -= 1;
+    this.kept.push(exchange);
+  }
+
+  /** Closes the run's pooled connections (the run is over). */
+  async close(): Promise<void> {
+    const pools = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
 }
 
 /**
@@ -60,56 +89,57 @@ export function waitedMs(): number {
  * A 429 or 503 is retried (Retry-After honoured, else exponential backoff; every sender pauses and the rate
  * is lowered) within {@link RETRY_LIMITS}. A read (GET, HEAD, OPTIONS) whose connection was closed before any
  * answer is sent once more. Errors: {@link TargetRefusing} when the retry limits are exhausted; any other network
- * or TLS failure rejects with a message naming the URL (and the certificate problem).
+ * or TLS failure rejects with a message naming the URL (and the certificate problem). `client`: the run's (its
+ * throttle, figures and connections).
  */
-export async function send(target: ResolvedTarget, request: OutgoingRequest): Promise<Exchange> {
+export async function send(client: ClientState, target: ResolvedTarget, request: OutgoingRequest): Promise<Exchange> {
   const url = `${target.baseUrl}${request.path}`;
   let waited = 0;
   let reconnected = false;
   for (let tries = 1; ; tries++) {
-    if (refusing !== undefined) throw refusing;
+    if (client.refusing !== undefined) throw client.refusing;
     let exchange: Exchange;
     try {
-      exchange = await sendOnce(target, request, url);
+      exchange = await sendOnce(client, target, request, url);
     } catch (error) {
       // A kept-alive connection the server or a load balancer closed just as it was reused: a read is sent once
       // more on a fresh connection. A write is not (it may have been processed).
       if (!(error instanceof ConnectionDropped) || reconnected || !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) throw error;
       reconnected = true;
-      traffic.retries += 1;
+      client.retries += 1;
       tries -= 1;
       continue;
     }
     const { status } = exchange.response;
     if (status !== 429 && status !== 503) {
-      recordStatus(request, status);
-      logExchange(exchange);
+      recordStatus(client, request, status);
+      client.keep(exchange);
       return exchange;
     }
     const wait = retryAfterMs(exchange.response.headers['retry-after']) ?? backoffMs(tries);
     if (tries >= RETRY_LIMITS.maxTries || waited + wait > RETRY_LIMITS.maxWaitMs) {
-      refusing ??= new TargetRefusing(status, `${request.method} ${url}`, tries, waited, tries < RETRY_LIMITS.maxTries ? wait : undefined);
-      throw refusing;
+      client.refusing ??= new TargetRefusing(status, `${request.method} ${url}`, tries, waited, tries < RETRY_LIMITS.maxTries ? wait : undefined);
+      throw client.refusing;
     }
-    traffic.retries += 1;
+    client.retries += 1;
     waited += wait;
-    throttle.refused(wait);
+    client.throttle.refused(wait);
   }
 }
 
-async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: string): Promise<Exchange> {
-  await throttle.acquire(target.concurrency, target.maxRps);
+async function sendOnce(client: ClientState, target: ResolvedTarget, request: OutgoingRequest, url: string): Promise<Exchange> {
+  await client.throttle.acquire(target.concurrency, target.maxRps);
   const started = Date.now();
   const clock = performance.now();
   // A write after the suite stood still (drawing a large body, a slow machine) goes on a connection of its own.
-  const fresh = !READS.has(request.method) && started - lastAnswerAt > STILL_MS ? freshDispatcherFor(target) : undefined;
+  const fresh = !READS.has(request.method) && started - client.lastAnswerAt > STILL_MS ? freshDispatcherFor(target) : undefined;
   try {
-    traffic.requests += 1;
+    client.requests += 1;
     const response = await undiciRequest(url, {
       method: request.method,
       headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
       ...(request.body === undefined ? {} : { body: request.body }),
-      dispatcher: fresh ?? dispatcherFor(target),
+      dispatcher: fresh ?? dispatcherFor(client.dispatchers, target),
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
     }).catch((error: unknown) => {
@@ -124,14 +154,14 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
     const text = decodeBody(bytes, headers['content-encoding']);
-    lastAnswerAt = Date.now();
+    client.lastAnswerAt = Date.now();
     return {
       request: { ...request, url },
       response: { status: response.statusCode, headers, text },
       timing: { startedDateTime: new Date(started).toISOString(), totalMs: performance.now() - clock },
     };
   } finally {
-    throttle.release();
+    client.throttle.release();
     if (fresh !== undefined) void fresh.close();
   }
 }
@@ -140,38 +170,6 @@ async function sendOnce(target: ResolvedTarget, request: OutgoingRequest, url: s
 const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'QUERY']);
 /** Milliseconds without an answer after which a write does not trust the pooled connections (a server's keep-alive is often 5 s). */
 const STILL_MS = 2_000;
-/** When the last answer of the process arrived (ms since the epoch). */
-let lastAnswerAt = 0;
-
-/** Exchanges kept in memory for `--har-all`, and how many more may be kept. */
-let kept: Exchange[] = [];
-let keepLeft = 0;
-
-/**
- * Starts a run's figures afresh: the request and retry counts, the statuses per operation, the refusal that ended
- * an earlier run, and the exchanges kept (the first `keepExchanges` of this run, for `--har-all`; 0: none).
- */
-export function beginRun(keepExchanges: number): void {
-  traffic.requests = 0;
-  traffic.retries = 0;
-  traffic.startedAt = performance.now();
-  traffic.statuses.clear();
-  refusing = undefined;
-  kept = [];
-  keepLeft = keepExchanges;
-}
-
-/** The exchanges kept since {@link beginRun}, in the order they were answered. */
-export function keptExchanges(): Exchange[] {
-  return kept;
-}
-
-function logExchange(exchange: Exchange): void {
-  if (keepLeft <= 0) return;
-  keepLeft -= 1;
-  kept.push(exchange);
-}
-
 /** Codes of a connection closed under a request before its answer (not a refusal to connect). */
 const DROPPED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
@@ -183,10 +181,10 @@ class ConnectionDropped extends Error {
   }
 }
 
-function recordStatus(request: OutgoingRequest, status: number): void {
+function recordStatus(client: ClientState, request: OutgoingRequest, status: number): void {
   const key = `${request.method} ${request.path.split('?')[0]}`;
-  let counts = traffic.statuses.get(key);
-  if (counts === undefined) traffic.statuses.set(key, (counts = new Map()));
+  let counts = client.statuses.get(key);
+  if (counts === undefined) client.statuses.set(key, (counts = new Map()));
   counts.set(status, (counts.get(status) ?? 0) + 1);
 }
 

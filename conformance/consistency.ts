@@ -3,15 +3,13 @@ import { Violation } from './contract.js';
 import type { ResolvedTarget } from './target.js';
 
 /**
- * Read-after-write on an eventually consistent target (read replicas): lags observed in this process, in ms
- * from the first read to the first read that showed the write, and how many writes stayed invisible.
+ * Read-after-write on an eventually consistent target (read replicas): lags observed in one run, in ms from the
+ * first read to the first read that showed the write, and how many writes stayed invisible. Held by the run
+ * (conformance/run-state.ts).
  */
-const observed = { lags: [] as number[], invisible: 0 };
-
-/** Forgets the lags observed so far: a new run's figures start empty. */
-export function resetConsistency(): void {
-  observed.lags = [];
-  observed.invisible = 0;
+export interface ObservedConsistency {
+  lags: number[];
+  invisible: number;
 }
 
 /**
@@ -27,9 +25,11 @@ export function resetConsistency(): void {
  * record), or the window is spent re-reading for nothing.
  *
  * Returns the first visible value, or the last value read when the window passed without it (the caller then
- * reports the violation on it). Records the lag for {@link consistencySummary}.
+ * reports the violation on it). Records the lag in the run's `observed`, for {@link consistencySummary}.
  */
-export async function settle<T>(target: Pick<ResolvedTarget, 'consistencyWindowMs'>, read: () => Promise<T>, visible: (value: T) => boolean): Promise<T> {
+export async function settle<T>(context: { target: Pick<ResolvedTarget, 'consistencyWindowMs'>; run: { consistency: ObservedConsistency } }, read: () => Promise<T>, visible: (value: T) => boolean): Promise<T> {
+  const { target, run } = context;
+  const observed = run.consistency;
   const started = performance.now();
   let pause = 20;
   for (let first = true; ; first = false) {
@@ -55,7 +55,7 @@ export async function settle<T>(target: Pick<ResolvedTarget, 'consistencyWindowM
   }
 }
 
-/** Read-after-write figures of this process: reads settled, lag percentiles in ms, writes never seen in the window. */
+/** Read-after-write figures of a run: reads settled, lag percentiles in ms, writes never seen in the window. */
 export interface ConsistencySummary {
   settled: number;
   p50Ms: number;
@@ -64,8 +64,8 @@ export interface ConsistencySummary {
   invisible: number;
 }
 
-/** The lags recorded by {@link settle} so far, as percentiles (nearest rank). All zero when nothing was settled. */
-export function consistencySummary(): ConsistencySummary {
+/** The lags {@link settle} recorded in `observed` (a run's), as percentiles (nearest rank). All zero when nothing was settled. */
+export function consistencySummary(observed: ObservedConsistency): ConsistencySummary {
   const sorted = [...observed.lags].sort((a, b) => a - b);
   const rank = (p: number): number => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!));
   return { settled: sorted.length, p50Ms: rank(50), p95Ms: rank(95), maxMs: rank(100), invisible: observed.invisible };

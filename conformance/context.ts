@@ -8,6 +8,7 @@ import type { CheckContext, RequestSpec } from './check-context.js';
 import { expectResponse, Violation } from './contract.js';
 import { encodeBody } from './body-encoding.js';
 import { checkProperty } from './property.js';
+import type { RunState } from './run-state.js';
 import type { ResolvedTarget } from './target.js';
 import { parseExact } from '../model/json.js';
 import { recordIn } from '../model/resources.js';
@@ -30,72 +31,63 @@ export function pathOf(op: OperationModel, values: Record<string, string>): stri
   });
 }
 
-/** The parent record each sub-resource's requests are sent under, for the target being checked (D53). */
-const parents = new WeakMap<ResourceModel, string>();
-
-/** Points the requests of a sub-resource at the parent record `id` (see `prepareParents`). */
-export function setParent(resource: ResourceModel, id: string): void {
-  parents.set(resource, id);
+/** Points the requests of a sub-resource at the parent record `id` for the context's run (see `prepareParents`, D53). */
+export function setParent(context: Pick<CheckContext, 'run'>, resource: ResourceModel, id: string): void {
+  context.run.parents.ids.set(resource, id);
 }
 
-/** The path values of a parent known only by its read's examples (D72: `{owner: 'ada', repo: 'compiler'}`). */
-const exampleParents = new WeakMap<ResourceModel, Record<string, string>>();
-
-/** Points the requests of a sub-resource whose parent no resource holds at the path values `values` (D72). */
-export function setExampleParent(resource: ResourceModel, values: Record<string, string>): void {
-  exampleParents.set(resource, values);
+/** Points the requests of a sub-resource whose parent no resource holds at the path values `values` (D72: `{owner: 'ada', repo: 'compiler'}`). */
+export function setExampleParent(context: Pick<CheckContext, 'run'>, resource: ResourceModel, values: Record<string, string>): void {
+  context.run.parents.examples.set(resource, values);
 }
 
 /**
- * The path values naming the parent records of `op`'s resource, when it lives under one (`{ownerId: '7'}`), and
- * of their parents in turn. A check names the parent explicitly where it wants another one (an absent parent).
+ * The path values naming the parent records of `op`'s resource in the context's run, when it lives under one
+ * (`{ownerId: '7'}`), and of their parents in turn. A check names the parent explicitly where it wants another one
+ * (an absent parent).
  */
-export function parentPath(op: OperationModel): Record<string, string> {
+export function parentPath(context: Pick<CheckContext, 'run'>, op: OperationModel): Record<string, string> {
+  const { ids, examples, unprepared, resources } = context.run.parents;
   const values: Record<string, string> = {};
   for (let resource = op.resource; resource?.parent !== undefined; ) {
     // No parent could be made for it: a check that reaches it gives up (no verdict), never sends an empty segment.
     const failed = unprepared.get(resource);
     if (failed !== undefined) throw failed;
-    Object.assign(values, exampleParents.get(resource));
-    const id = parents.get(resource);
+    Object.assign(values, examples.get(resource));
+    const id = ids.get(resource);
     if (id !== undefined) values[resource.parent.parameter] = id;
     const name = resource.parent.resource;
-    resource = grandParents.get(resource)?.find((candidate) => candidate.name === name);
+    resource = resources.get(resource)?.find((candidate) => candidate.name === name);
   }
   return values;
 }
 
-/** The sub-resources whose parent record the suite could not make (no body could be drawn for it), and why. */
-const unprepared = new WeakMap<ResourceModel, Error>();
-
 /**
- * Marks `resource` as having no parent record: `why` (a `GenerationGaveUp`) is thrown by {@link parentPath}, so only
- * the checks that reach this sub-resource give up, and the rest of the suite still runs; `undefined` lifts the mark.
+ * Marks `resource` as having no parent record in the context's run: `why` (a `GenerationGaveUp`) is thrown by
+ * {@link parentPath}, so only the checks that reach this sub-resource give up, and the rest of the suite still runs;
+ * `undefined` lifts the mark.
  */
-export function setUnprepared(resource: ResourceModel, why: Error | undefined): void {
-  // `undefined`: a parent was made (on this target): one that could not be made on another no longer counts.
-  if (why === undefined) unprepared.delete(resource);
-  else unprepared.set(resource, why);
+export function setUnprepared(context: Pick<CheckContext, 'run'>, resource: ResourceModel, why: Error | undefined): void {
+  if (why === undefined) context.run.parents.unprepared.delete(resource);
+  else context.run.parents.unprepared.set(resource, why);
 }
 
-/** The resources of the model each sub-resource's parent is found among (set with the parent). */
-const grandParents = new WeakMap<ResourceModel, ResourceModel[]>();
-
 /** Records the model's resources for `resource`, so that {@link parentPath} can walk up to its parent's parent. */
-export function setResources(resource: ResourceModel, resources: ResourceModel[]): void {
-  grandParents.set(resource, resources);
+export function setResources(context: Pick<CheckContext, 'run'>, resource: ResourceModel, resources: ResourceModel[]): void {
+  context.run.parents.resources.set(resource, resources);
 }
 
 /**
  * A request of `op`: path parameters, a query string (without `?`), and a body: `value`, written as the
  * operation takes it (JSON or a form, see {@link encodeBody}), or `body`, a raw text sent as `contentType`
  * (default: the operation's media type, for invalid bodies written by hand). A list's window parameters the
- * query does not name are added at their widest (D90, conformance/window-query.ts).
+ * query does not name are added at their widest (D90, conformance/window-query.ts). Sub-resources are reached
+ * under the parents of the context's run.
  */
-export function requestOf(op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
+export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
   // A request naming every path value itself needs no parent the suite prepared (an authentication probe).
   const named = op.pathParams.every((parameter) => parts.path?.[parameter.name] !== undefined);
-  const path = pathOf(op, named ? (parts.path ?? {}) : { ...parentPath(op), ...parts.path });
+  const path = pathOf(op, named ? (parts.path ?? {}) : { ...parentPath(context, op), ...parts.path });
   const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
   // A list's window is always named (D90): a server may apply a default the spec states only in prose.
   const query = [parts.query ?? '', windowQuery(op, parts.query ?? '')].filter((part) => part !== '').join('&');
@@ -121,11 +113,12 @@ export class PropertyFailure extends Error {
   }
 }
 
-/** Builds the context of one check run against `target` for `model`. `notes` collects the advice. */
-export function createContext(target: ResolvedTarget, model: ApiModel, notes: string[]): CheckContext {
+/** Builds the context of one check of `run` against `target` for `model`. `notes` collects the advice. */
+export function createContext(target: ResolvedTarget, model: ApiModel, notes: string[], run: RunState): CheckContext {
   const context: CheckContext = {
     target,
     model,
+    run,
     advise(note) {
       if (!notes.includes(note)) notes.push(note);
     },
@@ -135,7 +128,7 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
       const query = credentials.query;
       const path = query === undefined ? request.path : `${request.path}${request.path.includes('?') ? '&' : '?'}${query}`;
-      const exchange = await send(target, { method: request.method, path, headers, ...(request.body === undefined ? {} : { body: request.body }) });
+      const exchange = await send(run.client, target, { method: request.method, path, headers, ...(request.body === undefined ? {} : { body: request.body }) });
       noteDeleted(context, op, request, exchange.response.status);
       const body = expectResponse(op, exchange, expected);
       // A single-record answer wrapped in an envelope (D73) is judged whole, and read by the checks as its record.
@@ -183,6 +176,7 @@ function requiredHeaders(op: OperationModel): Record<string, string> {
   }
   return found;
 }
+/** A cache of what each operation's schemas alone determine (no run learns anything here): shared by every run. */
 const headerValues = new WeakMap<OperationModel, Record<string, string>>();
 
 /**

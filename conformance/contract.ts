@@ -14,13 +14,8 @@ export class Violation extends Error {
   }
 }
 
+/** The models read from each spec file: a cache of what the file alone determines (no run learns anything here). */
 const models = new Map<string, Promise<ApiModel>>();
-
-/** Takes `model` as the model of `specPath` (default the shipped spec) for this process, unless one was loaded already. */
-export function useModel(specPath: string | undefined, model: ApiModel): void {
-  const path = specPath ?? SPEC_PATH;
-  if (!models.has(path)) models.set(path, Promise.resolve(model));
-}
 
 /**
  * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), loaded once per

@@ -13,14 +13,11 @@ import { failingExchange } from './report/results.js';
 // does not hold the record named (spec/DECISIONS.md › D95): a random id makes the set-up of every check fail. So
 // before a check runs, each such member is pinned to the id of a record that exists on the target.
 
-/** A reference the suite could not fill on a target, and why (its checks are then skipped, never failed). */
-const unresolved = new Map<string, string>();
-
-/** What each target's references resolved to: the value pinned, or the reason none was found. */
-const resolved = new Map<string, Promise<Resolution>>();
+// What a run learns here (references resolved and unresolved, the ids served lists show, the queries that find
+// records) lives in its `RunState.references` (conformance/run-state.ts).
 
 /** A reference's value on a target, and why it cannot be trusted to exist there (an id only the spec shows). */
-type Resolution = { value: unknown; unverified?: string } | { reason: string };
+export type Resolution = { value: unknown; unverified?: string } | { reason: string };
 
 const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceModel): string => `${context.target.baseUrl} ${op.operationId} ${reference.member}`;
 
@@ -79,13 +76,11 @@ function kindOf(schema: unknown): string {
  */
 function servedIds(context: CheckContext): Promise<Map<string, unknown[]>> {
   const key = context.target.baseUrl.replace(/\/+$/, '');
+  const served = context.run.references.served;
   let found = served.get(key);
   if (found === undefined) served.set(key, (found = readServedIds(context)));
   return found;
 }
-
-/** What each target's parameterless lists showed ({@link servedIds}). */
-const served = new Map<string, Promise<Map<string, unknown[]>>>();
 
 async function readServedIds(context: CheckContext): Promise<Map<string, unknown[]>> {
   const byKind = new Map<string, unknown[]>();
@@ -149,9 +144,6 @@ async function listedIdFromServed(context: CheckContext, reference: ReferenceMod
   return undefined;
 }
 
-/** The query each target's served lists are asked with ({@link queryHoldingRecords}), by target and operation. */
-const heldQueries = new Map<string, Promise<string | undefined>>();
-
 /**
  * The query of required parameters that a list no create fills is asked with (D112, D124): the spec's examples,
  * enums or defaults ({@link exampleQuery}) when the list holds records for them, else the first query built from
@@ -160,6 +152,7 @@ const heldQueries = new Map<string, Promise<string | undefined>>();
  */
 export function queryHoldingRecords(context: CheckContext, list: OperationModel, itemsPath: readonly string[]): Promise<string | undefined> {
   const key = `${context.target.baseUrl.replace(/\/+$/, '')} ${list.operationId}`;
+  const heldQueries = context.run.references.heldQueries;
   let found = heldQueries.get(key);
   if (found === undefined) {
     heldQueries.set(
@@ -187,7 +180,7 @@ async function resolve(context: CheckContext, reference: ReferenceModel): Promis
   const create = resource?.operations.create;
   if (resource !== undefined && create !== undefined && !context.target.readOnly && referencesOf(create, context.model.operations).length === 0) {
     try {
-      const created = await createRecord(context, resource, ordinaryBody(create, context.target.integers, 13));
+      const created = await createRecord(context, resource, ordinaryBody(context, create, context.target.integers, 13));
       if (created !== undefined && created[resource.idProperty] !== undefined) return { value: created[resource.idProperty] };
     } catch {
       // Fall through to what the list holds: the create's own checks judge its answer.
@@ -204,10 +197,11 @@ async function resolve(context: CheckContext, reference: ReferenceModel): Promis
 
 /**
  * Pins every reference member of every write of the spec to an existing record's id on the context's target
- * (resolved once per target and member, see {@link resolve}). A member left unresolved keeps its drawn values and
+ * (resolved once per run and member, see {@link resolve}). A member left unresolved keeps its drawn values and
  * is remembered, so that a 404 its write answers is reported as a skip with the reason ({@link unresolvedReason}).
  */
 export async function prepareReferences(context: CheckContext): Promise<void> {
+  const { resolved, unresolved } = context.run.references;
   for (const op of context.model.operations) {
     if (op.body === undefined) continue;
     for (const reference of referencesOf(op, context.model.operations)) {
@@ -216,12 +210,12 @@ export async function prepareReferences(context: CheckContext): Promise<void> {
       if (found === undefined) resolved.set(key, (found = resolve(context, reference)));
       const outcome = await found;
       if ('value' in outcome) {
-        pinMember(op, reference.member, outcome.value);
+        pinMember(context, op, reference.member, outcome.value);
         // An id only the spec shows may not exist on the target: a 404 to its write is then no verdict either.
         if (outcome.unverified === undefined) unresolved.delete(key);
         else unresolved.set(key, outcome.unverified);
       } else {
-        pinMember(op, reference.member, undefined);
+        pinMember(context, op, reference.member, undefined);
         unresolved.set(key, outcome.reason);
       }
     }
@@ -238,7 +232,7 @@ export function unresolvedReason(context: CheckContext, exchange: Exchange | und
   for (const op of context.model.operations) {
     if (op.method !== exchange.request.method || !op.pattern.test(path)) continue;
     for (const reference of referencesOf(op, context.model.operations)) {
-      const reason = unresolved.get(keyOf(context, op, reference));
+      const reason = context.run.references.unresolved.get(keyOf(context, op, reference));
       if (reason !== undefined) return `not verifiable: ${reason}`;
     }
   }
@@ -268,13 +262,4 @@ export function honestly<T>(context: CheckContext, create: (value: T) => Promise
       throw new ReferenceUnfilled(reason);
     }
   };
-}
-
-/** Forgets what the references of `baseUrl` resolved to (another server took over the address). */
-export function forgetReferences(baseUrl: string): void {
-  const prefix = `${baseUrl.replace(/\/+$/, '')} `;
-  for (const key of [...resolved.keys()]) if (key.startsWith(prefix)) resolved.delete(key);
-  for (const key of [...unresolved.keys()]) if (key.startsWith(prefix)) unresolved.delete(key);
-  served.delete(baseUrl.replace(/\/+$/, ''));
-  for (const key of [...heldQueries.keys()]) if (key.startsWith(prefix)) heldQueries.delete(key);
 }

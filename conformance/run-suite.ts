@@ -2,14 +2,14 @@ import { GenerationGaveUp, NotRun } from './arbitraries/bounded.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/parents.js';
-import { forgetTarget as forgetRecords, type Check } from './checks/check.js';
-import { forgetReferences, honestly, prepareReferences, unresolvedReason } from './references.js';
+import type { Check } from './checks/check.js';
+import { honestly, prepareReferences, unresolvedReason } from './references.js';
 import { NothingToJudge } from './checks/served-lists.js';
-import { beginRun, keptExchanges, TargetRefusing } from './client.js';
-import { resetConsistency } from './consistency.js';
+import { TargetRefusing } from './client.js';
 import { createContext, formatFailure } from './context.js';
 import type { CheckContext } from './check-context.js';
-import { modelOf, useModel } from './contract.js';
+import { modelOf } from './contract.js';
+import { RunState } from './run-state.js';
 import { failingExchange, summary, type CheckRecord, type SummaryRecord } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
 import type { Exchange } from '../judge/verdict.js';
@@ -26,14 +26,20 @@ import type { ApiModel } from '../model/model.js';
 /** A check id as the catalogue derives it from the spec (`listPets.status-filter`, `deletePet.gone`, `auth.getPet`). */
 export type CheckId = string;
 
-const catalogues = new WeakMap<ApiModel, Check[]>();
-
-/** The checks of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), built once per model. */
+/** The checks of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), in catalogue order. */
 export async function checksOf(target: Target): Promise<Check[]> {
-  const model = await modelOf(target.spec);
-  let checks = catalogues.get(model);
-  if (checks === undefined) catalogues.set(model, (checks = checksFor(model)));
-  return checks;
+  return checksFor(await modelOf(target.spec));
+}
+
+/**
+ * Starts a run against `target`: the object that holds everything the run learns (conformance/run-state.ts), with
+ * its model (`options.model`, else the spec `target.spec` names) and that model's checks. Pass it to
+ * {@link runCheck} for several checks to share what the run learnt (ids, parents, references, figures), and
+ * `close()` it at the end. Rejects when the spec cannot be loaded.
+ */
+export async function startRun(target: Target, options: { model?: ApiModel; keepExchanges?: number } = {}): Promise<RunState> {
+  const model = options.model ?? (await modelOf(target.spec));
+  return new RunState(model, checksFor(model), options.keepExchanges === undefined ? {} : { keepExchanges: options.keepExchanges });
 }
 
 /**
@@ -51,13 +57,25 @@ export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: 
 export const READ_ONLY_REASON = 'read-only: this check must write';
 
 /**
- * Runs one check against a target. Never throws for a non-conforming target: the failure comes back as a
- * readable report (rule, problem, curl, response, counterexample, replay command) with the failing exchange.
- * Rejects when the spec cannot be loaded or names no such check, and with `TargetRefusing` when the target kept
- * refusing (429/503) beyond the retry limits: that is no verdict.
+ * Runs one check against a target, in `run` (one {@link startRun} made; default a run of its own, closed at the
+ * end). Never throws for a non-conforming target: the failure comes back as a readable report (rule, problem,
+ * curl, response, counterexample, replay command) with the failing exchange. Rejects when the spec cannot be loaded
+ * or names no such check, and with `TargetRefusing` when the target kept refusing (429/503) beyond the retry
+ * limits: that is no verdict.
  */
-export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcome> {
-  const checks = await checksOf(target);
+export async function runCheck(id: CheckId, target: Target, run?: RunState): Promise<CheckOutcome> {
+  if (run !== undefined) return checkIn(run, id, target);
+  const own = await startRun(target);
+  try {
+    return await checkIn(own, id, target);
+  } finally {
+    await own.close();
+  }
+}
+
+/** {@link runCheck} in `run`. */
+async function checkIn(run: RunState, id: CheckId, target: Target): Promise<CheckOutcome> {
+  const checks = run.checks;
   const check = checks.find((candidate) => candidate.id === id);
   if (check === undefined) throw new Error(`unknown check ${id}; known: ${checks.map((c) => c.id).join(', ')}`);
   const resolved = resolveTarget(target);
@@ -65,13 +83,13 @@ export async function runCheck(id: CheckId, target: Target): Promise<CheckOutcom
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];
   let context: CheckContext | undefined;
-  const model = await modelOf(target.spec);
+  const model = run.model;
   // A value judged by a schema that cannot be compiled was let through unjudged (D134): no verdict, the reason instead.
   const failures = model.schemaFailures;
   const unjudgedBefore = failures?.uses ?? 0;
   const unjudged = (): string | undefined => (failures !== undefined && failures.uses > unjudgedBefore ? `not run: ${failures.last ?? 'a schema it needs cannot be compiled'}` : undefined);
   try {
-    context = createContext(resolved, model, advice);
+    context = createContext(resolved, model, advice, run);
     await prepareReferences(context);
     await prepareParents(context, honestly(context, parentRecord(context)));
     await check.run(context);
@@ -103,15 +121,6 @@ function unfilledReference(failure: unknown): string | undefined {
     if (current instanceof NotRun || current instanceof NothingToJudge) return current.reason;
   }
   return undefined;
-}
-
-/**
- * Forgets what was learnt about the target at `baseUrl` (ids, population, the records its references name). Call
- * it when another server takes over an address the suite already tested in this process.
- */
-export function forgetTarget(baseUrl: string): void {
-  forgetRecords(baseUrl);
-  forgetReferences(baseUrl);
 }
 
 /**
@@ -165,19 +174,26 @@ export interface SuiteResult {
 }
 
 /**
- * Runs the suite of `model` against `target` in this process: every check (or `options.checks`), up to
- * `target.concurrency` at once, each a {@link runCheck}. A target that keeps refusing (429/503) ends the run at
+ * Runs the suite of `model` against `target` in this process, as one run of its own (a run beside it, or after it,
+ * shares nothing with it): every check (or `options.checks`), up to `target.concurrency` at once, each a {@link runCheck}. A target that keeps refusing (429/503) ends the run at
  * once: the checks not run are left out and `summary.refused` says why. Rejects only when a check id is unknown.
  */
 export async function runSuite(model: ApiModel, target: Target, options: RunOptions = {}): Promise<SuiteResult> {
-  useModel(target.spec, model);
-  const all = await checksOf(target);
+  const run = await startRun(target, { model, keepExchanges: options.keepExchanges ?? 0 });
+  try {
+    return await suiteIn(run, target, options);
+  } finally {
+    await run.close();
+  }
+}
+
+/** {@link runSuite} in `run`. */
+async function suiteIn(run: RunState, target: Target, options: RunOptions): Promise<SuiteResult> {
+  const all = run.checks;
   const unknown = (options.checks ?? []).filter((id) => !all.some((check) => check.id === id));
   if (unknown.length > 0) throw new Error(`unknown check ${unknown.join(', ')}; known: ${all.map((check) => check.id).join(', ')}`);
   const selected = options.checks === undefined || options.checks.length === 0 ? all : all.filter((check) => options.checks!.includes(check.id));
   const resolved = resolveTarget(target);
-  beginRun(options.keepExchanges ?? 0);
-  resetConsistency();
   const records: (CheckRecord | undefined)[] = selected.map(() => undefined);
   let next = 0;
   let refused = false;
@@ -189,7 +205,7 @@ export async function runSuite(model: ApiModel, target: Target, options: RunOpti
       const started = performance.now();
       let record: CheckRecord;
       try {
-        record = reason === undefined ? toRecord(check, await runCheck(check.id, target), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
+        record = reason === undefined ? toRecord(check, await checkIn(run, check.id, target), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
       } catch (error) {
         if (!(error instanceof TargetRefusing)) throw error;
         refused = true;
@@ -200,7 +216,7 @@ export async function runSuite(model: ApiModel, target: Target, options: RunOpti
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(resolved.concurrency, selected.length)) }, worker));
-  return { checks: records.filter((record) => record !== undefined), summary: summary(target.baseUrl), exchanges: keptExchanges() };
+  return { checks: records.filter((record) => record !== undefined), summary: summary(run, target.baseUrl), exchanges: [...run.client.kept] };
 }
 
 /** A check's outcome as the reports read it. */

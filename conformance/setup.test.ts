@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { forgetTarget, runCheck, runSuite, type CheckOutcome } from './run-suite.js';
+import { runCheck, runSuite, type CheckOutcome } from './run-suite.js';
 import { modelOf } from './contract.js';
 import { reachOf, type CheckReach } from './report/reach.js';
 import type { Target } from './target.js';
@@ -53,7 +53,7 @@ async function serve(handle: Handler): Promise<{ baseUrl: string; paths: string[
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  cleanups.push(() => new Promise<void>((done) => server.close(() => done())), () => forgetTarget(baseUrl));
+  cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
   return { baseUrl, paths };
 }
 

@@ -1,10 +1,9 @@
 import { afterAll, describe, it } from 'vitest';
-import { modelOf } from './contract.js';
 import { colours } from './report/colours.js';
 import { reachOf } from './report/reach.js';
 import { summary, summaryLine, type CheckRecord } from './report/results.js';
 import { reachLines } from './report/text.js';
-import { checksOf, READ_ONLY_REASON, runCheck, type CheckId } from './run-suite.js';
+import { READ_ONLY_REASON, runCheck, startRun, type CheckId } from './run-suite.js';
 import { resolveTarget, type Target } from './target.js';
 
 /** Options of {@link defineConformanceSuite}: checks to skip, each with its reason (printed as the test's name). */
@@ -30,7 +29,9 @@ export function defineConformanceSuite(target: Target, options: SuiteOptions = {
   describe(`conformance of ${target.baseUrl}`, async () => {
     // The checks' outcomes, for the reach per operation printed after the run.
     const records: CheckRecord[] = [];
-    for (const check of await checksOf(target)) {
+    // One run for every check of the suite: they share what it learns of the target (ids, parents, references).
+    const run = await startRun(target);
+    for (const check of run.checks) {
       const reason = options.skip?.[check.id] ?? check.skip ?? (target.readOnly === true && check.writes ? (check.readOnlySkip ?? READ_ONLY_REASON) : undefined);
       const base = { type: 'check' as const, id: check.id, rule: check.rule };
       if (reason !== undefined) {
@@ -41,7 +42,7 @@ export function defineConformanceSuite(target: Target, options: SuiteOptions = {
       // With --concurrency, checks run side by side (vitest's maxConcurrency); send() caps the requests in flight.
       (resolveTarget(target).concurrency > 1 ? it.concurrent : it)(`${check.id}: ${check.rule}`, async () => {
         const started = performance.now();
-        const outcome = await runCheck(check.id, target);
+        const outcome = await runCheck(check.id, target, run);
         const durationMs = Math.round(performance.now() - started);
         if (!outcome.ok) {
           records.push({ ...base, state: 'failed', durationMs, advice: [], report: outcome.report });
@@ -52,9 +53,10 @@ export function defineConformanceSuite(target: Target, options: SuiteOptions = {
       });
     }
     afterAll(async () => {
-      const figures = summary(target.baseUrl);
+      const figures = summary(run, target.baseUrl);
+      await run.close();
       console.info(summaryLine(figures));
-      console.info(reachLines(reachOf(await modelOf(target.spec), figures.statuses, records), colours(process.stdout)).trimEnd());
+      console.info(reachLines(reachOf(run.model, figures.statuses, records), colours(process.stdout)).trimEnd());
     });
   });
 }

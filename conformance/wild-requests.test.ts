@@ -11,7 +11,7 @@ const op = async (file: string, id: string): Promise<OperationModel> => (await l
 describe('what the suite sends to looser writes and non-JSON answers', () => {
   test('a form update whose status is any string draws only the statuses the record admits', async () => {
     const update = await op('bookshop-2.0.yaml', 'updateBookWithForm');
-    const statuses = fc.sample(bodyValues(update, { integers: 'int64', strings: 'ordinary' }), { numRuns: 60, seed: 7 }).map((body) => body['status']).filter((status) => status !== undefined);
+    const statuses = fc.sample(bodyValues({ run: { pins: new Map() } }, update, { integers: 'int64', strings: 'ordinary' }), { numRuns: 60, seed: 7 }).map((body) => body['status']).filter((status) => status !== undefined);
     expect(statuses.length).toBeGreaterThan(0);
     for (const status of statuses) expect(['available', 'pending', 'sold']).toContain(status);
   });

@@ -70,7 +70,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const url = new URL(options.baseUrl);
   const origin = url.origin;
   const basePath = url.pathname.replace(/\/+$/, '');
-  const dispatcher: Dispatcher = dispatcherFor({ ...(options.tls === undefined ? {} : { tls: options.tls }), concurrency: Math.ceil((options.connections ?? 64) / 2) });
+  // A pool of the upstream's own: the proxy shares no connection with a suite run in the same process.
+  const dispatcher: Dispatcher = dispatcherFor(new Map(), { ...(options.tls === undefined ? {} : { tls: options.tls }), concurrency: Math.ceil((options.connections ?? 64) / 2) });
   const timeout = options.timeoutMs ?? 30_000;
   return {
     origin,

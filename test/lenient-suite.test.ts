@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
-import { forgetTarget, listCheckIds, runCheck } from '../conformance/run-suite.js';
+import { listCheckIds, runCheck } from '../conformance/run-suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
 import { PACKAGE_ROOT } from '../model/loader.js';
 
@@ -18,7 +18,6 @@ describe('the suite on a leniently read description', () => {
     mock = await startMock({ spec: SPEC, port: 0, apiKeys: [KEY] });
   });
   afterAll(async () => {
-    forgetTarget(mock.baseUrl);
     await mock?.close();
   });
   const target = () => ({ baseUrl: mock.baseUrl, apiKey: KEY, spec: SPEC, runs: 10 });

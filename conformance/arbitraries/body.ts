@@ -8,6 +8,8 @@ import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp } from './bounded.js';
 import { admitsValue, validValues, type ValueOptions } from './schema-values.js';
 
+// The WeakMaps of this module other than a run's pins are caches of what an operation's schemas alone determine
+// (canonical forms, compiled bounds, the bodies a seed draws before pins are set): no run learns anything there.
 const forms = new WeakMap<Schema, Canonical>();
 
 /** The canonical form of an operation's request body (an object for a create of this style), computed once. */
@@ -18,15 +20,24 @@ export function bodyForm(op: OperationModel): Canonical {
   return form;
 }
 
-/** Members of a body set to one value for every body drawn, by operation (a reference to an existing record, D95). */
-const pins = new WeakMap<OperationModel, Map<string, unknown>>();
+/**
+ * Members of a body set to one value for every body drawn, by operation (a reference to an existing record, D95):
+ * a run's (`RunState.pins`), reached through the check's context.
+ */
+export type BodyPins = Map<OperationModel, Map<string, unknown>>;
+
+/** What the body arbitraries read of a check's context: its run's pins. */
+export interface PinsHolder {
+  run: { pins: BodyPins };
+}
 
 /**
- * Sets `member` of every body of `op` the suite draws to `value` from now on (`undefined` lifts the pin): a member
- * naming a record of another collection must name one the target holds (conformance/references.ts, D95). A body
- * without the member (an optional one left out) keeps it out.
+ * Sets `member` of every body of `op` the context's run draws to `value` from now on (`undefined` lifts the pin):
+ * a member naming a record of another collection must name one the target holds (conformance/references.ts, D95).
+ * A body without the member (an optional one left out) keeps it out.
  */
-export function pinMember(op: OperationModel, member: string, value: unknown): void {
+export function pinMember(context: PinsHolder, op: OperationModel, member: string, value: unknown): void {
+  const pins = context.run.pins;
   let pinned = pins.get(op);
   if (pinned === undefined) pins.set(op, (pinned = new Map()));
   if (value === undefined) pinned.delete(member);
@@ -34,22 +45,25 @@ export function pinMember(op: OperationModel, member: string, value: unknown): v
 }
 
 /** Whether `member` of the bodies of `op` is pinned to a record the target holds (see {@link pinMember}). */
-export function isPinned(op: OperationModel, member: string): boolean {
-  return pins.get(op)?.has(member) === true;
+export function isPinned(context: PinsHolder, op: OperationModel, member: string): boolean {
+  return context.run.pins.get(op)?.has(member) === true;
 }
 
 /** `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks. */
-function withPins<T extends Record<string, unknown>>(op: OperationModel, body: T): T {
-  const pinned = pins.get(op);
+function withPins<T extends Record<string, unknown>>(context: PinsHolder, op: OperationModel, body: T): T {
+  const pinned = context.run.pins.get(op);
   if (pinned === undefined || pinned.size === 0) return body;
   const copy: Record<string, unknown> = { ...body };
   for (const [member, value] of pinned) if (Object.hasOwn(copy, member)) copy[member] = value;
   return copy as T;
 }
 
-/** Valid request bodies of `op` (objects), by the spec's own validator (seed, Resources › NewPet for createPet). */
-export function bodyValues(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
-  return pins.get(op)?.size ? drawnBodies(op, options).map((body) => withPins(op, body)) : drawnBodies(op, options);
+/**
+ * Valid request bodies of `op` (objects), by the spec's own validator (seed, Resources › NewPet for createPet), with
+ * the members the context's run pinned.
+ */
+export function bodyValues(context: PinsHolder, op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
+  return context.run.pins.get(op)?.size ? drawnBodies(op, options).map((body) => withPins(context, op, body)) : drawnBodies(op, options);
 }
 
 function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
@@ -153,17 +167,22 @@ function flagged(schema: Schema | undefined): boolean {
 
 /**
  * One valid body of `op` with ordinary values, the same for a given `seed` (bases of fixed cases: population,
- * markers, probes). Only the required properties when `requiredOnly`.
+ * markers, probes), with the members the context's run pinned. Only the required properties when `requiredOnly`.
  */
-export function ordinaryBody(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly = false): Record<string, unknown> {
+export function ordinaryBody(context: PinsHolder, op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly = false): Record<string, unknown> {
+  return withPins(context, op, unpinnedBody(op, integers, seed, requiredOnly));
+}
+
+/** The ordinary body of {@link ordinaryBody} before pins: a copy of the one a seed draws, drawn once. */
+function unpinnedBody(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly = false): Record<string, unknown> {
   const key = `${integers} ${seed} ${requiredOnly}`;
   let drawn = ordinary.get(op);
   if (drawn === undefined) ordinary.set(op, (drawn = new Map()));
   const known = drawn.get(key);
-  if (known !== undefined) return withPins(op, { ...known });
+  if (known !== undefined) return { ...known };
   const body = drawOrdinary(op, integers, seed, requiredOnly);
   drawn.set(key, body);
-  return withPins(op, { ...body });
+  return { ...body };
 }
 
 /**
@@ -193,22 +212,22 @@ function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], se
  * a value to break every run). Falls back to an ordinary body, then to the members that do fit, when the spec
  * allows no body with all of them (`oneOf` branches that exclude each other, `not`).
  */
-export function fullestBody(op: OperationModel, integers: ValueOptions['integers'], seed: number): Record<string, unknown> {
+export function fullestBody(context: PinsHolder, op: OperationModel, integers: ValueOptions['integers'], seed: number): Record<string, unknown> {
   if (op.body === undefined) return {};
   const drawn = fullest.get(op);
   const key = `${integers} ${seed}`;
   const known = drawn?.get(key);
-  if (known !== undefined) return withPins(op, structuredClone(known));
+  if (known !== undefined) return withPins(context, op, structuredClone(known));
   let body: Record<string, unknown>;
   try {
-    [body = ordinaryBody(op, integers, seed)] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
+    [body = unpinnedBody(op, integers, seed)] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
   } catch (error) {
     if (!(error instanceof GenerationGaveUp)) throw error;
-    body = ordinaryBody(op, integers, seed);
+    body = unpinnedBody(op, integers, seed);
   }
   if (drawn === undefined) fullest.set(op, new Map([[key, body]]));
   else drawn.set(key, body);
-  return withPins(op, structuredClone(body));
+  return withPins(context, op, structuredClone(body));
 }
 const fullest = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
 

@@ -23,10 +23,10 @@ export interface Check {
 export type ExactRecord = Record<string, unknown>;
 
 /**
- * What the suite has learnt about one resource of one target during this process: every id it has seen, the
+ * What a run has learnt about one resource of its target: every id it has seen, the
  * ids it created and deleted, and how many records it is known to hold in all and per filter value (lower bounds).
  */
-interface ResourceMemory {
+export interface ResourceMemory {
   /** Ids (see {@link idKey}) seen in any response, with the tick at which each was first seen. */
   knownIds: Map<string, number>;
   /** Ids carried by a create of this process: no two creates may share one. */
@@ -51,20 +51,11 @@ interface ResourceMemory {
   /** The record sub-resources live under during this process (its id), once made. */
   fixture: Promise<string | undefined> | undefined;
 }
-const memories = new Map<string, ResourceMemory>();
 
-/**
- * Forgets what was learnt about the target at `baseUrl` (ids, population). Call it when another server takes
- * over an address the suite already tested in this process, e.g. a test server restarted on the same port.
- */
-export function forgetTarget(baseUrl: string): void {
-  const prefix = `${baseUrl.replace(/\/+$/, '')} `;
-  for (const key of memories.keys()) if (key.startsWith(prefix)) memories.delete(key);
-}
-
-/** The memory of one resource on the context's target. */
+/** The memory of one resource on the context's target, held by the context's run. */
 export function memory(context: CheckContext, resource: ResourceModel): ResourceMemory {
   const key = `${context.target.baseUrl} ${resource.name}`;
+  const memories = context.run.memories;
   let found = memories.get(key);
   if (found === undefined) {
     found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), outOfView: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };

@@ -27,7 +27,7 @@ export function concurrencyCheck(model: ApiModel, id: string, rule: string): Che
       // This check alone sends its requests side by side whatever `--concurrency` says (which caps every other
       // check): a race between creates only shows when they are in flight together. `--max-rps` still applies.
       const notes: string[] = [];
-      const parallel = createContext({ ...serial.target, concurrency: Math.max(serial.target.concurrency, PARALLEL_CREATES + PARALLEL_LISTS) }, serial.model, notes);
+      const parallel = createContext({ ...serial.target, concurrency: Math.max(serial.target.concurrency, PARALLEL_CREATES + PARALLEL_LISTS) }, serial.model, notes, serial.run);
       try {
         await parallelRounds(model, parallel);
       } finally {
@@ -43,7 +43,7 @@ async function parallelRounds(model: ApiModel, context: CheckContext): Promise<v
     // Parallel creates of a singleton (one record per parent, D53) race for one place: not distinct records.
     if (create === undefined || resource.parent?.singleton === true) continue;
     for (let round = 0; round < ROUNDS; round++) {
-      const creates = Array.from({ length: PARALLEL_CREATES }, (_, i) => createRecord(context, resource, ordinaryBody(create, context.target.integers, 1000 + round * PARALLEL_CREATES + i)));
+      const creates = Array.from({ length: PARALLEL_CREATES }, (_, i) => createRecord(context, resource, ordinaryBody(context, create, context.target.integers, 1000 + round * PARALLEL_CREATES + i)));
       const lists = resource.operations.list === undefined ? [] : Array.from({ length: PARALLEL_LISTS }, () => listRecords(context, resource, largestPageQuery(resource)));
       const [created] = await Promise.all([Promise.all(creates), Promise.all(lists)]);
       const ids = new Set(created.map((record) => idOf(resource, record!)));

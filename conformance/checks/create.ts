@@ -40,7 +40,7 @@ function markers(form: Canonical): (first: number) => (avoid: readonly string[])
 function fixedBases(context: CheckContext, resource: ResourceModel): Record<string, unknown>[] {
   const op = operation(resource, 'create');
   const form = bodyForm(op);
-  const base = ordinaryBody(op, context.target.integers, 1, true);
+  const base = ordinaryBody(context, op, context.target.integers, 1, true);
   const bases = [base];
   if (form.kind === 'object') {
     for (const [name, sub] of Object.entries(form.properties)) {
@@ -92,14 +92,14 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
         const ignorable = readOnlySent(context, body);
         // A server that ignores the read-only member reads an otherwise valid create, which a rule of its text may
         // refuse with the documented 409 (D180): a refusal all the same.
-        const { exchange, body: answer } = await context.call(op, requestOf(op, { body: body.text, contentType: body.contentType }), ignorable === undefined ? expected : [...expected, ...conflictStatuses(op), ...successStatuses(op)]);
+        const { exchange, body: answer } = await context.call(op, requestOf(context, op, { body: body.text, contentType: body.contentType }), ignorable === undefined ? expected : [...expected, ...conflictStatuses(op), ...successStatuses(op)]);
         if (ignorable !== undefined && exchange.response.status < 300) return expectIgnored(context, op, ignorable, body, answer, exchange);
         await expectNothingCreated(context, resource, body.marker, exchange);
       },
       async unchanged() {},
     };
   }
-  const created = (await createRecord(context, resource, ordinaryBody(operation(resource, 'create'), context.target.integers, 5)))!;
+  const created = (await createRecord(context, resource, ordinaryBody(context, operation(resource, 'create'), context.target.integers, 5)))!;
   const recordId = idOf(resource, created);
   return {
     recordId,
@@ -107,7 +107,7 @@ async function refusalTarget(context: CheckContext, resource: ResourceModel, rol
       // Where the body names the record (D50), a case that drops or changes its id names another one: not sent.
       if (op.idIn === 'body' && !namesRecord(op, resource, body, recordId)) return;
       const ignorable = readOnlySent(context, body);
-      const { exchange, body: answer } = await context.call(op, itemRequest(resource, op, recordId, undefined, body), ignorable === undefined ? expected : [...expected, ...successStatuses(op)]);
+      const { exchange, body: answer } = await context.call(op, itemRequest(context, resource, op, recordId, undefined, body), ignorable === undefined ? expected : [...expected, ...successStatuses(op)]);
       if (ignorable !== undefined && exchange.response.status < 300) expectIgnored(context, op, ignorable, body, answer, exchange);
     },
     async unchanged() {
@@ -181,7 +181,7 @@ function asSent(context: CheckContext, resource: ResourceModel, role: WriteRole,
  * has hundreds of cases, each made only when taken); `undefined` when a base gives no case.
  */
 function drawnCases(context: CheckContext, op: OperationModel, family: (base: Record<string, unknown>, n: number) => (() => InvalidBody)[], refused: (candidate: InvalidBody) => boolean = () => true): fc.Arbitrary<InvalidBody | undefined> {
-  const values = bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
+  const values = bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' });
   return fc.tuple(values, fc.nat(), fc.nat()).map(([base, n, start]) => {
     const cases = family(base, n % 10_000);
     for (let offset = 0; offset < cases.length; offset++) {
@@ -208,7 +208,7 @@ export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: s
       const mark = role === 'create' ? markers(form) : () => () => undefined;
       const fixed = mark(0);
       const target = await refusalTarget(context, resource, role);
-      const bases = (role === 'create' ? fixedBases(context, resource) : [fullestBody(op, context.target.integers, 2), ordinaryBody(op, context.target.integers, 1, true)]).map((base) => asSent(context, resource, role, base, target.recordId));
+      const bases = (role === 'create' ? fixedBases(context, resource) : [fullestBody(context, op, context.target.integers, 2), ordinaryBody(context, op, context.target.integers, 1, true)]).map((base) => asSent(context, resource, role, base, target.recordId));
       for (const base of bases) {
         for (const body of missingRequiredBodies(op, form, base, fixed)) await target.send(body);
       }
@@ -238,7 +238,7 @@ export function invalidBodyCheck(resource: ResourceModel, id: string, rule: stri
       const mark = role === 'create' ? markers(form) : () => () => undefined;
       const forbidden = (name: string): unknown => sampleFor(resource.properties[name]);
       const target = await refusalTarget(context, resource, role);
-      const base = asSent(context, resource, role, fullestBody(op, context.target.integers, 2), target.recordId);
+      const base = asSent(context, resource, role, fullestBody(context, op, context.target.integers, 2), target.recordId);
       for (const body of invalidBodies(op, form, base, mark(1000), forbidden)) await target.send(body);
       await target.unchanged();
       const random = drawnCases(context, op, (value, n) => invalidBodyMakers(op, form, asSent(context, resource, role, value, target.recordId), mark(2_000_000 + n * 1000), forbidden), (candidate) => isRefused(op, candidate));
@@ -261,11 +261,11 @@ export function absentInvalidCheck(resource: ResourceModel, id: string, rule: st
     writes: true,
     async run(context) {
       const op = operation(resource, role);
-      const cases = invalidBodies(op, bodyForm(op), fullestBody(op, context.target.integers, 2), () => undefined, (name) => sampleFor(resource.properties[name]));
+      const cases = invalidBodies(op, bodyForm(op), fullestBody(context, op, context.target.integers, 2), () => undefined, (name) => sampleFor(resource.properties[name]));
       if (cases.length === 0) return;
       const expected = [...refusalStatuses(op), 404];
       await context.forAll(fc.tuple(absentIds(context, resource), fc.constantFrom(...cases)), async ([absent, body]) => {
-        await context.call(op, itemRequest(resource, op, absent, undefined, body), expected);
+        await context.call(op, itemRequest(context, resource, op, absent, undefined, body), expected);
       });
     },
   };
@@ -290,7 +290,7 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
     async run(context) {
       const op = operation(resource, 'create');
       const form = bodyForm(op);
-      const base = ordinaryBody(op, context.target.integers, 3);
+      const base = ordinaryBody(context, op, context.target.integers, 3);
       for (const property of unconstrainedStringProperties(form)) {
         for (const corner of CORNER_STRINGS) {
           const value = withProperty(op, base, property, corner);
@@ -298,7 +298,7 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
         }
       }
       await describedRuleCase(context, op);
-      await context.forAll(bodyValues(op, { integers: context.target.integers, strings: 'any' }), async (value) => {
+      await context.forAll(bodyValues(context, op, { integers: context.target.integers, strings: 'any' }), async (value) => {
         await createRecord(context, resource, value, holdsUnusualString(form, value));
       });
     },
@@ -332,7 +332,7 @@ export function int64Check(resource: ResourceModel, id: string, rule: string): C
         const sub = form.properties[name] as Extract<Canonical, { kind: 'integer' }>;
         return integerBounds(sub.min, sub.max, context.target.integers, true);
       };
-      const base = ordinaryBody(op, context.target.integers, 4, true);
+      const base = ordinaryBody(context, op, context.target.integers, 4, true);
       for (const name of all) {
         for (const edge of edgesWithin(...bounds(name))) {
           const value = withProperty(op, base, name, edge);
@@ -340,7 +340,7 @@ export function int64Check(resource: ResourceModel, id: string, rule: string): C
         }
       }
       if (properties.length === 0) return;
-      const values = fc.tuple(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }), fc.record(Object.fromEntries(properties.map((name) => [name, integerIn(...bounds(name))]))));
+      const values = fc.tuple(bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }), fc.record(Object.fromEntries(properties.map((name) => [name, integerIn(...bounds(name))]))));
       await context.forAll(values.map(([value, integers]) => ({ ...value, ...integers })), async (value) => void (await createRecord(context, resource, value)), { runs: Math.min(context.target.runs, 30) });
     },
   };
@@ -383,7 +383,7 @@ function setAt(body: Record<string, unknown>, path: readonly string[], value: un
 async function describedRuleCase(context: CheckContext, op: OperationModel): Promise<void> {
   const form = bodyForm(op);
   for (let seed = 20; seed < 40; seed++) {
-    const base = ordinaryBody(op, context.target.integers, seed);
+    const base = ordinaryBody(context, op, context.target.integers, seed);
     const member = describedMembers(form, base)[0];
     if (member === undefined) continue;
     const pattern = member.pattern === undefined ? undefined : new RegExp(member.pattern, 'u');
@@ -394,7 +394,7 @@ async function describedRuleCase(context: CheckContext, op: OperationModel): Pro
     if (breaking === undefined) return;
     const body = setAt(base, member.path, breaking);
     const documented = op.responses.map((response) => Number(response.status)).filter((status) => status >= 400 && status < 500 && status !== 401 && status !== 403);
-    const { exchange } = await context.call(op, requestOf(op, { value: body }), [...successStatuses(op), ...documented]);
+    const { exchange } = await context.call(op, requestOf(context, op, { value: body }), [...successStatuses(op), ...documented]);
     const status = exchange.response.status;
     if (status < 400) return;
     const note = `${op.operationId} refused a value only the schema's looseness admits: ${member.path.join('.')} = ${show(breaking)} (${status}), which its description rules out ("${member.says}")`;

@@ -36,7 +36,7 @@ export function fieldWriteCheck(resource: ResourceModel, op: OperationModel, id:
     writes: true,
     async run(context) {
       const create = resource.operations.create!;
-      const created = await createRecord(context, resource, ordinaryBody(create, context.target.integers, 80));
+      const created = await createRecord(context, resource, ordinaryBody(context, create, context.target.integers, 80));
       if (created === undefined) return;
       const word = `f${Date.now().toString(36)}`;
       const fields: Record<string, string> = {};
@@ -48,7 +48,7 @@ export function fieldWriteCheck(resource: ResourceModel, op: OperationModel, id:
       if (Object.keys(fields).length === 0) return;
       const key = idOf(resource, created);
       const query = new URLSearchParams(fields).toString();
-      await context.call(op, requestOf(op, { path: { [resource.idParameter ?? '']: key }, query }), successStatuses(op));
+      await context.call(op, requestOf(context, op, { path: { [resource.idParameter ?? '']: key }, query }), successStatuses(op));
       const { exchange, record } = await readRecord(context, resource, key);
       const kept = Object.entries(fields).find(([name, value]) => record?.[name] !== value);
       if (kept !== undefined) throw new Violation(`${op.operationId}(${key}?${query}) was answered with success, yet a read shows ${kept[0]} ${show(record?.[kept[0]] ?? null)}, not ${show(kept[1])}`, exchange);

@@ -13,9 +13,7 @@ import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
 
-/** A run number that keeps the ids this process chooses apart from those of earlier runs on the same target. */
-const RUN = BigInt(Date.now() % 1_000_000);
-
+// The validators below are derived from the spec alone (no run learns anything there): shared by every run.
 const ajv = createAjv();
 const idValidators = new WeakMap<ResourceModel, { schema: Schema; validate: Validator } | null>();
 
@@ -37,6 +35,8 @@ function clientIdSchema(resource: ResourceModel): { schema: Schema; validate: Va
  */
 function freshId(context: CheckContext, resource: ResourceModel, id: { schema: Schema; validate: Validator }): unknown {
   const remembered = memory(context, resource);
+  // The run's number keeps the ids it chooses apart from those of other runs on the same target.
+  const run = context.run.number;
   const form = canonicalise(id.schema);
   for (let attempt = 0; attempt < 50; attempt++) {
     const n = BigInt(remembered.clientIds++);
@@ -44,11 +44,11 @@ function freshId(context: CheckContext, resource: ResourceModel, id: { schema: S
     if (form.kind === 'integer') {
       const min = form.min ?? -(2n ** 63n);
       const max = form.max ?? 2n ** 63n - 1n;
-      const wanted = 4n * 10n ** 15n + RUN * 1_000_000n + n;
-      candidate = wanted >= min && wanted <= max ? wanted : min + ((RUN * 1_000n + n) % (max - min + 1n));
+      const wanted = 4n * 10n ** 15n + run * 1_000_000n + n;
+      candidate = wanted >= min && wanted <= max ? wanted : min + ((run * 1_000n + n) % (max - min + 1n));
     } else {
-      const plain = `c${RUN}x${n}`;
-      candidate = id.validate(plain) ? plain : fc.sample(validValues(id.schema, id.validate, { integers: context.target.integers, strings: 'ordinary' }), { numRuns: 1, seed: Number((RUN * 1_000n + n) % 2_147_483_647n) })[0];
+      const plain = `c${run}x${n}`;
+      candidate = id.validate(plain) ? plain : fc.sample(validValues(id.schema, id.validate, { integers: context.target.integers, strings: 'ordinary' }), { numRuns: 1, seed: Number((run * 1_000n + n) % 2_147_483_647n) })[0];
     }
     if (candidate === undefined || !id.validate(toView(candidate))) continue;
     const key = idKey(candidate);
@@ -72,9 +72,6 @@ export function naturalKey(resource: ResourceModel): boolean {
   return schema !== undefined && schema.schema['format'] === undefined && !/id$/i.test(resource.idProperty);
 }
 
-/** Bodies {@link withClientId} made: their id is fresh already (a body passed on keeps it). */
-const chosenBodies = new WeakSet<Record<string, unknown>>();
-
 /**
  * A create body as the suite sends it: where the spec lets the client choose the id (D50: required in the create
  * body, or optional and writable), the id it carries, if any, is replaced by a fresh one, so that no create of
@@ -86,9 +83,10 @@ export function withClientId(context: CheckContext, resource: ResourceModel, bod
   if (id === undefined) return body;
   // A body without the id leaves it to the server, unless the client must choose it; an id the suite chose stays.
   if (!Object.hasOwn(body, resource.idProperty) && resource.idSource !== 'client' && !naturalKey(resource)) return body;
-  if (chosenBodies.has(body)) return body;
+  // A body the run's earlier call made carries a fresh id already (a body passed on keeps it).
+  if (context.run.chosenBodies.has(body)) return body;
   const chosen = { ...body, [resource.idProperty]: freshId(context, resource, id) };
-  chosenBodies.add(chosen);
+  context.run.chosenBodies.add(chosen);
   return chosen;
 }
 
@@ -107,14 +105,14 @@ export function idValue(resource: ResourceModel, key: string): unknown {
  * path (`/pets/{petId}`), or, where the operation takes it in the body (D50: the classic `PUT /pet`), as the body's
  * id property. `value` is the body to send (the id added where it goes there); `raw`, a body text written by hand.
  */
-export function itemRequest(resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
+export function itemRequest(context: Pick<CheckContext, 'run'>, resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
   if (op.idIn === 'body') {
-    if (raw !== undefined) return requestOf(op, { body: raw.text, contentType: raw.contentType });
-    return requestOf(op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
+    if (raw !== undefined) return requestOf(context, op, { body: raw.text, contentType: raw.contentType });
+    return requestOf(context, op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
   }
   const path = { [resource.idParameter ?? '']: id };
-  if (raw !== undefined) return requestOf(op, { path, body: raw.text, contentType: raw.contentType });
-  return requestOf(op, { path, ...(value === undefined ? {} : { value }) });
+  if (raw !== undefined) return requestOf(context, op, { path, body: raw.text, contentType: raw.contentType });
+  return requestOf(context, op, { path, ...(value === undefined ? {} : { value }) });
 }
 
 /**
@@ -129,7 +127,7 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     done.add(resource);
     const known = resource.parent.byExample;
     if (known !== undefined) {
-      setExampleParent(resource, exampleParentValues(context.model.operations, resource, known));
+      setExampleParent(context, resource, exampleParentValues(context.model.operations, resource, known));
       return;
     }
     const parent = context.model.resources.find((candidate) => candidate.name === resource.parent!.resource);
@@ -137,22 +135,22 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     await prepare(parent);
     const remembered = memory(context, parent);
     remembered.fixture ??= create(parent);
-    setResources(resource, context.model.resources);
+    setResources(context, resource, context.model.resources);
     let id: string | undefined;
     try {
       id = await remembered.fixture;
     } catch (error) {
       if (error instanceof TargetRefusing) throw error;
       // A parent that could not be made leaves its own sub-resources untested, not the whole suite (D160).
-      setUnprepared(resource, setupFailure(parent, error));
+      setUnprepared(context, resource, setupFailure(parent, error));
       return;
     }
     if (id === undefined) {
-      setUnprepared(resource, new NotRun(parent.name, `set-up: no ${parent.name} record was found for the records under it to live under`));
+      setUnprepared(context, resource, new NotRun(parent.name, `set-up: no ${parent.name} record was found for the records under it to live under`));
       return;
     }
-    setUnprepared(resource, undefined);
-    setParent(resource, id);
+    setUnprepared(context, resource, undefined);
+    setParent(context, resource, id);
   };
   for (const resource of context.model.resources) await prepare(resource);
 }
@@ -215,7 +213,7 @@ export function clientIdCheck(resource: ResourceModel, id: string, rule: string,
       // Where no client error is documented (only `default`), 409 is no more documented than 400/422 (D123).
       const documentsNone = !create.responses.some((r) => /^4/.test(r.status));
       const refusals = [409, ...(documentsNone ? [400, 422] : create.responses.map((r) => Number(r.status)).filter((status) => status === 400 || status === 422))];
-      await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (drawn) => {
+      await context.forAll(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }), async (drawn) => {
         const chosen = withClientId(context, resource, { ...drawn, [resource.idProperty]: null });
         const created = await helpers.create(context, resource, chosen);
         const key = idKey(chosen[resource.idProperty]);
@@ -223,7 +221,7 @@ export function clientIdCheck(resource: ResourceModel, id: string, rule: string,
         if (idKey(created[resource.idProperty]) !== key) throw new Violation(`a create naming ${resource.idProperty} ${key} made a record whose ${resource.idProperty} is ${idKey(created[resource.idProperty])}: the spec lets the client choose it`);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `${create.operationId} with a chosen ${resource.idProperty}`);
         const again = { ...ordinaryBodyOf(context, create), [resource.idProperty]: chosen[resource.idProperty] };
-        await context.call(create, requestOf(create, { value: again }), refusals);
+        await context.call(create, requestOf(context, create, { value: again }), refusals);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `a second create naming ${resource.idProperty} ${key} was refused, yet the first record`);
       }, { runs: Math.min(context.target.runs, 10) });
     },
@@ -237,5 +235,5 @@ export interface ClientIdHelpers {
 }
 
 function ordinaryBodyOf(context: CheckContext, create: OperationModel): Record<string, unknown> {
-  return ordinaryBody(create, context.target.integers, 11);
+  return ordinaryBody(context, create, context.target.integers, 11);
 }

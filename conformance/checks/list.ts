@@ -218,7 +218,7 @@ export function invalidQueryCheck(resource: ResourceModel, id: string, rule: str
       await ensurePopulation(context, resource);
       const max = resource.limit?.maximum;
       const attempt = async ({ query, filter }: OddQuery): Promise<void> => {
-        const { exchange, body } = await context.call(op, requestOf(op, { query }), allowed);
+        const { exchange, body } = await context.call(op, requestOf(context, op, { query }), allowed);
         if (exchange.response.status >= 300) return;
         context.advise(`${op.operationId} answered ${exchange.response.status} to an invalid query (allowed: handling of invalid query parameters is not shown), e.g. ?${query}`);
         const records = recordsOf(resource, body);

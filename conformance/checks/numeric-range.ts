@@ -142,7 +142,7 @@ async function askReversed(context: CheckContext, op: OperationModel, range: Num
   const expected = range.reversedRefused ? (refusals.length === 0 ? [400] : refusals) : [...successStatuses(op), ...refusals];
   const asked: Asked = { lower: high, upper: low };
   const query = [base, rangeQuery(range, asked)].filter((part) => part !== '').join('&');
-  const { exchange, body } = await context.call(op, requestOf(op, { query }), expected);
+  const { exchange, body } = await context.call(op, requestOf(context, op, { query }), expected);
   if (exchange.response.status >= 300) return;
   const swapped: Asked = { lower: low, upper: high };
   const stray = recordsIn(body).find((record) => valuesOf(record, range.property).length > 0 && !meets(valuesOf(record, range.property), range, swapped));
@@ -171,7 +171,7 @@ function createdRangeCheck(resource: ResourceModel, range: NumericRange, id: str
       const mine: { id: string; value: bigint }[] = [];
       for (let index = 0; index < RECORDS; index++) {
         const value = first + BigInt(index) * step;
-        const body = withProperty(create, ordinaryBody(create, context.target.integers, 60 + index), range.property, range.many ? [value] : value);
+        const body = withProperty(create, ordinaryBody(context, create, context.target.integers, 60 + index), range.property, range.many ? [value] : value);
         if (body === undefined) {
           context.advise(`${create.operationId} cannot send ${range.property} = ${value}, so the range filters were not tested`);
           return;
@@ -241,7 +241,7 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
         return Array.isArray(at) ? (at as ExactRecord[]) : [];
       };
       const keyOf = (record: ExactRecord): string => exactJson(idMember === undefined ? record : record[idMember]);
-      const { body } = await context.call(op, requestOf(op, { query: base }), successStatuses(op));
+      const { body } = await context.call(op, requestOf(context, op, { query: base }), successStatuses(op));
       const held = recordsOfBody(body);
       const paged = read?.list.paging !== undefined;
       const complete = size !== undefined ? held.length < size : !paged;
@@ -254,7 +254,7 @@ function servedRangeCheck(op: OperationModel, range: NumericRange, id: string, r
       const bounds = fc.record({ lower: around, upper: around }).filter(({ lower, upper }) => (lower !== undefined && range.lower !== undefined) || (upper !== undefined && range.upper !== undefined));
       const judge = async (asked: Asked): Promise<void> => {
         const query = [base, rangeQuery(range, asked)].filter((part) => part !== '').join('&');
-        const { exchange, body: answer } = await context.call(op, requestOf(op, { query }), successStatuses(op));
+        const { exchange, body: answer } = await context.call(op, requestOf(context, op, { query }), successStatuses(op));
         const records = recordsOfBody(answer);
         const outside = records.find((record) => record[range.property] !== undefined && !meets(valuesOf(record, range.property), range, asked));
         if (outside !== undefined) throw new Violation(`asked ${describe(range, asked)}, the list holds ${show(outside)}, whose ${range.property} is outside that range`, exchange);

@@ -68,7 +68,7 @@ async function walk(context: CheckContext, resource: ResourceModel, list: ListMo
     if (paging.kind === 'page' && index > 0) query.set(paging.parameter, String(paging.first + index));
     if (paging.kind === 'offset' && index > 0) query.set(paging.parameter, String(pages.reduce((sum, page) => sum + page.ids.length, 0)));
     if (paging.kind === 'cursor' && index > 0) query.set(paging.parameter, cursor!);
-    const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+    const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
     const records = recordsOf(resource, body);
     const page: Page = { ids: records.map((record: ExactRecord) => idOf(resource, record)), exchange, next: paging.kind === 'cursor' ? nextCursor(list, paging.parameter, body, exchange) : undefined };
     pages.push(page);
@@ -128,7 +128,7 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       const remembered = memory(context, resource);
       // Under a declared consistency window the run's last creates may reach the list late (D124): re-walk until they show.
       const due = [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !remembered.outOfView.has(created));
-      const walked = await settle(context.target, () => walk(context, resource, list, max), (pages) => {
+      const walked = await settle(context, () => walk(context, resource, list, max), (pages) => {
         const seen = new Set(pages.flatMap((page) => page.ids));
         return due.every((created) => seen.has(created));
       });

@@ -37,11 +37,11 @@ export function parentScopeCheck(resource: ResourceModel, id: string, rule: stri
       // A second parent is made only where the parent is a top-level resource with a create.
       const parent = context.model.resources.find((candidate) => candidate.name === resource.parent!.resource);
       if (parent?.operations.create === undefined || parent.parent !== undefined) return;
-      const first = await createRecord(context, resource, ordinaryBody(create, context.target.integers, 90));
-      const other = await createRecord(context, parent, ordinaryBody(parent.operations.create, context.target.integers, 91));
+      const first = await createRecord(context, resource, ordinaryBody(context, create, context.target.integers, 90));
+      const other = await createRecord(context, parent, ordinaryBody(context, parent.operations.create, context.target.integers, 91));
       if (first === undefined || other === undefined) return;
       const otherPath = { [parameter]: idOf(parent, other) };
-      const { body: answer } = await context.call(create, requestOf(create, { path: otherPath, value: ordinaryBody(create, context.target.integers, 92) }), successStatuses(create));
+      const { body: answer } = await context.call(create, requestOf(context, create, { path: otherPath, value: ordinaryBody(context, create, context.target.integers, 92) }), successStatuses(create));
       const second = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as ExactRecord) : undefined;
       const bound = resource.limit?.default ?? resource.limit?.maximum;
       const lists = [
@@ -49,7 +49,7 @@ export function parentScopeCheck(resource: ResourceModel, id: string, rule: stri
         { path: {}, holds: first, lacks: second, where: `the usual ${parameter}` },
       ];
       for (const { path, holds, lacks, where } of lists) {
-        const { exchange, body } = await context.call(list, requestOf(list, { path }), successStatuses(list));
+        const { exchange, body } = await context.call(list, requestOf(context, list, { path }), successStatuses(list));
         const records = recordsOf(resource, body);
         if (lacks !== undefined && findMade(resource, records, lacks) !== undefined) throw new Violation(`${list.operationId} under ${where} lists ${show(lacks)}, created under another ${parameter}`, exchange);
         if (holds !== undefined && (bound === undefined || records.length < bound) && findMade(resource, records, holds) === undefined) throw new Violation(`${list.operationId} under ${where} leaves out ${show(holds)}, created under it`, exchange);

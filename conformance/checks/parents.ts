@@ -48,10 +48,10 @@ export function parentRecord(context: CheckContext): (parent: ResourceModel) => 
 /** The bodies a parent's create is tried with (D162), drawn lazily: a body no schema branch admits is skipped. */
 function* setupBodies(context: CheckContext, create: OperationModel): Generator<Record<string, unknown> | Error> {
   const draws: (() => Record<string, unknown> | undefined)[] = [
-    () => ordinaryBody(create, context.target.integers, SEEDS[0]!),
-    () => ordinaryBody(create, context.target.integers, SEEDS[0]!, true),
+    () => ordinaryBody(context, create, context.target.integers, SEEDS[0]!),
+    () => ordinaryBody(context, create, context.target.integers, SEEDS[0]!, true),
     () => exampleBody(create),
-    ...SEEDS.slice(1).map((seed) => () => ordinaryBody(create, context.target.integers, seed)),
+    ...SEEDS.slice(1).map((seed) => () => ordinaryBody(context, create, context.target.integers, seed)),
   ];
   const seen = new Set<string>();
   for (const draw of draws) {
@@ -168,7 +168,7 @@ async function addressOf(context: CheckContext, parent: ResourceModel, records: 
 async function reads(context: CheckContext, parent: ResourceModel, read: OperationModel, value: string): Promise<boolean> {
   try {
     const statuses = [...new Set([...successStatuses(read), ...read.responses.map((response) => Number(response.status)).filter((status) => status >= 400 && status < 500), 404])];
-    const { exchange } = await context.call(read, itemRequest(parent, read, value), statuses);
+    const { exchange } = await context.call(read, itemRequest(context, parent, read, value), statuses);
     return exchange.response.status < 300;
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;

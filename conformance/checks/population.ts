@@ -70,7 +70,7 @@ async function populate(context: CheckContext, resource: ResourceModel): Promise
     for (let i = 0; i < count; i++) {
       serial += 1;
       // Without a filter value: only the required properties, so some records lack the optional filtered ones.
-      const base = ordinaryBody(op, context.target.integers, serial, filter === undefined);
+      const base = ordinaryBody(context, op, context.target.integers, serial, filter === undefined);
       const filtered = filter === undefined ? base : withProperty(op, base, filter.property, filter.value);
       // Records the population counts must be ones a list can show: inside its window (D90).
       const inView = filtered === undefined ? undefined : valueInView(resource, filtered);
@@ -123,7 +123,7 @@ export async function expectNothingCreated(context: CheckContext, resource: Reso
   }
   // The first time, there is no earlier create to bracket the gap: the probe made now brackets the next refusals.
   const before = memory(context, resource).lastCreatedId;
-  const probe = await createRecord(context, resource, ordinaryBody(op, context.target.integers, 5));
+  const probe = await createRecord(context, resource, ordinaryBody(context, op, context.target.integers, 5));
   const after = probe === undefined ? undefined : exactInteger(String(probe[resource.idProperty]));
   if (before === undefined || after === undefined || after <= before || after - before > MAX_ID_GAP) {
     context.advise(`could not confirm that a refused request created nothing: the target holds more than ${page} ${resource.name}, their order is not shown, and its ids are not consecutive`);

@@ -110,8 +110,8 @@ export async function callUnderProducedRecord(context: CheckContext, op: Operati
     if (op.pathParams.length > 0 && !context.target.readOnly) context.advise(`${op.operationId}: no operation was found that makes a record for ${op.pathParams.map((p) => `\`${p.name}\``).join(', ')}, so it was only called with drawn values`);
     return;
   }
-  const body = op.body === undefined ? undefined : ordinaryBody(op, context.target.integers, 3, true);
-  await context.call(op, requestOf(op, { path, query, ...(body === undefined ? {} : { value: body }) }), op.method === 'GET' ? successStatuses(op) : documentedStatuses(op));
+  const body = op.body === undefined ? undefined : ordinaryBody(context, op, context.target.integers, 3, true);
+  await context.call(op, requestOf(context, op, { path, query, ...(body === undefined ? {} : { value: body }) }), op.method === 'GET' ? successStatuses(op) : documentedStatuses(op));
 }
 
 /**
@@ -121,8 +121,8 @@ export async function callUnderProducedRecord(context: CheckContext, op: Operati
  */
 async function setupCall(context: CheckContext, producer: OperationModel, seed: number, requiredOnly: boolean): Promise<{ answer: unknown; headers: Record<string, string> } | undefined> {
   try {
-    const body = producer.body === undefined ? undefined : ordinaryBody(producer, context.target.integers, seed, requiredOnly);
-    const { exchange, body: answer } = await context.call(producer, requestOf(producer, body === undefined ? {} : { value: body }), documentedStatuses(producer));
+    const body = producer.body === undefined ? undefined : ordinaryBody(context, producer, context.target.integers, seed, requiredOnly);
+    const { exchange, body: answer } = await context.call(producer, requestOf(context, producer, body === undefined ? {} : { value: body }), documentedStatuses(producer));
     return exchange.response.status < 300 ? { answer, headers: exchange.response.headers } : undefined;
   } catch (failure) {
     if (failure instanceof TargetRefusing || !(failure instanceof Error)) throw failure;

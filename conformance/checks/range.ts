@@ -71,7 +71,7 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
       const mine: { id: string; times: number[] }[] = [];
       for (let index = 0; index < RECORDS; index++) {
         const days = [index * SPACING_DAYS, ...(index === RECORDS - 1 ? [1] : [])].map((offset) => dayText(start, offset, format));
-        const body = withProperty(create, ordinaryBody(create, context.target.integers, 40 + index), property, window.many ? days : days[0]);
+        const body = withProperty(create, ordinaryBody(context, create, context.target.integers, 40 + index), property, window.many ? days : days[0]);
         if (body === undefined) {
           context.advise(`${create.operationId} cannot send ${property} = ${show(days)}, so the range filters were not tested`);
           return;
@@ -119,7 +119,7 @@ async function askRange(context: CheckContext, resource: ResourceModel, property
   // Under a declared consistency window the records just made may reach the list late (D124): re-read until they show.
   const due = mine.filter((one) => inRange(one.times, from, to));
   const shown = (records: readonly Record<string, unknown>[]): boolean => (page !== undefined && records.length >= page) || due.every((one) => records.some((record) => idOf(resource, record) === one.id));
-  const { exchange, records } = await settle(context.target, () => listRecords(context, resource, query.toString()), (answer) => shown(answer.records));
+  const { exchange, records } = await settle(context, () => listRecords(context, resource, query.toString()), (answer) => shown(answer.records));
   const outside = records.find((record) => record[property] !== undefined && !meetsRange(timesOf(record, property), from, to));
   if (outside !== undefined) throw new Violation(`asked ${asked}, the list holds ${show(outside)}, whose ${property} lies wholly outside that range`, exchange);
   if (page !== undefined && records.length >= page) return;
@@ -143,7 +143,7 @@ async function askReversed(context: CheckContext, resource: ResourceModel, prope
   const query = new URLSearchParams({ [lower[0].parameter.name]: from, [upper[0].parameter.name]: to });
   const page = largestPage(resource);
   if (page !== undefined && resource.limit !== undefined) query.set(resource.limit.parameter, String(page));
-  const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), expected);
+  const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), expected);
   if (exchange.response.status >= 300) return;
   const last = Date.parse(from) + (upper[0].format === 'date' ? 86_399_999 : 0);
   const stray = recordsOf(resource, body).find((record) => record[property] !== undefined && !meetsRange(timesOf(record, property), Date.parse(to), last));
@@ -164,7 +164,7 @@ async function askDefaultSpan(context: CheckContext, resource: ResourceModel, mi
   const page = largestPage(resource);
   if (page !== undefined && resource.limit !== undefined) query.set(resource.limit.parameter, String(page));
   // The window is always named (D90) except here: the end the spec's prose defaults is left out on purpose.
-  const request = requestOf(op, { query: query.toString() });
+  const request = requestOf(context, op, { query: query.toString() });
   const url = new URL(request.path, 'http://target.invalid');
   url.searchParams.delete(upper.parameter.name);
   const asked = `${lower.parameter.name}=${from} without ${upper.parameter.name} (${upper.defaultAfter!.days} days after ${lower.parameter.name}, as its description says)`;
@@ -174,7 +174,7 @@ async function askDefaultSpan(context: CheckContext, resource: ResourceModel, mi
     const { exchange, body } = await context.call(op, { ...request, path: `${url.pathname}${url.search}` }, successStatuses(op));
     return { exchange, records: recordsOf(resource, body) };
   };
-  const { exchange, records } = await settle(context.target, read, (answer) => (page !== undefined && answer.records.length >= page) || due.every((one) => answer.records.some((record) => idOf(resource, record) === one.id)));
+  const { exchange, records } = await settle(context, read, (answer) => (page !== undefined && answer.records.length >= page) || due.every((one) => answer.records.some((record) => idOf(resource, record) === one.id)));
   const listed = new Set(records.map((record) => idOf(resource, record)));
   // A default stated only in prose is held under --strict; otherwise a departure from it is advice (D187).
   const fail = (problem: string): void => {

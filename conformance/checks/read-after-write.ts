@@ -8,5 +8,5 @@ import type { CheckContext } from '../check-context.js';
  * window has passed, never before. See conformance/consistency.ts.
  */
 export function settleRead<T>(context: CheckContext, read: () => Promise<T>, visible: (value: T) => boolean): Promise<T> {
-  return settle(context.target, read, visible);
+  return settle(context, read, visible);
 }

@@ -50,7 +50,7 @@ export function foundCheck(resource: ResourceModel, id: string, rule: string): C
       }
       const create = operation(resource, 'create');
       const everyCreated: ExactRecord[] = [];
-      await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (value) => {
+      await context.forAll(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }), async (value) => {
         const created = (await createRecord(context, resource, value))!;
         everyCreated.push(created);
         const { exchange, record } = await settleRead(context, () => readRecord(context, resource, idOf(resource, created)), (read) => read.record !== undefined);
@@ -114,12 +114,12 @@ export function notFoundCheck(resource: ResourceModel, id: string, rule: string)
       // record for an id that names none is seen (read-only targets are taken as they are).
       const create = resource.operations.create;
       if (!context.target.readOnly && create !== undefined && memory(context, resource).createdIds.size === 0) {
-        await createRecord(context, resource, ordinaryBody(create, context.target.integers, 1));
+        await createRecord(context, resource, ordinaryBody(context, create, context.target.integers, 1));
       }
       const attempt = async ({ value, valid }: { value: string; valid: boolean }): Promise<void> => {
         if (valid && isKnownId(context, resource, value)) return;
         const expected = valid ? [404] : context.target.strict ? [400, 404] : [400, 404, 422];
-        await context.call(op, itemRequest(resource, op, value), expected);
+        await context.call(op, itemRequest(context, resource, op, value), expected);
       };
       const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : malformedTexts(op, resource);
       for (const value of malformed) await attempt({ value, valid: false });

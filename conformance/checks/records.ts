@@ -44,7 +44,7 @@ export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[]
 export async function listRecords(context: CheckContext, resource: ResourceModel, query: ListQuery | string = ''): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
   const op = operation(resource, 'list');
   const text = typeof query === 'string' ? query : queryText(resource.limit, query);
-  const { exchange, body } = await context.call(op, requestOf(op, { query: text }), successStatuses(op));
+  const { exchange, body } = await context.call(op, requestOf(context, op, { query: text }), successStatuses(op));
   const records = recordsOf(resource, body);
   expectAsCreated(resource, records, exchange, op.operationId, context);
   rememberRecords(context, resource, records);
@@ -54,7 +54,7 @@ export async function listRecords(context: CheckContext, resource: ResourceModel
 /** The read operation for one id, checked against the contract; `expected` the statuses allowed (default: success). */
 export async function readRecord(context: CheckContext, resource: ResourceModel, id: string, expected?: number[]): Promise<{ exchange: Exchange; record: ExactRecord | undefined }> {
   const op = operation(resource, 'read');
-  const { exchange, body } = await context.call(op, itemRequest(resource, op, id), expected ?? successStatuses(op));
+  const { exchange, body } = await context.call(op, itemRequest(context, resource, op, id), expected ?? successStatuses(op));
   const found = exchange.response.status < 300 ? (body as ExactRecord) : undefined;
   if (found !== undefined) expectAsCreated(resource, [found], exchange, op.operationId, context);
   if (found !== undefined) rememberRecords(context, resource, [found]);
@@ -130,9 +130,9 @@ async function createConflictAware(context: CheckContext, resource: ResourceMode
   const form = bodyForm(op);
   const required = form.kind === 'object' ? form.required : [];
   let current = value as Record<string, unknown>;
-  const optional = Object.keys(current).filter((name) => !required.includes(name) && !isPinned(op, name) && name !== resource.idProperty);
+  const optional = Object.keys(current).filter((name) => !required.includes(name) && !isPinned(context, op, name) && name !== resource.idProperty);
   for (;;) {
-    const answer = await context.call(op, requestOf(op, { value: current }), [...allowed, 409]);
+    const answer = await context.call(op, requestOf(context, op, { value: current }), [...allowed, 409]);
     if (answer.exchange.response.status !== 409) return { ...answer, sentValue: current };
     const dropped = optional.pop();
     if (dropped === undefined) throw new Violation(`${op.operationId} answered 409 to a valid body${optional.length === 0 && current === value ? '' : ' even without its optional members'}: a rule of the text refuses some combinations of members, not every record`, answer.exchange);
@@ -148,13 +148,13 @@ async function createConflictAware(context: CheckContext, resource: ResourceMode
  */
 async function createSingleAware(context: CheckContext, resource: ResourceModel, op: OperationModel, value: unknown, allowed: number[]): ReturnType<CheckContext['call']> {
   const refusesSecond = resource.parent?.singleton === true && op.responses.some((response) => response.status === '409');
-  if (!refusesSecond) return context.call(op, requestOf(op, { value }), allowed);
-  const first = await context.call(op, requestOf(op, { value }), [...allowed, 409]);
+  if (!refusesSecond) return context.call(op, requestOf(context, op, { value }), allowed);
+  const first = await context.call(op, requestOf(context, op, { value }), [...allowed, 409]);
   if (first.exchange.response.status !== 409) return first;
   const remove = resource.operations.delete;
   if (remove === undefined) throw new GenerationGaveUp(resource.name, `${op.operationId} answered 409: the parent holds its one ${resource.name} already, and the spec has no delete to clear it`);
-  await context.call(remove, requestOf(remove), [...successStatuses(remove), 404]);
-  return context.call(op, requestOf(op, { value }), allowed);
+  await context.call(remove, requestOf(context, remove), [...successStatuses(remove), 404]);
+  return context.call(op, requestOf(context, op, { value }), allowed);
 }
 
 /**

@@ -27,7 +27,7 @@ function absentStatuses(context: CheckContext, op: OperationModel): number[] {
 /** A value of the reference member that names no record: schema-valid, none the suite has pinned or the spec shows. */
 function danglingValues(op: OperationModel, reference: ReferenceModel, context: CheckContext, pinned: unknown): fc.Arbitrary<unknown> {
   const schema = objectShape(op.body!.schema).properties[reference.member] as Schema;
-  const validate = (value: unknown): boolean => op.body!.validate(toView({ ...ordinaryBody(op, context.target.integers, 14), [reference.member]: value }));
+  const validate = (value: unknown): boolean => op.body!.validate(toView({ ...ordinaryBody(context, op, context.target.integers, 14), [reference.member]: value }));
   return valueOf(canonicalise(schema), { integers: context.target.integers, strings: 'ordinary' }).filter((value) => validate(value) && !sameJson(value, pinned) && !reference.examples.some((shown) => sameJson(shown, value)));
 }
 
@@ -43,10 +43,10 @@ export function referenceCheck(resource: ResourceModel, reference: ReferenceMode
     writes: true,
     async run(context) {
       const op = operation(resource, 'create');
-      const pinned = ordinaryBody(op, context.target.integers, 15)[reference.member];
+      const pinned = ordinaryBody(context, op, context.target.integers, 15)[reference.member];
       await context.forAll(danglingValues(op, reference, context, pinned), async (value) => {
-        const body = { ...ordinaryBody(op, context.target.integers, 15), [reference.member]: value };
-        const { exchange } = await context.call(op, requestOf(op, { value: body }), absentStatuses(context, op));
+        const body = { ...ordinaryBody(context, op, context.target.integers, 15), [reference.member]: value };
+        const { exchange } = await context.call(op, requestOf(context, op, { value: body }), absentStatuses(context, op));
         if (resource.operations.list === undefined) return;
         const { records } = await listRecords(context, resource, largestPageQuery(resource));
         const made = records.find((record) => sameJson(record[reference.member], value));
@@ -70,7 +70,7 @@ export function absentParentCheck(resource: ResourceModel, parent: ResourceModel
       const op = operation(resource, 'create');
       const parameter = resource.parent!.parameter;
       await context.forAll(absentIds(context, parent), async (absent) => {
-        await context.call(op, requestOf(op, { path: { [parameter]: absent }, value: ordinaryBody(op, context.target.integers, 16) }), [404]);
+        await context.call(op, requestOf(context, op, { path: { [parameter]: absent }, value: ordinaryBody(context, op, context.target.integers, 16) }), [404]);
       }, { runs: Math.min(context.target.runs, 10) });
     },
   };

@@ -45,16 +45,16 @@ export async function sampleRequests(context: CheckContext, op: OperationModel, 
     const queries: fc.Arbitrary<string>[] = [fc.constant('')];
     if (resource.limit !== undefined) queries.push(validLimit(resource.limit).map((limit) => queryText(resource.limit, { limit, filter: undefined })));
     for (const model of resource.filters) if (model.values !== undefined && model.values.length > 0) queries.push(fc.constantFrom(...model.values).map((value) => queryText(undefined, { limit: undefined, filter: { model, value } })));
-    return fc.oneof(...queries).map((query) => ({ request: requestOf(op, { query }) }));
+    return fc.oneof(...queries).map((query) => ({ request: requestOf(context, op, { query }) }));
   }
-  const body = op.body === undefined ? fc.constant(undefined) : bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
+  const body = op.body === undefined ? fc.constant(undefined) : bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' });
   if (resource !== undefined && op.role === 'create') {
     const form = bodyForm(op);
     const property = markerProperties(form)[0];
     return fc.tuple(body, fc.nat()).map(([value, n]) => {
       const marker = property === undefined ? undefined : { property, value: markerValue(form, property, markerRun, n % 1_000_000) };
       const sent = marker === undefined ? value : { ...value, [marker.property]: marker.value };
-      return { request: requestOf(op, { value: sent }), ...(marker === undefined ? {} : { marker }) };
+      return { request: requestOf(context, op, { value: sent }), ...(marker === undefined ? {} : { marker }) };
     });
   }
   const ids = resource !== undefined && resource.idParameter !== undefined ? await existingIds(context, resource) : [];
@@ -62,7 +62,7 @@ export async function sampleRequests(context: CheckContext, op: OperationModel, 
   const query = op.queryParams.filter((p) => p.required).map((p, i) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p, 100 + i))}`).join('&');
   const id = ids.length === 0 ? fc.constant(undefined) : fc.constantFrom(...ids);
   return fc.tuple(id, body).map(([value, sent]) => ({
-    request: requestOf(op, { path: value === undefined ? fixed : { ...fixed, [resource!.idParameter!]: value }, query, ...(sent === undefined ? {} : { value: sent }) }),
+    request: requestOf(context, op, { path: value === undefined ? fixed : { ...fixed, [resource!.idParameter!]: value }, query, ...(sent === undefined ? {} : { value: sent }) }),
   }));
 }
 
@@ -79,6 +79,6 @@ export function writes(op: OperationModel): boolean {
 function detachedRequests(context: CheckContext, op: OperationModel): fc.Arbitrary<SampleRequest> {
   const path: Record<string, string> = Object.fromEntries(op.pathParams.map((p, i) => [p.name, parameterValue(p, i + 1)]));
   const query = op.queryParams.filter((p) => p.required).map((p, i) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p, 100 + i))}`).join('&');
-  const body = op.body === undefined ? fc.constant(undefined) : bodyValues(op, { integers: context.target.integers, strings: 'ordinary' });
-  return body.map((sent) => ({ request: requestOf(op, { path, query, ...(sent === undefined ? {} : { value: sent }) }) }));
+  const body = op.body === undefined ? fc.constant(undefined) : bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' });
+  return body.map((sent) => ({ request: requestOf(context, op, { path, query, ...(sent === undefined ? {} : { value: sent }) }) }));
 }

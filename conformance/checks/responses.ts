@@ -27,7 +27,7 @@ const NO_CREDENTIALS = { kind: 'no credentials', headers: { authorization: null 
 async function resourceProbes(context: CheckContext, resource: ResourceModel): Promise<fc.Arbitrary<Probe>[]> {
   const probes: fc.Arbitrary<Probe>[] = [];
   const { list, create, read, replace, update, delete: remove } = resource.operations;
-  const fresh = async (): Promise<ExactRecord> => (await createRecord(context, resource, ordinaryBody(create!, context.target.integers, 6)))!;
+  const fresh = async (): Promise<ExactRecord> => (await createRecord(context, resource, ordinaryBody(context, create!, context.target.integers, 6)))!;
   let existing: string[] = [];
   if (list !== undefined) {
     const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=10`);
@@ -43,23 +43,23 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
   }
   if (list !== undefined) probes.push((await sampleRequests(context, list, 0)).map(({ request }) => ({ op: list, request, status: successStatuses(list) })));
   if (read !== undefined) {
-    probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: itemRequest(resource, read, id), status: [404] })));
-    if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: itemRequest(resource, read, id), status: successStatuses(read) })));
+    probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: itemRequest(context, resource, read, id), status: [404] })));
+    if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: itemRequest(context, resource, read, id), status: successStatuses(read) })));
   }
   if (context.target.readOnly || create === undefined) return probes;
-  probes.push(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: async () => requestOf(create, { value: withClientId(context, resource, value) }), status: [...successStatuses(create), ...conflictStatuses(create)] })));
-  const missing = missingRequiredBodies(create, bodyForm(create), ordinaryBody(create, context.target.integers, 8), () => undefined).at(-1);
-  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(create, { body: missing.text, contentType: missing.contentType }), status: refusalStatuses(create) }));
+  probes.push(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op: create, request: async () => requestOf(context, create, { value: withClientId(context, resource, value) }), status: [...successStatuses(create), ...conflictStatuses(create)] })));
+  const missing = missingRequiredBodies(create, bodyForm(create), ordinaryBody(context, create, context.target.integers, 8), () => undefined).at(-1);
+  if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(context, create, { body: missing.text, contentType: missing.contentType }), status: refusalStatuses(create) }));
   for (const op of [replace, update]) {
     if (op === undefined || (resource.idParameter === undefined && op.idIn !== 'body')) continue;
-    probes.push(bodyValues(op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
+    probes.push(bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(context, resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
   }
   if (remove !== undefined && (resource.idParameter !== undefined || remove.idIn === 'body')) {
     probes.push(fc.constant({ op: remove, request: async () => {
       const id = idOf(resource, await fresh());
       // Deleted by this probe: no longer part of what the target must list.
       memory(context, resource).deletedIds.add(id);
-      return itemRequest(resource, remove, id);
+      return itemRequest(context, resource, remove, id);
     }, status: successStatuses(remove) }));
   }
   return probes;

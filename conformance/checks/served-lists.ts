@@ -99,7 +99,7 @@ async function readPage(context: CheckContext, served: ServedList, base: string,
   if (asked !== undefined) query.set(asked.filter.parameter.name, String(asked.value));
   if (size !== undefined) query.set(list.limit!.parameter, String(size));
   if (at !== undefined && list.paging !== undefined) query.set(list.paging.parameter, at);
-  const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+  const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
   const records = list.shape.kind === 'array' ? body : memberAt(body, list.shape.itemsPath);
   const held = Array.isArray(records) ? (records as unknown[]) : [];
   return { keys: held.map((record) => canonicalJson(record)), records: held, exchange, next: list.paging?.kind === 'cursor' ? nextPageValue(list, body, exchange.response.headers) : undefined };
@@ -285,7 +285,7 @@ export function servedInvalidQueryCheck(served: ServedList): Check {
       const allowed = context.target.strict ? [400] : [...successStatuses(op), 400, 404, 422];
       const attempt = async (text: string): Promise<void> => {
         const query = [base, text].filter((part) => part !== '').join('&');
-        const { exchange, body } = await context.call(op, requestOf(op, { query }), allowed);
+        const { exchange, body } = await context.call(op, requestOf(context, op, { query }), allowed);
         if (exchange.response.status >= 300) return;
         context.advise(`${op.operationId} answered ${exchange.response.status} to an invalid query (allowed: handling of invalid query parameters is not shown), e.g. ?${text}`);
         const records = list.shape.kind === 'array' ? body : memberAt(body, list.shape.itemsPath);

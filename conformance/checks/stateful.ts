@@ -96,7 +96,7 @@ class WriteCommand implements RecordCommand {
     const index = this.pick % records.length;
     const old = records[index]!;
     const op = operation(this.resource, this.role);
-    await context.call(op, itemRequest(this.resource, op, idOf(this.resource, old), this.value), successStatuses(op));
+    await context.call(op, itemRequest(context, this.resource, op, idOf(this.resource, old), this.value), successStatuses(op));
     // A member sent in another type than the record's, or one the record marks readOnly, is the server's to make
     // (D77): the model forgets it rather than expect the value sent.
     const sent = (recordIn(this.value, op.bodyEnvelope) ?? {}) as ExactRecord;
@@ -121,7 +121,7 @@ class DeleteCommand implements RecordCommand {
     const id = idOf(this.resource, records[index]!);
     const op = operation(this.resource, 'delete');
     memory(context, this.resource).deletedIds.add(id);
-    await context.call(op, itemRequest(this.resource, op, id), successStatuses(op));
+    await context.call(op, itemRequest(context, this.resource, op, id), successStatuses(op));
     model.set(this.resource.name, records.filter((_, i) => i !== index));
     if (this.resource.operations.read !== undefined) {
       const read = await settleRead(context, () => readRecord(context, this.resource, id, [...successStatuses(this.resource.operations.read!), 404]), (r) => r.record === undefined);
@@ -137,7 +137,7 @@ function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrar
   const { create, read, list, replace, update } = resource.operations;
   // A singleton holds one record per parent (D53): a second create replaces or is refused, so records of a run do not accumulate as the model's do.
   if (create === undefined || resource.parent?.singleton === true) return [];
-  const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(create, options).map((value) => new CreateCommand(resource, value))];
+  const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(context, create, options).map((value) => new CreateCommand(resource, value))];
   if (read !== undefined) commands.push(fc.nat().map((pick) => new ReadCommand(resource, pick)), absentIds(context, resource).map((id) => new ReadAbsentCommand(resource, id)));
   if (list !== undefined) {
     const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(fc.oneof(fc.integer({ min: limitRange(resource.limit)[0], max: Math.max(limitRange(resource.limit)[0], 6) }), validLimit(resource.limit)), { nil: undefined });
@@ -146,7 +146,7 @@ function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrar
     commands.push(fc.tuple(limit, filter).map(([size, which]) => new ListCommand(resource, size, which)));
   }
   for (const [role, op] of [['replace', replace], ['update', update]] as const) {
-    if (op !== undefined) commands.push(fc.tuple(fc.nat(), bodyValues(op, options)).map(([pick, value]) => new WriteCommand(resource, role, pick, value)));
+    if (op !== undefined) commands.push(fc.tuple(fc.nat(), bodyValues(context, op, options)).map(([pick, value]) => new WriteCommand(resource, role, pick, value)));
   }
   if (resource.operations.delete !== undefined) commands.push(fc.nat().map((pick) => new DeleteCommand(resource, pick)));
   return commands;

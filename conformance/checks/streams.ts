@@ -64,6 +64,6 @@ async function expectStream(context: CheckContext, op: OperationModel, content: 
   if (op.role !== 'create' || resource === undefined || read === undefined || resource.idParameter === undefined) return;
   const carried = verdict.events.map((event) => (event.data !== null && typeof event.data === 'object' ? (event.data as Record<string, unknown>)[resource.idProperty] : undefined)).find((value) => typeof value === 'string' || typeof value === 'number');
   if (carried === undefined) return;
-  const found = await context.call(read, itemRequest(resource, read, String(carried)), [...successStatuses(read), 404]);
+  const found = await context.call(read, itemRequest(context, resource, read, String(carried)), [...successStatuses(read), 404]);
   if (found.exchange.response.status === 404) throw new Violation(`the streamed create's events name ${resource.idProperty} ${JSON.stringify(carried)}, but reading it back is a 404: the record was not stored`, found.exchange);
 }

@@ -28,14 +28,14 @@ export function viewFilterCheck(resource: ResourceModel, view: ListModel, id: st
       for (const filter of filters) {
         const made = new Map<string, unknown>();
         for (const [index, value] of filter.values!.entries()) {
-          const body = withProperty(create, ordinaryBody(create, context.target.integers, 60 + index), filter.property, value);
+          const body = withProperty(create, ordinaryBody(context, create, context.target.integers, 60 + index), filter.property, value);
           const created = body === undefined ? undefined : await createRecord(context, resource, body);
           if (created !== undefined) made.set(idOf(resource, created), value);
         }
         for (const value of filter.values!) {
           const query = new URLSearchParams({ [filter.parameter.name]: filterText(value) });
           if (view.limit?.maximum !== undefined) query.set(view.limit.parameter, String(view.limit.maximum));
-          const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+          const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
           const records = recordsOf(resource, body);
           const stranger = filterStranger(records, filter.property, value);
           if (stranger !== undefined) throw new Violation(`${op.operationId}?${filter.parameter.name}=${filterText(value)}: ${stranger.message}`, exchange);
@@ -64,7 +64,7 @@ async function askDefault(context: CheckContext, resource: ResourceModel, view: 
   if (op.queryParams.some((parameter) => parameter.required && parameter.name !== filter.parameter.name)) return;
   const query = new URLSearchParams();
   if (view.limit?.maximum !== undefined) query.set(view.limit.parameter, String(view.limit.maximum));
-  const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+  const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
   const records = recordsOf(resource, body);
   const stranger = filterStranger(records, filter.property, fallback);
   if (stranger !== undefined) throw new Violation(`${op.operationId} without ${filter.parameter.name} (its documented default: ${filterText(fallback)}): ${stranger.message}`, exchange);
@@ -118,14 +118,14 @@ export function viewItemFilterCheck(resource: ResourceModel, view: ListModel, fi
       const item = (word: string): unknown => (members[0] === undefined ? word : Object.fromEntries(members.map((name) => [name, word])));
       const made: string[] = [];
       for (const [index, items] of [[words[2]!, words[0]!], [words[1]!]].entries()) {
-        const body = withProperty(create, ordinaryBody(create, context.target.integers, 70 + index), filter.property, items.map(item));
+        const body = withProperty(create, ordinaryBody(context, create, context.target.integers, 70 + index), filter.property, items.map(item));
         const created = body === undefined ? undefined : await createRecord(context, resource, body);
         if (created === undefined) return;
         made.push(idOf(resource, created));
       }
       const query = new URLSearchParams({ [filter.parameter.name]: words[0]! });
       if (view.limit?.maximum !== undefined) query.set(view.limit.parameter, String(view.limit.maximum));
-      const { exchange, body } = await context.call(op, requestOf(op, { query: query.toString() }), successStatuses(op));
+      const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
       const records = recordsOf(resource, body);
       const stranger = records.findIndex((record) => !holdsWord(record, filter.property, words[0]!));
       if (stranger !== -1) throw new Violation(`${op.operationId}?${query.toString()}: item ${stranger} (${resource.idProperty} ${idOf(resource, records[stranger]!)}) holds no ${filter.property} item ${words[0]}`, exchange);

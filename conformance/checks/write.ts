@@ -57,7 +57,7 @@ function documents(op: OperationModel, status: string): boolean {
 
 /** Sends a write to the item `id` and checks its answer against the contract (a documented 2xx). */
 async function writeItem(context: CheckContext, op: OperationModel, resource: ResourceModel, id: string, body: unknown): Promise<{ exchange: Exchange; body: unknown }> {
-  return context.call(op, itemRequest(resource, op, id, body as Record<string, unknown> | undefined), successStatuses(op));
+  return context.call(op, itemRequest(context, resource, op, id, body as Record<string, unknown> | undefined), successStatuses(op));
 }
 
 /**
@@ -68,10 +68,10 @@ async function writeItem(context: CheckContext, op: OperationModel, resource: Re
 async function expectNarrowUpdateKeepsTheRest(context: CheckContext, resource: ResourceModel, op: OperationModel): Promise<void> {
   const integers = context.target.integers;
   const create = operation(resource, 'create');
-  const fullest = Array.from({ length: 12 }, (_, seed) => ordinaryBody(create, integers, 100 + seed)).reduce((a, b) => (Object.keys(b).length > Object.keys(a).length ? b : a));
+  const fullest = Array.from({ length: 12 }, (_, seed) => ordinaryBody(context, create, integers, 100 + seed)).reduce((a, b) => (Object.keys(b).length > Object.keys(a).length ? b : a));
   // A body wrapping the record in an envelope (D73) has one member: no narrower change to send than the random runs'.
   if (op.bodyEnvelope !== undefined) return;
-  const donor = ordinaryBody(op, integers, 7);
+  const donor = ordinaryBody(context, op, integers, 7);
   const change = Object.entries(donor).filter(([, value]) => value !== null).map(([name, value]) => ({ [name]: value })).find((one) => op.body?.validate(toView(one)) !== false);
   if (change === undefined) return;
   const created = (await createRecord(context, resource, fullest))!;
@@ -95,7 +95,7 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
       const op = operation(resource, role);
       const options = { integers: context.target.integers, strings: 'ordinary' } as const;
       if (role === 'update') await expectNarrowUpdateKeepsTheRest(context, resource, op);
-      await context.forAll(fc.tuple(bodyValues(create, options), bodyValues(op, options), absentIds(context, resource)), async ([initial, change, absent]) => {
+      await context.forAll(fc.tuple(bodyValues(context, create, options), bodyValues(context, op, options), absentIds(context, resource)), async ([initial, change, absent]) => {
         const created = (await createRecord(context, resource, initial))!;
         const recordId = idOf(resource, created);
         const answer = await writeItem(context, op, resource, recordId, change);
@@ -104,7 +104,7 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
         const expected = { ...kept, ...Object.fromEntries(Object.entries(changed).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
         await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
         // The same valid write to an id that names no record is the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, itemRequest(resource, op, absent, change), [404]);
+        if (documents(op, '404')) await context.call(op, itemRequest(context, resource, op, absent, change), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
@@ -122,14 +122,14 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
     async run(context) {
       const create = operation(resource, 'create');
       const op = operation(resource, 'delete');
-      await context.forAll(bodyValues(create, { integers: context.target.integers, strings: 'ordinary' }), async (initial) => {
+      await context.forAll(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }), async (initial) => {
         const created = (await createRecord(context, resource, initial))!;
         const recordId = idOf(resource, created);
         await writeItem(context, op, resource, recordId, undefined);
         memory(context, resource).deletedIds.add(recordId);
         await expectGone(context, resource, created, op.operationId);
         // Deleting it again names no record: the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, itemRequest(resource, op, recordId), [404]);
+        if (documents(op, '404')) await context.call(op, itemRequest(context, resource, op, recordId), [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };

@@ -1,6 +1,6 @@
-import { refusedWith, traffic, waitedMs } from '../client.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { consistencySummary, type ConsistencySummary } from '../consistency.js';
+import type { RunState } from '../run-state.js';
 
 /** One check's result as the reports need it. `exchange`: the failing request and response, when there was one. */
 export interface CheckRecord {
@@ -41,18 +41,19 @@ function isExchange(value: unknown): value is Exchange {
   return typeof candidate === 'object' && candidate !== null && typeof candidate.request?.url === 'string' && typeof candidate.response?.status === 'number';
 }
 
-/** The figures of the run so far (since `beginRun`), as the reports show them at its end. */
-export function summary(baseUrl: string): SummaryRecord {
-  const refused = refusedWith();
+/** The figures of `run` so far (since it started), as the reports show them at its end. */
+export function summary(run: Pick<RunState, 'client' | 'consistency'>, baseUrl: string): SummaryRecord {
+  const { client } = run;
+  const refused = client.refusing;
   return {
     type: 'summary',
     baseUrl,
-    requests: traffic.requests,
-    retries: traffic.retries,
-    waitedMs: Math.round(waitedMs()),
-    elapsedMs: Math.round(performance.now() - traffic.startedAt),
-    statuses: [...traffic.statuses].map(([key, counts]) => [key, [...counts]]),
-    consistency: consistencySummary(),
+    requests: client.requests,
+    retries: client.retries,
+    waitedMs: Math.round(client.waitedMs),
+    elapsedMs: Math.round(performance.now() - client.startedAt),
+    statuses: [...client.statuses].map(([key, counts]) => [key, [...counts]]),
+    consistency: consistencySummary(run.consistency),
     ...(refused === undefined ? {} : { refused: refused.message }),
   };
 }

@@ -7,19 +7,19 @@ import type { ResolvedTarget, TargetTls } from '../target.js';
 /**
  * The undici dispatcher of a target: HTTP(S) proxies from `HTTP_PROXY` / `HTTPS_PROXY` / `NO_PROXY` (undici's
  * `EnvHttpProxyAgent`) and the target's TLS options on direct and tunnelled connections. One per TLS setting,
- * concurrency and proxy environment in a process, so the CLI's probe and the checks share connections and settings.
+ * concurrency and proxy environment in `pool` (a run's, or a proxy's), so the requests of one run share connections
+ * and settings, and two runs never share a connection. Errors: an unreadable PEM file throws, naming it.
  */
-export function dispatcherFor(target: Pick<ResolvedTarget, 'tls' | 'concurrency'>): Dispatcher {
+export function dispatcherFor(pool: Map<string, Dispatcher>, target: Pick<ResolvedTarget, 'tls' | 'concurrency'>): Dispatcher {
   const proxies = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'].map((name) => process.env[name] ?? '');
   const key = JSON.stringify([target.tls ?? {}, target.concurrency, proxies]);
-  let found = dispatchers.get(key);
+  let found = pool.get(key);
   if (found === undefined) {
     found = newAgent(target);
-    dispatchers.set(key, found);
+    pool.set(key, found);
   }
   return found;
 }
-const dispatchers = new Map<string, Dispatcher>();
 
 /**
  * A dispatcher of its own for one request, with the target's TLS and proxy settings: a write sent after the suite

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { forgetTarget } from '../../conformance/run-suite.js';
 import { absentReason } from '../shared-corpus.js';
 import { failureText, independentTarget, outcomes, specLabel, specPath, type IndependentSpec, type KilledFault, type StartServer } from './independent-target.js';
 
@@ -23,7 +22,6 @@ export function defineIndependentCase<F extends string>(spec: IndependentSpec, s
         expect([...new Set(faults.map((one) => one.killedBy))].filter((id) => !passed!.has(id))).toEqual([]);
       } finally {
         await server.close();
-        forgetTarget(server.baseUrl);
       }
     });
     for (const { fault, killedBy } of faults) {

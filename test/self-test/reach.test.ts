@@ -7,7 +7,7 @@ import { renderHtml } from '../../conformance/report/html.js';
 import { renderJunit } from '../../conformance/report/junit.js';
 import { reachOf } from '../../conformance/report/reach.js';
 import { reachLines } from '../../conformance/report/text.js';
-import { forgetTarget, runSuite } from '../../conformance/run-suite.js';
+import { runSuite } from '../../conformance/run-suite.js';
 import { loadModel, PACKAGE_ROOT } from '../../model/loader.js';
 
 /**
@@ -42,7 +42,6 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
 afterAll(async () => {
-  forgetTarget(baseUrl);
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 

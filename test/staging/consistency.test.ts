@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
-import { send } from '../../conformance/client.js';
+import { ClientState, send } from '../../conformance/client.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { consistencySummary, settle } from '../../conformance/consistency.js';
 import { Violation } from '../../conformance/contract.js';
@@ -27,9 +27,12 @@ afterAll(async () => {
 });
 
 const headers = { authorization: 'Bearer k', accept: 'application/json' };
+/** The client and read-after-write figures of this file's requests, as a run of the suite holds them. */
+const client = new ClientState();
+const run = { consistency: { lags: [] as number[], invisible: 0 } };
 
 async function create(target: ReturnType<typeof resolveTarget>): Promise<string> {
-  const created = await send(target, { method: 'POST', path: '/pets', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"Lagging","categoryId":1}' });
+  const created = await send(client, target, { method: 'POST', path: '/pets', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"Lagging","categoryId":1}' });
   expect(created.response.status).toBe(201);
   return /"id":(-?\d+)/.exec(created.response.text)![1]!;
 }
@@ -39,7 +42,7 @@ describe('settle() on a target whose reads lag 300 ms behind writes', () => {
     const target = resolveTarget({ baseUrl: lagging.baseUrl, apiKey: 'k' });
     const id = await create(target);
     const before = lagging.counts.requests;
-    const read = await settle(target, () => send(target, { method: 'GET', path: `/pets/${id}`, headers }), (exchange) => exchange.response.status === 200);
+    const read = await settle({ target, run }, () => send(client, target, { method: 'GET', path: `/pets/${id}`, headers }), (exchange) => exchange.response.status === 200);
     expect(read.response.status).toBe(404);
     expect(lagging.counts.requests - before).toBe(1);
   });
@@ -50,12 +53,12 @@ describe('settle() on a target whose reads lag 300 ms behind writes', () => {
     for (let i = 0; i < 3; i++) {
       const id = await create(target);
       const started = performance.now();
-      const read = await settle(target, () => send(target, { method: 'GET', path: `/pets/${id}`, headers }), (exchange) => exchange.response.status === 200);
+      const read = await settle({ target, run }, () => send(client, target, { method: 'GET', path: `/pets/${id}`, headers }), (exchange) => exchange.response.status === 200);
       expect(read.response.status).toBe(200);
       lags.push(performance.now() - started);
     }
     expect(Math.min(...lags)).toBeGreaterThanOrEqual(200);
-    const summary = consistencySummary();
+    const summary = consistencySummary(run.consistency);
     expect(summary.settled).toBe(3);
     expect(summary.p50Ms).toBeGreaterThanOrEqual(200);
     expect(summary.maxMs).toBeLessThan(1000);
@@ -65,15 +68,15 @@ describe('settle() on a target whose reads lag 300 ms behind writes', () => {
   it('a violation thrown by the read counts as "not yet" within the window, and is thrown after it', async () => {
     const target = resolveTarget({ baseUrl: lagging.baseUrl, apiKey: 'k', consistencyWindowMs: 1000 });
     const expect200 = async (id: string): Promise<Exchange> => {
-      const exchange = await send(target, { method: 'GET', path: `/pets/${id}`, headers });
+      const exchange = await send(client, target, { method: 'GET', path: `/pets/${id}`, headers });
       if (exchange.response.status !== 200) throw new Violation(`expected status 200, got ${exchange.response.status}`, exchange);
       return exchange;
     };
     const id = await create(target);
-    await expect(settle(target, () => expect200(id), () => true)).resolves.toMatchObject({ response: { status: 200 } });
+    await expect(settle({ target, run }, () => expect200(id), () => true)).resolves.toMatchObject({ response: { status: 200 } });
     // A record that never shows: the violation comes out once the window has passed.
     const started = performance.now();
-    await expect(settle(target, () => expect200('9000000000000000001'), () => true)).rejects.toThrow(/expected status 200, got 404/);
+    await expect(settle({ target, run }, () => expect200('9000000000000000001'), () => true)).rejects.toThrow(/expected status 200, got 404/);
     expect(performance.now() - started).toBeGreaterThanOrEqual(900);
   });
 });

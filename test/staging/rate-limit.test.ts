@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
-import { send, traffic } from '../../conformance/client.js';
+import { ClientState, send } from '../../conformance/client.js';
+import { startRun } from '../../conformance/run-suite.js';
 import { summary, summaryLine } from '../../conformance/report/results.js';
 import { resolveTarget } from '../../conformance/target.js';
 import { backoffMs, retryAfterMs, Throttle } from '../../conformance/transport/throttle.js';
@@ -25,12 +26,12 @@ afterAll(async () => {
   await mock.close();
 });
 
-// First in the file: the other tests leave the process's shared throttle slowed by their refusals.
 describe('--max-rps', () => {
   it('caps the total rate with several requests in flight', async () => {
     const target = resolveTarget({ baseUrl: mock.baseUrl, apiKey: 'k', concurrency: 8, maxRps: 20 });
+    const client = new ClientState();
     const started = performance.now();
-    await Promise.all(Array.from({ length: 11 }, () => send(target, { method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' } })));
+    await Promise.all(Array.from({ length: 11 }, () => send(client, target, { method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' } })));
     expect(performance.now() - started).toBeGreaterThanOrEqual(480);
     expect(performance.now() - started).toBeLessThan(2000);
   });
@@ -39,13 +40,14 @@ describe('--max-rps', () => {
 // Next: a run that has not yet been slowed by refusals reaches the gateway's quota.
 describe('in-process checks behind a rate-limiting gateway', () => {
   it('passes a correct server: refusals are retried, counted in the summary, never reported as violations', async () => {
-    const retries = traffic.retries;
-    const failed = await failingChecks({ baseUrl: gateway.baseUrl, apiKey: 'k', runs: 10, concurrency: 4 }, ['auth.listPets', 'createPet.echo', 'getPet.found']);
+    const target = { baseUrl: gateway.baseUrl, apiKey: 'k', runs: 10, concurrency: 4 };
+    const run = await startRun(target);
+    const failed = await failingChecks(target, ['auth.listPets', 'createPet.echo', 'getPet.found'], run).finally(() => run.close());
     expect(failed).toEqual(new Map());
     expect(gateway.counts.refused, 'the gateway never refused: the test proves nothing').toBeGreaterThan(0);
-    expect(traffic.retries).toBeGreaterThan(retries);
-    const line = /(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(summaryLine(summary(gateway.baseUrl)));
-    expect(Number(line?.[1])).toBe(traffic.retries);
+    expect(run.client.retries).toBeGreaterThan(0);
+    const line = /(\d+) retries after 429\/503, ([\d.]+) s waiting/.exec(summaryLine(summary(run, gateway.baseUrl)));
+    expect(Number(line?.[1])).toBe(run.client.retries);
     expect(Number(line?.[2])).toBeGreaterThanOrEqual(1);
   });
 
@@ -71,8 +73,9 @@ describe('Retry-After and backoff', () => {
     const strict = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 2, retryAfter: '1' } });
     try {
       const target = resolveTarget({ baseUrl: strict.baseUrl, apiKey: 'k', concurrency: 4 });
+      const client = new ClientState();
       const started = performance.now();
-      const answers = await Promise.all(Array.from({ length: 4 }, () => send(target, { method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' } })));
+      const answers = await Promise.all(Array.from({ length: 4 }, () => send(client, target, { method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' } })));
       expect(answers.map((answer) => answer.response.status)).toEqual([200, 200, 200, 200]);
       expect(strict.counts.refused).toBeGreaterThan(0);
       expect(performance.now() - started).toBeGreaterThanOrEqual(950);

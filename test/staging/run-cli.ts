@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheck } from '../../conformance/run-suite.js';
+import type { RunState } from '../../conformance/run-state.js';
 import type { Target } from '../../conformance/target.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,12 +43,12 @@ export function replayLines(output: string): string[] {
 /**
  * Runs checks in this process, one after another, with the suite's own entry point (`runCheck`), and returns
  * the ids that failed with their reports. Cheaper than a CLI run (no vitest start-up) where exit codes and the
- * CLI's messages are not what is tested.
+ * CLI's messages are not what is tested. `run`: the run the checks share (its figures read after); default one each.
  */
-export async function failingChecks(target: Target, ids: readonly string[]): Promise<Map<string, string>> {
+export async function failingChecks(target: Target, ids: readonly string[], run?: RunState): Promise<Map<string, string>> {
   const failed = new Map<string, string>();
   for (const id of ids) {
-    const outcome = await runCheck(id, target);
+    const outcome = await runCheck(id, target, run);
     if (!outcome.ok) failed.set(id, outcome.report);
   }
   return failed;

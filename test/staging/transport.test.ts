@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
-import { send } from '../../conformance/client.js';
+import { ClientState, send } from '../../conformance/client.js';
 import { resolveTarget } from '../../conformance/target.js';
 import { decodeBody } from '../../conformance/transport/dispatcher.js';
 import { failingChecks } from './run-cli.js';
@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('compressed answers', () => {
   it.each(['gzip', 'br', 'deflate'] as const)('%s: send() asks for it and hands the checks the decoded text', async (coding) => {
     const target = resolveTarget({ baseUrl: doors[coding].baseUrl, apiKey: 'k' });
-    const created = await send(target, { method: 'POST', path: '/pets', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Zip","categoryId":9223372036854775807}' });
+    const created = await send(new ClientState(), target, { method: 'POST', path: '/pets', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Zip","categoryId":9223372036854775807}' });
     expect(created.response.headers['content-encoding']).toBe(coding);
     expect(created.response.status).toBe(201);
     expect(created.response.text).toMatch(/^\{.*"name":"Zip".*"categoryId":9223372036854775807.*\}$/);

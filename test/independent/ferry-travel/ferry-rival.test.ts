@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import { failureText, independentTarget, INDEPENDENT_KEY, outcomes } from '../independent-case.js';
 import { startFerryRivalServer } from './ferry-rival-server.js';
 
@@ -14,6 +13,5 @@ test('ferry-travel-3.1.yaml: a rival server with its own timetable passes every 
     expect(results.flatMap((result) => (result.ok && result.skipped !== undefined ? [`${result.id}: ${result.skipped}`] : []))).toEqual([]);
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 }, 90_000);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { forgetTarget, listCheckIds, runCheck } from '../../../conformance/run-suite.js';
+import { listCheckIds, runCheck } from '../../../conformance/run-suite.js';
 import { PACKAGE_ROOT } from '../../../model/loader.js';
 import { FERRY_FAULTS } from './faults.js';
 import { startFerryServer, type FerryServer } from './ferry-travel-server.js';
@@ -25,7 +25,6 @@ describe('the ferry-travel server written from the spec', () => {
   });
   afterAll(async () => {
     await server?.close();
-    forgetTarget(server.baseUrl);
   });
 
   test('passes every check the suite derives from the spec, none skipped', async () => {
@@ -75,7 +74,6 @@ test('with an empty timetable no reservation can be made: the checks that need o
     expect(passed).toEqual(expect.arrayContaining(['auth.create-reservation', 'auth.get-reservations', 'create-reservation.required-fields', 'create-reservation.reference', 'get-crossings.documented']));
   } finally {
     await empty.close();
-    forgetTarget(empty.baseUrl);
   }
 }, 60_000);
 
@@ -93,7 +91,6 @@ describe('one-fault versions of it', () => {
         expect(outcome.ok, `${killedBy} passed a server where ${description}`).toBe(false);
       } finally {
         await broken.close();
-        forgetTarget(broken.baseUrl);
       }
     });
   }

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import type { Target } from '../../../conformance/target.js';
 import { absentReason, sharedCorpusFile } from '../../shared-corpus.js';
 import { failureText, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, type KilledFault, type StartServer } from '../independent-case.js';
@@ -43,7 +42,6 @@ export function defineMuseumCase<F extends string>(start: StartServer<F>, faults
         expect([...new Set(faults.map((one) => one.killedBy))].filter((id) => !passed.has(id))).toEqual([]);
       } finally {
         await server.close();
-        forgetTarget(server.baseUrl);
       }
     });
     const strictIds = [...new Set(faults.filter((one) => one.strict === true).map((one) => one.killedBy))];
@@ -54,7 +52,6 @@ export function defineMuseumCase<F extends string>(start: StartServer<F>, faults
           expect(failureText(await outcomes({ ...museumTarget(spec, server.baseUrl), strict: true }, strictIds))).toBe('');
         } finally {
           await server.close();
-          forgetTarget(server.baseUrl);
         }
       });
     }
@@ -66,7 +63,6 @@ export function defineMuseumCase<F extends string>(start: StartServer<F>, faults
           expect(result?.ok, `${killedBy} passed the server with fault ${fault}`).toBe(false);
         } finally {
           await server.close();
-          forgetTarget(server.baseUrl);
         }
       });
     }

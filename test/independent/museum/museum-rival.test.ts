@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import { failureText, INDEPENDENT_KEY, outcomes } from '../independent-case.js';
 import { MUSEUM_ABSENT, MUSEUM_SPEC, museumTarget } from './museum-case.js';
 import { startMuseumRivalServer } from './museum-rival-server.js';
@@ -18,6 +17,5 @@ test.skipIf(MUSEUM_SPEC === undefined)(`museum/openapi.yaml: a rival server that
     expect(results.find((result) => result.id === 'getTicketCode.documented')).toMatchObject({ ok: true, advice: [] });
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 }, 90_000);

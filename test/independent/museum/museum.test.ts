@@ -1,6 +1,5 @@
 import { expect, test } from 'vitest';
 import { MAX_WALK_RECORDS } from '../../../conformance/checks/served-lists.js';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import { INDEPENDENT_KEY, outcomes } from '../independent-case.js';
 import { defineMuseumCase, MUSEUM_ABSENT, MUSEUM_SPEC, museumTarget, type MuseumFaultCase } from './museum-case.js';
 import { startMuseumServer, type MuseumFault } from './museum-server.js';
@@ -48,6 +47,5 @@ test.skipIf(MUSEUM_SPEC === undefined)(`museum/openapi.yaml: endless opening hou
     expect(advice).toContain(`startDate=${new Date().toISOString().slice(0, 10)}`);
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 });

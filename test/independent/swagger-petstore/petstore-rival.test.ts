@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import { absentReason } from '../../shared-corpus.js';
 import { failureText, independentTarget, INDEPENDENT_KEY, outcomes, specPath } from '../independent-target.js';
 import { PETSTORE_FAULTS, PETSTORE_SPEC } from './faults.js';
@@ -40,7 +39,6 @@ test.skipIf(absent !== undefined)(`Swagger Petstore 3: a rival server that chose
     expect(PETSTORE_FAULTS.map((one) => one.killedBy).filter((id) => !ran.has(id))).toEqual([]);
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 }, 90_000);
 
@@ -54,6 +52,5 @@ test.skipIf(absent !== undefined)('Swagger Petstore 3: the rival refuses an orde
     expect(refused.status).toBe(400);
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 });

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import type { Target } from '../../../conformance/target.js';
 import { absentReason, sharedCorpusFile } from '../../shared-corpus.js';
 import { failureText, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, type KilledFault, type StartServer } from '../independent-case.js';
@@ -39,7 +38,6 @@ export function defineTrainTravelCase<F extends string>(title: string, start: St
         expect([...new Set(faults.map((one) => one.killedBy))].filter((id) => !passed.has(id))).toEqual([]);
       } finally {
         await server.close();
-        forgetTarget(server.baseUrl);
       }
     }, 90_000);
     for (const { fault, killedBy } of faults) {
@@ -50,7 +48,6 @@ export function defineTrainTravelCase<F extends string>(title: string, start: St
           expect(result?.ok, `${killedBy} passed the server with fault ${fault}`).toBe(false);
         } finally {
           await server.close();
-          forgetTarget(server.baseUrl);
         }
       });
     }

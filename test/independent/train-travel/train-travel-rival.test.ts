@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { forgetTarget } from '../../../conformance/run-suite.js';
 import { failureText, INDEPENDENT_KEY, outcomes } from '../independent-case.js';
 import { TRAIN_TRAVEL_SPEC, trainTravelSpec, trainTravelTarget } from './train-travel-case.js';
 import { startTrainRivalServer } from './train-travel-rival-server.js';
@@ -17,6 +16,5 @@ test.skipIf(spec === undefined)(spec === undefined ? absentReason(TRAIN_TRAVEL_S
     expect(results.flatMap((result) => (result.ok && result.skipped !== undefined ? [`${result.id}: ${result.skipped}`] : []))).toEqual([]);
   } finally {
     await server.close();
-    forgetTarget(server.baseUrl);
   }
 }, 90_000);
