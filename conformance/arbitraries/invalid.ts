@@ -26,6 +26,7 @@ function literal(value: bigint | string): LosslessNumber {
   return new LosslessNumber(String(value));
 }
 
+/** Strings of a pattern and length, drawn with a fixed seed: a cache of what the schema alone determines (no run learns anything here). */
 const lengthCache = new Map<string, string>();
 
 /**

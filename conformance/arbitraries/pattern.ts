@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { boundedFilter } from './bounded.js';
 import { patternRegExp as readPattern } from '../../model/schema.js';
 
+/** Patterns compiled, by source: a cache of what the text alone determines (no run learns anything here). */
 const compiled = new Map<string, RegExp | undefined>();
 
 /**

@@ -132,6 +132,7 @@ function describeSchema(schema: Schema): string {
 /** Largest magnitude drawn for a `format: float` number: quarters up to it are exact in single precision, and a float's shortest printing writes them as they are. */
 const SINGLE_SPAN = 2 ** 15;
 
+/** Canonical forms by schema: a cache of what the schema alone determines (no run learns anything here). */
 const forms = new WeakMap<Schema, Canonical>();
 
 /**
