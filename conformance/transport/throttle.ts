@@ -3,8 +3,8 @@ const MAX_GAP_MS = 250;
 
 /**
  * How fast the suite may send: a cap on requests in flight, a steady spacing between sends (`--max-rps`, and a
- * slower one chosen after a refusal), and a pause that every sender honours after a `Retry-After`. One per
- * process, shared by every check, so a gateway sees the whole suite as one polite client.
+ * slower one chosen after a refusal), and a pause that every sender honours after a `Retry-After`. One per run
+ * (its client's), shared by every check of the run, so a gateway sees the whole run as one polite client (D212).
  */
 export class Throttle {
   #inFlight = 0;
