@@ -18,20 +18,18 @@ import { referencesOf } from '../../model/references.js';
 import { Violation } from '../contract.js';
 import type { Exchange } from '../../judge/verdict.js';
 
-/** A run number that keeps markers of this process apart from those of earlier runs on the same target. */
-const RUN = Date.now() % 1_000_000;
-
 /**
  * Markers for a create body: `mark(first)` is a marking function whose every call puts a new value (numbered from
- * `first`) on the best property not in `avoid`, so each case of one family carries its own marker.
+ * `first`) on the best property not in `avoid`, so each case of one family carries its own marker. `run`: the run's
+ * number (`RunState.number`), which keeps its markers apart from those of other runs on the same target.
  */
-function markers(form: Canonical): (first: number) => (avoid: readonly string[]) => Marker | undefined {
+function markers(form: Canonical, run: number): (first: number) => (avoid: readonly string[]) => Marker | undefined {
   const candidates = markerProperties(form);
   return (first) => {
     let index = first;
     return (avoid) => {
       const property = candidates.find((name) => !avoid.includes(name));
-      return property === undefined ? undefined : { property, value: markerValue(form, property, RUN, index++) };
+      return property === undefined ? undefined : { property, value: markerValue(form, property, run, index++) };
     };
   };
 }
@@ -205,7 +203,7 @@ export function requiredFieldsCheck(resource: ResourceModel, id: string, rule: s
     async run(context) {
       const op = operation(resource, role);
       const form = bodyForm(op);
-      const mark = role === 'create' ? markers(form) : () => () => undefined;
+      const mark = role === 'create' ? markers(form, Number(context.run.number)) : () => () => undefined;
       const fixed = mark(0);
       const target = await refusalTarget(context, resource, role);
       const bases = (role === 'create' ? fixedBases(context, resource) : [fullestBody(context, op, context.target.integers, 2), ordinaryBody(context, op, context.target.integers, 1, true)]).map((base) => asSent(context, resource, role, base, target.recordId));
@@ -235,7 +233,7 @@ export function invalidBodyCheck(resource: ResourceModel, id: string, rule: stri
     async run(context) {
       const op = operation(resource, role);
       const form = bodyForm(op);
-      const mark = role === 'create' ? markers(form) : () => () => undefined;
+      const mark = role === 'create' ? markers(form, Number(context.run.number)) : () => () => undefined;
       const forbidden = (name: string): unknown => sampleFor(resource.properties[name]);
       const target = await refusalTarget(context, resource, role);
       const base = asSent(context, resource, role, fullestBody(context, op, context.target.integers, 2), target.recordId);
