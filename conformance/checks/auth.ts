@@ -6,9 +6,6 @@ import { expectNothingCreated } from './population.js';
 import { sampleRequests, writes, type SampleRequest } from './requests.js';
 import { NotRun } from '../arbitraries/bounded.js';
 
-/** A run number that keeps the markers of refused creates apart from those of earlier runs. */
-const RUN = (Date.now() % 1_000_000) + 1;
-
 /**
  * Whether bad credentials for the operation's first scheme are in fact valid for another alternative it accepts
  * (OpenAPI `security: [{api_key: []}, {petstore_auth: []}]`: the key as a bearer token opens the second): such
@@ -50,13 +47,16 @@ export function authCheck(op: OperationModel, id: string, rule: string): Check {
       let sample: SampleRequest | undefined;
       // A parent the set-up could not make leaves no record to name: the probe then names drawn values (D164).
       let detached = false;
+      // The run's number keeps the markers of refused creates apart from those of other runs (D211); one past it,
+      // apart from the create checks' own markers.
+      const markerRun = Number(context.run.number) + 1;
       try {
-        requests = await sampleRequests(context, op, RUN);
+        requests = await sampleRequests(context, op, markerRun);
         [sample] = fc.sample(requests, { numRuns: 1, ...sampled });
       } catch (failure) {
         if (!(failure instanceof NotRun)) throw failure;
         detached = true;
-        requests = await sampleRequests(context, op, RUN, true);
+        requests = await sampleRequests(context, op, markerRun, true);
         [sample] = fc.sample(requests, { numRuns: 1, ...sampled });
       }
       const attempt = async ([credentials, { request, marker }]: [BadCredentials, SampleRequest]): Promise<void> => {
