@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listCheckIds, runCheck } from '../../conformance/run-suite.js';
+import { listCheckIds, runCheck, startRun } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
 import { startMock } from '../../mock/index.js';
 import { corpusSpec } from './corpus.js';
@@ -28,7 +28,7 @@ export function corpusTarget(name: string, baseUrl: string, options: Partial<Tar
 }
 
 /**
- * Runs checks of the suite one after the other against `target` (every id of `listCheckIds` when `ids` is not
+ * Runs checks of the suite one after the other against `target`, in one run, (every id of `listCheckIds` when `ids` is not
  * given) and returns those that failed. Rejects when an id is unknown to the suite for this spec: a broken
  * server's expected failure must name a check that exists.
  */
@@ -37,9 +37,15 @@ export async function failingChecks(target: Target, ids?: readonly string[]): Pr
   const unknown = (ids ?? []).filter((id) => !known.includes(id));
   if (unknown.length > 0) throw new Error(`no such check for ${target.spec ?? 'the default spec'}: ${unknown.join(', ')}; known: ${known.join(', ')}`);
   const failures: CheckFailure[] = [];
-  for (const id of ids ?? known) {
-    const outcome = await runCheck(id as CheckId, target);
-    if (!outcome.ok) failures.push({ id, report: outcome.report });
+  // One run for all of them, as the suite runs them: what the first checks learn of the server, the later ones use.
+  const run = await startRun(target);
+  try {
+    for (const id of ids ?? known) {
+      const outcome = await runCheck(id as CheckId, target, run);
+      if (!outcome.ok) failures.push({ id, report: outcome.report });
+    }
+  } finally {
+    await run.close();
   }
   return failures;
 }

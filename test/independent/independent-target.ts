@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { listCheckIds, runCheck, type CheckOutcome } from '../../conformance/run-suite.js';
+import { listCheckIds, runCheck, startRun, type CheckOutcome } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
 import { PACKAGE_ROOT } from '../../model/loader.js';
 import { sharedCorpusFile } from '../shared-corpus.js';
@@ -42,10 +42,15 @@ export function independentTarget(spec: IndependentSpec, baseUrl: string): Targe
   return { baseUrl, apiKey: INDEPENDENT_KEY, spec: path, runs: INDEPENDENT_RUNS };
 }
 
-/** Every check of the suite (or those of `ids`) run against `target`, one after the other, with its outcome. */
+/** Every check of the suite (or those of `ids`) run against `target`, one after the other in one run, with its outcome. */
 export async function outcomes(target: Target, ids?: readonly string[]): Promise<CheckOutcome[]> {
   const results: CheckOutcome[] = [];
-  for (const id of ids ?? (await listCheckIds(target))) results.push(await runCheck(id, target));
+  const run = await startRun(target);
+  try {
+    for (const id of ids ?? (await listCheckIds(target))) results.push(await runCheck(id, target, run));
+  } finally {
+    await run.close();
+  }
   return results;
 }
 
