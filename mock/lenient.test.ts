@@ -18,6 +18,10 @@ describe('3.0 keywords in a 3.1 file (D130)', () => {
     expect(post('/tasks', { title: 'a', rank: 1 }).status).toBe(201);
   });
 
+  it('a named example written without `value` is served as that value', () => {
+    expect(get('/status')).toMatchObject({ status: 200, json: { state: 'up-and-running' } });
+  });
+
   it('nullable beside a $ref applies with the target, and the start-up notes count it', async () => {
     expect(post('/tasks', { title: 'a', owner: null }).status).toBe(201);
     expect(post('/tasks', { title: 'a', owner: { name: 'Ada' } }).status).toBe(201);
