@@ -27,7 +27,7 @@ describe('3.0 keywords in a 3.1 file (D130)', () => {
     expect(post('/tasks', { title: 'a', owner: { name: 'Ada' } }).status).toBe(201);
     expect(post('/tasks', { title: 'a', owner: {} }).status).toBe(400);
     const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
-    expect(model.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^1 schema: `\$ref` beside other keywords/)]));
+    expect(model.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^1 place: `\$ref` beside other keywords/)]));
   });
 });
 

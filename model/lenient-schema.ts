@@ -28,9 +28,12 @@ export function countKind(tally: LenientTally, kind: LenientKind): void {
   tally.set(kind, (tally.get(kind) ?? 0) + 1);
 }
 
+/** Kinds met outside a schema object (a `$ref`, an `examples` member): counted as places, not schemas. */
+const PLACE_KINDS: ReadonlySet<LenientKind> = new Set(['ref-with-siblings', 'examples-list', 'example-without-value']);
+
 /** One start-up line per kind met, with its count: `3 schemas: OpenAPI 3.0's nullable in a 3.1 schema, …`. */
 export function lenientNotes(tally: ReadonlyMap<LenientKind, number>): string[] {
-  return [...tally].map(([kind, count]) => `${count} schema${count === 1 ? '' : 's'}: ${LENIENT_KINDS[kind]} (D130)`);
+  return [...tally].map(([kind, count]) => `${count} ${PLACE_KINDS.has(kind) ? 'place' : 'schema'}${count === 1 ? '' : 's'}: ${LENIENT_KINDS[kind]} (D130)`);
 }
 
 /**
