@@ -14,10 +14,19 @@ import { recordIn } from '../model/resources.js';
 import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
+import { GenerationGaveUp } from './arbitraries/bounded.js';
 
-/** The path of `op` with its path parameters filled (each value encoded as one path segment). */
+/**
+ * The path of `op` with its path parameters filled (each value encoded as one path segment). A parameter the
+ * suite has no value for (`{owner}` of `/repos/{owner}/{repo}`, which only the target's own records tell, D145)
+ * makes the check give up (`GenerationGaveUp`, no verdict) rather than send an empty segment no server routes.
+ */
 export function pathOf(op: OperationModel, values: Record<string, string>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new GenerationGaveUp(`path for ${op.method} ${op.path}`, `the suite knows no value for the path parameter {${name}} of ${op.method} ${op.path}: the record it names is addressed by more than its key`);
+    return encodeURIComponent(value);
+  });
 }
 
 /** The parent record each sub-resource's requests are sent under, for the target being checked (D53). */

@@ -31,12 +31,40 @@ export function parentRecord(context: CheckContext): (parent: ResourceModel) => 
     const create = parent.operations.create;
     if (create !== undefined && !context.target.readOnly) {
       const created = await createRecord(context, parent, ordinaryBody(create, context.target.integers, 9));
-      if (created !== undefined) return idOf(parent, created);
+      if (created !== undefined) {
+        memory(context, parent).address = addressOf(parent, created);
+        return idOf(parent, created);
+      }
     }
     if (parent.operations.list === undefined) return undefined;
     const { records } = await listRecords(context, parent, largestPageQuery(parent));
+    if (records[0] !== undefined) memory(context, parent).address = addressOf(parent, records[0]);
     return records[0] === undefined ? undefined : idOf(parent, records[0]);
   };
+}
+
+/**
+ * The values a record gives its item path's parameters other than its key and its parent's (spec/DECISIONS.md ›
+ * D145: `{owner}` of `/repos/{owner}/{repo}`), read as the mock compares them: the member named like the
+ * parameter, as text, or for an object member its first required text member (else its first text member:
+ * `owner.login`). Parameters the record does not tell are left out.
+ */
+function addressOf(resource: ResourceModel, record: ExactRecord): Record<string, string> {
+  const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
+  const values: Record<string, string> = {};
+  for (const parameter of item?.pathParams ?? []) {
+    if (parameter.name === resource.idParameter || parameter.name === resource.parent?.parameter) continue;
+    const value = record[parameter.name];
+    if (typeof value === 'string' || typeof value === 'number') values[parameter.name] = String(value);
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const schema = resource.properties[parameter.name];
+      const required = Array.isArray(schema?.['required']) ? (schema['required'] as unknown[]) : [];
+      const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => typeof member === 'string' && member !== '');
+      const chosen = members.find(([name]) => required.includes(name)) ?? members[0];
+      if (chosen !== undefined) values[parameter.name] = String(chosen[1]);
+    }
+  }
+  return values;
 }
 
 /**
