@@ -108,7 +108,7 @@ describe('the suite on the addressed shapes', () => {
   afterAll(() => mock.close());
 
   it('every check it derives passes against the mock: sub-resources under /repos/{owner}/{repo} are sent the owner their parent record names (D145), a rename is not judged as a kept key (D144)', async () => {
-    const target = { baseUrl: mock.baseUrl, spec, runs: 5 };
+    const target = { baseUrl: mock.baseUrl, apiKey: 'addressed-key', spec, runs: 5 };
     const ids = await listCheckIds(target);
     expect(ids).toEqual(expect.arrayContaining(['createIssue.required-fields', 'updateLabel.persisted', 'getComment.found']));
     const failures: string[] = [];
