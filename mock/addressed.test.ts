@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listCheckIds, runCheck } from '../conformance/run-suite.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import { fixtureMock } from '../test/in-process.js';
+import { startMock, type StartedMock } from './index.js';
 
 /**
  * Records addressed where the description addresses them (spec/DECISIONS.md D141-D145), served from
@@ -97,4 +99,23 @@ describe('records created at one path and addressed at another', () => {
     expect(post('/user/repos', { description: 'No name' }).status).toBe(422);
     expect(send({ method: 'POST', url: `/api/repos/${owner}/cli/issues`, headers: JSON_TYPE, body: '{"title":' }).status).toBe(400);
   });
+});
+
+describe('the suite on the addressed shapes', () => {
+  const spec = join(PACKAGE_ROOT, 'mock', 'fixtures', 'addressed.openapi.yaml');
+  let mock: StartedMock;
+  beforeAll(async () => void (mock = await startMock({ spec, port: 0, data: new Map() })));
+  afterAll(() => mock.close());
+
+  it('every check it derives passes against the mock: sub-resources under /repos/{owner}/{repo} are sent the owner their parent record names (D145), a rename is not judged as a kept key (D144)', async () => {
+    const target = { baseUrl: mock.baseUrl, apiKey: 'addressed-key', spec, runs: 5 };
+    const ids = await listCheckIds(target);
+    expect(ids).toEqual(expect.arrayContaining(['createIssue.required-fields', 'updateLabel.persisted', 'getComment.found']));
+    const failures: string[] = [];
+    for (const id of ids) {
+      const outcome = await runCheck(id as Parameters<typeof runCheck>[0], target);
+      if (!outcome.ok) failures.push(outcome.report);
+    }
+    expect(failures.join('\n\n')).toBe('');
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
-import { envelopeBranch, recordIn } from '../model/resources.js';
+import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, objectShape } from '../model/schema.js';
 import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
@@ -185,17 +185,6 @@ function envelopeWrap(op: OperationModel): ((json: string) => string) | undefine
   const prefix = `{${JSON.stringify(member)}:`;
   const suffix = others.length === 0 ? '}' : `,${others.join(',')}}`;
   return (json) => prefix + json + suffix;
-}
-
-/**
- * The body member of an update that renames its record (spec/DECISIONS.md › D144): `new_<key>` (`new_name`) where
- * the record's key is a member the client chose (`name`) and the update's body schema names that member beside
- * the key's own; `undefined` for any other operation.
- */
-function renameMember(op: OperationModel, resource: ResourceModel): string | undefined {
-  if ((op.role !== 'update' && op.role !== 'replace') || resource.idSource === 'server' || op.body === undefined) return undefined;
-  const member = `new_${resource.idProperty}`;
-  return objectShape(op.body.schema).properties[member] === undefined ? undefined : member;
 }
 
 /**

@@ -18,12 +18,16 @@ describe('3.0 keywords in a 3.1 file (D130)', () => {
     expect(post('/tasks', { title: 'a', rank: 1 }).status).toBe(201);
   });
 
+  it('a named example written without `value` is served as that value', () => {
+    expect(get('/status')).toMatchObject({ status: 200, json: { state: 'up-and-running' } });
+  });
+
   it('nullable beside a $ref applies with the target, and the start-up notes count it', async () => {
     expect(post('/tasks', { title: 'a', owner: null }).status).toBe(201);
     expect(post('/tasks', { title: 'a', owner: { name: 'Ada' } }).status).toBe(201);
     expect(post('/tasks', { title: 'a', owner: {} }).status).toBe(400);
     const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
-    expect(model.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^1 schema: `\$ref` beside other keywords/)]));
+    expect(model.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^1 place: `\$ref` beside other keywords/)]));
   });
 });
 

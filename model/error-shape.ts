@@ -12,14 +12,18 @@ const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
 /** Words of a response description that name a refused body's validation ("Validation failed", "Unprocessable Entity"). */
 const VALIDATION_WORDS = /\bvalidat|\bunprocessable\b/i;
 
+/** Words of a 400's description that claim refused input for it ("Invalid input", "Invalid ID supplied", "Malformed body"). */
+const INPUT_WORDS = /\bvalidat|\binvalid\b|\bmalformed\b|\bunprocessable\b/i;
+
 /**
  * Whether an operation documents 422 as its validation failure (D143): the 422's description speaks of validation
- * while the 400's, where there is one, does not (GitHub's "Validation failed" beside a plain "Bad Request").
+ * while the 400's, where there is one, claims no refused input (GitHub's "Validation failed" beside a plain "Bad
+ * Request"; Swagger Petstore's "Invalid input" beside "Validation exception" keeps its 400).
  */
 function validationStatus(responses: readonly ResponseModel[]): boolean {
   const unprocessable = responses.find((r) => r.status === '422');
   const bad = responses.find((r) => r.status === '400');
-  return unprocessable !== undefined && VALIDATION_WORDS.test(unprocessable.description ?? '') && !VALIDATION_WORDS.test(bad?.description ?? '');
+  return unprocessable !== undefined && VALIDATION_WORDS.test(unprocessable.description ?? '') && !INPUT_WORDS.test(bad?.description ?? '');
 }
 
 /**

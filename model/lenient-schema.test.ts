@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalise } from '../conformance/arbitraries/canonical.js';
-import { lenientNotes, withoutNull } from './lenient-schema.js';
+import { lenientNotes, namedExamples, withoutNull, type LenientTally } from './lenient-schema.js';
 import { validAnswer } from './samples.js';
 import { compile, createAjv, createSchemaConverter, type SchemaFailures } from './schema.js';
 
@@ -105,5 +105,18 @@ describe('schemas no validator compiles (D134)', () => {
     expect(validate('ab')).toBe(true);
     expect(validate('abc')).toBe(false);
     expect(validate.failure()).toBeUndefined();
+  });
+});
+
+describe('examples written another way than a map of Example Objects (D130)', () => {
+  it('reads a list, bare values and Example Objects, each way counted', () => {
+    const tally: LenientTally = new Map();
+    expect(namedExamples([1, 2], tally)).toEqual([{ name: undefined, value: 1 }, { name: undefined, value: 2 }]);
+    expect(namedExamples({ a: { value: 1, summary: 's' }, b: { name: 'Tom' }, c: { externalValue: 'x.json' }, d: 3 }, tally)).toEqual([
+      { name: 'a', value: 1 },
+      { name: 'b', value: { name: 'Tom' } },
+      { name: 'd', value: 3 },
+    ]);
+    expect([...tally]).toEqual([['examples-list', 1], ['example-without-value', 1]]);
   });
 });

@@ -12,6 +12,8 @@ export const LENIENT_KINDS = {
   'examples-in-3.0': "JSON Schema's `examples` list in a 3.0 schema, read as examples",
   'examples-not-a-list': 'schema `examples` that is not a list, read as one example',
   'ref-with-siblings': '`$ref` beside other keywords (3.0 says to ignore them), read with them: the target and the siblings both apply',
+  'examples-list': '`examples` of a media type, parameter or header written as a list, read as unnamed examples',
+  'example-without-value': 'named examples holding the value itself instead of `value`, read as that value',
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
 } as const;
 
@@ -26,9 +28,12 @@ export function countKind(tally: LenientTally, kind: LenientKind): void {
   tally.set(kind, (tally.get(kind) ?? 0) + 1);
 }
 
+/** Kinds met outside a schema object (a `$ref`, an `examples` member): counted as places, not schemas. */
+const PLACE_KINDS: ReadonlySet<LenientKind> = new Set(['ref-with-siblings', 'examples-list', 'example-without-value']);
+
 /** One start-up line per kind met, with its count: `3 schemas: OpenAPI 3.0's nullable in a 3.1 schema, …`. */
 export function lenientNotes(tally: ReadonlyMap<LenientKind, number>): string[] {
-  return [...tally].map(([kind, count]) => `${count} schema${count === 1 ? '' : 's'}: ${LENIENT_KINDS[kind]} (D130)`);
+  return [...tally].map(([kind, count]) => `${count} ${PLACE_KINDS.has(kind) ? 'place' : 'schema'}${count === 1 ? '' : 's'}: ${LENIENT_KINDS[kind]} (D130)`);
 }
 
 /**
@@ -168,4 +173,32 @@ export function dropInvalidExamples(schema: Schema, fits: (value: unknown) => bo
     if (list.length === 0) delete holder['examples'];
   }
   return dropped;
+}
+
+/** The members of OpenAPI's Example Object: an entry holding none of them is the example's value itself. */
+const EXAMPLE_FIELDS = ['value', 'externalValue', 'summary', 'description', 'dataValue', 'serializedValue', '$ref'];
+
+/**
+ * The examples of a media type, parameter or header (`examples`), as their authors meant them (D130): a map of
+ * Example Objects gives each `value`; an entry holding none of the Example Object's members is the value itself
+ * (`examples: {cat: {name: Tom}}`), and a list (`examples: [a, b]`, JSON Schema's way) gives unnamed values.
+ * An entry with only an `externalValue` or a stream's `dataValue` gives nothing here. Each lenient reading is
+ * counted once per `examples` member in `tally`.
+ */
+export function namedExamples(examples: unknown, tally: LenientTally): { name: string | undefined; value: unknown }[] {
+  if (Array.isArray(examples)) {
+    countKind(tally, 'examples-list');
+    return examples.map((value) => ({ name: undefined, value }));
+  }
+  if (typeof examples !== 'object' || examples === null) return [];
+  let bare = false;
+  const out = Object.entries(examples).flatMap(([name, entry]) => {
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry) && EXAMPLE_FIELDS.some((field) => field in entry)) {
+      return 'value' in entry ? [{ name, value: (entry as { value: unknown }).value }] : [];
+    }
+    bare = true;
+    return [{ name, value: entry as unknown }];
+  });
+  if (bare) countKind(tally, 'example-without-value');
+  return out;
 }

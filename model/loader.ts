@@ -6,7 +6,7 @@ import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
 import { joinFragmentVariants, routeOf } from './fragments.js';
-import { lenientNotes, withoutNull } from './lenient-schema.js';
+import { lenientNotes, namedExamples, withoutNull, type LenientTally } from './lenient-schema.js';
 import { linksOf } from './links.js';
 import { streamMemberOf, streamOf } from './streams.js';
 import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method, NamedExample, OperationModel, ParameterModel, ResponseModel, TagModel } from './model.js';
@@ -47,6 +47,8 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0', ajv);
   /** Schemas that could not be compiled, and how many values went unjudged (D134). */
   const schemaFailures: SchemaFailures = { reasons: new Set(), uses: 0 };
+  /** Examples written another way than the Example Object's map, read leniently (D130). */
+  const exampleForms: LenientTally = new Map();
   /** Examples of parameters their own schema refuses, left out (D132): where, and the value. */
   const refusedExamples: { where: string; value: unknown }[] = [];
   const json = (schema: unknown): Schema => converter(schema);
@@ -123,7 +125,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
       const schema = p['schema'] !== undefined ? withoutNull(json(p['schema'])) : json((p['content'] as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema ?? {});
       const name = String(p['name']);
       const type = mainType(schema);
-      const named = Object.values((p['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value;
+      const named = namedExamples(p['examples'], exampleForms)[0]?.value;
       const validate = compile(ajv, schema, name, { failures: schemaFailures, where: `${method} ${path}` });
       const example = fitting(p['example'] ?? named, validate, `parameter ${name} of ${method} ${path}`);
       const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
@@ -167,9 +169,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
         if (stream !== undefined) return { mediaType: type, schema: undefined, validate: undefined, examples: [], stream };
         const schema = media.schema === undefined ? undefined : directionalView(json(media.schema), 'response', views.response);
         const examples: NamedExample[] = media.example === undefined ? [] : [{ name: undefined, value: media.example }];
-        for (const [name, named] of Object.entries(media.examples ?? {})) {
-          if (named !== null && typeof named === 'object' && 'value' in named) examples.push({ name, value: named.value });
-        }
+        examples.push(...namedExamples(media.examples, exampleForms));
         // A media type's examples stay: the mock serves only those its validator accepts, keeps a list's valid records, and names the others in its start-up check (mock/answers.ts).
         return { mediaType: type, schema, validate: schema === undefined ? undefined : compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} ${status} ${type}` }), examples };
       });
@@ -180,7 +180,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
           name,
           required: header['required'] === true,
           schema: withoutNull(json(header['schema'] ?? {})),
-          example: header['example'] ?? Object.values((header['examples'] ?? {}) as Record<string, { value?: unknown }>)[0]?.value,
+          example: header['example'] ?? namedExamples(header['examples'], exampleForms)[0]?.value,
         }));
       const description = typeof response['description'] === 'string' ? response['description'] : undefined;
       const links = linksOf(response['links']);
@@ -223,7 +223,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   const resources = findResources(operations, ajv);
   const notes: string[] = [];
   if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
-  const kinds = new Map(converter.lenient);
+  const kinds = new Map([...converter.lenient, ...exampleForms]);
   if (read.refSiblings.length > 0) kinds.set('ref-with-siblings', read.refSiblings.length);
   notes.push(...lenientNotes(kinds), ...variants);
   const details: string[] = [];

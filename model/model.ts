@@ -438,7 +438,7 @@ export interface ErrorShape {
   invalidRequestStatus: 400 | 422;
   /**
    * The status a body that breaks its schema (or a required body left out) is refused with: 422 where the operation
-   * documents 422 as the validation failure (its description speaks of validation) and its 400, if any, does not;
+   * documents 422 as the validation failure (its description speaks of validation) and its 400, if any, claims no refused input (`Invalid input`);
    * else {@link invalidRequestStatus} (spec/DECISIONS.md › D143). A body that is no JSON at all keeps that status.
    */
   invalidBodyStatus?: 400 | 422;

@@ -31,6 +31,14 @@ describe('references to other collections (D95)', () => {
     expect(referencesOf(add, model.operations)).toEqual([]);
   });
 
+  test('an id a list example shows that its own schema refuses is never among the ids to send (D132)', async () => {
+    const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'lenient.openapi.yaml'));
+    const create = model.operations.find((op) => op.operationId === 'createAssignment')!;
+    const [reference] = referencesOf(create, model.operations);
+    expect(reference).toMatchObject({ member: 'project_id', idMember: 'id' });
+    expect(reference!.examples).toEqual(['9c3f6a41-0b8e-4c2d-8f7a-6e5d4c3b2a04']);
+  });
+
   test('the seed spec has none: a pet names no other collection', async () => {
     const model = await loadModel();
     for (const op of model.operations) expect(referencesOf(op, model.operations)).toEqual([]);

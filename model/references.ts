@@ -1,4 +1,5 @@
 import type { OperationModel } from './model.js';
+import { validatorOf } from './samples.js';
 import { isMarked, objectShape, type Schema } from './schema.js';
 
 /**
@@ -92,12 +93,15 @@ export function referencesOf(op: OperationModel, operations: readonly OperationM
     if (schema['example'] !== undefined) examples.push(schema['example']);
     for (const example of (schema['examples'] as unknown[] | undefined) ?? []) examples.push(example);
     const shown = [success.example, ...success.examples.map((one) => one.value)];
+    // An id the id member's own schema refuses (a uuid example with a digit too few) is never sent (D132).
+    const idSchema = itemMembers[idMember];
+    const validId = idSchema === undefined ? undefined : validatorOf(idSchema);
     for (const answer of shown) {
       const records = at(answer, items.path);
       if (!Array.isArray(records)) continue;
       for (const record of records) {
         const id = at(record, [idMember]);
-        if (id !== undefined && !examples.includes(id)) examples.push(id);
+        if (id !== undefined && !examples.includes(id) && (validId === undefined || validId(id))) examples.push(id);
       }
     }
     found.push({ member, list, idMember, itemsPath: items.path, examples });

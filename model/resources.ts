@@ -620,3 +620,14 @@ export function recordIn(value: unknown, member: string | undefined): unknown {
   if (member === undefined) return value;
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[member] : undefined;
 }
+
+/**
+ * The body member of an update that renames its record (spec/DECISIONS.md › D144): `new_<key>` (`new_name`) where
+ * the record's key is a member the client chose (`name`) and the update's body schema names that member beside
+ * the key's own; `undefined` for any other operation.
+ */
+export function renameMember(op: OperationModel, resource: ResourceModel): string | undefined {
+  if ((op.role !== 'update' && op.role !== 'replace') || resource.idSource === 'server' || op.body === undefined) return undefined;
+  const member = `new_${resource.idProperty}`;
+  return objectShape(op.body.schema).properties[member] === undefined ? undefined : member;
+}

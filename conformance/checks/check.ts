@@ -50,6 +50,8 @@ export interface ResourceMemory {
   chosenIds: Set<string>;
   /** The record sub-resources live under during this process (its id), once made. */
   fixture: Promise<string | undefined> | undefined;
+  /** The fixture's other item-path values (`{owner}` beside its key `{repo}`, D145), read from the record itself. */
+  address?: Record<string, string>;
 }
 
 /** The memory of one resource on the context's target, held by the context's run. */

@@ -151,6 +151,9 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     }
     setUnprepared(context, resource, undefined);
     setParent(context, resource, id);
+    // The parent's other path values (`{owner}` beside `{repo}`, D145), as its record gave them.
+    const address = memory(context, parent).address;
+    if (address !== undefined && Object.keys(address).length > 0) setExampleParent(context, resource, address);
   };
   for (const resource of context.model.resources) await prepare(resource);
 }

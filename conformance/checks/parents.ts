@@ -6,7 +6,7 @@ import type { CheckContext } from '../check-context.js';
 import { TargetRefusing } from '../client.js';
 import { unresolvedReason } from '../references.js';
 import { failingExchange } from '../report/results.js';
-import { idKey, idOf, type ExactRecord } from './check.js';
+import { idKey, idOf, memory, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
 import { createRecord, listRecords, recordsOf, successStatuses } from './records.js';
@@ -94,7 +94,10 @@ async function createParent(context: CheckContext, parent: ResourceModel, create
     }
     try {
       const created = await createRecord(context, parent, body);
-      if (created !== undefined) return await addressOf(context, parent, [created], tried);
+      if (created !== undefined) {
+        memory(context, parent).address = otherPathValues(parent, created);
+        return await addressOf(context, parent, [created], tried);
+      }
     } catch (failure) {
       if (failure instanceof TargetRefusing) throw failure;
       const exchange = failingExchange(failure);
@@ -232,4 +235,28 @@ function exampleRecords(parent: ResourceModel): ExactRecord[] {
     .filter((response) => response.status.startsWith('2'))
     .flatMap((response) => response.examples.map((example) => recordIn(example.value, read.answerEnvelope)))
     .filter((record): record is ExactRecord => record !== null && typeof record === 'object' && !Array.isArray(record));
+}
+
+/**
+ * The values a record gives its item path's parameters other than its key and its parent's (spec/DECISIONS.md ›
+ * D145: `{owner}` of `/repos/{owner}/{repo}`), read as the mock compares them: the member named like the
+ * parameter, as text, or for an object member its first required text member (else its first text member:
+ * `owner.login`). Parameters the record does not tell are left out.
+ */
+function otherPathValues(resource: ResourceModel, record: ExactRecord): Record<string, string> {
+  const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
+  const values: Record<string, string> = {};
+  for (const parameter of item?.pathParams ?? []) {
+    if (parameter.name === resource.idParameter || parameter.name === resource.parent?.parameter) continue;
+    const value = record[parameter.name];
+    if (typeof value === 'string' || typeof value === 'number') values[parameter.name] = String(value);
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const schema = resource.properties[parameter.name];
+      const required = Array.isArray(schema?.['required']) ? (schema['required'] as unknown[]) : [];
+      const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => typeof member === 'string' && member !== '');
+      const chosen = members.find(([name]) => required.includes(name)) ?? members[0];
+      if (chosen !== undefined) values[parameter.name] = String(chosen[1]);
+    }
+  }
+  return values;
 }

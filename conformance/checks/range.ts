@@ -89,6 +89,11 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
         if (lowerParameter !== undefined) await ask(offset, undefined);
         if (lowerParameter !== undefined && upperParameter !== undefined) await ask(offset, offset);
       }
+      // Windows that hold none of the created records (D170): before the first, after the last, a day between two.
+      // A server that answers an empty window with everything (or its default window) is caught on every run.
+      if (upperParameter !== undefined) await ask(undefined, -1);
+      if (lowerParameter !== undefined) await ask(RECORDS * SPACING_DAYS, undefined);
+      if (lowerParameter !== undefined && upperParameter !== undefined) await ask(SPACING_DAYS - 1, SPACING_DAYS - 1);
       const offsets = fc.integer({ min: -1, max: RECORDS * SPACING_DAYS });
       const bounds = fc.record({ lower: fc.option(offsets, { nil: undefined }), upper: fc.option(offsets, { nil: undefined }) }).filter(({ lower, upper }) => (lower !== undefined && lowerParameter !== undefined) || (upper !== undefined && upperParameter !== undefined));
       await context.forAll(bounds.map(({ lower, upper }) => (lower !== undefined && upper !== undefined && lower > upper ? { lower: upper, upper: lower } : { lower, upper })), ({ lower, upper }) => ask(lower, upper));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { toView } from '../../model/json.js';
 import { keptAsSent, shows } from '../../judge/record-rules.js';
-import { recordIn } from '../../model/resources.js';
+import { recordIn, renameMember } from '../../model/resources.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import type { Exchange } from '../../judge/verdict.js';
@@ -72,7 +72,9 @@ async function expectNarrowUpdateKeepsTheRest(context: CheckContext, resource: R
   // A body wrapping the record in an envelope (D73) has one member: no narrower change to send than the random runs'.
   if (op.bodyEnvelope !== undefined) return;
   const donor = ordinaryBody(context, op, integers, 7);
-  const change = Object.entries(donor).filter(([, value]) => value !== null).map(([name, value]) => ({ [name]: value })).find((one) => op.body?.validate(toView(one)) !== false);
+  // A rename (`new_name`, D144) moves the record to another key: not a change this check can read back by its id.
+  const rename = renameMember(op, resource);
+  const change = Object.entries(donor).filter(([name, value]) => value !== null && name !== rename).map(([name, value]) => ({ [name]: value })).find((one) => op.body?.validate(toView(one)) !== false);
   if (change === undefined) return;
   const created = (await createRecord(context, resource, fullest))!;
   const recordId = idOf(resource, created);
@@ -95,7 +97,10 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
       const op = operation(resource, role);
       const options = { integers: context.target.integers, strings: 'ordinary' } as const;
       if (role === 'update') await expectNarrowUpdateKeepsTheRest(context, resource, op);
-      await context.forAll(fc.tuple(bodyValues(context, create, options), bodyValues(context, op, options), absentIds(context, resource)), async ([initial, change, absent]) => {
+      // A rename (`new_name`, D144) moves the record to another key: the changes read back by its id leave it out.
+      const rename = renameMember(op, resource);
+      const changes = rename === undefined ? bodyValues(context, op, options) : bodyValues(context, op, options).map((body) => withoutMember(body, rename));
+      await context.forAll(fc.tuple(bodyValues(context, create, options), changes, absentIds(context, resource)), async ([initial, change, absent]) => {
         const created = (await createRecord(context, resource, initial))!;
         const recordId = idOf(resource, created);
         const answer = await writeItem(context, op, resource, recordId, change);
@@ -108,6 +113,12 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
+}
+
+/** A drawn body without `member` (an object body; anything else as it is). */
+function withoutMember<T>(body: T, member: string): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, member)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([name]) => name !== member)) as T;
 }
 
 /**

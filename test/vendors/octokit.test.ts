@@ -66,6 +66,13 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect([read.data.id, read.data.name, read.data.description, read.data.owner.login]).toEqual([created.data.id, repo, 'Issues of the team', owner]);
     const elsewhere = await refusal(octokit.rest.repos.get({ owner, repo: 'no-such-repository' }));
     expect(elsewhere).toEqual({ name: 'HttpError', status: 404 });
+    expect(await refusal(octokit.rest.repos.get({ owner: 'someone-else', repo }))).toEqual({ name: 'HttpError', status: 404 });
+    // visibility=all (the parameter's default) asks for every repository: no filter.
+    const mine = await octokit.rest.repos.listForAuthenticatedUser({ visibility: 'all', per_page: 100 });
+    expect(mine.data.map((one) => one.name)).toContain(repo);
+    const updated = await octokit.rest.repos.update({ owner, repo, description: 'Issues of the whole team' });
+    expect([updated.status, updated.data.description]).toEqual([200, 'Issues of the whole team']);
+    expect((await octokit.rest.repos.get({ owner, repo })).data.description).toBe('Issues of the whole team');
   });
 
   test('issues are created with increasing numbers and read back at their number as written', async () => {
@@ -122,6 +129,11 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const added = await octokit.rest.issues.addLabels({ owner, repo, issue_number: issues[0]!, labels: ['needs-triage'] });
     expect(added.status).toBe(200);
     expect(Array.isArray(added.data)).toBe(true);
+    expect((await octokit.rest.issues.createLabel({ owner, repo, name: 'obsolete' })).status).toBe(201);
+    const labels = await octokit.rest.issues.listLabelsForRepo({ owner, repo, per_page: 100 });
+    expect(labels.data.map((label) => label.name).sort()).toEqual(['needs-triage', 'obsolete']);
+    expect((await octokit.rest.issues.deleteLabel({ owner, repo, name: 'obsolete' })).status).toBe(204);
+    expect(await refusal(octokit.rest.issues.getLabel({ owner, repo, name: 'obsolete' }))).toEqual({ name: 'HttpError', status: 404 });
   });
 
   test('a milestone and a pull request are created and read back at their numbers', async () => {
@@ -129,10 +141,12 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect([milestone.status, milestone.data.title, milestone.data.state]).toEqual([201, 'v1.0', 'open']);
     const readMilestone = await octokit.rest.issues.getMilestone({ owner, repo, milestone_number: milestone.data.number });
     expect([readMilestone.status, readMilestone.data.number, readMilestone.data.title, readMilestone.data.description]).toEqual([200, milestone.data.number, 'v1.0', 'First release']);
+    expect((await octokit.rest.issues.listMilestones({ owner, repo })).data.map((one) => [one.number, one.title])).toEqual([[milestone.data.number, 'v1.0']]);
     const pull = await octokit.rest.pulls.create({ owner, repo, title: 'Fix the Safari login', head: 'fix-login', base: 'main', body: 'Fixes the first issue.' });
     expect([pull.status, pull.data.title, pull.data.body, pull.data.state]).toEqual([201, 'Fix the Safari login', 'Fixes the first issue.', 'open']);
     const readPull = await octokit.rest.pulls.get({ owner, repo, pull_number: pull.data.number });
     expect([readPull.status, readPull.data.number, readPull.data.title]).toEqual([200, pull.data.number, 'Fix the Safari login']);
+    expect((await octokit.rest.pulls.list({ owner, repo, state: 'all' })).data.map((one) => one.number)).toEqual([pull.data.number]);
   });
 
   test('a gist is created, read, updated and deleted, then 404', async () => {
@@ -140,6 +154,7 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect(created.status).toBe(201);
     expect(created.data.description).toBe('Repro script');
     const gist_id = created.data.id!;
+    expect((await octokit.rest.gists.list({ per_page: 100 })).data.map((gist) => gist.id)).toContain(gist_id);
     const read = await octokit.rest.gists.get({ gist_id });
     expect([read.status, read.data.id, read.data.description]).toEqual([200, gist_id, 'Repro script']);
     const updated = await octokit.rest.gists.update({ gist_id, description: 'Repro script (Safari)' });
@@ -153,6 +168,7 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const reaction = await octokit.rest.reactions.createForIssue({ owner, repo, issue_number: issues[0]!, content: 'heart' });
     expect([200, 201]).toContain(reaction.status);
     expect(reaction.data.content).toBe('heart');
+    expect((await octokit.rest.reactions.listForIssue({ owner, repo, issue_number: issues[0]! })).data.map((one) => one.content)).toEqual(['heart']);
     const closed = await octokit.rest.issues.update({ owner, repo, issue_number: issues[0]!, state: 'closed' });
     expect([closed.status, closed.data.state, closed.data.title]).toEqual([200, 'closed', 'Login fails on Safari']);
     const open = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
