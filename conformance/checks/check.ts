@@ -50,6 +50,8 @@ interface ResourceMemory {
   chosenIds: Set<string>;
   /** The record sub-resources live under during this process (its id), once made. */
   fixture: Promise<string | undefined> | undefined;
+  /** For a sub-resource whose parent only the spec's examples name (D72): whether the target holds it (D161), once asked. */
+  exampleParent?: Promise<Error | undefined>;
 }
 const memories = new Map<string, ResourceMemory>();
 
