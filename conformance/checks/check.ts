@@ -52,6 +52,8 @@ interface ResourceMemory {
   fixture: Promise<string | undefined> | undefined;
   /** The fixture's other item-path values (`{owner}` beside its key `{repo}`, D145), read from the record itself. */
   address?: Record<string, string>;
+  /** For a sub-resource whose parent only the spec's examples name (D72): whether the target holds it (D161), once asked. */
+  exampleParent?: Promise<Error | undefined>;
 }
 const memories = new Map<string, ResourceMemory>();
 
