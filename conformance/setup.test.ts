@@ -383,3 +383,58 @@ describe('a body member naming a record (D95, D163)', () => {
     expect(sentPetIds.every((petId) => pets.some((pet) => pet['id'] === petId))).toBe(true);
   });
 });
+
+describe('a parent only the spec examples name (D72, D161)', () => {
+  /** Labels under a repository that only the read's example names (`ada/compiler`, among other texts and a URL). */
+  function repoSpec(): Json {
+    const params = [pathParam('owner', 'The account owner.'), pathParam('repo', 'The name of the repository.')];
+    const example = { id: 1, name: 'compiler', full_name: 'ada/compiler', html_url: 'https://example.com/ada/compiler', owner: { login: 'ada' } };
+    return specOf(
+      {
+        '/repos/{owner}/{repo}': { get: { operationId: 'getRepo', parameters: params, responses: { '200': { description: 'ok', content: { 'application/json': { schema: ref('Repo'), example } } }, '401': error, '404': error } } },
+        '/repos/{owner}/{repo}/labels': {
+          post: { operationId: 'createLabel', parameters: params, requestBody: { required: true, content: { 'application/json': { schema: ref('NewMember') } } }, responses: { '201': ok(ref('Member')), '400': error, '401': error, '404': error } },
+          get: { operationId: 'listLabels', parameters: params, responses: { '200': ok({ type: 'array', items: ref('Member') }), '401': error, '404': error } },
+        },
+        '/repos/{owner}/{repo}/labels/{labelId}': { get: { operationId: 'getLabel', parameters: [...params, pathParam('labelId', 'The label.', 'integer')], responses: { '200': ok(ref('Member')), '401': error, '404': error } } },
+      },
+      {
+        Repo: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' }, full_name: { type: 'string' }, html_url: { type: 'string' }, owner: { type: 'object', properties: { login: { type: 'string' } } } } },
+        NewMember: { type: 'object', required: ['nick'], properties: { nick: { type: 'string', maxLength: 30 } }, additionalProperties: false },
+        Member: { type: 'object', required: ['id', 'nick'], properties: { id: { type: 'integer', readOnly: true }, nick: { type: 'string', maxLength: 30 } } },
+      },
+    );
+  }
+
+  function repoServer(held: string): Handler {
+    const labels: Json[] = [];
+    return (method, [first, owner, repo, sub, labelId], body) => {
+      if (first !== 'repos' || `${owner}/${repo}` !== held) return [404, { message: 'no such repository' }];
+      if (sub === undefined) return [200, { id: 1, name: repo, full_name: held }];
+      if (labelId !== undefined) {
+        const label = labels.find((candidate) => String(candidate['id']) === labelId);
+        return label === undefined ? [404, { message: 'no such label' }] : [200, label];
+      }
+      if (method === 'GET') return [200, labels];
+      if (typeof body?.['nick'] !== 'string' || body['nick'].length > 30) return [400, { message: 'invalid label' }];
+      const label = { id: labels.length + 1, nick: body['nick'] };
+      labels.push(label);
+      return [201, label];
+    };
+  }
+
+  test('the exemplified parent is read first; the target holding it gets the checks under it', async () => {
+    const { baseUrl, paths } = await serve(repoServer('ada/compiler'));
+    const target = targetOf(repoSpec(), baseUrl);
+    expectPassed(await runCheck('getLabel.found', target));
+    expect(paths).toContain('GET /repos/ada/compiler');
+    expect(paths.some((path) => path.includes('https'))).toBe(false);
+  });
+
+  test('a target without it: the checks under it are not run, with the answer of the read', async () => {
+    const { baseUrl, paths } = await serve(repoServer('someone/else'));
+    const target = targetOf(repoSpec(), baseUrl);
+    expect(expectNotRun(await runCheck('getLabel.found', target))).toMatch(/exemplifies, GET \/repos\/ada\/compiler, answered 404/);
+    expect(paths.filter((path) => path.startsWith('POST'))).toEqual([]);
+  });
+});

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadModel, PACKAGE_ROOT } from './loader.js';
@@ -42,5 +44,30 @@ describe('references to other collections (D95)', () => {
   test('the seed spec has none: a pet names no other collection', async () => {
     const model = await loadModel();
     for (const op of model.operations) expect(referencesOf(op, model.operations)).toEqual([]);
+  });
+
+  test('a member of another type than the listed ids names no record of that list (D166)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'references-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      const list = (schema: unknown): unknown => ({ responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: schema } } } } } });
+      const key = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } };
+      const body = { type: 'object', properties: { key_id: { type: 'string' }, petId: { type: 'integer' } } };
+      const pet = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+      writeFileSync(file, JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'kinds', version: '1' },
+        paths: {
+          '/keys': { get: { operationId: 'listKeys', ...(list(key) as object) } },
+          '/pets': { get: { operationId: 'listPets', ...(list(pet) as object) } },
+          '/secrets': { post: { operationId: 'putSecret', requestBody: { content: { 'application/json': { schema: body } } }, responses: { '201': { description: 'made' } } } },
+        },
+      }));
+      const model = await loadModel(file);
+      const put = model.operations.find((op) => op.operationId === 'putSecret')!;
+      expect(referencesOf(put, model.operations).map((reference) => reference.member)).toEqual(['petId']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { OperationModel } from './model.js';
 import { validatorOf } from './samples.js';
-import { isMarked, objectShape, type Schema } from './schema.js';
+import { isMarked, mainType, objectShape, type Schema } from './schema.js';
 
 /**
  * A member of a write's body that names a record of another collection (`crossing_id` naming a crossing of
@@ -89,6 +89,9 @@ export function referencesOf(op: OperationModel, operations: readonly OperationM
     const itemMembers = objectShape(items.items).properties;
     const idMember = itemMembers['id'] !== undefined ? 'id' : itemMembers[member] !== undefined ? member : undefined;
     if (idMember === undefined) continue;
+    // A member of another type than the records' id names no such record (`key_id: string` beside deploy keys'
+    // integer ids): a value of the id's type would break the member's own schema (spec/DECISIONS.md › D166).
+    if (!sameKind(schema, itemMembers[idMember]!)) continue;
     const examples: unknown[] = [];
     if (schema['example'] !== undefined) examples.push(schema['example']);
     for (const example of (schema['examples'] as unknown[] | undefined) ?? []) examples.push(example);
@@ -108,6 +111,15 @@ export function referencesOf(op: OperationModel, operations: readonly OperationM
   }
   cache.set(op, found);
   return found;
+}
+
+/** Whether two schemas hold values of one JSON type (an integer is a number); a schema stating no type fits any. */
+function sameKind(one: Schema, other: Schema): boolean {
+  const kind = (schema: Schema): string | undefined => {
+    const type = mainType(schema);
+    return type === 'integer' ? 'number' : type;
+  };
+  return kind(one) === undefined || kind(other) === undefined || kind(one) === kind(other);
 }
 
 /** The ids a list's response examples hold for `reference` (records the spec shows the collection serving). */

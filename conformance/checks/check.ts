@@ -52,6 +52,8 @@ export interface ResourceMemory {
   fixture: Promise<string | undefined> | undefined;
   /** The fixture's other item-path values (`{owner}` beside its key `{repo}`, D145), read from the record itself. */
   address?: Record<string, string>;
+  /** For a sub-resource whose parent only the spec's examples name (D72): whether the target holds it (D161), once asked. */
+  exampleParent?: Promise<Error | undefined>;
 }
 
 /** The memory of one resource on the context's target, held by the context's run. */

@@ -5,6 +5,7 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
 import { TargetRefusing } from '../client.js';
 import { failingExchange } from '../report/results.js';
+import { documentedStatuses } from '../../judge/documented.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { validValues } from '../arbitraries/schema-values.js';
 import { requestOf, setExampleParent, setParent, setResources, setUnprepared } from '../context.js';
@@ -127,7 +128,12 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     done.add(resource);
     const known = resource.parent.byExample;
     if (known !== undefined) {
-      setExampleParent(context, resource, exampleParentValues(context.model.operations, resource, known));
+      const values = exampleParentValues(context.model.operations, resource, known);
+      setExampleParent(context, resource, values);
+      // Confirmed by a read once per target (D161): values the target does not hold leave the checks under it not run.
+      const remembered = memory(context, resource);
+      remembered.exampleParent ??= confirmExampleParent(context, resource, values);
+      setUnprepared(context, resource, await remembered.exampleParent);
       return;
     }
     const parent = context.model.resources.find((candidate) => candidate.name === resource.parent!.resource);
@@ -142,7 +148,7 @@ export async function prepareParents(context: CheckContext, create: (resource: R
     } catch (error) {
       if (error instanceof TargetRefusing) throw error;
       // A parent that could not be made leaves its own sub-resources untested, not the whole suite (D160).
-      setUnprepared(context, resource, setupFailure(parent, error));
+      setUnprepared(context, resource, setupFailure(`a ${parent.name} record`, error));
       return;
     }
     if (id === undefined) {
@@ -159,15 +165,35 @@ export async function prepareParents(context: CheckContext, create: (resource: R
 }
 
 /**
+ * Whether the target holds the parent the spec exemplifies (D161): `undefined` when the read of its path (the GET
+ * whose path its sub-resource's paths extend, with exactly its parameters) answers a 2xx, or when there is no such
+ * read to ask; else a {@link NotRun} with the answer. A 5xx is the target's failure, thrown where a check needs it.
+ */
+async function confirmExampleParent(context: CheckContext, resource: ResourceModel, values: Record<string, string>): Promise<Error | undefined> {
+  const known = resource.parent!.byExample!;
+  const read = exampleRead(context.model.operations, resource, known);
+  if (read === undefined) return undefined;
+  if (known.parameters.some((name) => values[name] === undefined || values[name] === '')) return new NotRun(resource.name, `set-up: the spec's examples of ${read.path} name no value for each of ${known.parameters.join(', ')}`);
+  try {
+    const { exchange } = await context.call(read, requestOf(context, read, { path: values }), documentedStatuses(read));
+    if (exchange.response.status < 300) return undefined;
+    return new NotRun(resource.name, `set-up: the parent the spec exemplifies, ${read.method} ${exchange.request.path}, answered ${exchange.response.status}`);
+  } catch (failure) {
+    if (failure instanceof TargetRefusing) throw failure;
+    return setupFailure(`the parent at ${read.path}`, failure);
+  }
+}
+
+/**
  * What the checks under a parent that could not be made meet (D160, D162): the failure itself when the target
  * answered the set-up with a 5xx (the target's failure), else a {@link NotRun} with the reason.
  */
-function setupFailure(parent: ResourceModel, error: unknown): Error {
+function setupFailure(what: string, error: unknown): Error {
   const status = failingExchange(error)?.response.status;
   if (status !== undefined && status >= 500 && error instanceof Error) return error;
   if (error instanceof NotRun) return error;
   const message = error instanceof Error ? (error.message.split('\n').find((line) => line.trim() !== '') ?? error.name) : String(error);
-  return new NotRun(parent.name, `set-up: making a ${parent.name} record for the records under it to live under failed: ${message.trim()}`);
+  return new NotRun(what, `set-up: making or finding ${what} for the records under it to live under failed: ${message.trim()}`);
 }
 
 /**
@@ -179,21 +205,32 @@ function setupFailure(parent: ResourceModel, error: unknown): Error {
  * hold (one the spec names, at least).
  */
 function exampleParentValues(operations: readonly OperationModel[], resource: ResourceModel, known: NonNullable<NonNullable<ResourceModel['parent']>['byExample']>): Record<string, string> {
-  const paths = Object.values(resource.operations).map((op) => op.path);
-  const read = operations.find((op) => op.method === 'GET' && paths.some((path) => path.startsWith(`${op.path}/`)) && sameList([...op.path.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!), known.parameters));
+  const read = exampleRead(operations, resource, known);
   const examples = (read?.responses ?? []).filter((r) => r.status.startsWith('2')).flatMap((r) => r.examples.map((example) => example.value));
   const texts = (value: unknown): string[] => typeof value === 'string' || typeof value === 'number' ? [String(value)] : Array.isArray(value) ? value.flatMap(texts) : value !== null && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   const values: Record<string, string> = {};
   const joined = examples.flatMap(texts).find((text) => text.split('/').length === known.parameters.length && text.split('/').every((part) => part !== '' && known.values.includes(part)));
   known.parameters.forEach((name, index) => {
-    const member = examples.flatMap((example) => example !== null && typeof example === 'object' && !Array.isArray(example) ? Object.entries(example).filter(([key]) => flat(key) === flat(name)).flatMap(([, value]) => texts(value)) : [])[0];
+    const member = examples.flatMap((example) => example !== null && typeof example === 'object' && !Array.isArray(example) ? Object.entries(example).filter(([key]) => flat(key) === flat(name)).flatMap(([, value]) => texts(value)) : []).find(segmentLike);
     const parameter = read?.pathParams.find((candidate) => candidate.name === name);
     const own = parameter !== undefined && typeof parameter.schema === 'object' && (typeof parameter.schema.example === 'string' || typeof parameter.schema.example === 'number') ? String(parameter.schema.example) : undefined;
-    const chosen = joined?.split('/')[index] ?? member ?? own ?? known.values[0];
+    // A URL or a sentence among the example's values names no record in one path segment.
+    const chosen = joined?.split('/')[index] ?? member ?? own ?? known.values.find(segmentLike) ?? known.values[0];
     if (chosen !== undefined) values[name] = chosen;
   });
   return values;
+}
+
+/** The read of a parent known by its examples: the GET whose path the sub-resource's paths extend, with exactly its parameters. */
+function exampleRead(operations: readonly OperationModel[], resource: ResourceModel, known: NonNullable<NonNullable<ResourceModel['parent']>['byExample']>): OperationModel | undefined {
+  const paths = Object.values(resource.operations).map((op) => op.path);
+  return operations.find((op) => op.method === 'GET' && paths.some((path) => path.startsWith(`${op.path}/`)) && sameList([...op.path.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!), known.parameters));
+}
+
+/** Whether a text can name a record in one path segment: no `/`, `:`, `#`, `?` nor white space. */
+function segmentLike(text: string): boolean {
+  return /^[^/\s:#?]+$/.test(text);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
