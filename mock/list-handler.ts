@@ -239,6 +239,38 @@ export function servedRangeFilter(op: OperationModel): ((json: string, query: Re
   };
 }
 
+/**
+ * The page members of a list no resource holds (D201), set in `whole`, a fresh parse of its example answer: each
+ * member the list model names (`links.self`, `links.next`, `total`, …) takes the value of this page, as a held list's
+ * wrapper does (D46), so the example's own links (another host, a next page on the last page) are not answered as
+ * they are written. A link whose example is absolute, or whose format asks for a URI, gets the request's origin;
+ * a fact this page lacks (no next page) leaves its member out, or `null` where its schema allows null. `page` is
+ * the records answered, `total` those kept before cutting, `at` the request's URL, size, offset, page and host.
+ */
+export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
+  if (model.members.length === 0) return;
+  const more = at.offset + page.returned < page.total;
+  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: undefined }, { ...at, before: undefined });
+  facts.returned = page.returned;
+  const origin = originOf(at.host);
+  for (const member of model.members) {
+    let holder: unknown = whole;
+    for (const name of member.path.slice(0, -1)) holder = holder !== null && typeof holder === 'object' && !Array.isArray(holder) ? (holder as Record<string, unknown>)[name] : undefined;
+    if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
+    const object = holder as Record<string, unknown>;
+    const key = member.path.at(-1)!;
+    const value = facts[member.holds];
+    if (value === undefined) {
+      if (object[key] === null) continue;
+      delete object[key];
+      continue;
+    }
+    const written = object[key];
+    if (typeof written === 'string' && typeof value === 'number') object[key] = String(value);
+    else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
+  }
+}
+
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {
   if (typeof item === 'object' && item !== null && !Array.isArray(item) && filterKey(item) === undefined) {
     return Object.values(item as Record<string, unknown>).some((member) => wanted.has(filterKey(member)));
