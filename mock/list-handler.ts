@@ -6,6 +6,7 @@ import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, Page
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
 import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
 import type { Handler, OperationResult } from './handler.js';
+import { listItemFit } from './answer-fit.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 
 /** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */
@@ -24,8 +25,10 @@ const MAX_OFFSET = 2_000_000_000;
 export function listHandler(op: OperationModel, resource: ResourceModel, scope?: { parentId: (path: Record<string, unknown>) => unknown }): Handler {
   // Under a parent (D53) the stores' last key is the parent's id (record-store.ts storedFilters); answers drop the mock's link member.
   const parentKey = scope === undefined ? undefined : (path: Record<string, unknown>): unknown => filterKey(scope.parentId(path));
-  const answered = (json: string): string => withoutLink(resource, json);
   const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
+  // Items the list's schema names differently from the record are fit to it (D203); others pass untouched.
+  const fit = listItemFit(model, resource);
+  const answered = fit === undefined ? (json: string): string => withoutLink(resource, json) : (json: string): string => fit(withoutLink(resource, json));
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
