@@ -7,7 +7,7 @@ import { absentReason, sharedCorpusFile } from './shared-corpus.js';
  * The claim of the project on the small public descriptions of the shared corpus (../shared/corpus/, each with
  * its licence there): every check of the suite, at its defaults but for fewer fast-check runs, passes against
  * the mock started from the same file, and a check that cannot run carries its reason. The large descriptions
- * (OpenAI, DigitalOcean) run a fixed sample of their resources in test/vendors/openai-suite.test.ts and
+ * (OpenAI, DigitalOcean) run a fixed sample of their resources here (OpenAI), in test/vendors/openai-suite.test.ts and
  * test/large-public-spec.test.ts; their whole runs are measured in bench/RESULTS.md. Where a file is absent, its
  * tests skip and say so.
  */
@@ -98,4 +98,36 @@ describe.skipIf(TRAIN_SPEC === undefined)(`a list no resource holds, on Train Tr
     expect(second.body.links['prev']).toBe(`${mock.baseUrl}/trips?${QUERY}&limit=1&page=1`);
     expect(second.body.data.map((trip) => trip['id'])).not.toEqual(first.body.data.map((trip) => trip['id']));
   });
+});
+
+const OPENAI = 'openai/openapi.yaml';
+const OPENAI_SPEC = sharedCorpusFile(OPENAI);
+/**
+ * A fixed sample of OpenAI's description (its whole run, some 840 checks, is in bench/RESULTS.md): the operations
+ * whose checks once failed against its mock, a list whose items are another schema than the record (certificates,
+ * D203), updates by POST sent nulls (conversations, spend alerts, D204), a body bound past any size limit (videos,
+ * D205).
+ */
+const OPENAI_SAMPLE = /^(auth\.)?[A-Za-z_-]*([Cc]ertificate|[Cc]onversation|spend-alert|Video)/;
+
+describe.skipIf(OPENAI_SPEC === undefined)(`the suite against the mock of OpenAI, a fixed sample${OPENAI_SPEC === undefined ? ` (${absentReason(OPENAI)})` : ''}`, () => {
+  let mock: StartedMock;
+  beforeAll(async () => {
+    mock = await startMock({ spec: OPENAI_SPEC!, port: 0, apiKeys: [KEY] });
+  }, 120_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  test('no check of its certificates, conversations, spend alerts and videos fails', async () => {
+    const target = { baseUrl: mock.baseUrl, apiKey: KEY, spec: OPENAI_SPEC!, runs: 5 };
+    const ids = (await listCheckIds(target)).filter((id) => OPENAI_SAMPLE.test(id));
+    expect(ids).toEqual(expect.arrayContaining(['modifyCertificate.persisted', 'listOrganizationCertificates.limit', 'updateConversation.persisted', 'update-project-spend-alert.persisted', 'createVideo.invalid-body']));
+    const failed: string[] = [];
+    for (const id of ids) {
+      const outcome = await runCheck(id, target);
+      if (!outcome.ok) failed.push(`${outcome.id}\n${outcome.report}`);
+    }
+    expect(failed.join('\n\n')).toBe('');
+  }, 180_000);
 });
