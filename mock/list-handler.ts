@@ -246,9 +246,10 @@ export function servedRangeFilter(op: OperationModel): ((json: string, query: Re
  * The page members of a list no resource holds (D201), set in `whole`, a fresh parse of its example answer: each
  * member the list model names (`links.self`, `links.next`, `total`, …) takes the value of this page, as a held list's
  * wrapper does (D46), so the example's own links (another host, a next page on the last page) are not answered as
- * they are written. A link whose example is absolute, or whose format asks for a URI, gets the request's origin;
- * a fact this page lacks (no next page) leaves its member out, or `null` where its schema allows null. `page` is
- * the records answered, `total` those kept before cutting, `at` the request's URL, size, offset, page and host.
+ * they are written. A link the example writes absolute, or does not show, gets the request's origin; a fact this
+ * page lacks (no next page) leaves its member out, or `null` where the example has it `null`, or for a required
+ * next link the page past the end. `page` is the records answered, `total` those kept before cutting, `at` the
+ * request's URL, size, offset, page and host.
  */
 export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
   if (model.members.length === 0) return;
@@ -262,16 +263,28 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
     if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
     const object = holder as Record<string, unknown>;
     const key = member.path.at(-1)!;
-    const value = facts[member.holds];
+    let value = facts[member.holds];
     if (value === undefined) {
       if (object[key] === null) continue;
-      delete object[key];
-      continue;
+      // A required pointer to the next page, on the last page: the page past the end, which is empty (as D46).
+      if (member.holds === 'nextLink' && requiredAt(model, member.path)) value = facts.pastNextLink;
+      if (value === undefined) {
+        delete object[key];
+        continue;
+      }
     }
     const written = object[key];
     if (typeof written === 'string' && typeof value === 'number') object[key] = String(value);
     else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
   }
+}
+
+/** Whether the list's wrapper schema requires the member at `path` (each object on the way merged over `allOf`). */
+function requiredAt(model: ListModel, path: MemberPath): boolean {
+  if (model.shape.kind !== 'object') return false;
+  let schema: Schema | undefined = model.shape.schema;
+  for (const name of path.slice(0, -1)) schema = schema === undefined ? undefined : objectShape(schema).properties[name];
+  return schema !== undefined && objectShape(schema).required.includes(path.at(-1)!);
 }
 
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {
