@@ -6,6 +6,7 @@ import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, Page
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
 import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
 import type { Handler, OperationResult } from './handler.js';
+import { listItemFit } from './answer-fit.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
 
 /** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */
@@ -24,8 +25,10 @@ const MAX_OFFSET = 2_000_000_000;
 export function listHandler(op: OperationModel, resource: ResourceModel, scope?: { parentId: (path: Record<string, unknown>) => unknown }): Handler {
   // Under a parent (D53) the stores' last key is the parent's id (record-store.ts storedFilters); answers drop the mock's link member.
   const parentKey = scope === undefined ? undefined : (path: Record<string, unknown>): unknown => filterKey(scope.parentId(path));
-  const answered = (json: string): string => withoutLink(resource, json);
   const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
+  // Items the list's schema names differently from the record are fit to it (D203); others pass untouched.
+  const fit = listItemFit(model, resource);
+  const answered = fit === undefined ? (json: string): string => withoutLink(resource, json) : (json: string): string => fit(withoutLink(resource, json));
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
@@ -237,6 +240,51 @@ export function servedRangeFilter(op: OperationModel): ((json: string, query: Re
     };
     return exactJson(narrow(parsed.document.value, path));
   };
+}
+
+/**
+ * The page members of a list no resource holds (D201), set in `whole`, a fresh parse of its example answer: each
+ * member the list model names (`links.self`, `links.next`, `total`, …) takes the value of this page, as a held list's
+ * wrapper does (D46), so the example's own links (another host, a next page on the last page) are not answered as
+ * they are written. A link the example writes absolute, or does not show, gets the request's origin; a fact this
+ * page lacks (no next page) leaves its member out, or `null` where the example has it `null`, or for a required
+ * next link the page past the end. `page` is the records answered, `total` those kept before cutting, `at` the
+ * request's URL, size, offset, page and host.
+ */
+export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
+  if (model.members.length === 0) return;
+  const more = at.offset + page.returned < page.total;
+  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: undefined }, { ...at, before: undefined });
+  facts.returned = page.returned;
+  const origin = originOf(at.host);
+  for (const member of model.members) {
+    let holder: unknown = whole;
+    for (const name of member.path.slice(0, -1)) holder = holder !== null && typeof holder === 'object' && !Array.isArray(holder) ? (holder as Record<string, unknown>)[name] : undefined;
+    if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
+    const object = holder as Record<string, unknown>;
+    const key = member.path.at(-1)!;
+    let value = facts[member.holds];
+    if (value === undefined) {
+      if (object[key] === null) continue;
+      // A required pointer to the next page, on the last page: the page past the end, which is empty (as D46).
+      if (member.holds === 'nextLink' && requiredAt(model, member.path)) value = facts.pastNextLink;
+      if (value === undefined) {
+        delete object[key];
+        continue;
+      }
+    }
+    const written = object[key];
+    if (typeof written === 'string' && typeof value === 'number') object[key] = String(value);
+    else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
+  }
+}
+
+/** Whether the list's wrapper schema requires the member at `path` (each object on the way merged over `allOf`). */
+function requiredAt(model: ListModel, path: MemberPath): boolean {
+  if (model.shape.kind !== 'object') return false;
+  let schema: Schema | undefined = model.shape.schema;
+  for (const name of path.slice(0, -1)) schema = schema === undefined ? undefined : objectShape(schema).properties[name];
+  return schema !== undefined && objectShape(schema).required.includes(path.at(-1)!);
 }
 
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {

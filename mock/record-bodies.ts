@@ -96,7 +96,8 @@ function plan(resource: ResourceModel): Plan {
  * it, and an object sent for an object member is merged into it the same way (JSON:API's `attributes`: the members
  * not sent keep their values, spec/DECISIONS.md › D75); the id and `readOnly` properties are never changed.
  * With `nullsSet` (an update by `POST`, D150, whose JSON body is no merge patch), a top-level `null` sent for a
- * member whose schema admits null sets it to null instead of removing it.
+ * member whose schema admits null (or states no type at all) sets it to null instead of removing it, and a `null`
+ * inside an object sent is kept as sent (D204): the body validated against the update's schema, so it was allowed.
  */
 export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue, nullsSet = false): RecordValue {
   const merged: RecordValue = { ...record };
@@ -106,23 +107,31 @@ export function mergePatch(resource: ResourceModel, record: RecordValue, patch: 
     if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
     if (value === null && nullsSet && admitsNull(resource.properties[name])) merged[name] = null;
     else if (value === null) delete merged[name];
-    else merged[name] = mergeValue(merged[name], value);
+    else merged[name] = mergeValue(merged[name], value, nullsSet);
   }
   return merged;
 }
 
-/** Whether a record member's schema takes `null` (`type: [string, "null"]`, 3.0's `nullable` as the loader reads it). */
+/**
+ * Whether a record member's schema takes `null` (`type: [string, "null"]`, 3.0's `nullable` as the loader reads it),
+ * or names no type, value or composition at all (`metadata` described only in prose takes any JSON value).
+ */
 function admitsNull(schema: Schema | undefined): boolean {
-  return schema !== undefined && (schema['nullable'] === true || admittedTypes(schema).includes('null'));
+  if (schema === undefined) return false;
+  if (schema['nullable'] === true || admittedTypes(schema).includes('null')) return true;
+  return !['type', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'properties', 'items', '$ref'].some((key) => Object.hasOwn(schema, key));
 }
 
-/** RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces. */
-function mergeValue(target: unknown, patch: unknown): unknown {
+/**
+ * RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces;
+ * with `nullsSet` (no merge patch, see {@link mergePatch}) a `null` is a value like any other.
+ */
+function mergeValue(target: unknown, patch: unknown, nullsSet = false): unknown {
   if (!isPlainObject(patch) || !isPlainObject(target)) return patch;
   const merged: RecordValue = { ...target };
   for (const [name, value] of Object.entries(patch)) {
-    if (value === null) delete merged[name];
-    else merged[name] = mergeValue(merged[name], value);
+    if (value === null && !nullsSet) delete merged[name];
+    else merged[name] = mergeValue(merged[name], value, nullsSet);
   }
   return merged;
 }
