@@ -2,6 +2,7 @@ import type { ResourceModel } from '../model/model.js';
 import { isLosslessNumber } from 'lossless-json';
 import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../model/schema.js';
 import { sampleOf } from '../model/error-shape.js';
+import { canonicalJson } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
 
 /**
@@ -12,7 +13,7 @@ import type { RecordValue } from './store/record-store.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
@@ -24,6 +25,13 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
   for (let i = 0; i < converted.length; i++) {
     const { name, types } = converted[i]!;
     if (record[name] !== undefined && !types.has(valueType(record[name]))) delete record[name];
+  }
+  // Likewise a value outside the record's enum where a write body allows more (a free `location` text sent, one of
+  // four regions answered, D221): the record gets one of its own values, never one its schema rejects.
+  for (let i = 0; i < enumerated.length; i++) {
+    const { name, values } = enumerated[i]!;
+    const value = record[name];
+    if (value !== undefined && !(value === null && admitsNull(resource.properties[name])) && !values.has(canonicalJson(value))) delete record[name];
   }
   for (let i = 0; i < fills.length; i++) {
     const { name, readOnly, fill } = fills[i]!;
@@ -44,6 +52,8 @@ interface Plan {
   readOnlyNames: ReadonlySet<string>;
   /** Properties a write body names in another JSON type than the record (D77), with the types the record allows. */
   converted: { name: string; types: ReadonlySet<string> }[];
+  /** Properties whose record schema lists an enum that a write body's schema does not hold to, with its values (canonical JSON). */
+  enumerated: { name: string; values: ReadonlySet<string> }[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -86,7 +96,17 @@ function plan(resource: ResourceModel): Plan {
     const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
     if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted };
+  const enumerated: Plan['enumerated'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    const listed = schema['enum'];
+    if (!Array.isArray(listed) || listed.length === 0) continue;
+    const values = new Set(listed.map(canonicalJson));
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    // A body member bound to the same values (or fewer) never sends one the record refuses: nothing to check.
+    const bound = (part: Schema): boolean => Array.isArray(part['enum']) && (part['enum'] as unknown[]).every((value) => values.has(canonicalJson(value)));
+    if (named.some((part) => !bound(part))) enumerated.push({ name, values });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated };
   plans.set(resource, found);
   return found;
 }
