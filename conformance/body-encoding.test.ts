@@ -29,6 +29,9 @@ describe('bodies go in the media type the operation declares', () => {
     const create = await op('createDog');
     expect(survivesEncoding(create, create.body!, { name: 'Rex', tricks: ['sit'] })).toBe(true);
     expect(survivesEncoding(create, create.body!, { name: 'Rex', tricks: [] })).toBe(false);
+    // UTF-8 on the wire has no lone surrogate (D206); a pair is whole.
+    expect(survivesEncoding(create, create.body!, { name: '\ud800', tricks: ['sit'] })).toBe(false);
+    expect(survivesEncoding(create, create.body!, { name: 'R\ud83d\ude00x', tricks: ['sit'] })).toBe(true);
     expect(formFields({ name: 'Rex', age: null })).toEqual([['name', 'Rex']]);
   });
 

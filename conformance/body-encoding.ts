@@ -138,10 +138,16 @@ function scalarOf(schema: Schema, text: string): unknown {
 /**
  * Whether the spec accepts `value` once written as `op` takes it and read back; for a form, also whether it reads
  * back as sent (a form cannot say `null` nor an empty list, and reads digits in a string-or-integer member as
- * an integer): only such values are sent as valid, so that an echo can be judged.
+ * an integer, nor carry a lone surrogate in UTF-8): only such values are sent as valid, so that an echo can be judged.
  */
 export function survivesEncoding(op: OperationModel, body: BodyModel, value: unknown): boolean {
   if (!takesForm(op)) return body.validate(toView(value));
-  const decoded = decodeForm(body.schema, formFields(value));
+  const fields = formFields(value);
+  // A form travels as UTF-8 text, which has no lone surrogate: `"\ud800"` arrives as U+FFFD (D206).
+  if (fields.some(([name, text]) => LONE_SURROGATE.test(name) || LONE_SURROGATE.test(text))) return false;
+  const decoded = decodeForm(body.schema, fields);
   return body.validate(toView(decoded)) && sameJson(decoded, value);
 }
+
+/** A UTF-16 surrogate without its pair: no UTF-8 text can carry it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

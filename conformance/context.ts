@@ -81,8 +81,9 @@ export function setResources(context: Pick<CheckContext, 'run'>, resource: Resou
  * A request of `op`: path parameters, a query string (without `?`), and a body: `value`, written as the
  * operation takes it (JSON or a form, see {@link encodeBody}), or `body`, a raw text sent as `contentType`
  * (default: the operation's media type, for invalid bodies written by hand). A list's window parameters the
- * query does not name are added at their widest (D90, conformance/window-query.ts). Sub-resources are reached
- * under the parents of the context's run.
+ * query does not name are added at their widest (D90, conformance/window-query.ts), and every required query
+ * parameter it does not name is added with the spec's value for it ({@link requiredQuery}, D220). Sub-resources
+ * are reached under the parents of the context's run.
  */
 export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
   // A request naming every path value itself needs no parent the suite prepared (an authentication probe).
@@ -90,12 +91,50 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
   const path = pathOf(op, named ? (parts.path ?? {}) : { ...parentPath(context, op), ...parts.path });
   const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
   // A list's window is always named (D90): a server may apply a default the spec states only in prose.
-  const query = [parts.query ?? '', windowQuery(op, parts.query ?? '')].filter((part) => part !== '').join('&');
+  const asked = [parts.query ?? '', windowQuery(op, parts.query ?? '')].filter((part) => part !== '').join('&');
+  const query = [asked, requiredQuery(op, asked)].filter((part) => part !== '').join('&');
   return {
     method: op.method,
     path: query === '' ? path : `${path}?${query}`,
     ...(encoded === undefined ? {} : { body: encoded.text, headers: { 'content-type': encoded.contentType } }),
   };
+}
+
+/**
+ * The query text (without `?`, `''` when nothing is missing) naming each required query parameter of `op` that
+ * `query` does not name (D220): a request without one is invalid, so a server written from the same text may
+ * rightly refuse it, and judging that refusal would be a false alarm. The value is the parameter's example, else
+ * its schema's first example, example, first enum member or default, else a sample valid for its schema; an
+ * array is sent as its style says (each item its own pair when exploded, else joined by its delimiter), and a
+ * parameter whose value can only be an object (or an empty array) is left out.
+ */
+export function requiredQuery(op: OperationModel, query: string): string {
+  const named = new Set(query.split('&').filter((part) => part !== '').map((part) => nameOf(part.split('=')[0]!)));
+  const parts: string[] = [];
+  for (const parameter of op.queryParams) {
+    if (!parameter.required || named.has(parameter.name)) continue;
+    const schema = parameter.schema;
+    const value = parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
+    const items = Array.isArray(value) ? value : [value];
+    if (items.length === 0 || items.some((item) => item === undefined || (typeof item === 'object' && item !== null))) continue;
+    const name = encodeURIComponent(parameter.name);
+    // An exploded array (OpenAPI's default for `form`) repeats the name; otherwise its items are one delimited value.
+    if (Array.isArray(value) && parameter.delimiter === undefined) parts.push(...items.map((item) => `${name}=${encodeURIComponent(String(item))}`));
+    else parts.push(`${name}=${encodeURIComponent(items.map(String).join(parameter.delimiter ?? ','))}`);
+  }
+  return parts.join('&');
+}
+
+/** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`). */
+function nameOf(raw: string): string {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    // A malformed escape (an invalid query written on purpose) names what it spells.
+  }
+  const bracket = name.indexOf('[');
+  return bracket > 0 ? name.slice(0, bracket) : name;
 }
 
 /**

@@ -68,13 +68,18 @@ export function listProblems(resource: ResourceModel, op: OperationModel, query:
 /**
  * Whether the record can hold a value sent for `name` as it was sent: the record does not mark it `readOnly`, and
  * its schema admits the value's JSON type (or says no type). A member a write names in another type than the record (DigitalOcean sends a `size` slug and
- * answers a `size` object) is the server's to turn into its own value: no echo is expected of it (D77).
+ * answers a `size` object) is the server's to turn into its own value: no echo is expected of it (D77), nor of a
+ * value outside the enum the record's member lists (D221).
  */
 export function keptAsSent(resource: ResourceModel, name: string, value: unknown): boolean {
   const schema = resource.properties[name];
   if (schema === undefined) return true;
   // A member the record marks `readOnly` is the server's, whatever a write body may carry.
   if (isMarked(schema, 'readOnly')) return false;
+  // A value outside the enum the record lists (a free text sent where one of four regions is answered) cannot come
+  // back as sent from any server that answers as documented: the server picks its own value (D221).
+  const listed = schema['enum'];
+  if (Array.isArray(listed) && listed.length > 0 && !(value === null && admittedTypes(schema).includes('null')) && !listed.some((member) => sameJson(member, value))) return false;
   const types = admittedTypes(schema);
   if (types.length === 0) return true;
   const type = isLosslessNumber(value) || typeof value === 'bigint' ? (Number.isInteger(Number(String(value))) ? 'integer' : 'number') : jsonType(value);

@@ -18,3 +18,22 @@ describe('a create whose answer schema is not the record schema', () => {
     await mock.dispose();
   });
 });
+
+/** A list whose items name another schema than the record fits each item to it (spec/DECISIONS.md › D203). */
+describe('a list whose item schema is not the record schema', () => {
+  it("lists each record as a valid item of the list's own schema, carrying the record's values that fit", async () => {
+    const mock = await createMock({ spec: join(PACKAGE_ROOT, 'mock', 'fixtures', 'list-item-fit.openapi.yaml') });
+    const list = mock.api.operations.find((o) => o.operationId === 'listBadges')!;
+    const created = call(mock.handle, { method: 'POST', url: '/api/badges', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'early' }) });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ name: 'early', kind: 'badge' });
+    const listed = call(mock.handle, { url: '/api/badges' });
+    expect(listed.status).toBe(200);
+    expect(list.responses[0]!.validate!(listed.json)).toBe(true);
+    const item = (listed.json.data as Record<string, unknown>[]).find((one) => one['id'] === created.json.id);
+    expect(item).toMatchObject({ id: created.json.id, name: 'early', kind: 'organization.badge', active: expect.any(Boolean) });
+    const read = call(mock.handle, { url: `/api/badges/${created.json.id as string}` });
+    expect(read.json).toEqual(created.json);
+    await mock.dispose();
+  });
+});

@@ -1,7 +1,7 @@
 import { canonicalJson, parseExact, toView } from '../model/json.js';
-import type { OperationModel, ResourceModel } from '../model/model.js';
-import { validSample } from '../model/samples.js';
-import { objectShape, type Validator } from '../model/schema.js';
+import type { ListModel, OperationModel, ResourceModel } from '../model/model.js';
+import { validatorOf, validSample } from '../model/samples.js';
+import { objectShape, type Schema, type Validator } from '../model/schema.js';
 import type { RecordValue } from './store/record-store.js';
 
 /** A record operation's answer made to fit its own schema (see {@link answerFit}). */
@@ -66,4 +66,34 @@ function lend(base: RecordValue, record: RecordValue, validate: Validator): Reco
     if (validate(toView(next))) current = next;
   }
   return current;
+}
+
+/**
+ * The records of a list page made to fit the list's own item schema where it is not the record's (D203): the
+ * same fit as {@link answerFit}, item by item, for a list whose items name another schema than the create and the
+ * read answer (an `organization.certificate` listed, a `certificate` created). `undefined` when the item schema
+ * admits the stored records as they are, or when no valid sample of it can be made; otherwise a function of the
+ * page's JSON array text that answers it untouched when every item validates.
+ */
+export function listItemFit(list: ListModel, resource: ResourceModel): ((page: string) => string) | undefined {
+  const response = list.operation.responses.find((r) => r.status === String(list.operation.successStatus) && r.schema !== undefined);
+  let array: Schema | undefined = response?.schema;
+  if (list.shape.kind === 'object') for (const name of list.shape.itemsPath) array = array === undefined ? undefined : objectShape(array).properties[name];
+  const items = array?.['items'];
+  if (items === null || typeof items !== 'object' || Array.isArray(items) || items === resource.recordSchema) return undefined;
+  const itemSchema = items as Schema;
+  const validate = validatorOf(itemSchema);
+  if (validate === undefined) return undefined;
+  const recordRequired = new Set(objectShape(resource.recordSchema).required);
+  const extraRequired = objectShape(itemSchema).required.some((name) => !recordRequired.has(name));
+  if (!extraRequired && validate(toView(validSample(resource.recordSchema)))) return undefined;
+  const base = validSample(itemSchema);
+  if (base === null || typeof base !== 'object' || Array.isArray(base) || !validate(toView(base))) return undefined;
+  return (page) => {
+    const parsed = parseExact(page);
+    if (!parsed.ok || !Array.isArray(parsed.document.value)) return page;
+    const records = parsed.document.value as unknown[];
+    if (records.every((record) => validate(toView(record)))) return page;
+    return canonicalJson(records.map((record) => (record === null || typeof record !== 'object' || Array.isArray(record) || validate(toView(record)) ? record : lend(base as RecordValue, record as RecordValue, validate))));
+  };
 }

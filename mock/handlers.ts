@@ -8,7 +8,7 @@ import { servedListOf } from '../model/served-lists.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
-import { listHandler, servedRangeFilter } from './list-handler.js';
+import { fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
@@ -366,14 +366,14 @@ function exampleHandler(op: OperationModel): Handler {
   let byType: Map<string, ContentAnswer> | undefined;
   const page = servedPager(op);
   const ranged = servedRangeFilter(op);
-  return ({ mediaType, query }) => {
+  return ({ mediaType, query, url, host }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
     if (answer.failed !== undefined) return { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${op.operationId}: ${answer.failed})` };
     const payload = answer.payload;
     if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
     const filtered = ranged === undefined ? payload.text : ranged(payload.text, query);
-    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(filtered, query) ?? filtered) : filtered, mediaType: answer.mediaType };
+    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(filtered, query, { url: url ?? '', host }) ?? filtered) : filtered, mediaType: answer.mediaType };
   };
 }
 
@@ -381,15 +381,17 @@ function exampleHandler(op: OperationModel): Handler {
  * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample)
  * that hold each filter value asked (D113), cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
  * pages them; `undefined` for an operation that is no such list or pages by cursor (no page after the first).
- * Takes the whole answer's JSON text and the request's query; returns the page's JSON text, or `undefined`
- * when the answer holds no records where the list's shape says.
+ * A boolean filter asked with a value whose answer its description leaves open (D182's one-sided `false`) is no
+ * constraint (D200); the page's members (links, totals) are this page's (D201). Takes the whole answer's JSON text,
+ * the request's query, URL and host; returns the page's JSON text, or `undefined` when the answer holds no records
+ * where the list's shape says.
  */
-function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>) => string | undefined) | undefined {
+function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>, at: { url: string; host: string | undefined }) => string | undefined) | undefined {
   const served = servedListOf(op);
   if (served === undefined || served.list.paging?.kind === 'cursor') return undefined;
   const { list, filters } = served;
   const { limit, paging } = list;
-  return (text, query) => {
+  return (text, query, request) => {
     const parsed = parseExact(text);
     if (!parsed.ok) return undefined;
     const whole = parsed.document.value;
@@ -404,6 +406,8 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
     const kept = items.filter((record: unknown) => filters.every((filter) => {
       const asked = query[filter.parameter.name];
       if (asked === undefined) return true;
+      // `false` of "Only return trips where bicycles are known to be allowed" asks for no narrowing (D200).
+      if (filter.parameter.type === 'boolean' && filter.values !== undefined && !filter.values.some((one) => String(one) === String(asked))) return true;
       const value = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[filter.property] : undefined;
       return value !== undefined && value !== null && String(value) === String(asked);
     }));
@@ -412,6 +416,7 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
     const start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
     if (path.length === 0) return exactJson(page);
+    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
     // The records' member is replaced in this parse's copy; the wrapper's other members stay as the example has them.
     let holder = whole as Record<string, unknown>;
     for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;

@@ -1,12 +1,46 @@
 import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson, exactJson, parseExact } from '../model/json.js';
 import { withoutNull } from '../model/lenient-schema.js';
-import { shapeOfList } from '../model/lists.js';
+import { listItemSchema, shapeOfList } from '../model/lists.js';
+import { validSample } from '../model/samples.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
 import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
 import type { Handler, OperationResult } from './handler.js';
+import { listItemFit } from './answer-fit.js';
 import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
+
+/**
+ * The page's records completed with the members the list's own item schema requires and the record schema does not
+ * (spec/DECISIONS.md › D222): a list documented with a summary shape that requires members a created record need
+ * not have (`has_downloads` listed, optional on the record a create answers). Each record lacking one is given the
+ * value of a valid sample of the item schema; nothing else changes. `undefined` when the item schema requires
+ * nothing more than the record's (the seed's hot path does no extra work) or yields no object sample.
+ */
+function listedMembers(op: OperationModel, resource: ResourceModel, shape: ListModel['shape']): ((json: string) => string) | undefined {
+  const schema = op.responses.find((response) => response.status === String(op.successStatus))?.schema;
+  const items = schema === undefined ? undefined : listItemSchema(schema, shape);
+  if (items === undefined || items === resource.recordSchema) return undefined;
+  const recordRequired = new Set(objectShape(resource.recordSchema).required);
+  const extra = objectShape(items).required.filter((name) => !recordRequired.has(name));
+  if (extra.length === 0) return undefined;
+  let sample: Record<string, unknown> | undefined;
+  return (json) => {
+    sample ??= ((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}))(validSample(items));
+    const fills = extra.filter((name) => sample![name] !== undefined);
+    const parsed = fills.length === 0 ? undefined : parseExact(json);
+    if (parsed === undefined || !parsed.ok || !Array.isArray(parsed.document.value)) return json;
+    let changed = false;
+    const records = (parsed.document.value as unknown[]).map((record) => {
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+      const lacking = fills.filter((name) => !Object.hasOwn(record, name));
+      if (lacking.length === 0) return record;
+      changed = true;
+      return { ...(record as RecordValue), ...Object.fromEntries(lacking.map((name) => [name, sample![name]])) };
+    });
+    return changed ? canonicalJson(records) : json;
+  };
+}
 
 /** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */
 const DEFAULT_PAGE_SIZE = 20;
@@ -24,8 +58,16 @@ const MAX_OFFSET = 2_000_000_000;
 export function listHandler(op: OperationModel, resource: ResourceModel, scope?: { parentId: (path: Record<string, unknown>) => unknown }): Handler {
   // Under a parent (D53) the stores' last key is the parent's id (record-store.ts storedFilters); answers drop the mock's link member.
   const parentKey = scope === undefined ? undefined : (path: Record<string, unknown>): unknown => filterKey(scope.parentId(path));
-  const answered = (json: string): string => withoutLink(resource, json);
   const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
+  // Items the list's schema names differently from the record are fit to it (D203), and members only the list's
+  // item schema requires are completed (D222); a list whose items are the record passes untouched.
+  const fit = listItemFit(model, resource);
+  const completed = listedMembers(op, resource, model.shape);
+  const answered = (json: string): string => {
+    const own = withoutLink(resource, json);
+    const fitted = fit === undefined ? own : fit(own);
+    return completed === undefined ? fitted : completed(fitted);
+  };
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
@@ -237,6 +279,51 @@ export function servedRangeFilter(op: OperationModel): ((json: string, query: Re
     };
     return exactJson(narrow(parsed.document.value, path));
   };
+}
+
+/**
+ * The page members of a list no resource holds (D201), set in `whole`, a fresh parse of its example answer: each
+ * member the list model names (`links.self`, `links.next`, `total`, …) takes the value of this page, as a held list's
+ * wrapper does (D46), so the example's own links (another host, a next page on the last page) are not answered as
+ * they are written. A link the example writes absolute, or does not show, gets the request's origin; a fact this
+ * page lacks (no next page) leaves its member out, or `null` where the example has it `null`, or for a required
+ * next link the page past the end. `page` is the records answered, `total` those kept before cutting, `at` the
+ * request's URL, size, offset, page and host.
+ */
+export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
+  if (model.members.length === 0) return;
+  const more = at.offset + page.returned < page.total;
+  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: undefined }, { ...at, before: undefined });
+  facts.returned = page.returned;
+  const origin = originOf(at.host);
+  for (const member of model.members) {
+    let holder: unknown = whole;
+    for (const name of member.path.slice(0, -1)) holder = holder !== null && typeof holder === 'object' && !Array.isArray(holder) ? (holder as Record<string, unknown>)[name] : undefined;
+    if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
+    const object = holder as Record<string, unknown>;
+    const key = member.path.at(-1)!;
+    let value = facts[member.holds];
+    if (value === undefined) {
+      if (object[key] === null) continue;
+      // A required pointer to the next page, on the last page: the page past the end, which is empty (as D46).
+      if (member.holds === 'nextLink' && requiredAt(model, member.path)) value = facts.pastNextLink;
+      if (value === undefined) {
+        delete object[key];
+        continue;
+      }
+    }
+    const written = object[key];
+    if (typeof written === 'string' && typeof value === 'number') object[key] = String(value);
+    else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
+  }
+}
+
+/** Whether the list's wrapper schema requires the member at `path` (each object on the way merged over `allOf`). */
+function requiredAt(model: ListModel, path: MemberPath): boolean {
+  if (model.shape.kind !== 'object') return false;
+  let schema: Schema | undefined = model.shape.schema;
+  for (const name of path.slice(0, -1)) schema = schema === undefined ? undefined : objectShape(schema).properties[name];
+  return schema !== undefined && objectShape(schema).required.includes(path.at(-1)!);
 }
 
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {

@@ -2,6 +2,7 @@ import type { ResourceModel } from '../model/model.js';
 import { isLosslessNumber } from 'lossless-json';
 import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../model/schema.js';
 import { sampleOf } from '../model/error-shape.js';
+import { canonicalJson } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
 
 /**
@@ -12,7 +13,7 @@ import type { RecordValue } from './store/record-store.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
@@ -24,6 +25,13 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
   for (let i = 0; i < converted.length; i++) {
     const { name, types } = converted[i]!;
     if (record[name] !== undefined && !types.has(valueType(record[name]))) delete record[name];
+  }
+  // Likewise a value outside the record's enum where a write body allows more (a free `location` text sent, one of
+  // four regions answered, D221): the record gets one of its own values, never one its schema rejects.
+  for (let i = 0; i < enumerated.length; i++) {
+    const { name, values } = enumerated[i]!;
+    const value = record[name];
+    if (value !== undefined && !(value === null && admitsNull(resource.properties[name])) && !values.has(canonicalJson(value))) delete record[name];
   }
   for (let i = 0; i < fills.length; i++) {
     const { name, readOnly, fill } = fills[i]!;
@@ -44,6 +52,8 @@ interface Plan {
   readOnlyNames: ReadonlySet<string>;
   /** Properties a write body names in another JSON type than the record (D77), with the types the record allows. */
   converted: { name: string; types: ReadonlySet<string> }[];
+  /** Properties whose record schema lists an enum that a write body's schema does not hold to, with its values (canonical JSON). */
+  enumerated: { name: string; values: ReadonlySet<string> }[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -86,7 +96,17 @@ function plan(resource: ResourceModel): Plan {
     const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
     if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted };
+  const enumerated: Plan['enumerated'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    const listed = schema['enum'];
+    if (!Array.isArray(listed) || listed.length === 0) continue;
+    const values = new Set(listed.map(canonicalJson));
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    // A body member bound to the same values (or fewer) never sends one the record refuses: nothing to check.
+    const bound = (part: Schema): boolean => Array.isArray(part['enum']) && (part['enum'] as unknown[]).every((value) => values.has(canonicalJson(value)));
+    if (named.some((part) => !bound(part))) enumerated.push({ name, values });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated };
   plans.set(resource, found);
   return found;
 }
@@ -96,7 +116,8 @@ function plan(resource: ResourceModel): Plan {
  * it, and an object sent for an object member is merged into it the same way (JSON:API's `attributes`: the members
  * not sent keep their values, spec/DECISIONS.md › D75); the id and `readOnly` properties are never changed.
  * With `nullsSet` (an update by `POST`, D150, whose JSON body is no merge patch), a top-level `null` sent for a
- * member whose schema admits null sets it to null instead of removing it.
+ * member whose schema admits null (or states no type at all) sets it to null instead of removing it, and a `null`
+ * inside an object sent is kept as sent (D204): the body validated against the update's schema, so it was allowed.
  */
 export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue, nullsSet = false): RecordValue {
   const merged: RecordValue = { ...record };
@@ -106,23 +127,31 @@ export function mergePatch(resource: ResourceModel, record: RecordValue, patch: 
     if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
     if (value === null && nullsSet && admitsNull(resource.properties[name])) merged[name] = null;
     else if (value === null) delete merged[name];
-    else merged[name] = mergeValue(merged[name], value);
+    else merged[name] = mergeValue(merged[name], value, nullsSet);
   }
   return merged;
 }
 
-/** Whether a record member's schema takes `null` (`type: [string, "null"]`, 3.0's `nullable` as the loader reads it). */
+/**
+ * Whether a record member's schema takes `null` (`type: [string, "null"]`, 3.0's `nullable` as the loader reads it),
+ * or names no type, value or composition at all (`metadata` described only in prose takes any JSON value).
+ */
 function admitsNull(schema: Schema | undefined): boolean {
-  return schema !== undefined && (schema['nullable'] === true || admittedTypes(schema).includes('null'));
+  if (schema === undefined) return false;
+  if (schema['nullable'] === true || admittedTypes(schema).includes('null')) return true;
+  return !['type', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'properties', 'items', '$ref'].some((key) => Object.hasOwn(schema, key));
 }
 
-/** RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces. */
-function mergeValue(target: unknown, patch: unknown): unknown {
+/**
+ * RFC 7396's MergePatch(target, patch) below the top level: objects merge member by member, anything else replaces;
+ * with `nullsSet` (no merge patch, see {@link mergePatch}) a `null` is a value like any other.
+ */
+function mergeValue(target: unknown, patch: unknown, nullsSet = false): unknown {
   if (!isPlainObject(patch) || !isPlainObject(target)) return patch;
   const merged: RecordValue = { ...target };
   for (const [name, value] of Object.entries(patch)) {
-    if (value === null) delete merged[name];
-    else merged[name] = mergeValue(merged[name], value);
+    if (value === null && !nullsSet) delete merged[name];
+    else merged[name] = mergeValue(merged[name], value, nullsSet);
   }
   return merged;
 }

@@ -26,6 +26,13 @@ function literal(value: bigint | string): LosslessNumber {
   return new LosslessNumber(String(value));
 }
 
+/**
+ * The longest string drawn past a `maxLength` (code points): a body of that size is one every server reads, while a
+ * longer one may meet the server's own body-size limit (a 413 the operation need not document) before its schema
+ * is judged (D205). A bound at or above it is not probed.
+ */
+const LONGEST_PAST_BOUND = 65_536;
+
 /** Strings of a pattern and length, drawn with a fixed seed: a cache of what the schema alone determines (no run learns anything here). */
 const lengthCache = new Map<string, string>();
 
@@ -126,7 +133,8 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       const text = typeof sample === 'string' ? sample : 'Rex';
       for (const value of [42, true, [text], { first: text }]) add(`not a string: ${JSON.stringify(value)}`, value);
       if (form.minLength > 0) add(`shorter than minLength ${form.minLength}`, stringOfLength(form, form.minLength - 1));
-      if (form.maxLength !== undefined) add(`longer than maxLength ${form.maxLength}`, stringOfLength(form, form.maxLength + 1));
+      // Past a large bound (OpenAI's 20 MiB data URLs) a server's body-size limit may answer 413 first (D205).
+      if (form.maxLength !== undefined && form.maxLength < LONGEST_PAST_BOUND) add(`longer than maxLength ${form.maxLength}`, stringOfLength(form, form.maxLength + 1));
       const pattern = form.pattern === undefined ? undefined : patternRegExp(form.pattern);
       if (pattern !== undefined) {
         // Prefer a breaker within the length bounds, so that it breaks the pattern alone (`''` also breaks minLength).

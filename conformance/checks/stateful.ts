@@ -137,6 +137,8 @@ function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrar
   const { create, read, list, replace, update } = resource.operations;
   // A singleton holds one record per parent (D53): a second create replaces or is refused, so records of a run do not accumulate as the model's do.
   if (create === undefined || resource.parent?.singleton === true) return [];
+  // An operation served at its own server (D78, another host) is not the target's: its resource is left out (D207).
+  if (Object.values(resource.operations).some((op) => op?.servedElsewhere !== undefined)) return [];
   const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(context, create, options).map((value) => new CreateCommand(resource, value))];
   if (read !== undefined) commands.push(fc.nat().map((pick) => new ReadCommand(resource, pick)), absentIds(context, resource).map((id) => new ReadAbsentCommand(resource, id)));
   if (list !== undefined) {
