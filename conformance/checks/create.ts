@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
-import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
+import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withDrawableMember, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
 import { invalidBodies, invalidBodyMakers, isRefused, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
@@ -57,21 +57,25 @@ function fixedBases(context: CheckContext, resource: ResourceModel): Record<stri
 /**
  * The echo check's fixed bodies (D215): for each optional top-level boolean or enum member and each of its values,
  * the fullest body (every optional member present, as a create whose schema requires nothing may need by its text,
- * D181) without the other such members, carrying that one value. A combination a rule of the text refuses with a
- * documented 409 (D180) then involves only that member, the one dropped first. A member lost on the way to storage then shows
- * on every run, whatever the draws hold: a draw may leave the member out, or carry the one value a rule of the text
- * refuses (a dog on a trip that takes none), after which the member is dropped and never judged.
+ * D181) carrying that one value, placed after the other members and before the other booleans and enums: a body
+ * refused with a documented 409 (D180) loses those first, then that member, before anything else. Only bodies the
+ * draws could hold are sent (not the member asking for a stream, nor one pinned to a held record). A member lost on
+ * the way to storage then shows on every run, whatever the draws hold: a draw may leave the member out, or carry
+ * the one value a rule of the text refuses (a dog on a trip that takes none), after which it is dropped unjudged.
  */
 function memberValueBodies(context: CheckContext, op: OperationModel): Record<string, unknown>[] {
   const form = bodyForm(op);
   if (form.kind !== 'object') return [];
   const chosen = Object.entries(form.properties).filter(([name, sub]) => !form.required.includes(name) && (sub.kind === 'boolean' || sub.kind === 'enum'));
-  const base = Object.fromEntries(Object.entries(fullestBody(op, context.target.integers, 2)).filter(([name]) => !chosen.some(([one]) => one === name)));
+  const base = fullestBody(op, context.target.integers, 2);
+  const isChosen = (name: string): boolean => chosen.some(([one]) => one === name);
   const bodies: Record<string, unknown>[] = [];
   for (const [name, sub] of chosen) {
     for (const value of sub.kind === 'boolean' ? [false, true] : sub.kind === 'enum' ? sub.values : []) {
-      const body = withProperty(op, base, name, value);
-      if (body !== undefined) bodies.push(body);
+      const body = withDrawableMember(op, base, name, value);
+      if (body === undefined) continue;
+      const others = Object.entries(body).filter(([one]) => one !== name);
+      bodies.push(Object.fromEntries([...others.filter(([one]) => !isChosen(one)), [name, value], ...others.filter(([one]) => isChosen(one))]));
     }
   }
   return bodies;
