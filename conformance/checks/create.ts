@@ -4,7 +4,7 @@ import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withDrawabl
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
 import { invalidBodies, invalidBodyMakers, isRefused, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
-import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema-values.js';
+import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties, valueOf } from '../arbitraries/schema-values.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, type Check } from './check.js';
@@ -76,6 +76,27 @@ function memberValueBodies(context: CheckContext, op: OperationModel): Record<st
       if (body === undefined) continue;
       const others = Object.entries(body).filter(([one]) => one !== name);
       bodies.push(Object.fromEntries([...others.filter(([one]) => !isChosen(one)), [name, value], ...others.filter(([one]) => isChosen(one))]));
+    }
+  }
+  return [...bodies, ...branchBodies(context, op, base)];
+}
+
+/**
+ * For each top-level member that may take several forms (`oneOf`/`anyOf`: a payment's source, a card or a bank
+ * account), the fullest body carrying one value of each branch, with its optional members (D215): a member of one
+ * branch mishandled on storage or answered when it must not be (a card's write-only `cvc`) shows on every run, not
+ * only when the draws happen to pick that branch. A branch no drawn value of which the body admits is left out.
+ */
+function branchBodies(context: CheckContext, op: OperationModel, base: Record<string, unknown>): Record<string, unknown>[] {
+  const form = bodyForm(op);
+  if (form.kind !== 'object') return [];
+  const bodies: Record<string, unknown>[] = [];
+  for (const [name, sub] of Object.entries(form.properties)) {
+    if (sub.kind !== 'union') continue;
+    for (const branch of sub.branches) {
+      const values = fc.sample(valueOf(branch, { integers: context.target.integers, strings: 'ordinary', full: true }), { numRuns: 10, seed: 5 });
+      const body = values.map((value) => withDrawableMember(op, base, name, value)).find((one) => one !== undefined);
+      if (body !== undefined) bodies.push(body);
     }
   }
   return bodies;
