@@ -237,6 +237,19 @@ export function withProperty(op: OperationModel, body: Record<string, unknown>, 
   return op.body === undefined || survivesEncoding(op, op.body, changed) ? changed : undefined;
 }
 
+/**
+ * `body` with `member` set to `value` when {@link bodyValues} could have drawn it, otherwise `undefined`: valid by
+ * the write's schema held to its record's (D61) and whole where a create requires nothing (D181), the member neither
+ * the one that asks for a stream (D86) nor one the context's run pinned to a record the target holds (D95), and read back unchanged
+ * when sent as a form.
+ */
+export function withDrawableMember(context: PinsHolder, op: OperationModel, body: Record<string, unknown>, member: string, value: unknown): Record<string, unknown> | undefined {
+  if (op.body === undefined || member === op.streamMember || isPinned(context, op, member)) return undefined;
+  const changed = { ...body, [member]: value };
+  if (!wholeBody(op, recordBound(op) ?? op.body).validate(toView(changed))) return undefined;
+  return !takesForm(op) || survivesEncoding(op, op.body, changed) ? changed : undefined;
+}
+
 /** A value for a property the request must not send (`readOnly`), from the record's schema. */
 export function sampleFor(schema: Schema | undefined): unknown {
   return schema === undefined ? 1 : sampleOf(schema);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
-import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withProperty } from '../arbitraries/body.js';
+import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withDrawableMember, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
 import { invalidBodies, invalidBodyMakers, isRefused, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
-import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties } from '../arbitraries/schema-values.js';
+import { CORNER_STRINGS, holdsUnusualString, unconstrainedStringProperties, valueOf } from '../arbitraries/schema-values.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, type Check } from './check.js';
@@ -50,6 +50,54 @@ function fixedBases(context: CheckContext, resource: ResourceModel): Record<stri
     }
   }
   return bases;
+}
+
+/**
+ * The echo check's fixed bodies (D215): for each optional top-level boolean or enum member and each of its values,
+ * the fullest body (every optional member present, as a create whose schema requires nothing may need by its text,
+ * D181) carrying that one value, placed after the other members and before the other booleans and enums: a body
+ * refused with a documented 409 (D180) loses those first, then that member, before anything else. Only bodies the
+ * draws could hold are sent (not the member asking for a stream, nor one pinned to a held record). A member lost on
+ * the way to storage then shows on every run, whatever the draws hold: a draw may leave the member out, or carry
+ * the one value a rule of the text refuses (a dog on a trip that takes none), after which it is dropped unjudged.
+ */
+function memberValueBodies(context: CheckContext, op: OperationModel): Record<string, unknown>[] {
+  const form = bodyForm(op);
+  if (form.kind !== 'object') return [];
+  const chosen = Object.entries(form.properties).filter(([name, sub]) => !form.required.includes(name) && (sub.kind === 'boolean' || sub.kind === 'enum'));
+  const base = fullestBody(context, op, context.target.integers, 2);
+  const isChosen = (name: string): boolean => chosen.some(([one]) => one === name);
+  const bodies: Record<string, unknown>[] = [];
+  for (const [name, sub] of chosen) {
+    for (const value of sub.kind === 'boolean' ? [false, true] : sub.kind === 'enum' ? sub.values : []) {
+      const body = withDrawableMember(context, op, base, name, value);
+      if (body === undefined) continue;
+      const others = Object.entries(body).filter(([one]) => one !== name);
+      bodies.push(Object.fromEntries([...others.filter(([one]) => !isChosen(one)), [name, value], ...others.filter(([one]) => isChosen(one))]));
+    }
+  }
+  return [...bodies, ...branchBodies(context, op, base)];
+}
+
+/**
+ * For each top-level member that may take several forms (`oneOf`/`anyOf`: a payment's source, a card or a bank
+ * account), the fullest body carrying one value of each branch, with its optional members (D215): a member of one
+ * branch mishandled on storage or answered when it must not be (a card's write-only `cvc`) shows on every run, not
+ * only when the draws happen to pick that branch. A branch no drawn value of which the body admits is left out.
+ */
+function branchBodies(context: CheckContext, op: OperationModel, base: Record<string, unknown>): Record<string, unknown>[] {
+  const form = bodyForm(op);
+  if (form.kind !== 'object') return [];
+  const bodies: Record<string, unknown>[] = [];
+  for (const [name, sub] of Object.entries(form.properties)) {
+    if (sub.kind !== 'union') continue;
+    for (const branch of sub.branches) {
+      const values = fc.sample(valueOf(branch, { integers: context.target.integers, strings: 'ordinary', full: true }), { numRuns: 10, seed: 5 });
+      const body = values.map((value) => withDrawableMember(context, op, base, name, value)).find((one) => one !== undefined);
+      if (body !== undefined) bodies.push(body);
+    }
+  }
+  return bodies;
 }
 
 /** The roles whose request body the refusal checks test: every write that takes a body. */
@@ -278,7 +326,8 @@ export function judgesEitherFirst(op: OperationModel): boolean {
 /**
  * Create rule 2 (seed, Endpoints §2), positive data: every valid body is a success that repeats the submitted
  * fields exactly and carries a new id. Ordinary strings must be accepted; in an unconstrained string, the corner
- * strings and unusual ones may be refused with 400 (DECISIONS D2) unless `--strict`.
+ * strings and unusual ones may be refused with 400 (DECISIONS D2) unless `--strict`. Each optional boolean or enum
+ * member is sent alone with each of its values before the draws (D215).
  */
 export function echoCheck(resource: ResourceModel, id: string, rule: string): Check {
   return {
@@ -295,6 +344,7 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
           if (value !== undefined) await createRecord(context, resource, value, true);
         }
       }
+      for (const body of memberValueBodies(context, op)) await createRecord(context, resource, body);
       await describedRuleCase(context, op);
       await context.forAll(bodyValues(context, op, { integers: context.target.integers, strings: 'any' }), async (value) => {
         await createRecord(context, resource, value, holdsUnusualString(form, value));

@@ -5,17 +5,25 @@ import { startFerryServer } from './ferry-travel/ferry-travel-server.js';
 import { GALLERY_FAULTS } from './gallery/faults.js';
 import { startGalleryServer } from './gallery/gallery-server.js';
 import { INDEPENDENT_KEY, type IndependentSpec, type KilledFault, type RunningIndependent, type StartServer } from './independent-target.js';
+import { MUSEUM_CORPUS_SPEC, MUSEUM_FAULTS } from './museum/faults.js';
+import { startMuseumServer } from './museum/museum-server.js';
 import { MARKET_FAULTS } from './marketplace/faults.js';
 import { startMarketServer } from './marketplace/marketplace-server.js';
 import { NURSERY_FAULTS } from './nursery/faults.js';
 import { startNurseryServer } from './nursery/nursery-server.js';
 import { PETSTORE_FAULTS, PETSTORE_SPEC } from './swagger-petstore/faults.js';
 import { startPetstoreServer } from './swagger-petstore/petstore-server.js';
+import { TRAIN_FAULTS, TRAIN_TRAVEL_CORPUS_SPEC } from './train-travel/faults.js';
+import { startTrainServer } from './train-travel/train-travel-server.js';
 
-/** One one-fault version of an independent server: its name, the check that must reject it, and how to start it. */
+/**
+ * One one-fault version of an independent server: its name, the check that must reject it (under `--strict` when
+ * `strict`), and how to start it.
+ */
 export interface FaultVersion {
   fault: string;
   killedBy: string;
+  strict: boolean;
   start(): Promise<RunningIndependent>;
 }
 
@@ -28,7 +36,7 @@ export interface IndependentCase {
 
 /** A case whose faults are started by one function (its fault names typed by that server). */
 function caseOf<F extends string>(spec: IndependentSpec, start: StartServer<F>, faults: readonly KilledFault<F>[]): IndependentCase {
-  return { spec, correct: () => start(undefined), faults: faults.map(({ fault, killedBy }) => ({ fault, killedBy, start: () => start(fault) })) };
+  return { spec, correct: () => start(undefined), faults: faults.map(({ fault, killedBy, strict }) => ({ fault, killedBy, strict: strict === true, start: () => start(fault) })) };
 }
 
 /**
@@ -41,7 +49,9 @@ export function independentCases(): IndependentCase[] {
     caseOf('ferry-travel-3.1.yaml', (fault) => startFerryServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), FERRY_FAULTS),
     caseOf('gallery-3.1.yaml', (fault) => startGalleryServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), GALLERY_FAULTS),
     caseOf('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), MARKET_FAULTS),
+    caseOf(MUSEUM_CORPUS_SPEC, (fault) => startMuseumServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), MUSEUM_FAULTS),
     caseOf('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), NURSERY_FAULTS),
     caseOf(PETSTORE_SPEC, (fault) => startPetstoreServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), PETSTORE_FAULTS),
+    caseOf(TRAIN_TRAVEL_CORPUS_SPEC, (fault) => startTrainServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), TRAIN_FAULTS),
   ];
 }

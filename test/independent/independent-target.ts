@@ -59,10 +59,15 @@ export function failureText(results: readonly CheckOutcome[]): string {
   return results.flatMap((result) => (result.ok ? [] : [`${result.id}\n${result.report}`])).join('\n\n');
 }
 
-/** A one-fault version of an independent server and the check of the suite that must reject it. */
+/**
+ * A one-fault version of an independent server and the check of the suite that must reject it; `strict`: the check
+ * rejects it only under `--strict` (the fault breaks a rule the description states in prose alone), so the kill and
+ * the correct server's pass of that check are both judged with `strict: true` in the target.
+ */
 export interface KilledFault<F extends string> {
   fault: F;
   killedBy: string;
+  strict?: boolean;
 }
 
 /** A running independent server: its base address (with the spec's server path) and how to stop it. */

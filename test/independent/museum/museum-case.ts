@@ -18,7 +18,7 @@ export function museumTarget(spec: string, baseUrl: string): Target {
 }
 
 /** A one-fault version and its check; `strict`: the check rejects it only under `--strict` (a rule stated in prose). */
-export type MuseumFaultCase<F extends string> = KilledFault<F> & { strict?: boolean };
+export type MuseumFaultCase<F extends string> = KilledFault<F>;
 
 /**
  * Registers the tests of one server of the corpus's Museum description, as `defineIndependentCase` does for the

@@ -1,5 +1,10 @@
+import type { IndependentSpec } from '../independent-target.js';
+
 // One-fault versions of the Train Travel server: each is a bug a backend engineer could plausibly ship, and each
 // names the conformance check that must reject it (that same check passes the correct server).
+
+/** The description the server implements: a file of the shared corpus, absent from a clone outside this workspace. */
+export const TRAIN_TRAVEL_CORPUS_SPEC: IndependentSpec = { corpus: 'train-travel/openapi.yaml' };
 
 /** The name of one fault of the server (see {@link TRAIN_FAULTS}). */
 export type TrainFault =
