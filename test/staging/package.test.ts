@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
 import type * as MockModule from '../../mock/index.js';
 import { ensureBuilt } from '../built-cli.js';
+import { absentReason, sharedCorpusFile } from '../shared-corpus.js';
 
 /**
  * Distribution: the tarball of `npm pack` installed into an empty folder without the registry, then used as a
@@ -194,6 +195,27 @@ export const xml: string = renderJunit('typed', result.checks) + String(failed);
     }
   });
 
+  const MUSEUM = sharedCorpusFile('museum/openapi.yaml');
+  it.skipIf(MUSEUM === undefined)(`npx openapi-harness mock and proxy on a public description${MUSEUM === undefined ? ` (${absentReason('museum/openapi.yaml')})` : ''}: the proxy forwards to the mock, and a request without credentials is answered 401`, async () => {
+    copyFileSync(MUSEUM!, join(installed, 'museum.yaml'));
+    const mock = started(['mock', 'museum.yaml', '--port', '0', '--api-key', 'museum-key', '--log-level', 'warn']);
+    try {
+      const upstream = await mock.url;
+      const proxy = started(['proxy', 'museum.yaml', '--upstream', upstream, '--port', '0', '--api-key', 'museum-key', '--log-level', 'warn']);
+      try {
+        const response = await fetch(`${await proxy.url}/special-events`, { headers: { authorization: `Basic ${Buffer.from('museum-key:').toString('base64')}` } });
+        expect(response.status, await response.clone().text()).toBe(200);
+        expect(Array.isArray(await response.json())).toBe(true);
+        const refused = await fetch(`${await proxy.url}/special-events`);
+        expect(refused.status).toBe(401);
+      } finally {
+        proxy.stop();
+      }
+    } finally {
+      mock.stop();
+    }
+  });
+
   it('the Pet Store commands are installed too, as aliases of the subcommands', async () => {
     const help = await npx(['openapi-harness', '--help']);
     expect(help.code, help.output).toBe(0);
@@ -209,3 +231,25 @@ export const xml: string = renderJunit('typed', result.checks) + String(failed);
     expect(unknown.output).toContain('unknown command "serve"');
   });
 });
+
+/**
+ * `npx openapi-harness <args>` started in the installed folder: `url` resolves to the base URL its banner says it
+ * serves (within 30 s), `stop` ends the whole process group npx started.
+ */
+function started(args: string[]): { url: Promise<string>; stop(): void } {
+  const child = spawn('npx', ['--no-install', NAME, ...args], { cwd: installed, env: NPM_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let banner = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 30 s from ${args.join(' ')}: ${banner}`)), 30_000);
+    const read = (chunk: Buffer): void => {
+      banner += chunk.toString('utf8');
+      const match = /serving (http:\/\/\S+)/.exec(banner);
+      if (match === null) return;
+      clearTimeout(timer);
+      resolve(match[1]!);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+  });
+  return { url, stop: () => process.kill(-child.pid!, 'SIGTERM') };
+}
