@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listCheckIds, runCheck, type CheckOutcome } from '../conformance/run-suite.js';
 import { startMock, type StartedMock } from '../mock/index.js';
+import { failingChecks } from './corpus/harness.js';
 import { absentReason, sharedCorpusFile } from './shared-corpus.js';
 
 /**
@@ -123,11 +124,6 @@ describe.skipIf(OPENAI_SPEC === undefined)(`the suite against the mock of OpenAI
     const target = { baseUrl: mock.baseUrl, apiKey: KEY, spec: OPENAI_SPEC!, runs: 5 };
     const ids = (await listCheckIds(target)).filter((id) => OPENAI_SAMPLE.test(id));
     expect(ids).toEqual(expect.arrayContaining(['modifyCertificate.persisted', 'listOrganizationCertificates.limit', 'updateConversation.persisted', 'update-project-spend-alert.persisted', 'createVideo.invalid-body']));
-    const failed: string[] = [];
-    for (const id of ids) {
-      const outcome = await runCheck(id, target);
-      if (!outcome.ok) failed.push(`${outcome.id}\n${outcome.report}`);
-    }
-    expect(failed.join('\n\n')).toBe('');
+    expect((await failingChecks(target, ids)).map((failure) => `${failure.id}\n${failure.report}`).join('\n\n')).toBe('');
   }, 180_000);
 });
