@@ -11,7 +11,7 @@ import { freePort, measure, type Sample } from './startup.js';
  * `@octokit/openapi`'s non-dereferenced `api.github.com.json` (13 MB, some 1,200 operations). The probe is
  * `GET /user` with Octokit's default `Accept: application/vnd.github.v3+json` (D140): the first answer a GitHub
  * client needs. Median of {@link ROUNDS} rounds, appended to bench/RESULTS.md with the targets (first answer within
- * 5 s, peak RSS at most 500 MB). Prism is left out: on this file it takes minutes per start on a shared machine.
+ * 5 s, peak RSS at most 500 MB). Prism beside ours on the same file, and a life of Octokit calls on each: bench/github-beside-prism.ts.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
