@@ -36,13 +36,15 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
   const base = validSample(response.schema!);
   if (base === null || typeof base !== 'object' || Array.isArray(base) || !validate(toView(base))) return undefined;
   const sampleId = recordSample !== null && typeof recordSample === 'object' ? (recordSample as RecordValue)[resource.idProperty] : undefined;
+  const keyMember = keyMemberOf(response.schema!, resource);
   return {
     answer: (json) => {
       const parsed = parseExact(json);
       if (!parsed.ok) return json;
       const record = parsed.document.value;
       if (validate(toView(record)) || record === null || typeof record !== 'object' || Array.isArray(record)) return json;
-      return canonicalJson(lend(base as RecordValue, record as RecordValue, validate));
+      const key = keyMember === undefined ? {} : { [keyMember]: (record as RecordValue)[resource.idProperty] };
+      return canonicalJson(lend(base as RecordValue, { ...key, ...(record as RecordValue) }, validate));
     },
     align: (record) => {
       const fitted = lend(base as RecordValue, record, validate);
@@ -55,6 +57,18 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       return aligned;
     },
   };
+}
+
+/**
+ * The member of an answer schema that carries the record's key under the item path's parameter name
+ * (`{"schedule_id": "…"}` answered by a create whose record is read at `/schedules/{schedule_id}` with `id`):
+ * the answer names the record by it, so it is the record's id, never the sample's `"string"` (D226). `undefined`
+ * when the schema names no such member, the record itself holds one of that name, or the parameter is the key.
+ */
+function keyMemberOf(schema: Schema, resource: ResourceModel): string | undefined {
+  const name = resource.idParameter;
+  if (name === undefined || name === resource.idProperty || Object.hasOwn(resource.properties, name)) return undefined;
+  return Object.hasOwn(objectShape(schema).properties, name) ? name : undefined;
 }
 
 /** `base` with each member of `record` set in turn, kept only while `validate` passes. */

@@ -154,7 +154,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
           });
       case 'delete': {
-        const deleted = deletionAnswer(op, answer);
+        const deleted = deletionAnswer(op, resource, answer);
         return ({ store, path, body }) =>
           andThen(idOf(path, body, store!), (id) => {
             if (typeof id === 'object') return id;
@@ -434,16 +434,22 @@ const DONE_FLAGS: ReadonlySet<string> = new Set(['deleted', 'removed', 'success'
  * (`{"id": "…", "object": "model.deleted", "deleted": true}` in many APIs): a schema-valid sample whose members
  * that the record also holds take the record's values, and whose done flag is `true`, where the schema admits them.
  */
-function deletionAnswer(op: OperationModel, answer: (json: string) => string): (json: string) => string {
+function deletionAnswer(op: OperationModel, resource: ResourceModel, answer: (json: string) => string): (json: string) => string {
   const success = op.responses.find((response) => response.status === String(op.successStatus));
   const validate = success?.validate;
   if (success?.schema === undefined || validate === undefined) return answer;
   const schema = success.schema;
   const properties = objectShape(schema).properties;
+  const flags = Object.keys(properties).filter((name) => DONE_FLAGS.has(name) && properties[name]?.['type'] === 'boolean' && !Object.hasOwn(resource.properties, name));
   return (json) => {
     const whole = answer(json);
     const parsed = parseExact(whole);
-    if (!parsed.ok || validate(parsed.document.view)) return whole;
+    if (!parsed.ok) return whole;
+    // The record answers for itself where it fits the status, unless the status names a done flag the record
+    // lacks: `{"deleted": true}` is what a client reads, not a record without it (D227).
+    const answered = parsed.document.value;
+    const lacksFlag = answered !== null && typeof answered === 'object' && !Array.isArray(answered) && flags.some((name) => !Object.hasOwn(answered, name));
+    if (validate(parsed.document.view) && !lacksFlag) return whole;
     const record = parseExact(json);
     const sample = validSample(schema);
     if (!record.ok || sample === null || typeof sample !== 'object' || Array.isArray(sample)) return exactJson(sample);
