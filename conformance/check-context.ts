@@ -14,7 +14,11 @@ export interface CheckContext {
   target: ResolvedTarget;
   model: ApiModel;
   run: RunState;
-  advise(note: string): void;
+  /**
+   * Adds a note to the check's advice, once: a note equal to one already given, or given under the same `kind`
+   * (`"createPet default status"`: one note however many values a server stamps), is left out.
+   */
+  advise(note: string, kind?: string): void;
   /**
    * Sends `request` for `op` with the target's credentials for the operation's security scheme (or the bad
    * `request.credentials` instead) and checks the response against the contract; see {@link expectResponse}.

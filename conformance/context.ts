@@ -154,12 +154,15 @@ export class PropertyFailure extends Error {
 
 /** Builds the context of one check of `run` against `target` for `model`. `notes` collects the advice. */
 export function createContext(target: ResolvedTarget, model: ApiModel, notes: string[], run: RunState): CheckContext {
+  const kinds = new Set<string>();
   const context: CheckContext = {
     target,
     model,
     run,
-    advise(note) {
-      if (!notes.includes(note)) notes.push(note);
+    advise(note, kind) {
+      if (notes.includes(note) || (kind !== undefined && kinds.has(kind))) return;
+      if (kind !== undefined) kinds.add(kind);
+      notes.push(note);
     },
     async call(op, request, expected) {
       const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);

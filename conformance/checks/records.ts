@@ -188,7 +188,7 @@ function expectEcho(context: CheckContext, resource: ResourceModel, op: Operatio
   if (problem !== undefined) throw new Violation(problem.message, exchange);
   for (const [name, value] of Object.entries(got)) {
     if (name === resource.idProperty || Object.hasOwn(sent, name) || resource.properties[name] === undefined || answerOnlyMembers(resource).has(name)) continue;
-    context.advise(`${op.operationId} without ${name} answered ${name} ${show(value)} (allowed: a default the spec does not show)`);
+    context.advise(`${op.operationId} without ${name} answered ${name} ${show(value)} (allowed: a default the spec does not show)`, `${op.operationId} default ${name}`);
   }
 }
 
