@@ -44,6 +44,12 @@ export function parseForm(bytes: Buffer, contentType: string, schema: Schema): F
   const files: UploadedFile[] = [];
   for (const [name, raw] of fields.values) {
     for (const part of raw) if (typeof part === 'object') files.push({ field: name, filename: part.name, bytes: part.file.length, mediaType: part.mediaType });
+    const nested = BRACKETS.exec(name);
+    if (nested !== null && !Object.hasOwn(properties, name)) {
+      const problem = assign(value, [nested[1]!, ...[...nested[2]!.matchAll(/\[([^[\]]*)\]/g)].map((key) => key[1]!)], raw, schema);
+      if (problem !== undefined) return { ok: false, message: problem };
+      continue;
+    }
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     const type = property === undefined ? undefined : mainType(property);
     if (type !== 'array' && raw.length > 1) return { ok: false, message: `The form field ${JSON.stringify(name)} is given ${raw.length} times; its property takes one value.` };
@@ -52,6 +58,58 @@ export function parseForm(bytes: Buffer, contentType: string, schema: Schema): F
     Object.defineProperty(value, name, { value: coerced, enumerable: true, writable: true, configurable: true });
   }
   return { ok: true, value, files };
+}
+
+/** A field named in bracket notation, `metadata[plan]`, `items[0][price]`, `tags[]`: its first name, then its keys. */
+const BRACKETS = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
+
+/** Sets `target[key]` as an own member, even for `__proto__` (never the object's prototype). */
+function setOwn(target: Record<string, unknown> | unknown[], key: string | number, member: unknown): void {
+  Object.defineProperty(target, key, { value: member, enumerable: true, writable: true, configurable: true });
+}
+
+/** The schema of member `key` of a value of `schema`: an array's items, an object's property or its additional ones. */
+function memberSchema(schema: Schema, key: string): Schema {
+  if (mainType(schema) === 'array') return (schema['items'] ?? {}) as Schema;
+  const { properties, additional } = objectShape(schema);
+  if (Object.hasOwn(properties, key)) return properties[key]!;
+  return additional === false ? {} : additional;
+}
+
+/**
+ * Writes a field in bracket notation into `value` (the form style of OpenAPI's `deepObject` encoding, and how
+ * clients such as Stripe's send nested members: `metadata[plan]=pro`, `items[0][price]=p_1`, `expand[]=customer`):
+ * each key descends into the schema's member of that name; an empty key or a number under an array schema is an
+ * element; the leaf is coerced as a plain field of its schema. Returns why the field cannot be placed (a key under
+ * a member already given as plain text), or `undefined`.
+ */
+function assign(value: RecordValue, path: string[], raw: Part[], schema: Schema): string | undefined {
+  let container: Record<string, unknown> | unknown[] = value;
+  let current = schema;
+  for (let depth = 0; depth < path.length; depth++) {
+    const key = path[depth]!;
+    const inner = memberSchema(current, key);
+    const slot = Array.isArray(container) ? (key === '' ? container.length : Number(key)) : key;
+    // Elements come in order (`items[0]`, `items[1]`): a gap would be a hole, and a large index a huge array.
+    if (Array.isArray(container) && (!/^\d*$/.test(key) || (slot as number) > container.length)) return `The form field ${JSON.stringify(path[0])} names element [${key}] out of order; elements are numbered from 0 without gaps.`;
+    if (depth === path.length - 1) {
+      const leaf = mainType(inner) === 'array' ? raw.map((part) => coerce(part, (inner['items'] ?? {}) as Schema)) : coerce(raw[raw.length - 1]!, inner);
+      if (Array.isArray(container) && key === '') for (const part of raw) container.push(coerce(part, inner));
+      else setOwn(container, slot, leaf);
+      return undefined;
+    }
+    const next = path[depth + 1]!;
+    const existing = (container as Record<string | number, unknown>)[slot];
+    let child: unknown = Object.hasOwn(container, slot) ? existing : undefined;
+    if (child === undefined) {
+      child = mainType(inner) === 'array' || (mainType(inner) === undefined && /^\d*$/.test(next)) ? [] : {};
+      setOwn(container, slot, child);
+    }
+    if (child === null || typeof child !== 'object') return `The form field ${JSON.stringify(path[0])} is given both as a value and with keys in brackets.`;
+    container = child as Record<string, unknown> | unknown[];
+    current = inner;
+  }
+  return undefined;
 }
 
 /** One form value before coercion: a text field, or a file part's bytes, name and media type. */
