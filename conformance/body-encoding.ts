@@ -49,17 +49,39 @@ function fieldText(value: unknown): string {
 /**
  * The form fields of an object value, in order: a member per field, an array as the field repeated (OpenAPI's
  * default for forms: `style: form`, `explode: true`), an object member as JSON text (multipart's default
- * part type), `null` members left out (a form cannot say null).
+ * part type), `null` members left out (a form cannot say null). A member named in `deep` (its Encoding Object's
+ * `style: deepObject`) is sent in bracket notation instead: `metadata[plan]=pro`, `items[0][price]=p_1`.
  */
-export function formFields(value: unknown): [string, string][] {
+export function formFields(value: unknown, deep: ReadonlySet<string> = new Set()): [string, string][] {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || isLosslessNumber(value)) return [];
   const fields: [string, string][] = [];
   for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
     if (member === null || member === undefined) continue;
-    if (Array.isArray(member)) for (const item of member) fields.push([name, fieldText(item)]);
+    if (deep.has(name) && isStructured(member)) bracketFields(name, member, fields);
+    else if (Array.isArray(member)) for (const item of member) fields.push([name, fieldText(item)]);
     else fields.push([name, fieldText(member)]);
   }
   return fields;
+}
+
+/** Whether a member is an object or an array (not an exact number, which is an object in memory). */
+function isStructured(member: unknown): member is object {
+  return member !== null && typeof member === 'object' && !isLosslessNumber(member);
+}
+
+/** `member` as bracket-notation fields under `name`, depth first; nulls left out. */
+function bracketFields(name: string, member: object, fields: [string, string][]): void {
+  const entries: [string, unknown][] = Array.isArray(member) ? member.map((item, index) => [String(index), item]) : Object.entries(member);
+  for (const [key, inner] of entries) {
+    if (inner === null || inner === undefined) continue;
+    if (isStructured(inner)) bracketFields(`${name}[${key}]`, inner, fields);
+    else fields.push([`${name}[${key}]`, fieldText(inner)]);
+  }
+}
+
+/** The members `op`'s form body sends in bracket notation (see {@link formFields}). */
+function deepMembers(op: OperationModel): ReadonlySet<string> {
+  return new Set(op.body?.deepObjects ?? []);
 }
 
 /** `fields` as `application/x-www-form-urlencoded` text (HTML's form serialisation: spaces as `+`). */
@@ -88,9 +110,9 @@ export function encodeBody(op: OperationModel, value: unknown): EncodedBody {
   const { mediaType, encoding } = requestMediaType(op);
   switch (encoding) {
     case 'urlencoded':
-      return { text: urlencoded(formFields(value)), contentType: mediaType };
+      return { text: urlencoded(formFields(value, deepMembers(op))), contentType: mediaType };
     case 'multipart':
-      return { text: multipart(formFields(value)), contentType: `${MULTIPART}; boundary=${MULTIPART_BOUNDARY}` };
+      return { text: multipart(formFields(value, deepMembers(op))), contentType: `${MULTIPART}; boundary=${MULTIPART_BOUNDARY}` };
     case 'raw':
       return { text: typeof value === 'string' ? value : exactJson(value), contentType: mediaType };
     case 'json':
@@ -108,6 +130,11 @@ export function decodeForm(schema: Schema, fields: readonly [string, string][]):
   const { properties } = objectShape(schema);
   const out: Record<string, unknown> = {};
   for (const [name, text] of fields) {
+    const keys = BRACKETS.exec(name);
+    if (keys !== null && !Object.hasOwn(properties, name) && Object.hasOwn(properties, keys[1]!)) {
+      placeBracketed(out, [keys[1]!, ...[...keys[2]!.matchAll(/\[([^[\]]*)\]/g)].map((key) => key[1]!)], text, schema);
+      continue;
+    }
     const member = properties[name];
     const types = member === undefined ? [] : typesOf(member);
     if (types.includes('array')) {
@@ -118,6 +145,31 @@ export function decodeForm(schema: Schema, fields: readonly [string, string][]):
     } else out[name] = member === undefined ? text : scalarOf(member, text);
   }
   return out;
+}
+
+/** A field named in bracket notation: its first name, then its keys (`items[0][price]`). */
+const BRACKETS = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
+
+/** Reads one bracket-notation field into `out` as a server would, by the schema at each key (see {@link formFields}). */
+function placeBracketed(out: Record<string, unknown>, path: string[], text: string, schema: Schema): void {
+  let container: Record<string, unknown> | unknown[] = out;
+  let current = schema;
+  for (let depth = 0; depth < path.length; depth++) {
+    const key = path[depth]!;
+    const inner = typesOf(current).includes('array') ? ((current['items'] as Schema | undefined) ?? {}) : (objectShape(current).properties[key] ?? {});
+    const slot = Array.isArray(container) ? (key === '' ? container.length : Number(key)) : key;
+    // Own members only: a key `__proto__` is a member like any other, never the object's prototype.
+    const own = (member: unknown): unknown => Object.defineProperty(container, slot, { value: member, enumerable: true, writable: true, configurable: true });
+    if (depth === path.length - 1) {
+      own(scalarOf(inner, text));
+      return;
+    }
+    const existing = Object.hasOwn(container, slot) ? (container as Record<string | number, unknown>)[slot] : undefined;
+    const next = existing !== null && typeof existing === 'object' ? existing : /^\d*$/.test(path[depth + 1]!) && typesOf(inner).includes('array') ? [] : {};
+    if (next !== existing) own(next);
+    container = next as Record<string, unknown> | unknown[];
+    current = inner;
+  }
 }
 
 function scalarOf(schema: Schema, text: string): unknown {
@@ -142,7 +194,7 @@ function scalarOf(schema: Schema, text: string): unknown {
  */
 export function survivesEncoding(op: OperationModel, body: BodyModel, value: unknown): boolean {
   if (!takesForm(op)) return body.validate(toView(value));
-  const fields = formFields(value);
+  const fields = formFields(value, deepMembers(op));
   // A form travels as UTF-8 text, which has no lone surrogate: `"\ud800"` arrives as U+FFFD (D206).
   if (fields.some(([name, text]) => LONE_SURROGATE.test(name) || LONE_SURROGATE.test(text))) return false;
   const decoded = decodeForm(body.schema, fields);

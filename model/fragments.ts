@@ -73,5 +73,6 @@ function addAnswers(first: OperationModel, variant: OperationModel): number {
 function joinBodies(first: BodyModel | undefined, variant: BodyModel | undefined, compileBody: (schema: Schema) => Validator): BodyModel | undefined {
   if (variant === undefined || first === undefined || variant.schema === first.schema) return first ?? variant;
   const schema: Schema = { anyOf: [first.schema, variant.schema] };
-  return { required: first.required && variant.required, mediaTypes: [...new Set([...first.mediaTypes, ...variant.mediaTypes])], schema, validate: compileBody(schema) };
+  const deepObjects = [...new Set([...(first.deepObjects ?? []), ...(variant.deepObjects ?? [])])];
+  return { required: first.required && variant.required, mediaTypes: [...new Set([...first.mediaTypes, ...variant.mediaTypes])], schema, validate: compileBody(schema), ...(deepObjects.length === 0 ? {} : { deepObjects }) };
 }

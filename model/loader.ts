@@ -150,12 +150,13 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
     const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '([^/]+)')}$`);
 
     let body: BodyModel | undefined;
-    const requestBody = op['requestBody'] as { required?: boolean; content?: Record<string, { schema?: unknown }> } | undefined;
+    const requestBody = op['requestBody'] as { required?: boolean; content?: Record<string, { schema?: unknown; encoding?: Record<string, { style?: unknown } | undefined> }> } | undefined;
     if (requestBody !== undefined) {
       const mediaTypes = Object.keys(requestBody.content ?? {});
       const jsonType = mediaTypes.find(isJsonMediaType) ?? mediaTypes[0];
       const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request', views.request);
-      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} request` }) };
+      const deepObjects = Object.values(requestBody.content ?? {}).flatMap((media) => Object.entries(media?.encoding ?? {}).filter(([, encoding]) => encoding?.style === 'deepObject').map(([name]) => name));
+      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} request` }), ...(deepObjects.length === 0 ? {} : { deepObjects: [...new Set(deepObjects)] }) };
     }
 
     // The request member that asks for a stream (D86), and its description, which often states the terminator.

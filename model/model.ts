@@ -40,6 +40,11 @@ export interface BodyModel {
   /** The schema as a request sees it: the JSON media type's, else the first media type's (a form's). */
   schema: Schema;
   validate: Validator;
+  /**
+   * Members a form body sends in bracket notation (`metadata[plan]=pro`, `items[0][price]=p_1`): those whose
+   * Encoding Object says `style: deepObject` (OpenAPI 3 § Encoding Object). Other object members travel as JSON text.
+   */
+  deepObjects?: string[];
 }
 
 /** An example the spec gives for a media type: a named one of `examples` (its key), or the media `example` (no name). */
