@@ -34,4 +34,5 @@ export const MUSEUM_FAULTS: readonly KilledFault<MuseumFault>[] = [
   { fault: 'ticket-without-confirmation', killedBy: 'buyMuseumTickets.documented' },
   { fault: 'hours-start-day-before', killedBy: 'getMuseumHours.window' },
   { fault: 'events-start-day-before', killedBy: 'listSpecialEvents.range' },
+  { fault: 'ticket-date-today', killedBy: 'buyMuseumTickets.echo' },
 ];

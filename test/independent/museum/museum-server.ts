@@ -33,7 +33,8 @@ export type MuseumFault =
   | 'events-page-ignored'
   | 'create-answers-200'
   | 'hours-start-day-before'
-  | 'events-start-day-before';
+  | 'events-start-day-before'
+  | 'ticket-date-today';
 
 /** Options of {@link startMuseumServer}: the accepted Basic user name (any password) and the fault, if any. */
 export interface MuseumOptions {
@@ -302,7 +303,8 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
           message: `Museum ${kind} ticket purchased`,
           ticketId,
           ticketType,
-          ticketDate,
+          // The day of purchase put where the day the ticket is for belongs.
+          ticketDate: fault === 'ticket-date-today' ? today() : ticketDate,
           ...(eventId === undefined ? {} : { eventId: eventId.toLowerCase() }),
           ...confirmation,
         });
