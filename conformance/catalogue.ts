@@ -13,7 +13,9 @@ import { goneCheck, persistedCheck } from './checks/write.js';
 import { clientChoosesId, clientIdCheck } from './checks/identity.js';
 import { pages, pagesCheck } from './checks/pages.js';
 import { rangeChecks } from './checks/range.js';
-import { servedListChecks } from './checks/served-lists.js';
+import { servedListChecks, servedLists } from './checks/served-lists.js';
+import { servedWindowCheck } from './checks/served-window.js';
+import { purchaseEchoChecks } from './checks/purchase-echo.js';
 import { numericRangeChecks, servedRangeChecks } from './checks/numeric-range.js';
 import { viewChecks } from './checks/views.js';
 import { fieldWriteCheck } from './checks/field-writes.js';
@@ -183,7 +185,9 @@ export function checksFor(model: ApiModel): Check[] {
     ...servedRangeChecks(model, where),
     ...groups.flatMap((g) => g.writes),
     ...model.operations.filter((op) => op.resource === undefined).map((op) => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`)),
+    ...model.operations.flatMap((op) => purchaseEchoChecks(op, where(op))),
     ...servedListChecks(model),
+    ...servedLists(model).flatMap(servedWindowCheck),
     ...model.operations.filter((op) => streamedContents(op).length > 0).map((op) => streamCheck(op, `${op.operationId}.stream`, `${where(op)}: asked for its stream (${streamedContents(op).map((c) => c.mediaType).join(', ')}${op.streamMember === undefined ? '' : `, or \`${op.streamMember}: true\``}), a valid request gets it framed by the media type's rules, each event valid against the spec's schema of an event${streamedContents(op).some((c) => c.stream.terminator !== undefined) ? ', the stated terminator last' : ''}${op.role === 'create' && op.resource?.operations.read !== undefined ? '; the record it creates reads back' : ''}.`)),
   ];
   if (withCreate.length > 0) {

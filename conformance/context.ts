@@ -284,8 +284,9 @@ export function formatFailure(id: string, rule: string, failure: unknown, target
       `  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "${KEY_PLACEHOLDER}" --check ${id} --seed ${seed} --path "${counterexamplePath ?? ''}"`,
     );
   } else {
-    // A fixed case (a catalogue run before the random ones): the same request is sent again on every run.
-    lines.push(`  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "${KEY_PLACEHOLDER}" --check ${id}`);
+    // A fixed case (a catalogue run before the random ones): the same request is sent again with the same seed,
+    // which the values a check chose before its properties come from (D275).
+    lines.push(`  replay:    npm run conformance --${spec} --base-url ${target.baseUrl} --api-key "${KEY_PLACEHOLDER}" --check ${id}${target.seed === undefined ? '' : ` --seed ${target.seed}`}`);
     if (!(failure instanceof Violation) && failure instanceof Error && failure.stack !== undefined) {
       lines.push(`  at:        ${failure.stack.split('\n').slice(1, 3).join(' ').trim()}`);
     }

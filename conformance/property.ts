@@ -22,7 +22,7 @@ export async function checkProperty<T>(target: ResolvedTarget, arbitrary: fc.Arb
   const parameters: fc.Parameters<[T]> = {
     numRuns: runs,
     // A seed of our own even when none was given: the pre-run and the serial rerun must see the same values.
-    seed: target.seed ?? (Date.now() ^ (Math.random() * 0x100000000)),
+    seed: target.seed ?? freshSeed(),
     ...(target.path === undefined ? {} : { path: target.path }),
     ...(target.timeBudgetMs === undefined ? {} : { interruptAfterTimeLimit: target.timeBudgetMs, markInterruptAsFailure: false }),
   };
@@ -35,6 +35,25 @@ export async function checkProperty<T>(target: ResolvedTarget, arbitrary: fc.Arb
   const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
   if (details.failed && refusal(details.errorInstance) !== undefined) throw refusal(details.errorInstance);
   return details;
+}
+
+/**
+ * A seed for a run that was given none: from the clock and `Math.random`, the one draw that is not from a seed. A
+ * check's run is given one before it starts (conformance/run-suite.ts), so every value it draws comes from it and the
+ * report prints it for a replay.
+ */
+export function freshSeed(): number {
+  return Date.now() ^ (Math.random() * 0x100000000);
+}
+
+/**
+ * One value of `arbitrary` drawn from the target's seed (D275): the values a check chooses outside a property (the
+ * first value of a range, the year its records are dated in) are then the same on a replay with the printed seed.
+ * `salt` tells apart two draws of one check that must differ. Without a seed (a caller that resolved none), a fresh one.
+ */
+export function drawFromSeed<T>(target: Pick<ResolvedTarget, 'seed'>, arbitrary: fc.Arbitrary<T>, salt = 0): T {
+  const [value] = fc.sample(arbitrary, { numRuns: 1, seed: ((target.seed ?? freshSeed()) + salt) | 0 });
+  return value!;
 }
 
 /**

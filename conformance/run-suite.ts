@@ -12,6 +12,7 @@ import { modelOf } from './contract.js';
 import { RunState } from './run-state.js';
 import { failingExchange, summary, type CheckRecord, type SummaryRecord } from './report/results.js';
 import { resolveTarget, type Target } from './target.js';
+import { freshSeed } from './property.js';
 import type { Exchange } from '../judge/verdict.js';
 import { documentedStatuses } from '../judge/documented.js';
 import type { ApiModel } from '../model/model.js';
@@ -78,7 +79,9 @@ async function checkIn(run: RunState, id: CheckId, target: Target): Promise<Chec
   const checks = run.checks;
   const check = checks.find((candidate) => candidate.id === id);
   if (check === undefined) throw new Error(`unknown check ${id}; known: ${checks.map((c) => c.id).join(', ')}`);
-  const resolved = resolveTarget(target);
+  // A seed even when none was given (D275): every draw of the check comes from it, and a failure prints it.
+  const given = resolveTarget(target);
+  const resolved = given.seed === undefined ? { ...given, seed: freshSeed() } : given;
   if (check.skip !== undefined) return { id, ok: true, advice: [], skipped: check.skip };
   if (resolved.readOnly && check.writes) return { id, ok: true, advice: [], skipped: check.readOnlySkip ?? READ_ONLY_REASON };
   const advice: string[] = [];

@@ -5,6 +5,7 @@ import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, objectShape } from '../model/schema.js';
 import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
+import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
 import type { Handler, HandlerContext, OperationResult } from './handler.js';
@@ -357,7 +358,8 @@ function recordProblem(resource: ResourceModel, record: RecordValue): OperationR
 /**
  * An operation no resource holds: its success status (or, documenting none, its 3xx or `default`: see
  * `successAnswer`) with the spec's first valid example, else a schema-valid sample (Prism's way, checked:
- * spec/DECISIONS.md › D55), in the media type the pipeline negotiated.
+ * spec/DECISIONS.md › D55), in the media type the pipeline negotiated; the members an answer echoes of its request
+ * (D280) as sent.
  */
 function exampleHandler(op: OperationModel): Handler {
   const { status, response } = successAnswer(op);
@@ -366,15 +368,32 @@ function exampleHandler(op: OperationModel): Handler {
   let byType: Map<string, ContentAnswer> | undefined;
   const page = servedPager(op);
   const ranged = servedRangeFilter(op);
-  return ({ mediaType, query, url, host }) => {
+  const echoed = echoedMembers(op).map((member) => member.name);
+  return ({ mediaType, query, url, host, body }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
     if (answer.failed !== undefined) return { error: 'ANSWER_FAILED', detail: `${ERRORS.ANSWER_FAILED.message} (${op.operationId}: ${answer.failed})` };
     const payload = answer.payload;
     if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
     const filtered = ranged === undefined ? payload.text : ranged(payload.text, query);
+    if (echoed.length > 0 && isJsonMediaType(answer.mediaType)) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
     return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(filtered, query, { url: url ?? '', host }) ?? filtered) : filtered, mediaType: answer.mediaType };
   };
+}
+
+/**
+ * An example answer holding the members the request sent where the answer describes what was sent (D280, model/
+ * echoes.ts): each of `names` the request body holds replaces the example's value. The text unchanged when either
+ * is no JSON object.
+ */
+function withEchoes(text: string, body: unknown, names: readonly string[]): string {
+  const parsed = parseExact(text);
+  if (!parsed.ok || body === null || typeof body !== 'object' || Array.isArray(body)) return text;
+  const answer: unknown = parsed.document.value;
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return text;
+  const sent = body as Record<string, unknown>;
+  for (const name of names) if (sent[name] !== undefined) (answer as Record<string, unknown>)[name] = sent[name];
+  return exactJson(answer);
 }
 
 /**

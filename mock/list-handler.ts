@@ -256,13 +256,14 @@ function numericRangeTests(op: OperationModel): { name: string; test: (value: un
 }
 
 /**
- * The numeric range filters of served data (D108): an operation no resource holds answers its examples, and where
- * it has numeric range parameters (model/windows.ts) the example list is narrowed to the records in the range asked,
- * as {@link numericRangeTests} judges them. `undefined` when the operation has none or its answer is no list.
+ * The range filters of served data (D108, D276): an operation no resource holds answers its examples, and where
+ * it has numeric range parameters or a date window over a member its records hold (model/windows.ts) the example
+ * list is narrowed to the records in the range asked, as {@link rangeTests} judges them. `undefined` when the operation has none or its answer is no list.
  * The function takes the example's JSON text and the coerced query, and returns the narrowed JSON text.
  */
 export function servedRangeFilter(op: OperationModel): ((json: string, query: Readonly<Record<string, unknown>>) => string) | undefined {
-  const tests = numericRangeTests(op);
+  // A date window narrows served data as a numeric range does (D276): hours asked from a day list none before it.
+  const tests = rangeTests(op);
   const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
   const shape = success === undefined ? undefined : shapeOfList(success);
   if (tests.length === 0 || shape === undefined) return undefined;

@@ -118,14 +118,15 @@ interface RefusalTarget {
 
 /**
  * The statuses a refused body may get: 400 (seed, Errors), or 422 where the operation documents 422, beside a 400
- * or instead of it (D74), or documents no client error at all, only `default` (D120): with both documented the
- * spec does not say which refusal is "invalid input" and which a "validation exception", and under a bare
- * `default` a framework's 422 for schema violations is as documented as a 400.
+ * or instead of it (D74), or documents no client error at all, under `default` (D120) or not at all (D278): with
+ * both documented the spec does not say which refusal is "invalid input" and which a "validation exception", and
+ * where none is documented a framework's 422 for schema violations is as fitting as a 400.
  */
 export function refusalStatuses(op: OperationModel): number[] {
   const documents = (status: string): boolean => op.responses.some((r) => r.status === status);
-  const onlyDefault = !op.responses.some((r) => /^4/.test(r.status)) && documents('DEFAULT');
-  return documents('422') || onlyDefault ? [400, 422] : [400];
+  // No 4xx documented (a bare `default`, or nothing at all): the server chose its refusal, and either fits (D278).
+  const noClientError = !op.responses.some((r) => /^4/.test(r.status));
+  return documents('422') || noClientError ? [400, 422] : [400];
 }
 
 async function refusalTarget(context: CheckContext, resource: ResourceModel, role: WriteRole): Promise<RefusalTarget> {

@@ -12,11 +12,15 @@ import { ensurePopulation } from './population.js';
 import { operation, readRecord, recordsOf, successStatuses } from './records.js';
 import { inWindow, windowOf } from '../window-query.js';
 
-/** Most pages one walk reads: past it, the pages never end (a server that answers page 1 for every page number). */
+/**
+ * Most pages one walk reads, and most records (D279): past either the walk stops, says so, and the check judges the
+ * records read before it. A correct server may hold far more records than any run made (a staging), and a walk of
+ * all of them would take hours; a server that answers page 1 for every page number shows a repeated record at once.
+ */
 const MAX_PAGES = 400;
+export const MAX_LIST_WALK_RECORDS = 5_000;
 /** Pages a walk of a drawn size should take at most: the smallest sizes drawn keep the walk this short. */
 const PAGES_PER_WALK = 25;
-
 /** One page as read: its records' ids, and what it says of the next page. */
 interface Page {
   ids: string[];
@@ -52,31 +56,43 @@ function nextCursor(list: ListModel, parameter: string, body: unknown, exchange:
   return undefined;
 }
 
+/** The pages one walk read, in order, and the bound it stopped at, if it stopped before the list's end (D279). */
+interface Walk {
+  pages: Page[];
+  bound: string | undefined;
+}
+
 /**
- * Reads every page of a list with page size `size` (`undefined`: the server's default), as the model says the
- * list pages (page number, offset, or cursor), while nothing writes. Returns the pages in order. Errors: a
- * {@link Violation} when the pages never end.
+ * Reads the pages of a list with page size `size` (`undefined`: the server's default), as the model says the list
+ * pages (page number, offset, or cursor), while nothing writes, asked with `query` (the window of the run's records,
+ * D279), until the list ends or a bound is reached ({@link MAX_PAGES} pages or {@link MAX_LIST_WALK_RECORDS}
+ * records). Errors: a {@link Violation} when a record is on two pages (a page number that is ignored shows here).
  */
-async function walk(context: CheckContext, resource: ResourceModel, list: ListModel, size: number | undefined): Promise<Page[]> {
+async function walk(context: CheckContext, resource: ResourceModel, list: ListModel, size: number | undefined, query = ''): Promise<Walk> {
   const op = list.operation;
   const paging = list.paging!;
   const pages: Page[] = [];
+  let read = 0;
   let cursor: string | undefined;
-  for (let index = 0; index < MAX_PAGES; index++) {
-    const query = new URLSearchParams();
-    if (size !== undefined && list.limit !== undefined) query.set(list.limit.parameter, String(size));
-    if (paging.kind === 'page' && index > 0) query.set(paging.parameter, String(paging.first + index));
-    if (paging.kind === 'offset' && index > 0) query.set(paging.parameter, String(pages.reduce((sum, page) => sum + page.ids.length, 0)));
-    if (paging.kind === 'cursor' && index > 0) query.set(paging.parameter, cursor!);
-    const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
+  for (let index = 0; ; index++) {
+    if (index >= MAX_PAGES) return { pages, bound: `${MAX_PAGES} pages` };
+    if (read >= MAX_LIST_WALK_RECORDS) return { pages, bound: `${MAX_LIST_WALK_RECORDS} records` };
+    const asked = new URLSearchParams(query);
+    if (size !== undefined && list.limit !== undefined) asked.set(list.limit.parameter, String(size));
+    if (paging.kind === 'page' && index > 0) asked.set(paging.parameter, String(paging.first + index));
+    if (paging.kind === 'offset' && index > 0) asked.set(paging.parameter, String(read));
+    if (paging.kind === 'cursor' && index > 0) asked.set(paging.parameter, cursor!);
+    const { exchange, body } = await context.call(op, requestOf(context, op, { query: asked.toString() }), successStatuses(op));
     const records = recordsOf(resource, body);
     const page: Page = { ids: records.map((record: ExactRecord) => idOf(resource, record)), exchange, next: paging.kind === 'cursor' ? nextCursor(list, paging.parameter, body, exchange) : undefined };
     pages.push(page);
+    // A record already read ends the walk at once: the same page answered again would otherwise run to the bound.
+    idsOf(pages, size, op.operationId);
+    read += page.ids.length;
     const full = size === undefined ? index === 0 || page.ids.length >= pages[0]!.ids.length : page.ids.length >= size;
-    if (paging.kind === 'cursor' ? page.next === undefined : page.ids.length === 0 || !full) return pages;
+    if (paging.kind === 'cursor' ? page.next === undefined : page.ids.length === 0 || !full) return { pages, bound: undefined };
     cursor = page.next;
   }
-  throw new Violation(`${op.operationId} still answered records after ${MAX_PAGES} pages of ${size ?? 'the default size'}: its pages never end`, pages.at(-1)?.exchange);
 }
 
 /** The ids of a walk, checked for repeats: a record on two pages (or twice on one) is a violation. */
@@ -128,37 +144,68 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
       const remembered = memory(context, resource);
       // Under a declared consistency window the run's last creates may reach the list late (D124): re-walk until they show.
       const due = [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !remembered.outOfView.has(created));
-      const walked = await settle(context, () => walk(context, resource, list, max), (pages) => {
+      // Within the window of the run's own records where the list has one and they never change (D279).
+      const query = createdWindowQuery(resource, due.map((created) => remembered.created.get(created)));
+      const walked = await settle(context, () => walk(context, resource, list, max, query), ({ pages }) => {
         const seen = new Set(pages.flatMap((page) => page.ids));
         return due.every((created) => seen.has(created));
       });
-      const whole = idsOf(walked, max, op.operationId);
+      const whole = idsOf(walked.pages, max, op.operationId);
       const wholeSet = new Set(whole);
+      const within = query === '' ? '' : ` (asked within the run's records' window, ${query})`;
+      if (walked.bound !== undefined) context.advise(`${op.operationId}${within} still had records after ${walked.pages.length} pages of ${max ?? 'the default size'}: the walk stopped at its bound of ${walked.bound}, and its pages were judged on the ${whole.length} records read before it; created records past it were not verified`);
       // A list that omits a defaulted filter may be filtered by its default (D78): the run's records need not all be on it.
       const defaulted = defaultedFilters(resource);
       if (defaulted.length > 0) context.advise(`${op.operationId} leaves out ${defaulted.map((f) => `\`${f.parameter.name}\``).join(', ')}, whose default a server may apply, so the pages were not held to every created record`);
       const outOfView = [...remembered.createdIds].filter((created) => remembered.outOfView.has(created) && !remembered.deletedIds.has(created));
       if (outOfView.length > 0) context.advise(`${outOfView.length} created ${resource.name} hold no value in the range ${op.operationId}'s window bounds, so no parameter brings them into view: their membership was not verifiable`);
-      const absent = defaulted.length > 0 ? [] : [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created) && !outOfView.includes(created));
+      const absent = defaulted.length > 0 || walked.bound !== undefined ? [] : [...remembered.createdIds].filter((created) => !remembered.deletedIds.has(created) && !wholeSet.has(created) && !outOfView.includes(created));
       const missing = await stillInView(context, resource, absent);
-      if (missing.length > 0) throw new Violation(`${op.operationId} with pages of ${max ?? 'the default size'}: ${missing.length} created ${resource.name} are on no page (e.g. ${missing[0]})`);
+      if (missing.length > 0) throw new Violation(`${op.operationId}${within} with pages of ${max ?? 'the default size'}: ${missing.length} created ${resource.name} are on no page (e.g. ${missing[0]})`);
       if (min === undefined || max === undefined) return;
       // Sizes small enough to need many pages, not so small that one walk reads hundreds.
       const low = Math.min(max, Math.max(min, Math.ceil(whole.length / PAGES_PER_WALK)));
       const walkWith = async (size: number): Promise<void> => {
-        const pages = await walk(context, resource, list, size);
-        const ids = idsOf(pages, size, op.operationId);
+        const { pages } = await walk(context, resource, list, size, query);
+        const read = idsOf(pages, size, op.operationId);
+        // A bounded walk read the list's first records: as many of this walk's first ones are compared (D279).
+        const ids = walked.bound === undefined ? read : read.slice(0, whole.length);
         const got = new Set(ids);
         const gap = whole.find((one) => !got.has(one));
-        if (gap !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${gap} (listed with pages of ${max}) is on no page of ${pages.length}`, pages.at(-1)!.exchange);
+        if (gap !== undefined) throw new Violation(`${op.operationId}${within} with pages of ${size}: record ${gap} (listed with pages of ${max}) is ${walked.bound === undefined ? 'on no page' : `not among the first ${ids.length} records`} of ${pages.length}`, pages.at(-1)!.exchange);
         const extra = ids.find((one) => !wholeSet.has(one));
-        if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not in the list read with pages of ${max}`, pages.find((page) => page.ids.includes(extra))!.exchange);
+        if (extra !== undefined) throw new Violation(`${op.operationId}${within} with pages of ${size}: record ${extra} is on a page but not in the list read with pages of ${max}`, pages.find((page) => page.ids.includes(extra))!.exchange);
       };
       // The sizes whose last page is a boundary, walked on every run before the draws (D170).
       for (const size of boundarySizes(whole.length, low, max)) await walkWith(size);
       await context.forAll(fc.integer({ min: low, max }), walkWith, { runs: Math.min(context.target.runs, 10) });
     },
   };
+}
+
+/**
+ * The query naming a list's window at the run's own records (D279): each lower bound a day before the earliest value
+ * of their ranged member, each upper bound a day after the latest, so a list holding far more than the run made is walked only over
+ * the span the run wrote. `''` (the widest window, D90) when the list has no window or ranged member, when a record
+ * is not known as created (a resource whose records a write may change is not remembered so, and a record moved
+ * out of the span would be missed), or when a record holds no such value.
+ */
+export function createdWindowQuery(resource: ResourceModel, records: readonly (ExactRecord | undefined)[]): string {
+  const op = resource.operations.list;
+  const window = op === undefined ? undefined : windowOf(op);
+  if (window?.property === undefined || records.length === 0 || records.some((record) => record === undefined)) return '';
+  const values = records.map((record) => {
+    const held = record![window.property!];
+    return (Array.isArray(held) ? held : [held]).filter((value): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+  });
+  if (values.some((one) => one.length === 0)) return '';
+  const ordered = values.flat().sort((one, other) => Date.parse(one) - Date.parse(other));
+  // A day wider at each end: a bound read as exclusive, or a day in another zone, still holds every record.
+  const written = (value: string, format: 'date' | 'date-time', bound: 'lower' | 'upper'): string => {
+    const moved = new Date(Date.parse(value) + (bound === 'lower' ? -1 : 1) * 86_400_000).toISOString();
+    return format === 'date' ? moved.slice(0, 10) : `${moved.slice(0, 19)}Z`;
+  };
+  return window.parameters.map((one) => `${encodeURIComponent(one.parameter.name)}=${encodeURIComponent(written(one.bound === 'lower' ? ordered[0]! : ordered.at(-1)!, one.format, one.bound))}`).join('&');
 }
 
 /**

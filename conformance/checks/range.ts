@@ -11,6 +11,7 @@ import { documentedStatuses } from '../../judge/documented.js';
 import { reversedRefused } from '../../model/windows.js';
 import { requestOf } from '../context.js';
 import { settle } from '../consistency.js';
+import { drawFromSeed } from '../property.js';
 import type { Exchange } from '../../judge/verdict.js';
 
 // Range filters as a property (spec/DECISIONS.md › D91): a list's lower and upper bound parameters on a date or
@@ -67,7 +68,7 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
       const upperParameter = window.parameters.find((one) => one.bound === 'upper');
       const format = window.parameters[0]!.format;
       // A year far from the values other checks leave, so that a range holds few records besides these.
-      const start = Date.UTC(2100 + Math.floor(Math.random() * 700), 0, 1);
+      const start = Date.UTC(2100 + drawFromSeed(context.target, fc.integer({ min: 0, max: 699 })), 0, 1);
       const mine: { id: string; times: number[] }[] = [];
       for (let index = 0; index < RECORDS; index++) {
         const days = [index * SPACING_DAYS, ...(index === RECORDS - 1 ? [1] : [])].map((offset) => dayText(start, offset, format));
@@ -89,6 +90,10 @@ export function rangeCheck(resource: ResourceModel, window: ListWindow, id: stri
         if (lowerParameter !== undefined) await ask(offset, undefined);
         if (lowerParameter !== undefined && upperParameter !== undefined) await ask(offset, offset);
       }
+      // Each end one day past a created record's only day (D276): a start that takes in the day before it, or an end
+      // the day after, lists that record on every run.
+      if (lowerParameter !== undefined) await ask(1, undefined);
+      if (upperParameter !== undefined) await ask(undefined, SPACING_DAYS - 1);
       // Windows that hold none of the created records (D170): before the first, after the last, a day between two.
       // A server that answers an empty window with everything (or its default window) is caught on every run.
       if (upperParameter !== undefined) await ask(undefined, -1);

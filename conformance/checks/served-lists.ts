@@ -58,7 +58,7 @@ export function servedLists(model: ApiModel): ServedList[] {
 }
 
 /** One page as read: its records (canonical JSON, the record's identity on a list the suite never wrote), and its exchange. */
-interface Page {
+export interface Page {
   keys: string[];
   records: unknown[];
   exchange: Exchange;
@@ -71,7 +71,7 @@ interface Page {
  * (D124), and the narrowest window that then holds records (D186). Errors: {@link NothingToJudge} when none can be
  * built.
  */
-async function baseQuery(context: CheckContext, served: ServedList): Promise<string> {
+export async function baseQuery(context: CheckContext, served: ServedList): Promise<string> {
   const itemsPath = served.list.shape.kind === 'array' ? [] : served.list.shape.itemsPath;
   const query = await queryHoldingRecords(context, served.op, itemsPath);
   if (query === undefined) throw new NothingToJudge(`${served.op.operationId} needs a query parameter the spec gives no example, enum or default for, so no request to it could be built`);
@@ -93,7 +93,7 @@ interface Asked {
  * Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first), asked
  * with `base` (from {@link baseQuery}) and the filter value `asked`, if any.
  */
-async function readPage(context: CheckContext, served: ServedList, base: string, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
+export async function readPage(context: CheckContext, served: ServedList, base: string, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
   const { op, list } = served;
   const query = new URLSearchParams(base);
   if (asked !== undefined) query.set(asked.filter.parameter.name, String(asked.value));

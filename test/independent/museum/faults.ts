@@ -32,4 +32,7 @@ export const MUSEUM_FAULTS: readonly KilledFault<MuseumFault>[] = [
   { fault: 'reversed-range-500', killedBy: 'listSpecialEvents.range' },
   { fault: 'hours-twelve-hour-clock', killedBy: 'getMuseumHours.documented' },
   { fault: 'ticket-without-confirmation', killedBy: 'buyMuseumTickets.documented' },
+  { fault: 'hours-start-day-before', killedBy: 'getMuseumHours.window' },
+  { fault: 'events-start-day-before', killedBy: 'listSpecialEvents.range' },
+  { fault: 'ticket-date-today', killedBy: 'buyMuseumTickets.echo' },
 ];

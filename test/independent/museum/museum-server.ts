@@ -31,7 +31,10 @@ export type MuseumFault =
   | 'ticket-without-confirmation'
   | 'reversed-range-500'
   | 'events-page-ignored'
-  | 'create-answers-200';
+  | 'create-answers-200'
+  | 'hours-start-day-before'
+  | 'events-start-day-before'
+  | 'ticket-date-today';
 
 /** Options of {@link startMuseumServer}: the accepted Basic user name (any password) and the fault, if any. */
 export interface MuseumOptions {
@@ -231,7 +234,8 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
         const days: ReturnType<typeof hoursOf>[] = [];
         const count = fault === 'hours-limit-ignored' ? 10 : limit;
         for (let index = 0; index < count; index++) {
-          const day = plusDays(start, skipped + index);
+          // A start read in a zone west of UTC lists the day before the one asked first.
+          const day = plusDays(start, skipped + index - (fault === 'hours-start-day-before' ? 1 : 0));
           if (day === undefined) break;
           days.push(hoursOf(day, fault));
         }
@@ -257,9 +261,11 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
         }
         const { skip, limit } = paging(query, fault);
         const listed = [...events.values(), ...(fault === 'deleted-event-still-listed' ? cancelled.values() : [])];
-        const inWindow = listed.filter((event) => event.dates.some((day) => (fault === 'start-date-ignored' || day >= start) && (fault === 'end-date-exclusive' ? day < end : day <= end)));
-        const from = fault === 'events-page-ignored' ? 0 : skip;
-        return send(response, 200, inWindow.slice(from, from + limit).map(shown));
+        // A start read in a zone west of UTC takes in the day before it.
+        const from = fault === 'events-start-day-before' ? (plusDays(start, -1) ?? start) : start;
+        const inWindow = listed.filter((event) => event.dates.some((day) => (fault === 'start-date-ignored' || day >= from) && (fault === 'end-date-exclusive' ? day < end : day <= end)));
+        const first = fault === 'events-page-ignored' ? 0 : skip;
+        return send(response, 200, inWindow.slice(first, first + limit).map(shown));
       }
       case 'GET /special-events/{id}':
         return send(response, 200, shown(eventAt(path[1]!)));
@@ -297,7 +303,8 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
           message: `Museum ${kind} ticket purchased`,
           ticketId,
           ticketType,
-          ticketDate,
+          // The day of purchase put where the day the ticket is for belongs.
+          ticketDate: fault === 'ticket-date-today' ? today() : ticketDate,
           ...(eventId === undefined ? {} : { eventId: eventId.toLowerCase() }),
           ...confirmation,
         });
