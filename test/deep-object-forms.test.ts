@@ -107,7 +107,7 @@ describe('form members declared deepObject', () => {
   });
 
   test("the create's checks pass on the mock", async () => {
-    const target = { baseUrl: mock.baseUrl, spec, runs: 10 };
+    const target = { baseUrl: mock.baseUrl, apiKey: 'no-key-needed', spec, runs: 10 };
     const ids = (await listCheckIds(target)).filter((id) => id.startsWith('createCustomer.') || id.startsWith('getCustomer.found'));
     expect(ids).toEqual(expect.arrayContaining(['createCustomer.echo', 'getCustomer.found']));
     for (const id of ids) {
