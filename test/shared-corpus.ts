@@ -4,10 +4,10 @@ import { PACKAGE_ROOT } from '../model/loader.js';
 
 /**
  * Public API descriptions written by others are test data, not part of this tree: they are kept whole, with their
- * licences, in `../shared/corpus/` beside the checkout (its README names each source). `PETSTORE_SHARED_CORPUS`
- * points elsewhere when the folder lives in another place.
+ * licences, in `../shared/corpus/` beside the checkout (its README names each source). `OPENAPI_HARNESS_SHARED_CORPUS`
+ * (or its older name `PETSTORE_SHARED_CORPUS`) points elsewhere when the folder lives in another place.
  */
-export const SHARED_CORPUS = resolve(process.env['PETSTORE_SHARED_CORPUS'] ?? join(PACKAGE_ROOT, '..', 'shared', 'corpus'));
+export const SHARED_CORPUS = resolve(process.env['OPENAPI_HARNESS_SHARED_CORPUS'] ?? process.env['PETSTORE_SHARED_CORPUS'] ?? join(PACKAGE_ROOT, '..', 'shared', 'corpus'));
 
 /**
  * The absolute path of `relative` inside the shared corpus (`digitalocean/DigitalOcean-public.v2.yaml`), or
