@@ -13,7 +13,8 @@ import { mergePatch, recordFromBody, singularCode, singularWord } from './record
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
-import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { memberWriteHandler, memberWriteOf } from './member-writes.js';
+import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
@@ -23,6 +24,10 @@ import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, ty
  */
 export function compileHandler(op: OperationModel, context: HandlerContext = { basePath: '', resources: [] }): Handler {
   const resource = op.resource;
+  // A write naming members of an item's sub-collection (D291) adds, sets or clears them under the parent.
+  const members = memberWriteOf(op, context.resources);
+  const membersScope = members === undefined ? undefined : parentScope(members.resource, context.resources);
+  if (members !== undefined && membersScope !== undefined) return memberWriteHandler(op, members.resource, members.write, membersScope);
   // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
   if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource, parentScope(resource, context.resources));
   // A field write (D116) is the resource's update with the query's fields as its body.
@@ -37,13 +42,16 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const fallback = op.responses.some((r) => r.status.startsWith('2')) ? undefined : op.responses.find((r) => r.status === 'DEFAULT');
   const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined) || (!op.responses.some((r) => r.status.startsWith('2')) && (fallback === undefined || fallback.schema !== undefined));
   const idParameter = op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined;
-  const notFound = (id: unknown): OperationResult => ({
+  const notFound = (id: RecordId): OperationResult => ({
     error: 'RECORD_NOT_FOUND',
     code: `${singularCode(resource.name)}_NOT_FOUND`,
-    detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
+    detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(ownKey(id))}.`,
   });
   // An item addressed without its parent (`/repos/{o}/{r}/issues/comments/{comment_id}`, D141) is found by its own key alone.
   const scope = resource.parent !== undefined && resource.parent.byExample === undefined && !op.pathParams.some((p) => p.name === resource.parent!.parameter) ? undefined : parentScope(resource, context.resources);
+  // A key unique under its parent only (D290) is held in the store joined to the parent's key.
+  const underParent = scope !== undefined && keyedUnderParent(resource) ? scope : undefined;
+  const storeId = (path: Record<string, unknown>, key: RecordId): RecordId => (underParent === undefined ? key : scopedId(underParent.parentId(path), key));
   // The id of the record under the path's parent (a singleton's, D53), found by the store's parent link; `undefined` when none.
   const singleOf = (path: Record<string, unknown>, store: AnyRecordStore): Maybe<RecordId | undefined> => {
     if (scope === undefined) return undefined;
@@ -60,13 +68,13 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
   const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
-    if (op.idIn === 'path') return pathId(resource, path[idParameter!]);
+    if (op.idIn === 'path') return storeId(path, pathId(resource, path[idParameter!]));
     if (op.idIn === 'parent' && scope !== undefined) {
       return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
     }
     const raw = body !== null && typeof body === 'object' ? (body as RecordValue)[resource.idProperty] : undefined;
     const id = raw === undefined ? undefined : bodyId(resource, raw);
-    return id ?? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` };
+    return id === undefined ? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` } : storeId(path, id);
   };
   // Under a parent, a record of another parent is not found; the link is set from the path whatever the body says.
   // The path's other segments that name a member of the record (`{owner}` of `/repos/{owner}/{repo}`) must name its value (D145).
@@ -101,8 +109,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const missing = dangling(sentBody);
           if (missing !== undefined) return missing;
           const create = (): Maybe<OperationResult> =>
-            andThen(store!.create(fields, given), (created): OperationResult => {
-              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
+            andThen(store!.create(fields, given === undefined ? undefined : storeId(path, given)), (created): OperationResult => {
+              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, ownKey(created.id)) } }) };
               if (created.reason === 'taken') return exists(op, resource, given!);
               return created.reason === 'full'
                 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
@@ -139,12 +147,12 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             // An optional body left out changes nothing (D50): the record is answered as it is. A POST's JSON body
             // (D150) is no merge patch: a null there sets a member that admits null.
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
-            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
+            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: ownKey(id) });
             if (invalid !== undefined) return invalid;
             // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
             const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
-            if (renamed !== undefined && String(renamed) !== String(id)) {
-              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, renamed), (created): Maybe<OperationResult> => {
+            if (renamed !== undefined && String(renamed) !== String(ownKey(id))) {
+              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, storeId(path, renamed)), (created): Maybe<OperationResult> => {
                 if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
                 return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
               });

@@ -21,6 +21,7 @@ import { bodyAsksStream, streamChunks } from './streams.js';
 import type { StreamModel } from '../model/streams.js';
 import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
 import { MemoryRecordStore } from './store/memory-store.js';
+import { memberWriteOf } from './member-writes.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** The records a pipeline serves: one store per resource, by resource name. */
@@ -108,8 +109,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
-  const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
-  const parentStores = new Map(api.operations.map((op) => [op, op.resource?.parent === undefined ? undefined : options.data.get(op.resource.parent.resource)]));
+  // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
+  const holders = new Map(api.operations.map((op) => [op, op.resource ?? memberWriteOf(op, api.resources)?.resource]));
+  const stores = new Map(api.operations.map((op) => [op, holders.get(op) === undefined ? undefined : options.data.get(holders.get(op)!.name)]));
+  const parentStores = new Map(api.operations.map((op) => [op, holders.get(op)?.parent === undefined ? undefined : options.data.get(holders.get(op)!.parent!.resource)]));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');

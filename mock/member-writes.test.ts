@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadModel } from '../model/loader.js';
+import { call } from '../test/in-process.js';
+import { createMock } from './index.js';
+import { keyedUnderParent } from './store/record-store.js';
+
+/**
+ * Keys unique under their parent only (spec/DECISIONS.md › D290) and writes naming the members of an item's
+ * sub-collection (D291), on a small spec written here: boards hold tags named by the client and cards; a card's
+ * tags are added, set, cleared and removed by name, each write answered with the card's tags.
+ */
+const json = (schema: object) => ({ 'application/json': { schema } });
+const ok = (schema: object) => ({ description: 'ok', content: json(schema) });
+const missing = { description: 'missing', content: json({ $ref: '#/components/schemas/Error' }) };
+const param = (name: string, type = 'string') => ({ name, in: 'path', required: true, schema: { type } });
+const tagList = { type: 'array', items: { $ref: '#/components/schemas/Tag' } };
+const names = { type: 'object', required: ['tags'], properties: { tags: { type: 'array', items: { type: 'string' } } } };
+const spec = {
+  openapi: '3.1.0',
+  info: { title: 'Boards', version: '1' },
+  servers: [{ url: '/api' }],
+  components: {
+    schemas: {
+      Error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+      Board: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer', readOnly: true }, title: { type: 'string' } } },
+      Card: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' } } },
+      Tag: { type: 'object', required: ['name', 'color'], properties: { name: { type: 'string', maxLength: 20 }, color: { type: 'string', default: 'grey' } } },
+    },
+  },
+  paths: {
+    '/boards': {
+      post: { operationId: 'createBoard', requestBody: { required: true, content: json({ type: 'object', required: ['title'], properties: { title: { type: 'string' } } }) }, responses: { '201': ok({ $ref: '#/components/schemas/Board' }) } },
+    },
+    '/boards/{board_id}': {
+      parameters: [param('board_id', 'integer')],
+      get: { operationId: 'getBoard', responses: { '200': ok({ $ref: '#/components/schemas/Board' }), '404': missing } },
+      delete: { operationId: 'deleteBoard', responses: { '204': { description: 'gone' }, '404': missing } },
+    },
+    '/boards/{board_id}/tags': {
+      parameters: [param('board_id', 'integer')],
+      get: { operationId: 'listTags', responses: { '200': ok(tagList), '404': missing } },
+      post: { operationId: 'createTag', requestBody: { required: true, content: json({ type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 20 }, color: { type: 'string' } } }) }, responses: { '201': ok({ $ref: '#/components/schemas/Tag' }), '404': missing, '409': missing } },
+    },
+    '/boards/{board_id}/tags/{name}': {
+      parameters: [param('board_id', 'integer'), param('name')],
+      get: { operationId: 'getTag', responses: { '200': ok({ $ref: '#/components/schemas/Tag' }), '404': missing } },
+      delete: { operationId: 'deleteTag', responses: { '204': { description: 'gone' }, '404': missing } },
+    },
+    '/boards/{board_id}/cards': {
+      parameters: [param('board_id', 'integer')],
+      post: { operationId: 'createCard', requestBody: { required: true, content: json({ type: 'object', required: ['text'], properties: { text: { type: 'string' } } }) }, responses: { '201': ok({ $ref: '#/components/schemas/Card' }), '404': missing } },
+    },
+    '/boards/{board_id}/cards/{card_id}': {
+      parameters: [param('board_id', 'integer'), param('card_id', 'integer')],
+      get: { operationId: 'getCard', responses: { '200': ok({ $ref: '#/components/schemas/Card' }), '404': missing } },
+    },
+    '/boards/{board_id}/cards/{card_id}/tags': {
+      parameters: [param('board_id', 'integer'), param('card_id', 'integer')],
+      get: { operationId: 'listCardTags', responses: { '200': ok(tagList), '404': missing } },
+      post: { operationId: 'addCardTags', requestBody: { required: true, content: json(names) }, responses: { '200': ok(tagList), '404': missing } },
+      put: { operationId: 'setCardTags', requestBody: { required: true, content: json(names) }, responses: { '200': ok(tagList), '404': missing } },
+      delete: { operationId: 'clearCardTags', responses: { '204': { description: 'cleared' }, '404': missing } },
+    },
+    '/boards/{board_id}/cards/{card_id}/tags/{name}': {
+      parameters: [param('board_id', 'integer'), param('card_id', 'integer'), param('name')],
+      delete: { operationId: 'removeCardTag', responses: { '200': ok(tagList), '404': missing } },
+    },
+  },
+};
+const dir = mkdtempSync(join(tmpdir(), 'member-writes-'));
+writeFileSync(join(dir, 'openapi.json'), JSON.stringify(spec));
+const model = await loadModel(join(dir, 'openapi.json'));
+rmSync(dir, { recursive: true, force: true });
+const mock = await createMock({ model, data: new Map() });
+const JSON_TYPE = { 'content-type': 'application/json' };
+const send = (method: string, url: string, body?: unknown): ReturnType<typeof call> => call(mock.handle, { method, url: `/api${url}`, ...(body === undefined ? {} : { headers: JSON_TYPE, body: JSON.stringify(body) }) });
+const board = (title: string): number => (send('POST', '/boards', { title }).json as { id: number }).id;
+const tagNames = (answer: ReturnType<typeof call>): string[] => (answer.json as { name: string }[]).map((tag) => tag.name).sort();
+
+describe('keys unique under their parent (D290)', () => {
+  it('holds the board tags and the card tags keyed under their parent, the boards not', () => {
+    const keyed = model.resources.filter(keyedUnderParent).map((resource) => resource.collectionPath).sort();
+    expect(keyed).toEqual(['/boards/{board_id}/cards/{card_id}/tags', '/boards/{board_id}/tags']);
+  });
+
+  it('a tag name taken in one board is free in another, and once its board is deleted it blocks nothing', () => {
+    const [a, b] = [board('A'), board('B')];
+    expect(send('POST', `/boards/${a}/tags`, { name: 'urgent', color: 'red' })).toMatchObject({ status: 201, json: { name: 'urgent', color: 'red' } });
+    expect(send('POST', `/boards/${b}/tags`, { name: 'urgent', color: 'blue' })).toMatchObject({ status: 201, json: { name: 'urgent', color: 'blue' } });
+    // Under one board the name is still unique: the documented 409.
+    expect(send('POST', `/boards/${a}/tags`, { name: 'urgent' }).status).toBe(409);
+    expect(send('GET', `/boards/${a}/tags/urgent`)).toMatchObject({ status: 200, json: { name: 'urgent', color: 'red' } });
+    expect(send('GET', `/boards/${b}/tags/urgent`)).toMatchObject({ status: 200, json: { name: 'urgent', color: 'blue' } });
+    expect(send('GET', `/boards/${a}/tags`).json).toEqual([{ name: 'urgent', color: 'red' }]);
+    expect(send('DELETE', `/boards/${a}/tags/urgent`).status).toBe(204);
+    expect(send('GET', `/boards/${a}/tags/urgent`).status).toBe(404);
+    expect(send('GET', `/boards/${b}/tags/urgent`).status).toBe(200);
+    expect(send('DELETE', `/boards/${b}`).status).toBe(204);
+    const c = board('C');
+    expect(send('POST', `/boards/${c}/tags`, { name: 'urgent' })).toMatchObject({ status: 201, json: { name: 'urgent' } });
+    expect(send('GET', `/boards/${b}/tags/urgent`).status).toBe(404);
+  });
+});
+
+describe('writes naming the members of an item\'s sub-collection (D291)', () => {
+  it('adds are answered with the card\'s tags after the add, which its list shows; another card\'s are its own', () => {
+    const a = board('Work');
+    const card = (send('POST', `/boards/${a}/cards`, { text: 'Ship it' }).json as { id: number }).id;
+    const other = (send('POST', `/boards/${a}/cards`, { text: 'Later' }).json as { id: number }).id;
+    const added = send('POST', `/boards/${a}/cards/${card}/tags`, { tags: ['urgent', 'backend'] });
+    expect(added.status).toBe(200);
+    expect(tagNames(added)).toEqual(['backend', 'urgent']);
+    // Each member is a whole record of the item schema: its defaults filled.
+    expect(added.json).toContainEqual({ name: 'urgent', color: 'grey' });
+    expect(tagNames(send('POST', `/boards/${a}/cards/${card}/tags`, { tags: ['urgent', 'docs'] }))).toEqual(['backend', 'docs', 'urgent']);
+    expect(tagNames(send('GET', `/boards/${a}/cards/${card}/tags`))).toEqual(['backend', 'docs', 'urgent']);
+    expect(tagNames(send('POST', `/boards/${a}/cards/${other}/tags`, { tags: ['urgent'] }))).toEqual(['urgent']);
+    expect(tagNames(send('GET', `/boards/${a}/cards/${other}/tags`))).toEqual(['urgent']);
+    // A card that does not exist has no tags to add to.
+    expect(send('POST', `/boards/${a}/cards/987654/tags`, { tags: ['urgent'] }).status).toBe(404);
+  });
+
+  it('a set leaves exactly the members it names, a remove one, a clear none', () => {
+    const a = board('Home');
+    const card = (send('POST', `/boards/${a}/cards`, { text: 'Paint' }).json as { id: number }).id;
+    send('POST', `/boards/${a}/cards/${card}/tags`, { tags: ['one', 'two', 'three'] });
+    const set = send('PUT', `/boards/${a}/cards/${card}/tags`, { tags: ['two', 'four'] });
+    expect([set.status, tagNames(set)]).toEqual([200, ['four', 'two']]);
+    expect(tagNames(send('GET', `/boards/${a}/cards/${card}/tags`))).toEqual(['four', 'two']);
+    expect(send('DELETE', `/boards/${a}/cards/${card}/tags/four`).status).toBe(200);
+    expect(tagNames(send('GET', `/boards/${a}/cards/${card}/tags`))).toEqual(['two']);
+    expect(send('DELETE', `/boards/${a}/cards/${card}/tags/four`).status).toBe(404);
+    expect(send('DELETE', `/boards/${a}/cards/${card}/tags`).status).toBe(204);
+    expect(send('GET', `/boards/${a}/cards/${card}/tags`).json).toEqual([]);
+  });
+});
