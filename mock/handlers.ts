@@ -14,6 +14,7 @@ import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
 import { memberWriteHandler, memberWriteOf } from './member-writes.js';
+import { removeBelow } from './cascade.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -163,11 +164,13 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
       case 'delete': {
         const deleted = deletionAnswer(op, answer);
-        return ({ store, path, body }) =>
+        return ({ store, path, body, below }) =>
           andThen(idOf(path, body, store!), (id) => {
             if (typeof id === 'object') return id;
-            if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: deleted(json) }));
-            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: deleted(gone) }))));
+            // What lived under the record goes with it (D292): a parent made again under its key starts empty.
+            const gone = (json: string | undefined): Maybe<OperationResult> => (json === undefined ? notFound(id) : below === undefined || below.length === 0 ? { status, json: deleted(json) } : andThen(removeBelow(resource, id, below), () => ({ status, json: deleted(json) })));
+            if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), gone);
+            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), gone)));
           });
       }
     }
@@ -303,7 +306,7 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
   if (parent?.byExample !== undefined) return exampleParentScope(parent, parent.byExample);
   const parentResource = parent === undefined ? undefined : resources.find((r) => r.name === parent.resource);
   if (parent === undefined || parentResource === undefined) return undefined;
-  const parentId = (path: Record<string, unknown>): RecordId => pathId(parentResource, path[parent.parameter]);
+  const parentId = (path: Record<string, unknown>): RecordId => storeKeyAt(parentResource, parent.parameter, path, resources);
   const same = (value: unknown, id: RecordId): boolean => value !== undefined && String(filterKey(value) ?? value) === String(id);
   const grand = parentResource.parent;
   const grandResource = grand === undefined ? undefined : resources.find((r) => r.name === grand.resource);
@@ -326,11 +329,25 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
         if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
         // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
         if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
-        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
+        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
         return handler(input);
       });
     },
   };
+}
+
+/**
+ * The store id of the record of `resource` that the path names by its parameter `parameter`: the path's value as
+ * the store keys it, joined to its own parent's key when its key is unique under that parent only (D290), so that
+ * a sub-resource's link names its parent as the parent's store holds it.
+ */
+function storeKeyAt(resource: ResourceModel, parameter: string, path: Record<string, unknown>, resources: readonly ResourceModel[]): RecordId {
+  const own = pathId(resource, path[parameter]);
+  const above = resource.parent;
+  if (above === undefined || !keyedUnderParent(resource) || path[above.parameter] === undefined) return own;
+  if (above.byExample !== undefined) return scopedId(exampleParentKey(above.byExample, path), own);
+  const aboveResource = resources.find((r) => r.name === above.resource);
+  return aboveResource === undefined ? own : scopedId(storeKeyAt(aboveResource, above.parameter, path, resources), own);
 }
 
 /** The link a record keeps to a parent known by its examples (D72): the path's values of its parameters, joined by `/`. */

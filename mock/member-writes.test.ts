@@ -27,6 +27,7 @@ const spec = {
       Error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
       Board: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer', readOnly: true }, title: { type: 'string' } } },
       Card: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' } } },
+      Space: { type: 'object', required: ['slug'], properties: { slug: { type: 'string' }, title: { type: 'string' } } },
       Tag: { type: 'object', required: ['name', 'color'], properties: { name: { type: 'string', maxLength: 20 }, color: { type: 'string', default: 'grey' } } },
     },
   },
@@ -48,6 +49,23 @@ const spec = {
       parameters: [param('board_id', 'integer'), param('name')],
       get: { operationId: 'getTag', responses: { '200': ok({ $ref: '#/components/schemas/Tag' }), '404': missing } },
       delete: { operationId: 'deleteTag', responses: { '204': { description: 'gone' }, '404': missing } },
+    },
+    '/spaces': {
+      post: { operationId: 'createSpace', requestBody: { required: true, content: json({ $ref: '#/components/schemas/Space' }) }, responses: { '201': ok({ $ref: '#/components/schemas/Space' }), '409': missing } },
+    },
+    '/spaces/{slug}': {
+      parameters: [param('slug')],
+      get: { operationId: 'getSpace', responses: { '200': ok({ $ref: '#/components/schemas/Space' }), '404': missing } },
+      delete: { operationId: 'deleteSpace', responses: { '204': { description: 'gone' }, '404': missing } },
+    },
+    '/spaces/{slug}/tags': {
+      parameters: [param('slug')],
+      get: { operationId: 'listSpaceTags', responses: { '200': ok(tagList), '404': missing } },
+      post: { operationId: 'createSpaceTag', requestBody: { required: true, content: json({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, color: { type: 'string' } } }) }, responses: { '201': ok({ $ref: '#/components/schemas/Tag' }), '404': missing, '409': missing } },
+    },
+    '/spaces/{slug}/tags/{name}': {
+      parameters: [param('slug'), param('name')],
+      get: { operationId: 'getSpaceTag', responses: { '200': ok({ $ref: '#/components/schemas/Tag' }), '404': missing } },
     },
     '/boards/{board_id}/cards': {
       parameters: [param('board_id', 'integer')],
@@ -83,7 +101,31 @@ const tagNames = (answer: ReturnType<typeof call>): string[] => (answer.json as 
 describe('keys unique under their parent (D290)', () => {
   it('holds the board tags and the card tags keyed under their parent, the boards not', () => {
     const keyed = model.resources.filter(keyedUnderParent).map((resource) => resource.collectionPath).sort();
-    expect(keyed).toEqual(['/boards/{board_id}/cards/{card_id}/tags', '/boards/{board_id}/tags']);
+    expect(keyed).toEqual(['/boards/{board_id}/cards/{card_id}/tags', '/boards/{board_id}/tags', '/spaces/{slug}/tags']);
+  });
+
+  it('a parent deleted takes what lived under it along (D292): made again under its key, it starts empty', () => {
+    expect(send('POST', '/spaces', { slug: 'team' }).status).toBe(201);
+    expect(send('POST', '/spaces/team/tags', { name: 'urgent', color: 'red' }).status).toBe(201);
+    expect(send('POST', '/spaces/team/tags', { name: 'urgent' }).status).toBe(409);
+    expect(send('DELETE', '/spaces/team').status).toBe(204);
+    expect(send('GET', '/spaces/team/tags/urgent').status).toBe(404);
+    expect(send('POST', '/spaces', { slug: 'team' }).status).toBe(201);
+    expect(send('GET', '/spaces/team/tags').json).toEqual([]);
+    expect(send('GET', '/spaces/team/tags/urgent').status).toBe(404);
+    expect(send('POST', '/spaces/team/tags', { name: 'urgent' })).toMatchObject({ status: 201, json: { name: 'urgent', color: 'grey' } });
+  });
+
+  it('a card deleted with its board takes its tags along, and the tags of the board too', () => {
+    const a = board('Gone');
+    send('POST', `/boards/${a}/tags`, { name: 'urgent' });
+    const card = (send('POST', `/boards/${a}/cards`, { text: 'Old' }).json as { id: number }).id;
+    send('POST', `/boards/${a}/cards/${card}/tags`, { tags: ['urgent'] });
+    const sizes = (): number[] => ['/boards/{board_id}/tags', '/boards/{board_id}/cards/{card_id}/tags', '/boards/{board_id}/cards'].map((path) => mock.stores.sharedData.get(model.resources.find((resource) => resource.collectionPath === path)!.name)!.size);
+    const before = sizes();
+    expect(before.every((size) => size > 0)).toBe(true);
+    expect(send('DELETE', `/boards/${a}`).status).toBe(204);
+    expect(sizes()).toEqual([before[0]! - 1, before[1]! - 1, before[2]! - 1]);
   });
 
   it('a tag name taken in one board is free in another, and once its board is deleted it blocks nothing', () => {
