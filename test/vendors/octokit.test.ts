@@ -146,10 +146,11 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect(await refusal(octokit.rest.issues.createLabel({ owner, repo: other, name: 'bug' }))).toEqual({ name: 'HttpError', status: 409 });
     expect((await octokit.rest.issues.getLabel({ owner, repo, name: 'bug' })).data.color).toBe('d73a4a');
     expect((await octokit.rest.issues.getLabel({ owner, repo: other, name: 'bug' })).data.color).toBe('00ff00');
-    // Once its repository is gone, a label of that name blocks nothing.
+    // Once its repository is gone, its labels went along: the repository made again under its name starts without them.
     expect((await octokit.rest.repos.delete({ owner, repo: other })).status).toBe(204);
-    expect((await octokit.rest.repos.createForAuthenticatedUser({ name: 'third-repository' })).status).toBe(201);
-    expect((await octokit.rest.issues.createLabel({ owner, repo: 'third-repository', name: 'bug' })).status).toBe(201);
+    expect((await octokit.rest.repos.createForAuthenticatedUser({ name: other })).status).toBe(201);
+    expect((await octokit.rest.issues.listLabelsForRepo({ owner, repo: other })).data).toEqual([]);
+    expect((await octokit.rest.issues.createLabel({ owner, repo: other, name: 'bug' })).status).toBe(201);
     const issue_number = issues[1]!;
     const added = await octokit.rest.issues.addLabels({ owner, repo, issue_number, labels: ['bug', 'help wanted'] });
     expect(added.status).toBe(200);
