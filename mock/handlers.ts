@@ -13,7 +13,7 @@ import { mergePatch, recordFromBody, singularCode, singularWord } from './record
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
-import { memberWriteHandler, memberWriteOf } from './member-writes.js';
+import { answersArray, memberWriteHandler, memberWriteOf } from './member-writes.js';
 import { removeBelow } from './cascade.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
@@ -164,11 +164,15 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
       case 'delete': {
         const deleted = deletionAnswer(op, answer);
+        const remaining = scope === undefined || !answersArray(op) ? undefined : (path: Record<string, unknown>): unknown[] => [...resource.filters.map(() => undefined), filterKey(scope.parentId(path))];
         return ({ store, path, body, below }) =>
           andThen(idOf(path, body, store!), (id) => {
             if (typeof id === 'object') return id;
+            // A delete documented to answer a list, under a parent, answers the parent's members left (D293).
+            const answered = (json: string): Maybe<OperationResult> =>
+              remaining === undefined ? { status, json: deleted(json) } : andThen(store!.list({ keys: remaining(path), limit: Infinity }), (page) => ({ status, json: withoutLink(resource, page.json) }));
             // What lived under the record goes with it (D292): a parent made again under its key starts empty.
-            const gone = (json: string | undefined): Maybe<OperationResult> => (json === undefined ? notFound(id) : below === undefined || below.length === 0 ? { status, json: deleted(json) } : andThen(removeBelow(resource, id, below), () => ({ status, json: deleted(json) })));
+            const gone = (json: string | undefined): Maybe<OperationResult> => (json === undefined ? notFound(id) : below === undefined || below.length === 0 ? answered(json) : andThen(removeBelow(resource, id, below), () => answered(json)));
             if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), gone);
             return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), gone)));
           });

@@ -36,8 +36,8 @@ export function memberWriteOf(op: OperationModel, resources: readonly ResourceMo
   return undefined;
 }
 
-/** Whether the operation's success answer is documented as a JSON array. */
-function answersArray(op: OperationModel): boolean {
+/** Whether the operation's success answer is documented as a JSON array (a write answered with the members after it). */
+export function answersArray(op: OperationModel): boolean {
   const schema = op.responses.find((response) => response.status === String(op.successStatus))?.schema;
   return schema !== undefined && (schema['type'] === 'array' || (Array.isArray(schema['type']) && schema['type'].includes('array')) || schema['items'] !== undefined);
 }

@@ -162,7 +162,8 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number: issues[2]! })).data).toEqual([]);
     const set = await octokit.rest.issues.setLabels({ owner, repo, issue_number, labels: ['docs', 'wontfix'] });
     expect([set.status, set.data.map((label) => label.name).sort()]).toEqual([200, ['docs', 'wontfix']]);
-    await octokit.rest.issues.removeLabel({ owner, repo, issue_number, name: 'wontfix' });
+    const removed = await octokit.rest.issues.removeLabel({ owner, repo, issue_number, name: 'wontfix' });
+    expect([removed.status, removed.data.map((label) => label.name)]).toEqual([200, ['docs']]);
     expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number })).data.map((label) => label.name)).toEqual(['docs']);
     expect((await octokit.rest.issues.removeAllLabels({ owner, repo, issue_number })).status).toBe(204);
     expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number })).data).toEqual([]);
