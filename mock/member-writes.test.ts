@@ -27,6 +27,7 @@ const spec = {
       Error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
       Board: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer', readOnly: true }, title: { type: 'string' } } },
       Card: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' } } },
+      Note: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' } } },
       Space: { type: 'object', required: ['slug'], properties: { slug: { type: 'string' }, title: { type: 'string' } } },
       Tag: { type: 'object', required: ['name', 'color'], properties: { name: { type: 'string', maxLength: 20 }, color: { type: 'string', default: 'grey' } } },
     },
@@ -67,6 +68,15 @@ const spec = {
       parameters: [param('slug'), param('name')],
       get: { operationId: 'getSpaceTag', responses: { '200': ok({ $ref: '#/components/schemas/Tag' }), '404': missing } },
     },
+    '/spaces/{slug}/tags/{name}/notes': {
+      parameters: [param('slug'), param('name')],
+      get: { operationId: 'listTagNotes', responses: { '200': ok({ type: 'array', items: { $ref: '#/components/schemas/Note' } }), '404': missing } },
+      post: { operationId: 'createTagNote', requestBody: { required: true, content: json({ type: 'object', required: ['text'], properties: { text: { type: 'string' } } }) }, responses: { '201': ok({ $ref: '#/components/schemas/Note' }), '404': missing } },
+    },
+    '/spaces/{slug}/tags/{name}/notes/{note_id}': {
+      parameters: [param('slug'), param('name'), param('note_id', 'integer')],
+      get: { operationId: 'getTagNote', responses: { '200': ok({ $ref: '#/components/schemas/Note' }), '404': missing } },
+    },
     '/boards/{board_id}/cards': {
       parameters: [param('board_id', 'integer')],
       post: { operationId: 'createCard', requestBody: { required: true, content: json({ type: 'object', required: ['text'], properties: { text: { type: 'string' } } }) }, responses: { '201': ok({ $ref: '#/components/schemas/Card' }), '404': missing } },
@@ -102,6 +112,7 @@ describe('keys unique under their parent (D290)', () => {
   it('holds the board tags and the card tags keyed under their parent, the boards not', () => {
     const keyed = model.resources.filter(keyedUnderParent).map((resource) => resource.collectionPath).sort();
     expect(keyed).toEqual(['/boards/{board_id}/cards/{card_id}/tags', '/boards/{board_id}/tags', '/spaces/{slug}/tags']);
+    expect(model.resources.find((resource) => resource.collectionPath.endsWith('/notes'))?.parent?.resource).toBe(model.resources.find((resource) => resource.collectionPath === '/spaces/{slug}/tags')?.name);
   });
 
   it('a parent deleted takes what lived under it along (D292): made again under its key, it starts empty', () => {
@@ -114,6 +125,25 @@ describe('keys unique under their parent (D290)', () => {
     expect(send('GET', '/spaces/team/tags').json).toEqual([]);
     expect(send('GET', '/spaces/team/tags/urgent').status).toBe(404);
     expect(send('POST', '/spaces/team/tags', { name: 'urgent' })).toMatchObject({ status: 201, json: { name: 'urgent', color: 'grey' } });
+  });
+
+  it('records under a record keyed under its parent live under that parent\'s record only, and go with it', () => {
+    for (const slug of ['north', 'south']) {
+      expect(send('POST', '/spaces', { slug }).status).toBe(201);
+      expect(send('POST', `/spaces/${slug}/tags`, { name: 'urgent' }).status).toBe(201);
+    }
+    const note = send('POST', '/spaces/north/tags/urgent/notes', { text: 'Call back' });
+    expect(note).toMatchObject({ status: 201, json: { text: 'Call back' } });
+    const id = (note.json as { id: number }).id;
+    expect(send('GET', `/spaces/north/tags/urgent/notes/${id}`)).toMatchObject({ status: 200, json: { id, text: 'Call back' } });
+    expect(send('GET', '/spaces/north/tags/urgent/notes').json).toEqual([{ id, text: 'Call back' }]);
+    expect(send('GET', '/spaces/south/tags/urgent/notes').json).toEqual([]);
+    expect(send('GET', `/spaces/south/tags/urgent/notes/${id}`).status).toBe(404);
+    expect(send('GET', '/spaces/north/tags/absent/notes').status).toBe(404);
+    const notes = model.resources.find((resource) => resource.collectionPath.endsWith('/notes'))!;
+    const before = mock.stores.sharedData.get(notes.name)!.size;
+    expect(send('DELETE', '/spaces/north').status).toBe(204);
+    expect(mock.stores.sharedData.get(notes.name)!.size).toBe(before - 1);
   });
 
   it('a card deleted with its board takes its tags along, and the tags of the board too', () => {

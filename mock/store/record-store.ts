@@ -263,7 +263,7 @@ function scopeMember(resource: ResourceModel): RegExp {
  */
 export function withoutLink(resource: ResourceModel, json: string): string {
   const own = resource.parent === undefined || resource.parent.inSchema ? json : json.replace(LINK_MEMBER, '');
-  return own.includes('\\u0000') && keyedUnderParent(resource) ? own.replace(scopeMember(resource), '$1') : own;
+  return keyedUnderParent(resource) && own.includes('\\u0000') ? own.replace(scopeMember(resource), '$1') : own;
 }
 
 /**
