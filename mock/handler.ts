@@ -29,6 +29,8 @@ export interface OperationInput {
   host?: string | undefined;
   /** The store of the parent resource, for a sub-resource's operation (spec/DECISIONS.md › D53). */
   parentStore?: AnyRecordStore | undefined;
+  /** For a write of a sub-collection's members, the store of the collection it copies named members from (spec/DECISIONS.md › D294). */
+  sourceStore?: AnyRecordStore | undefined;
   /** For a delete, the stores of the resources living below the record's (spec/DECISIONS.md › D292): what lived under it goes too. */
   below?: readonly StoreBelow[] | undefined;
 }

@@ -13,7 +13,7 @@ import { mergePatch, recordFromBody, singularCode, singularWord } from './record
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
-import { answersArray, memberWriteHandler, memberWriteOf } from './member-writes.js';
+import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
@@ -28,7 +28,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   // A write naming members of an item's sub-collection (D291) adds, sets or clears them under the parent.
   const members = memberWriteOf(op, context.resources);
   const membersScope = members === undefined ? undefined : parentScope(members.resource, context.resources);
-  if (members !== undefined && membersScope !== undefined) return memberWriteHandler(op, members.resource, members.write, membersScope);
+  if (members !== undefined && membersScope !== undefined) return memberWriteHandler(op, members.resource, members.write, membersScope, memberSource(op, members.resource, context.resources));
   // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
   if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource, parentScope(resource, context.resources));
   // A field write (D116) is the resource's update with the query's fields as its body.
@@ -352,6 +352,14 @@ function storeKeyAt(resource: ResourceModel, parameter: string, path: Record<str
   if (above.byExample !== undefined) return scopedId(exampleParentKey(above.byExample, path), own);
   const aboveResource = resources.find((r) => r.name === above.resource);
   return aboveResource === undefined ? own : scopedId(storeKeyAt(aboveResource, above.parameter, path, resources), own);
+}
+
+/** The collection a member write copies from (D294), with the store id of its parent for a path; `undefined` when none. */
+function memberSource(op: OperationModel, resource: ResourceModel, resources: readonly ResourceModel[]): MemberSource | undefined {
+  const source = memberSourceOf(op, resource, resources);
+  const above = source?.parent;
+  const aboveResource = above === undefined ? undefined : resources.find((one) => one.name === above.resource);
+  return source === undefined || above === undefined || aboveResource === undefined ? undefined : { resource: source, parentKey: (path) => storeKeyAt(aboveResource, above.parameter, path, resources) };
 }
 
 /** The link a record keeps to a parent known by its examples (D72): the path's values of its parameters, joined by `/`. */

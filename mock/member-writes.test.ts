@@ -195,6 +195,19 @@ describe('writes naming the members of an item\'s sub-collection (D291)', () => 
     expect(send('POST', `/boards/${a}/cards/987654/tags`, { tags: ['urgent'] }).status).toBe(404);
   });
 
+  it('a member the board holds already is added to a card as the board has it (D294)', () => {
+    const a = board('Shop');
+    expect(send('POST', `/boards/${a}/tags`, { name: 'urgent', color: 'red' }).status).toBe(201);
+    const card = (send('POST', `/boards/${a}/cards`, { text: 'Restock' }).json as { id: number }).id;
+    const added = send('POST', `/boards/${a}/cards/${card}/tags`, { tags: ['urgent', 'new'] });
+    expect(added.json).toContainEqual({ name: 'urgent', color: 'red' });
+    expect(added.json).toContainEqual({ name: 'new', color: 'grey' });
+    // Another board's tag of that name is not this board's.
+    const b = board('Other');
+    const elsewhere = (send('POST', `/boards/${b}/cards`, { text: 'Elsewhere' }).json as { id: number }).id;
+    expect(send('POST', `/boards/${b}/cards/${elsewhere}/tags`, { tags: ['urgent'] }).json).toEqual([{ name: 'urgent', color: 'grey' }]);
+  });
+
   it('a set leaves exactly the members it names, a remove one, a clear none', () => {
     const a = board('Home');
     const card = (send('POST', `/boards/${a}/cards`, { text: 'Paint' }).json as { id: number }).id;

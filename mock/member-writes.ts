@@ -12,6 +12,16 @@ import { andThen, filterKey, keyedUnderParent, scopedId, withoutLink, type AnyRe
  */
 export type MemberWrite = 'add' | 'set' | 'clear';
 
+/**
+ * Where a member write finds a member named by its key already made (D294): another collection of the same record
+ * schema under one of the parent's ancestors (a repository's labels for an issue's labels), and the store id its
+ * parent has for a path.
+ */
+export interface MemberSource {
+  resource: ResourceModel;
+  parentKey: (path: Record<string, unknown>) => RecordId;
+}
+
 /** What a member write needs of the parent's scope (mock/handlers.ts): the parent's key and the guard that 404s without it. */
 export interface MemberScope {
   parent: { property: string };
@@ -36,6 +46,21 @@ export function memberWriteOf(op: OperationModel, resources: readonly ResourceMo
   return undefined;
 }
 
+/**
+ * The collection a member write of `resource` copies its members from (D294): a resource keyed under its parent
+ * (D290) with the very same record schema, whose parent is one of the ancestors of `resource`'s parent and is named
+ * by a parameter of the write's path; `undefined` when none is.
+ */
+export function memberSourceOf(op: OperationModel, resource: ResourceModel, resources: readonly ResourceModel[]): ResourceModel | undefined {
+  const ancestors = new Set<string>();
+  for (let at = resource.parent; at !== undefined && !ancestors.has(at.resource); ) {
+    ancestors.add(at.resource);
+    const name = at.resource;
+    at = resources.find((one) => one.name === name)?.parent;
+  }
+  return resources.find((one) => one !== resource && one.recordSchema === resource.recordSchema && one.parent !== undefined && one.parent.byExample === undefined && ancestors.has(one.parent.resource) && keyedUnderParent(one) && op.pathParams.some((param) => param.name === one.parent!.parameter));
+}
+
 /** Whether the operation's success answer is documented as a JSON array (a write answered with the members after it). */
 export function answersArray(op: OperationModel): boolean {
   const schema = op.responses.find((response) => response.status === String(op.successStatus))?.schema;
@@ -50,12 +75,20 @@ export function answersArray(op: OperationModel): boolean {
  * with no body unless it documents an array (then `[]`). A body naming no member by a string key is refused as
  * an invalid body.
  */
-export function memberWriteHandler(op: OperationModel, resource: ResourceModel, write: MemberWrite, scope: MemberScope): Handler {
+export function memberWriteHandler(op: OperationModel, resource: ResourceModel, write: MemberWrite, scope: MemberScope, source?: MemberSource): Handler {
   const status = op.successStatus;
   const listedAnswer = answersArray(op);
   const link = scope.parent.property;
   const keyOf = (record: RecordValue): unknown => record[resource.idProperty];
-  return scope.guard(({ store, path, body }) => {
+  // A member made already in the source collection (D294) is copied whole (same schema), else made from the body.
+  const made = (member: NamedMember, found: RecordValue | undefined): RecordValue => {
+    if (found === undefined || source === undefined) return recordFromBody(resource, member.fields);
+    const own = source.resource.parent!;
+    if (own.inSchema) return { ...found };
+    const { [own.property]: _link, ...copy } = found;
+    return copy;
+  };
+  return scope.guard(({ store, path, body, sourceStore }) => {
     const held = store!;
     const parent = scope.parentId(path);
     const named = write === 'clear' ? [] : namedMembers(body, resource.idProperty);
@@ -63,9 +96,12 @@ export function memberWriteHandler(op: OperationModel, resource: ResourceModel, 
     const keep = new Set(write === 'set' ? named.map((member) => scopedId(parent, member.key)) : []);
     const removed = write === 'add' ? undefined : andThen(membersOf(held, resource, parent), (records) => inTurn(records.map(keyOf).filter((id): id is string => typeof id === 'string' && !keep.has(id)), (id) => andThen(held.delete(id), () => undefined)));
     const added = andThen(removed, () => inTurn(named, (member) => {
-      const record = recordFromBody(resource, member.fields);
-      record[link] = parent;
-      return andThen(held.create(record, scopedId(parent, member.key)), (created) => (created.ok || created.reason === 'taken' ? undefined : 'full'));
+      const found = source === undefined || sourceStore === undefined ? undefined : sourceStore.value(scopedId(source.parentKey(path), member.key));
+      return andThen(found, (original) => {
+        const record = made(member, original);
+        record[link] = parent;
+        return andThen(held.create(record, scopedId(parent, member.key)), (created) => (created.ok || created.reason === 'taken' ? undefined : 'full'));
+      });
     }));
     return andThen(added, (outcome): Maybe<OperationResult> => {
       if (outcome === 'full') return { error: 'STORE_FULL', detail: `The mock holds its maximum of ${held.maxRecords} ${resource.name}; restart it or reset its data to add more.` };

@@ -155,6 +155,8 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const added = await octokit.rest.issues.addLabels({ owner, repo, issue_number, labels: ['bug', 'help wanted'] });
     expect(added.status).toBe(200);
     expect(added.data.map((label) => label.name).sort()).toEqual(['bug', 'help wanted']);
+    // The repository's label of that name is the one the issue carries.
+    expect(added.data.find((label) => label.name === 'bug')?.color).toBe('d73a4a');
     const more = await octokit.rest.issues.addLabels({ owner, repo, issue_number, labels: ['bug', 'docs'] });
     expect(more.data.map((label) => label.name).sort()).toEqual(['bug', 'docs', 'help wanted']);
     expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number })).data.map((label) => label.name).sort()).toEqual(['bug', 'docs', 'help wanted']);
