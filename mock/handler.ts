@@ -2,6 +2,7 @@ import type { OperationModel, ResourceModel } from '../model/model.js';
 import type { ErrorCode } from './errors.js';
 import type { UploadedFile } from './forms.js';
 import type { AnyRecordStore, Maybe } from './store/record-store.js';
+import type { StoreBelow } from './cascade.js';
 
 /**
  * The shape of the state logic of one operation, shared by the handlers of every role (handlers.ts) and the list
@@ -28,6 +29,10 @@ export interface OperationInput {
   host?: string | undefined;
   /** The store of the parent resource, for a sub-resource's operation (spec/DECISIONS.md › D53). */
   parentStore?: AnyRecordStore | undefined;
+  /** For a write of a sub-collection's members, the store of the collection it copies named members from (spec/DECISIONS.md › D294). */
+  sourceStore?: AnyRecordStore | undefined;
+  /** For a delete, the stores of the resources living below the record's (spec/DECISIONS.md › D292): what lived under it goes too. */
+  below?: readonly StoreBelow[] | undefined;
 }
 
 /**

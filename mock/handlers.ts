@@ -14,7 +14,9 @@ import { mergePatch, recordFromBody, singularCode, singularWord } from './record
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
-import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
+import { removeBelow } from './cascade.js';
+import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
@@ -24,6 +26,10 @@ import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, ty
  */
 export function compileHandler(op: OperationModel, context: HandlerContext = { basePath: '', resources: [] }): Handler {
   const resource = op.resource;
+  // A write naming members of an item's sub-collection (D291) adds, sets or clears them under the parent.
+  const members = memberWriteOf(op, context.resources);
+  const membersScope = members === undefined ? undefined : parentScope(members.resource, context.resources);
+  if (members !== undefined && membersScope !== undefined) return memberWriteHandler(op, members.resource, members.write, membersScope, memberSource(op, members.resource, context.resources));
   // A sub-path view of a collection (spec/DECISIONS.md › D48) lists that resource's records.
   if (resource !== undefined && op.role === undefined && resource.views.some((view) => view.operation === op)) return listHandler(op, resource, parentScope(resource, context.resources));
   // A field write (D116) is the resource's update with the query's fields as its body.
@@ -38,13 +44,16 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const fallback = op.responses.some((r) => r.status.startsWith('2')) ? undefined : op.responses.find((r) => r.status === 'DEFAULT');
   const withBody = op.responses.some((r) => r.status === String(status) && r.schema !== undefined) || (!op.responses.some((r) => r.status.startsWith('2')) && (fallback === undefined || fallback.schema !== undefined));
   const idParameter = op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined;
-  const notFound = (id: unknown): OperationResult => ({
+  const notFound = (id: RecordId): OperationResult => ({
     error: 'RECORD_NOT_FOUND',
     code: `${singularCode(resource.name)}_NOT_FOUND`,
-    detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(id)}.`,
+    detail: `No ${singularWord(resource.name)} has the ${idParameter ?? resource.idProperty} ${String(ownKey(id))}.`,
   });
   // An item addressed without its parent (`/repos/{o}/{r}/issues/comments/{comment_id}`, D141) is found by its own key alone.
   const scope = resource.parent !== undefined && resource.parent.byExample === undefined && !op.pathParams.some((p) => p.name === resource.parent!.parameter) ? undefined : parentScope(resource, context.resources);
+  // A key unique under its parent only (D290) is held in the store joined to the parent's key.
+  const underParent = scope !== undefined && keyedUnderParent(resource) ? scope : undefined;
+  const storeId = (path: Record<string, unknown>, key: RecordId): RecordId => (underParent === undefined ? key : scopedId(underParent.parentId(path), key));
   // The id of the record under the path's parent (a singleton's, D53), found by the store's parent link; `undefined` when none.
   const singleOf = (path: Record<string, unknown>, store: AnyRecordStore): Maybe<RecordId | undefined> => {
     if (scope === undefined) return undefined;
@@ -61,13 +70,13 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
   const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
-    if (op.idIn === 'path') return pathId(resource, path[idParameter!]);
+    if (op.idIn === 'path') return storeId(path, pathId(resource, path[idParameter!]));
     if (op.idIn === 'parent' && scope !== undefined) {
       return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
     }
     const raw = body !== null && typeof body === 'object' ? (body as RecordValue)[resource.idProperty] : undefined;
     const id = raw === undefined ? undefined : bodyId(resource, raw);
-    return id ?? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` };
+    return id === undefined ? { error: 'INVALID_BODY', detail: `The body must name the ${singularWord(resource.name)} to change by its ${resource.idProperty}.` } : storeId(path, id);
   };
   // Under a parent, a record of another parent is not found; the link is set from the path whatever the body says.
   // The path's other segments that name a member of the record (`{owner}` of `/repos/{owner}/{repo}`) must name its value (D145).
@@ -102,8 +111,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const missing = dangling(sentBody);
           if (missing !== undefined) return missing;
           const create = (): Maybe<OperationResult> =>
-            andThen(store!.create(fields, given), (created): OperationResult => {
-              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
+            andThen(store!.create(fields, given === undefined ? undefined : storeId(path, given)), (created): OperationResult => {
+              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, ownKey(created.id)) } }) };
               if (created.reason === 'taken') return exists(op, resource, given!);
               return created.reason === 'full'
                 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
@@ -140,12 +149,12 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             // An optional body left out changes nothing (D50): the record is answered as it is. A POST's JSON body
             // (D150) is no merge patch: a null there sets a member that admits null.
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
-            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
+            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: ownKey(id) });
             if (invalid !== undefined) return invalid;
             // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
             const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
-            if (renamed !== undefined && String(renamed) !== String(id)) {
-              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, renamed), (created): Maybe<OperationResult> => {
+            if (renamed !== undefined && String(renamed) !== String(ownKey(id))) {
+              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, storeId(path, renamed)), (created): Maybe<OperationResult> => {
                 if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
                 return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
               });
@@ -156,11 +165,17 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
       case 'delete': {
         const deleted = deletionAnswer(op, resource, answer);
-        return ({ store, path, body }) =>
+        const remaining = scope === undefined || !answersArray(op) ? undefined : (path: Record<string, unknown>): unknown[] => [...resource.filters.map(() => undefined), filterKey(scope.parentId(path))];
+        return ({ store, path, body, below }) =>
           andThen(idOf(path, body, store!), (id) => {
             if (typeof id === 'object') return id;
-            if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), (json) => (json === undefined ? notFound(id) : { status, json: deleted(json) }));
-            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), (gone) => (gone === undefined ? notFound(id) : { status, json: deleted(gone) }))));
+            // A delete documented to answer a list, under a parent, answers the parent's members left (D293).
+            const answered = (json: string): Maybe<OperationResult> =>
+              remaining === undefined ? { status, json: deleted(json) } : andThen(store!.list({ keys: remaining(path), limit: Infinity }), (page) => ({ status, json: withoutLink(resource, page.json) }));
+            // What lived under the record goes with it (D292): a parent made again under its key starts empty.
+            const gone = (json: string | undefined): Maybe<OperationResult> => (json === undefined ? notFound(id) : below === undefined || below.length === 0 ? answered(json) : andThen(removeBelow(resource, id, below), () => answered(json)));
+            if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), gone);
+            return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), gone)));
           });
       }
     }
@@ -296,7 +311,7 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
   if (parent?.byExample !== undefined) return exampleParentScope(parent, parent.byExample);
   const parentResource = parent === undefined ? undefined : resources.find((r) => r.name === parent.resource);
   if (parent === undefined || parentResource === undefined) return undefined;
-  const parentId = (path: Record<string, unknown>): RecordId => pathId(parentResource, path[parent.parameter]);
+  const parentId = (path: Record<string, unknown>): RecordId => storeKeyAt(parentResource, parent.parameter, path, resources);
   const same = (value: unknown, id: RecordId): boolean => value !== undefined && String(filterKey(value) ?? value) === String(id);
   const grand = parentResource.parent;
   const grandResource = grand === undefined ? undefined : resources.find((r) => r.name === grand.resource);
@@ -319,11 +334,33 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
         if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
         // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
         if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
-        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
+        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
         return handler(input);
       });
     },
   };
+}
+
+/**
+ * The store id of the record of `resource` that the path names by its parameter `parameter`: the path's value as
+ * the store keys it, joined to its own parent's key when its key is unique under that parent only (D290), so that
+ * a sub-resource's link names its parent as the parent's store holds it.
+ */
+function storeKeyAt(resource: ResourceModel, parameter: string, path: Record<string, unknown>, resources: readonly ResourceModel[]): RecordId {
+  const own = pathId(resource, path[parameter]);
+  const above = resource.parent;
+  if (above === undefined || !keyedUnderParent(resource) || path[above.parameter] === undefined) return own;
+  if (above.byExample !== undefined) return scopedId(exampleParentKey(above.byExample, path), own);
+  const aboveResource = resources.find((r) => r.name === above.resource);
+  return aboveResource === undefined ? own : scopedId(storeKeyAt(aboveResource, above.parameter, path, resources), own);
+}
+
+/** The collection a member write copies from (D294), with the store id of its parent for a path; `undefined` when none. */
+function memberSource(op: OperationModel, resource: ResourceModel, resources: readonly ResourceModel[]): MemberSource | undefined {
+  const source = memberSourceOf(op, resource, resources);
+  const above = source?.parent;
+  const aboveResource = above === undefined ? undefined : resources.find((one) => one.name === above.resource);
+  return source === undefined || above === undefined || aboveResource === undefined ? undefined : { resource: source, parentKey: (path) => storeKeyAt(aboveResource, above.parameter, path, resources) };
 }
 
 /** The link a record keeps to a parent known by its examples (D72): the path's values of its parameters, joined by `/`. */

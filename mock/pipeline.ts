@@ -21,6 +21,8 @@ import { bodyAsksStream, streamChunks } from './streams.js';
 import type { StreamModel } from '../model/streams.js';
 import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
 import { MemoryRecordStore } from './store/memory-store.js';
+import { memberSourceOf, memberWriteOf } from './member-writes.js';
+import { storesBelow } from './cascade.js';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** The records a pipeline serves: one store per resource, by resource name. */
@@ -108,8 +110,18 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
-  const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
-  const parentStores = new Map(api.operations.map((op) => [op, op.resource?.parent === undefined ? undefined : options.data.get(op.resource.parent.resource)]));
+  // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
+  const holders = new Map(api.operations.map((op) => [op, op.resource ?? memberWriteOf(op, api.resources)?.resource]));
+  const stores = new Map(api.operations.map((op) => [op, holders.get(op) === undefined ? undefined : options.data.get(holders.get(op)!.name)]));
+  const parentStores = new Map(api.operations.map((op) => [op, holders.get(op)?.parent === undefined ? undefined : options.data.get(holders.get(op)!.parent!.resource)]));
+  // A write of a sub-collection's members copies a member made already from its source collection (D294).
+  const sourceStores = new Map(api.operations.map((op) => {
+    const members = memberWriteOf(op, api.resources);
+    const source = members === undefined ? undefined : memberSourceOf(op, members.resource, api.resources);
+    return [op, source === undefined ? undefined : options.data.get(source.name)];
+  }));
+  // A delete removes what lived under the record too (D292): the stores of the resources below its own.
+  const belowStores = new Map(api.operations.map((op) => [op, op.role === 'delete' && op.resource !== undefined ? storesBelow(op.resource, api.resources, (name) => options.data.get(name)) : undefined]));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -176,10 +188,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       // wins over an `Accept` that names only JSON, which client libraries send on every request (D152).
       if (entry.streams.length > 0) {
         const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? (negotiate(entry.streams, request.headers.accept) ?? entry.streams[0]) : undefined;
-        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore }));
+        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op) }));
       }
 
-      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op) });
       if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
       response = respond(entry, result, content);
     } catch (error) {

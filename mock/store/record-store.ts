@@ -218,9 +218,52 @@ export function storedSchema(resource: ResourceModel): Schema {
 // The link's member as JSON writes it; a raw `"` after `,` never occurs inside a JSON string, so this finds members only.
 const LINK_MEMBER = new RegExp(`,${JSON.stringify(PARENT_LINK).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:(?:-?\\d+|"(?:[^"\\\\]|\\\\.)*")`, 'g');
 
-/** A record's or a page's JSON text as answered: without the mock's parent link member (D53). */
+/** What joins a parent's key and a record's own key in the store id of a record keyed under its parent (D290). */
+const SCOPE_JOIN = '\u0000';
+
+/**
+ * Whether a resource's records are keyed under their parent (spec/DECISIONS.md › D290): a sub-resource (not a
+ * singleton) whose string key only clients give (its create needs the key, or no create exists: its records come
+ * from adds that name them). Two parents may then hold records of the same key (a `bug` label in two
+ * repositories), so the store id joins the parent's key and the record's own ({@link scopedId}); answers show the
+ * own key only ({@link withoutLink}). A key the server draws is unique in the store already and is not scoped.
+ */
+export function keyedUnderParent(resource: ResourceModel): boolean {
+  return resource.parent !== undefined && resource.parent.singleton !== true && resource.idType === 'string' && (resource.idSource === 'client' || resource.operations.create === undefined);
+}
+
+/** The store id of the record of key `key` under the parent of key `parent` (D290). */
+export function scopedId(parent: RecordId, key: RecordId): string {
+  return `${String(parent)}${SCOPE_JOIN}${String(key)}`;
+}
+
+/** A record's own key from its store id: the part after the parent's key (D290); other ids as they are. */
+export function ownKey(id: RecordId): RecordId {
+  if (typeof id !== 'string') return id;
+  const at = id.indexOf(SCOPE_JOIN);
+  return at === -1 ? id : id.slice(at + 1);
+}
+
+const scopeMembers = new WeakMap<ResourceModel, RegExp>();
+
+/** The key member of each record of a JSON text, up to the escaped join after the parent's key (kept: the member's name and quote). */
+function scopeMember(resource: ResourceModel): RegExp {
+  let found = scopeMembers.get(resource);
+  if (found === undefined) {
+    const name = JSON.stringify(resource.idProperty).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+    found = new RegExp(`([{,]${name}:")(?:[^"\\\\]|\\\\(?!u0000).)*?\\\\u0000`, 'g');
+    scopeMembers.set(resource, found);
+  }
+  return found;
+}
+
+/**
+ * A record's or a page's JSON text as answered: without the mock's parent link member (D53), and for records
+ * keyed under their parent, each key without its parent's part (D290).
+ */
 export function withoutLink(resource: ResourceModel, json: string): string {
-  return resource.parent === undefined || resource.parent.inSchema ? json : json.replace(LINK_MEMBER, '');
+  const own = resource.parent === undefined || resource.parent.inSchema ? json : json.replace(LINK_MEMBER, '');
+  return keyedUnderParent(resource) && own.includes('\\u0000') ? own.replace(scopeMember(resource), '$1') : own;
 }
 
 /**
@@ -228,8 +271,11 @@ export function withoutLink(resource: ResourceModel, json: string): string {
  * what a state file, an admin load or a spec reload checks.
  */
 export function isValidRecord(resource: ResourceModel, record: RecordValue): boolean {
-  if (resource.parent === undefined || resource.parent.inSchema || !Object.hasOwn(record, PARENT_LINK)) return resource.validateRecord(toView(record));
-  const { [PARENT_LINK]: _link, ...own } = record;
+  // A key held under its parent (D290) is judged as answers show it: its own part.
+  const key = record[resource.idProperty];
+  const shown = typeof key === 'string' && keyedUnderParent(resource) ? { ...record, [resource.idProperty]: ownKey(key) } : record;
+  if (resource.parent === undefined || resource.parent.inSchema || !Object.hasOwn(shown, PARENT_LINK)) return resource.validateRecord(toView(shown));
+  const { [PARENT_LINK]: _link, ...own } = shown;
   return resource.validateRecord(toView(own));
 }
 

@@ -136,6 +136,41 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect(await refusal(octokit.rest.issues.getLabel({ owner, repo, name: 'obsolete' }))).toEqual({ name: 'HttpError', status: 404 });
   });
 
+  test('labels of one name live in two repositories, and an issue lists the labels added to it, set and removed', async () => {
+    const other = 'second-repository';
+    expect((await octokit.rest.repos.createForAuthenticatedUser({ name: other })).status).toBe(201);
+    expect((await octokit.rest.issues.createLabel({ owner, repo, name: 'bug', color: 'd73a4a' })).status).toBe(201);
+    const again = await octokit.rest.issues.createLabel({ owner, repo: other, name: 'bug', color: '00ff00' });
+    expect([again.status, again.data.name, again.data.color]).toEqual([201, 'bug', '00ff00']);
+    // The same name twice in one repository is still refused (D50's 409: the operation documents neither 409 nor 400).
+    expect(await refusal(octokit.rest.issues.createLabel({ owner, repo: other, name: 'bug' }))).toEqual({ name: 'HttpError', status: 409 });
+    expect((await octokit.rest.issues.getLabel({ owner, repo, name: 'bug' })).data.color).toBe('d73a4a');
+    expect((await octokit.rest.issues.getLabel({ owner, repo: other, name: 'bug' })).data.color).toBe('00ff00');
+    // Once its repository is gone, its labels went along: the repository made again under its name starts without them.
+    expect((await octokit.rest.repos.delete({ owner, repo: other })).status).toBe(204);
+    expect((await octokit.rest.repos.createForAuthenticatedUser({ name: other })).status).toBe(201);
+    expect((await octokit.rest.issues.listLabelsForRepo({ owner, repo: other })).data).toEqual([]);
+    expect((await octokit.rest.issues.createLabel({ owner, repo: other, name: 'bug' })).status).toBe(201);
+    const issue_number = issues[1]!;
+    const added = await octokit.rest.issues.addLabels({ owner, repo, issue_number, labels: ['bug', 'help wanted'] });
+    expect(added.status).toBe(200);
+    expect(added.data.map((label) => label.name).sort()).toEqual(['bug', 'help wanted']);
+    // The repository's label of that name is the one the issue carries.
+    expect(added.data.find((label) => label.name === 'bug')?.color).toBe('d73a4a');
+    const more = await octokit.rest.issues.addLabels({ owner, repo, issue_number, labels: ['bug', 'docs'] });
+    expect(more.data.map((label) => label.name).sort()).toEqual(['bug', 'docs', 'help wanted']);
+    expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number })).data.map((label) => label.name).sort()).toEqual(['bug', 'docs', 'help wanted']);
+    // Another issue's labels are its own.
+    expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number: issues[2]! })).data).toEqual([]);
+    const set = await octokit.rest.issues.setLabels({ owner, repo, issue_number, labels: ['docs', 'wontfix'] });
+    expect([set.status, set.data.map((label) => label.name).sort()]).toEqual([200, ['docs', 'wontfix']]);
+    const removed = await octokit.rest.issues.removeLabel({ owner, repo, issue_number, name: 'wontfix' });
+    expect([removed.status, removed.data.map((label) => label.name)]).toEqual([200, ['docs']]);
+    expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number })).data.map((label) => label.name)).toEqual(['docs']);
+    expect((await octokit.rest.issues.removeAllLabels({ owner, repo, issue_number })).status).toBe(204);
+    expect((await octokit.rest.issues.listLabelsOnIssue({ owner, repo, issue_number })).data).toEqual([]);
+  });
+
   test('a milestone and a pull request are created and read back at their numbers', async () => {
     const milestone = await octokit.rest.issues.createMilestone({ owner, repo, title: 'v1.0', description: 'First release' });
     expect([milestone.status, milestone.data.title, milestone.data.state]).toEqual([201, 'v1.0', 'open']);
