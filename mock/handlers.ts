@@ -7,13 +7,14 @@ import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
-import type { Handler, HandlerContext, OperationResult } from './handler.js';
+import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
 import { fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
-import { andThen, filterKey, isValidRecord, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { nextNumber, numberedId } from './numbering.js';
+import { andThen, filterKey, isValidRecord, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
@@ -53,6 +54,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       return record === undefined ? undefined : bodyId(resource, record[resource.idProperty]);
     });
   };
+  const numbered = resource.numbering !== undefined;
+  // The member the store keys records by: the record's key, or its global id where the key is numbered per parent (D240).
+  const keyed = storeView(resource);
   const wrap = envelopeWrap(op);
   // An answer whose own schema is not the record's (a create adding a one-time secret) is fit to it (D155).
   const fit = op.role === 'list' || op.role === 'delete' ? undefined : answerFit(op, resource);
@@ -60,6 +64,11 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
   const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
+    // A number counted per parent (D240) names a record under the path's parent: the store keys it by its global id.
+    if (op.idIn === 'path' && numbered) {
+      const number = pathId(resource, path[idParameter!]);
+      return andThen(numberedId(resource, store, scope === undefined ? undefined : filterKey(scope.parentId(path)), number), (id) => id ?? notFound(number));
+    }
     if (op.idIn === 'path') return pathId(resource, path[idParameter!]);
     if (op.idIn === 'parent' && scope !== undefined) {
       return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
@@ -87,7 +96,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         return listHandler(op, resource, scope);
       case 'create': {
         const uploads = uploadMembers(resource);
-        return ({ store, body, path, files }) => {
+        return ({ store, body, path, files, siblingStores }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
@@ -102,7 +111,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (missing !== undefined) return missing;
           const create = (): Maybe<OperationResult> =>
             andThen(store!.create(fields, given), (created): OperationResult => {
-              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, created.id) } }) };
+              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, numbered ? (bodyId(resource, fields[resource.idProperty]) ?? created.id) : created.id) } }) };
               if (created.reason === 'taken') return exists(op, resource, given!);
               return created.reason === 'full'
                 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
@@ -110,6 +119,13 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             });
           // A singleton holds one record per parent: a second create is refused as a taken id is where the
           // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
+          // The next number under the parent, counted with the siblings sharing the numbers (D240).
+          if (numbered) {
+            return andThen(nextNumber(resource, [store!, ...(siblingStores ?? [])], scope === undefined ? undefined : filterKey(scope.parentId(path))), (number) => {
+              fields[resource.idProperty] = number;
+              return create();
+            });
+          }
           if (resource.parent?.singleton !== true) return create();
           return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
         };
@@ -139,7 +155,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             // An optional body left out changes nothing (D50): the record is answered as it is. A POST's JSON body
             // (D150) is no merge patch: a null there sets a member that admits null.
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
-            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: id });
+            // A number counted per parent stays the record's (D240); the store keeps the global id.
+            if (numbered) record[resource.idProperty] = previous[resource.idProperty];
+            const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: id });
             if (invalid !== undefined) return invalid;
             // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
             const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
@@ -295,7 +313,9 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
   if (parent?.byExample !== undefined) return exampleParentScope(parent, parent.byExample);
   const parentResource = parent === undefined ? undefined : resources.find((r) => r.name === parent.resource);
   if (parent === undefined || parentResource === undefined) return undefined;
-  const parentId = (path: Record<string, unknown>): RecordId => pathId(parentResource, path[parent.parameter]);
+  // A numbered parent's children link to its store key, its global id (D240).
+  const parentKeyed = storeView(parentResource);
+  const parentId = (path: Record<string, unknown>): RecordId => pathId(parentKeyed, path[parent.parameter]);
   const same = (value: unknown, id: RecordId): boolean => value !== undefined && String(filterKey(value) ?? value) === String(id);
   const grand = parentResource.parent;
   const grandResource = grand === undefined ? undefined : resources.find((r) => r.name === grand.resource);
@@ -307,6 +327,17 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
     code: `${singularCode(parentResource.name)}_NOT_FOUND`,
     detail: `No ${singularWord(parentResource.name)} has the ${parent.parameter} ${String(path[parent.parameter])}.`,
   });
+  // Runs the handler when the parent the path names exists (and lies where the path says); else a 404.
+  const guarded = (handler: Handler, input: OperationInput, parentStore: AnyRecordStore): Maybe<OperationResult> => {
+    const { path } = input;
+    return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
+      if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
+      // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
+      if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
+      if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
+      return handler(input);
+    });
+  };
   return {
     parent,
     parentId,
@@ -314,13 +345,13 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
     guard: (handler) => (input) => {
       const { parentStore, path } = input;
       if (parentStore === undefined) return missing(path);
-      return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
-        if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
-        // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
-        if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
-        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
-        return handler(input);
-      });
+      // A parent numbered under its own parent (an issue's number, D240) is found there; its children link to its
+      // global id, the store's key, which the handler then reads in the path's place.
+      if (parentResource.numbering !== undefined) {
+        const grandKey = grand?.byExample !== undefined ? exampleParentKey(grand.byExample, path) : grandResource === undefined ? undefined : filterKey(pathId(grandResource, path[grand!.parameter]));
+        return andThen(numberedId(parentResource, parentStore, grandKey, path[parent.parameter]), (id) => (id === undefined ? missing(path) : guarded(handler, { ...input, path: { ...path, [parent.parameter]: id } }, parentStore)));
+      }
+      return guarded(handler, input, parentStore);
     },
   };
 }

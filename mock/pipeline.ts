@@ -110,6 +110,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   }
   const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
   const parentStores = new Map(api.operations.map((op) => [op, op.resource?.parent === undefined ? undefined : options.data.get(op.resource.parent.resource)]));
+  // A create of a resource numbered per parent counts its siblings' numbers too (D240).
+  const siblingStores = new Map(api.operations.map((op) => [op, op.role !== 'create' || op.resource?.numbering === undefined ? undefined : op.resource.numbering.shared.map((name) => options.data.get(name)).filter((store) => store !== undefined)]));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -176,10 +178,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       // wins over an `Accept` that names only JSON, which client libraries send on every request (D152).
       if (entry.streams.length > 0) {
         const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? (negotiate(entry.streams, request.headers.accept) ?? entry.streams[0]) : undefined;
-        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore }));
+        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore, siblingStores: siblingStores.get(op) }));
       }
 
-      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore });
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore, siblingStores: siblingStores.get(op) });
       if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
       response = respond(entry, result, content);
     } catch (error) {

@@ -274,3 +274,23 @@ export function idDrawer(resource: ResourceModel): (() => string) | undefined {
       return undefined;
   }
 }
+
+const storeViews = new WeakMap<ResourceModel, ResourceModel>();
+
+/**
+ * The resource as its store sees it: the resource itself, or for one numbered per parent (spec/DECISIONS.md ›
+ * D240) the same resource keyed by its global id (`id`, server-assigned), since its own key (`number`) repeats
+ * across parents. Handlers look a number up under its parent and address the store by that id.
+ */
+export function storeView(resource: ResourceModel): ResourceModel {
+  const numbering = resource.numbering;
+  if (numbering === undefined) return resource;
+  let view = storeViews.get(resource);
+  if (view === undefined) {
+    const idSchema = resource.properties[numbering.storeKey] ?? {};
+    const idType = idSchema['type'] === 'integer' || idSchema['type'] === 'number' ? 'integer' : 'string';
+    view = { ...resource, idProperty: numbering.storeKey, idType, idSchema, idParameter: undefined, idSource: 'server' };
+    storeViews.set(resource, view);
+  }
+  return view;
+}

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listCheckIds, runCheck } from '../conformance/run-suite.js';
+import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
+import { fixtureMock } from '../test/in-process.js';
+import { startMock, type StartedMock } from './index.js';
+
+/**
+ * Resources as their description shapes them (spec/DECISIONS.md D240-D243), served from
+ * mock/fixtures/numbered.openapi.yaml: numbers counted per parent and shared where both records name each other.
+ */
+const SPEC = join(PACKAGE_ROOT, 'mock', 'fixtures', 'numbered.openapi.yaml');
+const { send, post, get } = await fixtureMock('numbered.openapi.yaml');
+const patch = (url: string, body: unknown): ReturnType<typeof get> => send({ method: 'PATCH', url: `/api${url}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const numberOf = (answer: ReturnType<typeof get>): number => (answer.json as { number: number }).number;
+const idOf = (answer: ReturnType<typeof get>): number => (answer.json as { id: number }).id;
+
+describe('the model of keys counted per parent (D240)', () => {
+  it('numbers issues, pull requests and milestones per repository; issues and pull requests share their numbers, milestones do not', async () => {
+    const model = await loadModel(SPEC);
+    const numbering = Object.fromEntries(model.resources.map((resource) => [resource.collectionPath.split('/').at(-1), resource.numbering]));
+    expect(numbering['issues']?.storeKey).toBe('id');
+    expect(numbering['issues']?.shared).toEqual([model.resources.find((resource) => resource.collectionPath.endsWith('/pulls'))!.name]);
+    expect(numbering['pulls']?.shared).toEqual([model.resources.find((resource) => resource.collectionPath.endsWith('/issues'))!.name]);
+    expect(numbering['milestones']).toEqual({ storeKey: 'id', shared: [] });
+    // Keyed by their global id: no number in their paths.
+    expect([numbering['repos'], numbering['comments']]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('keys counted per parent (D240)', () => {
+  it('each repository numbers its issues from 1, and an issue is read at its number under its own repository only', () => {
+    const owner = (post('/user/repos', { name: 'one' }).json as { owner: { login: string } }).owner.login;
+    expect(post('/user/repos', { name: 'two' }).status).toBe(201);
+    const one = [post(`/repos/${owner}/one/issues`, { title: 'A' }), post(`/repos/${owner}/one/issues`, { title: 'B' })];
+    const two = [post(`/repos/${owner}/two/issues`, { title: 'C' })];
+    expect([...one, ...two].map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(one.map(numberOf)).toEqual([1, 2]);
+    expect(two.map(numberOf)).toEqual([1]);
+    // Global ids stay distinct across repositories.
+    expect(new Set([...one, ...two].map(idOf)).size).toBe(3);
+    expect(get(`/repos/${owner}/one/issues/1`).json).toMatchObject({ number: 1, title: 'A' });
+    expect(get(`/repos/${owner}/two/issues/1`).json).toMatchObject({ number: 1, title: 'C' });
+    expect(get(`/repos/${owner}/two/issues/2`).status).toBe(404);
+    expect(patch(`/repos/${owner}/two/issues/1`, { title: 'C2', state: 'closed' }).json).toMatchObject({ number: 1, title: 'C2', state: 'closed' });
+    expect(get(`/repos/${owner}/one/issues/1`).json).toMatchObject({ number: 1, title: 'A', state: 'open' });
+  });
+
+  it('issues and pull requests of one repository share numbers; milestones count on their own', () => {
+    const owner = (post('/user/repos', { name: 'shared' }).json as { owner: { login: string } }).owner.login;
+    const issue = post(`/repos/${owner}/shared/issues`, { title: 'Bug' });
+    const pull = post(`/repos/${owner}/shared/pulls`, { title: 'Fix', head: 'fix', base: 'main' });
+    const next = post(`/repos/${owner}/shared/issues`, { title: 'Another' });
+    const milestone = post(`/repos/${owner}/shared/milestones`, { title: 'v1' });
+    expect([numberOf(issue), numberOf(pull), numberOf(next), numberOf(milestone)]).toEqual([1, 2, 3, 1]);
+    expect(get(`/repos/${owner}/shared/pulls/2`).json).toMatchObject({ number: 2, title: 'Fix' });
+    expect(get(`/repos/${owner}/shared/milestones/1`).json).toMatchObject({ number: 1, title: 'v1' });
+  });
+
+  it('a sub-resource of a numbered record lives under that repository\'s number only', () => {
+    const owner = (post('/user/repos', { name: 'left' }).json as { owner: { login: string } }).owner.login;
+    expect(post('/user/repos', { name: 'right' }).status).toBe(201);
+    expect(numberOf(post(`/repos/${owner}/left/issues`, { title: 'L' }))).toBe(1);
+    expect(numberOf(post(`/repos/${owner}/right/issues`, { title: 'R' }))).toBe(1);
+    expect(post(`/repos/${owner}/left/issues/1/comments`, { body: 'on the left' }).status).toBe(201);
+    expect((get(`/repos/${owner}/left/issues/1/comments`).json as { body: string }[]).map((comment) => comment.body)).toEqual(['on the left']);
+    expect(get(`/repos/${owner}/right/issues/1/comments`).json).toEqual([]);
+    expect(get(`/repos/${owner}/right/issues/2/comments`).status).toBe(404);
+  });
+});
+
+describe('the suite on the numbered shapes', () => {
+  let mock: StartedMock;
+  beforeAll(async () => void (mock = await startMock({ spec: SPEC, port: 0, data: new Map() })));
+  afterAll(() => mock.close());
+
+  it('every check it derives passes against the mock: numbers repeating across parents raise no alarm', async () => {
+    const target = { baseUrl: mock.baseUrl, apiKey: 'numbered-key', spec: SPEC, runs: 5 };
+    const ids = await listCheckIds(target);
+    expect(ids).toEqual(expect.arrayContaining(['createIssue.required-fields', 'getPull.found', 'getMilestone.found']));
+    const failures: string[] = [];
+    for (const id of ids) {
+      const outcome = await runCheck(id as Parameters<typeof runCheck>[0], target);
+      if (!outcome.ok) failures.push(outcome.report);
+    }
+    expect(failures.join('\n\n')).toBe('');
+  }, 120_000);
+});
