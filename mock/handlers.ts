@@ -14,6 +14,7 @@ import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
 import { nextNumber, numberedId } from './numbering.js';
+import { applyDerivations, callerFill, derivationsOf } from './derived.js';
 import { andThen, filterKey, isValidRecord, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -96,11 +97,16 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         return listHandler(op, resource, scope);
       case 'create': {
         const uploads = uploadMembers(resource);
+        // The caller's own record (`owner` of `POST /user/repos`, D242), then members spelled from others (D241).
+        const fillCaller = callerFill(resource, context.operations ?? []);
+        const derivations = derivationsOf(resource);
         return ({ store, body, path, files, siblingStores }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
           const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
+          fillCaller?.(made);
+          if (derivations.length > 0) applyDerivations(resource, derivations, made, sentBody);
           const fields = linked(fit === undefined ? made : fit.align(made), path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
@@ -140,7 +146,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             });
           });
       case 'replace':
-      case 'update':
+      case 'update': {
+        const derivations = derivationsOf(resource);
         return ({ store, path, body }) =>
           andThen(idOf(path, body, store!), (id) => {
           // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
@@ -157,6 +164,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
             // A number counted per parent stays the record's (D240); the store keeps the global id.
             if (numbered) record[resource.idProperty] = previous[resource.idProperty];
+            if (derivations.length > 0 && body !== null && typeof body === 'object' && !Array.isArray(body)) applyDerivations(resource, derivations, record, body as RecordValue);
             const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: id });
             if (invalid !== undefined) return invalid;
             // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
@@ -171,6 +179,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
           });
           });
+      }
       case 'delete': {
         const deleted = deletionAnswer(op, answer);
         return ({ store, path, body }) =>

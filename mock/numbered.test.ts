@@ -69,6 +69,18 @@ describe('keys counted per parent (D240)', () => {
   });
 });
 
+describe('a record created for the caller and addressed by its owner and name (D241, D242)', () => {
+  it('the repository\'s owner is the caller GET /user shows, and its full_name is that login and its name, not the example\'s', () => {
+    const me = get('/user').json as { login: string; id: number };
+    expect(me.login).toBe('mona');
+    const created = post('/user/repos', { name: 'tools' });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ name: 'tools', full_name: 'mona/tools', owner: { login: 'mona', id: me.id } });
+    expect(get('/repos/mona/tools').json).toMatchObject({ name: 'tools', full_name: 'mona/tools', owner: { login: 'mona' } });
+    expect(get('/repos/octocat/tools').status).toBe(404);
+  });
+});
+
 describe('the suite on the numbered shapes', () => {
   let mock: StartedMock;
   beforeAll(async () => void (mock = await startMock({ spec: SPEC, port: 0, data: new Map() })));
