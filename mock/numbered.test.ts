@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCheckIds, runCheck } from '../conformance/run-suite.js';
 import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import { fixtureMock } from '../test/in-process.js';
+import type { ListModel } from '../model/model.js';
 import { startMock, type StartedMock } from './index.js';
+import { filterDefaults } from './list-handler.js';
 
 /**
  * Resources as their description shapes them (spec/DECISIONS.md D240-D243), served from
@@ -78,6 +80,31 @@ describe('a record created for the caller and addressed by its owner and name (D
     expect(created.json).toMatchObject({ name: 'tools', full_name: 'mona/tools', owner: { login: 'mona', id: me.id } });
     expect(get('/repos/mona/tools').json).toMatchObject({ name: 'tools', full_name: 'mona/tools', owner: { login: 'mona' } });
     expect(get('/repos/octocat/tools').status).toBe(404);
+  });
+});
+
+describe('a filter\'s documented default (D243)', () => {
+  it('a list that names no state lists the default\'s records: a closed issue leaves it, state=all and state=closed show it', () => {
+    const owner = (post('/user/repos', { name: 'states' }).json as { owner: { login: string } }).owner.login;
+    const numbers = ['A', 'B', 'C'].map((title) => numberOf(post(`/repos/${owner}/states/issues`, { title })));
+    expect(patch(`/repos/${owner}/states/issues/${numbers[1]}`, { state: 'closed' }).status).toBe(200);
+    const listed = (query: string): number[] => (get(`/repos/${owner}/states/issues${query}`).json as { number: number }[]).map((issue) => issue.number).sort((x, y) => x - y);
+    expect(listed('')).toEqual([numbers[0], numbers[2]]);
+    expect(listed('?state=open')).toEqual([numbers[0], numbers[2]]);
+    expect(listed('?state=closed')).toEqual([numbers[1]]);
+    expect(listed('?state=all')).toEqual(numbers);
+  });
+
+  it('is read from the parameter\'s schema: the default of an enum filter, never an `all` or an unset value', async () => {
+    const model = await loadModel(SPEC);
+    const issues = model.resources.find((resource) => resource.collectionPath.endsWith('/issues'))!;
+    expect(filterDefaults(issues.list!)).toEqual([['state', 'open']]);
+    const filter = issues.list!.filters.find((one) => one.parameter.name === 'state')!;
+    const withDefault = (value: unknown): ListModel => ({ ...issues.list!, filters: [{ ...filter, values: undefined, parameter: { ...filter.parameter, schema: { type: 'string', enum: ['open', 'closed', 'all', 'STATE_UNSPECIFIED'], default: value } } }] });
+    expect(filterDefaults(withDefault('closed'))).toEqual([['state', 'closed']]);
+    expect(filterDefaults(withDefault('all'))).toEqual([]);
+    expect(filterDefaults(withDefault('STATE_UNSPECIFIED'))).toEqual([]);
+    expect(filterDefaults(withDefault('merged'))).toEqual([]);
   });
 });
 
