@@ -61,6 +61,8 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const created = await octokit.rest.repos.createForAuthenticatedUser({ name: repo, description: 'Issues of the team', private: false });
     expect(created.status).toBe(201);
     expect([created.data.name, created.data.description, created.data.owner.login]).toEqual([repo, 'Issues of the team', owner]);
+    // The name the description spells from the owner's login and the repository's name (D241), not its example's.
+    expect(created.data.full_name).toBe(`${owner}/${repo}`);
     const read = await octokit.rest.repos.get({ owner, repo });
     expect(read.status).toBe(200);
     expect([read.data.id, read.data.name, read.data.description, read.data.owner.login]).toEqual([created.data.id, repo, 'Issues of the team', owner]);
@@ -79,7 +81,8 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const first = await octokit.rest.issues.create({ owner, repo, title: 'Login fails on Safari', body: 'Steps: open, click, fail.' });
     expect(first.status).toBe(201);
     expect([first.data.title, first.data.body, first.data.state]).toEqual(['Login fails on Safari', 'Steps: open, click, fail.', 'open']);
-    expect(Number.isInteger(first.data.number)).toBe(true);
+    // A repository's first issue is number 1 (D240).
+    expect(first.data.number).toBe(1);
     issues.push(first.data.number);
     const read = await octokit.rest.issues.get({ owner, repo, issue_number: first.data.number });
     expect(read.status).toBe(200);
@@ -90,6 +93,7 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
       expect(created.data.number).toBeGreaterThan(issues.at(-1)!);
       issues.push(created.data.number);
     }
+    expect(issues).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const listed = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
     expect(listed.status).toBe(200);
     expect(listed.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
@@ -181,6 +185,36 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect(await refusal(octokit.rest.issues.get({ owner, repo, issue_number: 987_654 }))).toEqual({ name: 'HttpError', status: 404 });
     const untitled = await refusal(octokit.request({ method: 'POST', url: '/repos/{owner}/{repo}/issues', owner, repo, body: 'No title given.' }));
     expect(untitled).toEqual({ name: 'HttpError', status: 422 });
+  });
+
+  test('two repositories of the team number their issues and pull requests from 1 each, in one space per repository', async () => {
+    const names = ['team-api', 'team-web'];
+    for (const name of names) {
+      const made = await octokit.rest.repos.createForAuthenticatedUser({ name, private: true });
+      expect([made.status, made.data.full_name, made.data.owner.login]).toEqual([201, `${owner}/${name}`, owner]);
+      expect(made.data.url).toMatch(new RegExp(`/repos/${owner}/${name}$`));
+    }
+    for (const name of names) {
+      const first = await octokit.rest.issues.create({ owner, repo: name, title: `${name}: crash on start` });
+      const second = await octokit.rest.issues.create({ owner, repo: name, title: `${name}: slow build` });
+      const pull = await octokit.rest.pulls.create({ owner, repo: name, title: `${name}: fix the crash`, head: 'fix-crash', base: 'main' });
+      const third = await octokit.rest.issues.create({ owner, repo: name, title: `${name}: docs` });
+      // Issues and pull requests share a repository's numbers, as each names the other (`pull_request`, `issue_url`).
+      expect([first.data.number, second.data.number, pull.data.number, third.data.number]).toEqual([1, 2, 3, 4]);
+    }
+    expect((await octokit.rest.issues.get({ owner, repo: 'team-web', issue_number: 2 })).data.title).toBe('team-web: slow build');
+    expect((await octokit.rest.issues.get({ owner, repo: 'team-api', issue_number: 2 })).data.title).toBe('team-api: slow build');
+    expect((await octokit.rest.pulls.get({ owner, repo: 'team-api', pull_number: 3 })).data.title).toBe('team-api: fix the crash');
+    expect(await refusal(octokit.rest.pulls.get({ owner, repo: 'team-api', pull_number: 4 }))).toEqual({ name: 'HttpError', status: 404 });
+    // Closing an issue takes it out of the list that names no state: `state` defaults to `open` (D243).
+    expect((await octokit.rest.issues.update({ owner, repo: 'team-api', issue_number: 1, state: 'closed' })).data.state).toBe('closed');
+    const numbers = async (state?: 'open' | 'closed' | 'all'): Promise<number[]> =>
+      (await octokit.rest.issues.listForRepo({ owner, repo: 'team-api', per_page: 100, ...(state === undefined ? {} : { state }) })).data.map((issue) => issue.number).sort((a, b) => a - b);
+    expect(await numbers()).toEqual([2, 4]);
+    expect(await numbers('closed')).toEqual([1]);
+    expect(await numbers('all')).toEqual([1, 2, 4]);
+    const web = await octokit.rest.issues.listForRepo({ owner, repo: 'team-web', per_page: 100 });
+    expect(web.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual([1, 2, 4]);
   });
 
   test('a deleted repository is 404, and so is what lived under it', async () => {
