@@ -108,6 +108,31 @@ describe('a filter\'s documented default (D243)', () => {
   });
 });
 
+describe('the admin API on numbered records (D240)', () => {
+  let mock: StartedMock;
+  beforeAll(async () => void (mock = await startMock({ spec: SPEC, port: 0, data: new Map(), adminToken: 'numbered-admin' })));
+  afterAll(() => mock.close());
+  const call = async (path: string, init: { method?: string; body?: unknown; admin?: boolean } = {}): Promise<{ status: number; json: unknown }> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.admin === true ? { authorization: 'Bearer numbered-admin' } : {}) };
+    const response = await fetch(`${mock.origin}${path}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+    const text = await response.text();
+    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  };
+
+  it('names a numbered record by its global id, so issue 1 of two repositories are two records', async () => {
+    const owner = ((await call('/api/user/repos', { method: 'POST', body: { name: 'east' } })).json as { owner: { login: string } }).owner.login;
+    await call('/api/user/repos', { method: 'POST', body: { name: 'west' } });
+    const east = (await call(`/api/repos/${owner}/east/issues`, { method: 'POST', body: { title: 'East' } })).json as { id: number; number: number };
+    const west = (await call(`/api/repos/${owner}/west/issues`, { method: 'POST', body: { title: 'West' } })).json as { id: number; number: number };
+    expect([east.number, west.number]).toEqual([1, 1]);
+    const model = (await call('/__admin/model', { admin: true })).json as { resources: { name: string; idProperty: string }[] };
+    const issues = model.resources.find((resource) => resource.name === 'issues')!;
+    expect(issues.idProperty).toBe('id');
+    expect((await call(`/__admin/issues/${east.id}`, { admin: true })).json).toMatchObject({ number: 1, title: 'East' });
+    expect((await call(`/__admin/issues/${west.id}`, { admin: true })).json).toMatchObject({ number: 1, title: 'West' });
+  });
+});
+
 describe('the suite on the numbered shapes', () => {
   let mock: StartedMock;
   beforeAll(async () => void (mock = await startMock({ spec: SPEC, port: 0, data: new Map() })));
