@@ -28,8 +28,8 @@ export interface OperationInput {
   host?: string | undefined;
   /** The store of the parent resource, for a sub-resource's operation (spec/DECISIONS.md › D53). */
   parentStore?: AnyRecordStore | undefined;
-  /** The stores of the sibling resources sharing a numbered resource's numbers under one parent (D240), for its create. */
-  siblingStores?: readonly AnyRecordStore[] | undefined;
+  /** The stores of the sibling resources sharing a numbered resource's numbers under one parent (D240), by resource name. */
+  siblingStores?: ReadonlyMap<string, AnyRecordStore> | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import { mergePatch, recordFromBody, singularCode, singularWord } from './record
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
-import { nextNumber, numberedId } from './numbering.js';
+import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
 import { andThen, filterKey, isValidRecord, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
@@ -123,15 +123,17 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
                 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
                 : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
             });
-          // A singleton holds one record per parent: a second create is refused as a taken id is where the
-          // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
-          // The next number under the parent, counted with the siblings sharing the numbers (D240).
+          // The next number under the parent, counted with the siblings sharing the numbers (D240); a record that is
+          // also a sibling's (a pull request, an issue too) makes its twin there (D244).
           if (numbered) {
-            return andThen(nextNumber(resource, [store!, ...(siblingStores ?? [])], scope === undefined ? undefined : filterKey(scope.parentId(path))), (number) => {
+            const parentKey = scope === undefined ? undefined : filterKey(scope.parentId(path));
+            return andThen(nextNumber(resource, [store!, ...(siblingStores?.values() ?? [])], parentKey), (number) => {
               fields[resource.idProperty] = number;
-              return create();
+              return andThen(create(), (result) => ('error' in result ? result : andThen(writeTwins(resource, context.resources, siblingStores, fields, parentKey, true), () => result)));
             });
           }
+          // A singleton holds one record per parent: a second create is refused as a taken id is where the
+          // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
           if (resource.parent?.singleton !== true) return create();
           return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
         };
@@ -148,7 +150,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       case 'replace':
       case 'update': {
         const derivations = derivationsOf(resource);
-        return ({ store, path, body }) =>
+        return ({ store, path, body, siblingStores }) =>
           andThen(idOf(path, body, store!), (id) => {
           // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
           if (typeof id === 'object' && op.idIn === 'parent' && op.role === 'replace' && body !== undefined) {
@@ -176,7 +178,12 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
               });
             }
             // Another replica may delete the record between the read and the write: then it is not found.
-            return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
+            return andThen(store!.replace(id, record), (written): Maybe<OperationResult> => {
+              if (written === undefined) return notFound(id);
+              if (!numbered) return { status, json: answer(written) };
+              // Its twin in a sibling resource takes the change too (D244).
+              return andThen(writeTwins(resource, context.resources, siblingStores, record, scope === undefined ? undefined : filterKey(scope.parentId(path)), false), () => ({ status, json: answer(written) }));
+            });
           });
           });
       }

@@ -71,6 +71,30 @@ describe('keys counted per parent (D240)', () => {
   });
 });
 
+describe('a pull request is an issue too (D244)', () => {
+  it('is read and listed as an issue at its number, marked by pull_request, and closing that issue closes the pull request', async () => {
+    const model = await loadModel(SPEC);
+    const pulls = model.resources.find((resource) => resource.collectionPath.endsWith('/pulls'))!;
+    const issues = model.resources.find((resource) => resource.collectionPath.endsWith('/issues'))!;
+    expect([pulls.numbering?.alsoIn, issues.numbering?.marks]).toEqual([{ resource: issues.name, member: 'pull_request' }, { resource: pulls.name, member: 'pull_request' }]);
+    const owner = (post('/user/repos', { name: 'twins' }).json as { owner: { login: string } }).owner.login;
+    expect(numberOf(post(`/repos/${owner}/twins/issues`, { title: 'Bug' }))).toBe(1);
+    const pull = post(`/repos/${owner}/twins/pulls`, { title: 'Fix the bug', head: 'fix', base: 'main' });
+    expect(numberOf(pull)).toBe(2);
+    const asIssue = get(`/repos/${owner}/twins/issues/2`);
+    expect(asIssue.json).toMatchObject({ number: 2, title: 'Fix the bug', state: 'open', pull_request: {} });
+    expect(idOf(asIssue)).not.toBe(idOf(pull));
+    expect(get(`/repos/${owner}/twins/issues/1`).json).not.toHaveProperty('pull_request');
+    expect((get(`/repos/${owner}/twins/issues`).json as { number: number }[]).map((issue) => issue.number).sort()).toEqual([1, 2]);
+    expect((get(`/repos/${owner}/twins/pulls?state=all`).json as { number: number }[]).map((one) => one.number)).toEqual([2]);
+    expect(patch(`/repos/${owner}/twins/issues/2`, { state: 'closed' }).json).toMatchObject({ state: 'closed' });
+    expect(get(`/repos/${owner}/twins/pulls/2`).json).toMatchObject({ number: 2, state: 'closed' });
+    // A plain issue closed leaves the pull requests alone.
+    expect(patch(`/repos/${owner}/twins/issues/1`, { state: 'closed', title: 'Bug (done)' }).status).toBe(200);
+    expect(get(`/repos/${owner}/twins/pulls/2`).json).toMatchObject({ title: 'Fix the bug' });
+  });
+});
+
 describe('a record created for the caller and addressed by its owner and name (D241, D242)', () => {
   it('the repository\'s owner is the caller GET /user shows, and its full_name is that login and its name, not the example\'s', () => {
     const me = get('/user').json as { login: string; id: number };

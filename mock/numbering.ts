@@ -1,6 +1,9 @@
 import { parseExact } from '../model/json.js';
 import type { ResourceModel } from '../model/model.js';
-import { andThen, filterKey, storeView, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { validSample } from '../model/samples.js';
+import { objectShape } from '../model/schema.js';
+import { recordFromBody } from './record-bodies.js';
+import { andThen, filterKey, isValidRecord, storeView, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * How the handlers of a resource numbered per parent (spec/DECISIONS.md › D240) reach its records: a number the
@@ -53,4 +56,78 @@ export function nextNumber(resource: ResourceModel, stores: readonly AnyRecordSt
     });
   };
   return from(0);
+}
+
+/**
+ * `base` with each member of `source` that `target`'s record also names set in turn, each kept only while the
+ * record stays valid (a key put in first where `base` has none, see {@link isValidRecord}): how a record is copied
+ * into its twin of a sibling resource (spec/DECISIONS.md › D244). The twin's global id, its number and the marking
+ * member are never copied; the result is a new object.
+ */
+export function overlay(target: ResourceModel, base: RecordValue, source: RecordValue, skip: readonly string[]): RecordValue {
+  const keyed = storeView(target);
+  let current = { ...base };
+  const probe = (record: RecordValue): RecordValue => (record[keyed.idProperty] === undefined ? { ...record, [keyed.idProperty]: keyed.idType === 'integer' ? 1 : 'id' } : record);
+  for (const name of Object.keys(target.properties)) {
+    if (!Object.hasOwn(source, name) || name === keyed.idProperty || name === target.idProperty || skip.includes(name)) continue;
+    const next = { ...current, [name]: source[name] };
+    if (isValidRecord(target, probe(next))) current = next;
+  }
+  return current;
+}
+
+/**
+ * The record of `target` (issues) that a new record `source` of its sibling (a pull request) also is (D244): the
+ * sibling's members the target's record names, its number and parent, and the marking `member` (`pull_request`)
+ * made of the source's values of its members (`url`, `html_url`, `diff_url`…); what the source lacks is filled as
+ * a create fills it. `undefined` when no valid record comes of it.
+ */
+export function twinRecord(target: ResourceModel, member: string, source: RecordValue, sourceLink: unknown): RecordValue | undefined {
+  const keyed = storeView(target);
+  const base = recordFromBody(target, {});
+  base[target.idProperty] = source[target.idProperty];
+  if (target.parent !== undefined) base[target.parent.property] = sourceLink;
+  const copied = overlay(target, base, source, [member]);
+  const shape = objectShape(target.properties[member] ?? {});
+  const marker = Object.fromEntries(Object.keys(shape.properties).filter((name) => Object.hasOwn(source, name)).map((name) => [name, source[name]]));
+  const probe = (record: RecordValue): boolean => isValidRecord(target, { ...record, [keyed.idProperty]: keyed.idType === 'integer' ? 1 : 'id' });
+  const sample = validSample(target.properties[member] ?? {});
+  for (const candidate of [marker, { ...(sample !== null && typeof sample === 'object' && !Array.isArray(sample) ? (sample as RecordValue) : {}), ...marker }]) {
+    if (probe({ ...copied, [member]: candidate })) return { ...copied, [member]: candidate };
+  }
+  return undefined;
+}
+
+/**
+ * Keeps the twins of a record written (spec/DECISIONS.md › D244): a new record of a resource whose records are
+ * also a sibling's (a pull request, also an issue) makes its twin there, with its number and parent; a changed one
+ * passes its shared members on to its twin (both ways: an issue marked as a pull request changes the pull request).
+ * `record` is the record as stored (its parent link set), `parentKey` its parent's link key. A twin that cannot be
+ * made valid is left out; nothing here refuses the request.
+ */
+export function writeTwins(resource: ResourceModel, resources: readonly ResourceModel[], stores: ReadonlyMap<string, AnyRecordStore> | undefined, record: RecordValue, parentKey: unknown, created: boolean): Maybe<void> {
+  const numbering = resource.numbering;
+  if (numbering === undefined || stores === undefined) return undefined;
+  const { alsoIn, marks } = numbering;
+  if (created) {
+    const target = alsoIn === undefined ? undefined : resources.find((one) => one.name === alsoIn.resource);
+    const store = alsoIn === undefined ? undefined : stores.get(alsoIn.resource);
+    const twin = target === undefined ? undefined : twinRecord(target, alsoIn!.member, record, resource.parent === undefined ? undefined : record[resource.parent.property]);
+    return twin === undefined || store === undefined ? undefined : andThen(store.create(twin), () => undefined);
+  }
+  const marked = marks !== undefined && record[marks.member] !== null && typeof record[marks.member] === 'object' ? marks : undefined;
+  const links = [alsoIn, marked].filter((link) => link !== undefined);
+  const next = (at: number): Maybe<void> => {
+    if (at === links.length) return undefined;
+    const link = links[at]!;
+    const target = resources.find((one) => one.name === link.resource);
+    const store = stores.get(link.resource);
+    if (target === undefined || store === undefined) return next(at + 1);
+    return andThen(numberedId(target, store, parentKey, record[resource.idProperty]), (id) =>
+      id === undefined
+        ? next(at + 1)
+        : andThen(store.value(id), (held) => (held === undefined ? next(at + 1) : andThen(store.replace(id, overlay(target, held, record, [link.member])), () => next(at + 1)))),
+    );
+  };
+  return next(0);
 }

@@ -110,8 +110,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   }
   const stores = new Map(api.operations.map((op) => [op, op.resource === undefined ? undefined : options.data.get(op.resource.name)]));
   const parentStores = new Map(api.operations.map((op) => [op, op.resource?.parent === undefined ? undefined : options.data.get(op.resource.parent.resource)]));
-  // A create of a resource numbered per parent counts its siblings' numbers too (D240).
-  const siblingStores = new Map(api.operations.map((op) => [op, op.role !== 'create' || op.resource?.numbering === undefined ? undefined : op.resource.numbering.shared.map((name) => options.data.get(name)).filter((store) => store !== undefined)]));
+  // A resource numbered per parent counts its siblings' numbers too, and writes its twins there (D240, D244).
+  const siblingStores = new Map(api.operations.map((op) => [op, op.resource?.numbering === undefined ? undefined : new Map(op.resource.numbering.shared.flatMap((name) => { const store = options.data.get(name); return store === undefined ? [] : [[name, store] as const]; }))]));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');

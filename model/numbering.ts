@@ -19,6 +19,14 @@ export interface NumberingModel {
   storeKey: string;
   /** Names of the sibling resources whose records share this resource's numbers under one parent. */
   shared: string[];
+  /**
+   * A sharing sibling whose records each of this resource's records also is (spec/DECISIONS.md › D244): a pull
+   * request is an issue, marked there by the issue's object member `pull_request`. Named where the sibling's record
+   * has an object member (not an array) named after this resource.
+   */
+  alsoIn?: { resource: string; member: string } | undefined;
+  /** The converse of {@link alsoIn}: this resource's records whose `member` is set are also records of `resource`. */
+  marks?: { resource: string; member: string } | undefined;
 }
 
 /** Sets `numbering` on each resource numbered per parent (see {@link NumberingModel}); `resources` have their parents set. */
@@ -28,6 +36,27 @@ export function numberPerParent(resources: readonly ResourceModel[]): void {
     const shared = numbered.filter((other) => other !== resource && other.parent!.resource === resource.parent!.resource && other.idProperty === resource.idProperty && names(resource, other) && names(other, resource));
     resource.numbering = { storeKey: 'id', shared: shared.map((other) => other.name) };
   }
+  for (const resource of numbered) {
+    for (const name of resource.numbering!.shared) {
+      const other = numbered.find((candidate) => candidate.name === name)!;
+      const member = objectMemberNaming(other, resource);
+      if (member === undefined || objectMemberNaming(resource, other) !== undefined) continue;
+      resource.numbering!.alsoIn = { resource: other.name, member };
+      other.numbering!.marks = { resource: resource.name, member };
+    }
+  }
+}
+
+/** The object member (no array) of `resource`'s record named after `other` (`pull_request` of an issue for `pulls`), if any. */
+function objectMemberNaming(resource: ResourceModel, other: ResourceModel): string | undefined {
+  const singular = singularOf(other);
+  return Object.entries(resource.properties).find(([name, schema]) => (name.toLowerCase() === singular || name.toLowerCase().startsWith(`${singular}_`)) && mainType(schema) === 'object' && !admittedTypes(schema).includes('array'))?.[0];
+}
+
+/** A resource's singular, from its collection path's last literal segment (`pulls` → `pull`, `issues` → `issue`). */
+function singularOf(resource: ResourceModel): string {
+  const plural = resource.collectionPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? '';
+  return plural.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '').toLowerCase();
 }
 
 /** Whether a resource's key is an integer the server counts under its parent, beside a global `id` of the record. */
@@ -44,8 +73,7 @@ function isNumbered(resource: ResourceModel): boolean {
  * singular (`milestone`) or that and `_` (`pull_request`, `issue_url`).
  */
 function names(resource: ResourceModel, other: ResourceModel): boolean {
-  const plural = other.collectionPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? '';
-  const singular = plural.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '').toLowerCase();
+  const singular = singularOf(other);
   // An array member lists many others (a stack's `pull_requests`): it holds them, it is not one of them.
   return singular !== '' && Object.entries(resource.properties).some(([name, schema]) => (name.toLowerCase() === singular || name.toLowerCase().startsWith(`${singular}_`)) && !admittedTypes(schema).includes('array'));
 }

@@ -43,6 +43,7 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
   let owner = '';
   const repo = 'hello-world';
   const issues: number[] = [];
+  let pullNumber = 0;
 
   beforeAll(async () => {
     mock = await startMock({ spec: SPEC!, port: 0 });
@@ -148,6 +149,13 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect((await octokit.rest.issues.listMilestones({ owner, repo })).data.map((one) => [one.number, one.title])).toEqual([[milestone.data.number, 'v1.0']]);
     const pull = await octokit.rest.pulls.create({ owner, repo, title: 'Fix the Safari login', head: 'fix-login', base: 'main', body: 'Fixes the first issue.' });
     expect([pull.status, pull.data.title, pull.data.body, pull.data.state]).toEqual([201, 'Fix the Safari login', 'Fixes the first issue.', 'open']);
+    // After nine issues the pull request is number 10: the repository's issues and pull requests share numbers (D240).
+    expect(pull.data.number).toBe(10);
+    pullNumber = pull.data.number;
+    // A pull request is an issue too, marked by `pull_request` (D244).
+    const asIssue = await octokit.rest.issues.get({ owner, repo, issue_number: pull.data.number });
+    expect([asIssue.status, asIssue.data.number, asIssue.data.title, asIssue.data.state]).toEqual([200, 10, 'Fix the Safari login', 'open']);
+    expect(asIssue.data.pull_request).toBeTruthy();
     const readPull = await octokit.rest.pulls.get({ owner, repo, pull_number: pull.data.number });
     expect([readPull.status, readPull.data.number, readPull.data.title]).toEqual([200, pull.data.number, 'Fix the Safari login']);
     expect((await octokit.rest.pulls.list({ owner, repo, state: 'all' })).data.map((one) => one.number)).toEqual([pull.data.number]);
@@ -175,10 +183,15 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect((await octokit.rest.reactions.listForIssue({ owner, repo, issue_number: issues[0]! })).data.map((one) => one.content)).toEqual(['heart']);
     const closed = await octokit.rest.issues.update({ owner, repo, issue_number: issues[0]!, state: 'closed' });
     expect([closed.status, closed.data.state, closed.data.title]).toEqual([200, 'closed', 'Login fails on Safari']);
+    // Issue lists hold pull requests too, told apart by their `pull_request` member, as GitHub's lists do.
+    const split = (listed: { number: number; pull_request?: unknown }[]): [number[], number[]] => [
+      listed.filter((issue) => issue.pull_request == null).map((issue) => issue.number).sort((a, b) => a - b),
+      listed.filter((issue) => issue.pull_request != null).map((issue) => issue.number),
+    ];
     const open = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
-    expect(open.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues.slice(1));
+    expect(split(open.data)).toEqual([issues.slice(1), [pullNumber]]);
     const all = await octokit.rest.issues.listForRepo({ owner, repo, state: 'all', per_page: 100 });
-    expect(all.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
+    expect(split(all.data)).toEqual([issues, [pullNumber]]);
   });
 
   test('an absent issue is a 404 and an issue without a title a 422, both thrown as RequestError', async () => {
@@ -210,11 +223,16 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect((await octokit.rest.issues.update({ owner, repo: 'team-api', issue_number: 1, state: 'closed' })).data.state).toBe('closed');
     const numbers = async (state?: 'open' | 'closed' | 'all'): Promise<number[]> =>
       (await octokit.rest.issues.listForRepo({ owner, repo: 'team-api', per_page: 100, ...(state === undefined ? {} : { state }) })).data.map((issue) => issue.number).sort((a, b) => a - b);
-    expect(await numbers()).toEqual([2, 4]);
+    // Number 3 is the pull request, listed among the issues as GitHub lists it (D244).
+    expect(await numbers()).toEqual([2, 3, 4]);
     expect(await numbers('closed')).toEqual([1]);
-    expect(await numbers('all')).toEqual([1, 2, 4]);
+    expect(await numbers('all')).toEqual([1, 2, 3, 4]);
     const web = await octokit.rest.issues.listForRepo({ owner, repo: 'team-web', per_page: 100 });
-    expect(web.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual([1, 2, 4]);
+    expect(web.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4]);
+    // Closing the pull request closes it as an issue too.
+    expect((await octokit.rest.pulls.update({ owner, repo: 'team-web', pull_number: 3, state: 'closed' })).data.state).toBe('closed');
+    expect((await octokit.rest.issues.get({ owner, repo: 'team-web', issue_number: 3 })).data.state).toBe('closed');
+    expect((await octokit.rest.pulls.list({ owner, repo: 'team-web' })).data.map((pull) => pull.number)).toEqual([]);
   });
 
   test('a deleted repository is 404, and so is what lived under it', async () => {
