@@ -91,6 +91,15 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const renameTo = renameMember(op, resource);
   const refusesSecond = op.responses.some((response) => response.status === '409');
   const dangling = danglingReference(op, context.operations ?? []);
+  // Members the examples spell from the record's other members or its parent's (D241), written on create and update.
+  const parentResource = resource.parent === undefined ? undefined : context.resources.find((one) => one.name === resource.parent!.resource);
+  const derivations = op.role === 'create' || op.role === 'update' || op.role === 'replace' ? derivationsOf(resource, parentResource) : [];
+  const fromParent = scope !== undefined && derivations.some((one) => one.pieces.some((piece) => typeof piece !== 'string' && piece.parent));
+  const derive = (record: RecordValue, sent: RecordValue, path: Record<string, unknown>, parentStore: AnyRecordStore | undefined): Maybe<void> => {
+    if (derivations.length === 0) return undefined;
+    if (!fromParent || parentStore === undefined || scope === undefined) return applyDerivations(resource, derivations, record, sent);
+    return andThen(parentStore.get(scope.parentId(path)), (json) => applyDerivations(resource, derivations, record, sent, json === undefined ? undefined : parseRecord(json)));
+  };
   const handler = ((): Handler => {
     switch (op.role) {
       case 'list':
@@ -99,14 +108,12 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         const uploads = uploadMembers(resource);
         // The caller's own record (`owner` of `POST /user/repos`, D242), then members spelled from others (D241).
         const fillCaller = callerFill(resource, context.operations ?? []);
-        const derivations = derivationsOf(resource);
-        return ({ store, body, path, files, siblingStores }) => {
+        return ({ store, body, path, files, siblingStores, parentStore }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
           const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
           fillCaller?.(made);
-          if (derivations.length > 0) applyDerivations(resource, derivations, made, sentBody);
           const fields = linked(fit === undefined ? made : fit.align(made), path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
@@ -115,8 +122,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
           const missing = dangling(sentBody);
           if (missing !== undefined) return missing;
+          // Members spelled from others (D241) are written last, once the record's number is known (D240).
           const create = (): Maybe<OperationResult> =>
-            andThen(store!.create(fields, given), (created): OperationResult => {
+            andThen(andThen(derive(fields, sentBody, path, parentStore), () => store!.create(fields, given)), (created): OperationResult => {
               if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, numbered ? (bodyId(resource, fields[resource.idProperty]) ?? created.id) : created.id) } }) };
               if (created.reason === 'taken') return exists(op, resource, given!);
               return created.reason === 'full'
@@ -149,8 +157,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
       case 'replace':
       case 'update': {
-        const derivations = derivationsOf(resource);
-        return ({ store, path, body, siblingStores }) =>
+        return ({ store, path, body, siblingStores, parentStore }) =>
           andThen(idOf(path, body, store!), (id) => {
           // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
           if (typeof id === 'object' && op.idIn === 'parent' && op.role === 'replace' && body !== undefined) {
@@ -166,7 +173,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
             // A number counted per parent stays the record's (D240); the store keeps the global id.
             if (numbered) record[resource.idProperty] = previous[resource.idProperty];
-            if (derivations.length > 0 && body !== null && typeof body === 'object' && !Array.isArray(body)) applyDerivations(resource, derivations, record, body as RecordValue);
+            const sentFields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as RecordValue) : {};
+            return andThen(derive(record, sentFields, path, parentStore), (): Maybe<OperationResult> => {
             const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: id });
             if (invalid !== undefined) return invalid;
             // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
@@ -183,6 +191,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
               if (!numbered) return { status, json: answer(written) };
               // Its twin in a sibling resource takes the change too (D244).
               return andThen(writeTwins(resource, context.resources, siblingStores, record, scope === undefined ? undefined : filterKey(scope.parentId(path)), false), () => ({ status, json: answer(written) }));
+            });
             });
           });
           });

@@ -105,6 +105,13 @@ describe('a record created for the caller and addressed by its owner and name (D
     expect(get('/repos/mona/tools').json).toMatchObject({ name: 'tools', full_name: 'mona/tools', owner: { login: 'mona' } });
     expect(get('/repos/octocat/tools').status).toBe(404);
   });
+
+  it('an issue\'s html_url is its own repository\'s and its own number, as its read\'s example spells it from its repository\'s example', () => {
+    expect(post('/user/repos', { name: 'site' }).json).toMatchObject({ html_url: 'https://example.com/mona/site' });
+    expect(post('/repos/mona/site/issues', { title: 'A' }).json).toMatchObject({ number: 1, html_url: 'https://example.com/mona/site/issues/1' });
+    expect(get('/repos/mona/site/issues/1').json).toMatchObject({ html_url: 'https://example.com/mona/site/issues/1' });
+    expect(patch('/repos/mona/site/issues/1', { title: 'A2' }).json).toMatchObject({ title: 'A2', html_url: 'https://example.com/mona/site/issues/1' });
+  });
 });
 
 describe('a filter\'s documented default (D243)', () => {

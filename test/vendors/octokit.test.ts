@@ -82,8 +82,10 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const first = await octokit.rest.issues.create({ owner, repo, title: 'Login fails on Safari', body: 'Steps: open, click, fail.' });
     expect(first.status).toBe(201);
     expect([first.data.title, first.data.body, first.data.state]).toEqual(['Login fails on Safari', 'Steps: open, click, fail.', 'open']);
-    // A repository's first issue is number 1 (D240).
+    // A repository's first issue is number 1 (D240), addressed under its own repository (D241).
     expect(first.data.number).toBe(1);
+    expect(first.data.repository_url).toBe(`https://api.github.com/repos/${owner}/${repo}`);
+    expect(first.data.html_url).toBe(`https://github.com/${owner}/${repo}/issues/1`);
     issues.push(first.data.number);
     const read = await octokit.rest.issues.get({ owner, repo, issue_number: first.data.number });
     expect(read.status).toBe(200);
