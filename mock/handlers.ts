@@ -175,23 +175,23 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             if (numbered) record[resource.idProperty] = previous[resource.idProperty];
             const sentFields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as RecordValue) : {};
             return andThen(derive(record, sentFields, path, parentStore), (): Maybe<OperationResult> => {
-            const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: id });
-            if (invalid !== undefined) return invalid;
-            // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
-            const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
-            if (renamed !== undefined && String(renamed) !== String(id)) {
-              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, renamed), (created): Maybe<OperationResult> => {
-                if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
-                return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
+              const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: id });
+              if (invalid !== undefined) return invalid;
+              // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
+              const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
+              if (renamed !== undefined && String(renamed) !== String(id)) {
+                return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, renamed), (created): Maybe<OperationResult> => {
+                  if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
+                  return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
+                });
+              }
+              // Another replica may delete the record between the read and the write: then it is not found.
+              return andThen(store!.replace(id, record), (written): Maybe<OperationResult> => {
+                if (written === undefined) return notFound(id);
+                if (!numbered) return { status, json: answer(written) };
+                // Its twin in a sibling resource takes the change too (D244).
+                return andThen(writeTwins(resource, context.resources, siblingStores, record, scope === undefined ? undefined : filterKey(scope.parentId(path)), false), () => ({ status, json: answer(written) }));
               });
-            }
-            // Another replica may delete the record between the read and the write: then it is not found.
-            return andThen(store!.replace(id, record), (written): Maybe<OperationResult> => {
-              if (written === undefined) return notFound(id);
-              if (!numbered) return { status, json: answer(written) };
-              // Its twin in a sibling resource takes the change too (D244).
-              return andThen(writeTwins(resource, context.resources, siblingStores, record, scope === undefined ? undefined : filterKey(scope.parentId(path)), false), () => ({ status, json: answer(written) }));
-            });
             });
           });
           });
