@@ -24,7 +24,7 @@ describe('the model of keys counted per parent (D240)', () => {
     expect(numbering['issues']?.storeKey).toBe('id');
     expect(numbering['issues']?.shared).toEqual([model.resources.find((resource) => resource.collectionPath.endsWith('/pulls'))!.name]);
     expect(numbering['pulls']?.shared).toEqual([model.resources.find((resource) => resource.collectionPath.endsWith('/issues'))!.name]);
-    expect(numbering['milestones']).toEqual({ storeKey: 'id', shared: [] });
+    expect(numbering['milestones']).toEqual({ key: 'number', storeKey: 'id', shared: [] });
     // Keyed by their global id: no number in their paths.
     expect([numbering['repos'], numbering['comments']]).toEqual([undefined, undefined]);
   });

@@ -11,9 +11,12 @@ import { andThen, filterKey, isValidRecord, storeView, type AnyRecordStore, type
  * over the resource's own store and the stores of the siblings sharing its numbers.
  */
 
-/** The filter keys of a store that ask for one parent's records: its own filters left out, its parent link given. */
-function underParent(store: AnyRecordStore, parentKey: unknown): unknown[] {
-  return [...store.resource.filters.map(() => undefined), parentKey];
+/**
+ * The filter keys of a store that ask for one parent's records (its own filters left out, its parent link given),
+ * and, when given, the one numbered `number` there (the number's column, record-store.ts storedFilters).
+ */
+function underParent(store: AnyRecordStore, parentKey: unknown, number?: unknown): unknown[] {
+  return number === undefined ? [...store.resource.filters.map(() => undefined), parentKey] : [...store.resource.filters.map(() => undefined), parentKey, filterKey(number)];
 }
 
 /**
@@ -21,9 +24,9 @@ function underParent(store: AnyRecordStore, parentKey: unknown): unknown[] {
  * `parentKey` (`undefined`: under any parent, where the path names none); `undefined` when no record holds it.
  */
 export function numberedId(resource: ResourceModel, store: AnyRecordStore, parentKey: unknown, number: unknown): Maybe<RecordId | undefined> {
-  const wanted = filterKey(number);
   const keyed = storeView(resource);
-  return andThen(store.list({ keys: underParent(store, parentKey), limit: 1, test: (record) => filterKey(record[resource.idProperty]) === wanted }), (page) => {
+  if (filterKey(number) === undefined) return undefined;
+  return andThen(store.list({ keys: underParent(store, parentKey, number), limit: 1 }), (page) => {
     const parsed = parseExact(page.json);
     const found = parsed.ok && Array.isArray(parsed.document.value) ? (parsed.document.value[0] as RecordValue | undefined) : undefined;
     const raw = found?.[keyed.idProperty];
@@ -41,6 +44,35 @@ export function numberedId(resource: ResourceModel, store: AnyRecordStore, paren
  * GitHub's issues, never meets it).
  */
 export function nextNumber(resource: ResourceModel, stores: readonly AnyRecordStore[], parentKey: unknown): Maybe<bigint> {
+  // Numbers are given in creation order, so the newest record of each store under the parent holds the largest; the
+  // number after it is checked free in every store, and only records loaded out of order cost a walk of them all.
+  return andThen(newestNumber(resource, stores, parentKey), (newest) => andThen(taken(stores, parentKey, newest + 1n), (held) => (held ? largestNumber(resource, stores, parentKey) : newest + 1n)));
+}
+
+/** The largest number of the newest record under the parent in each of `stores` (0 when none). */
+function newestNumber(resource: ResourceModel, stores: readonly AnyRecordStore[], parentKey: unknown): Maybe<bigint> {
+  let newest = 0n;
+  const from = (at: number): Maybe<bigint> => {
+    if (at === stores.length) return newest;
+    return andThen(stores[at]!.list({ keys: underParent(stores[at]!, parentKey), limit: 1 }), (page) => {
+      const parsed = parseExact(page.json);
+      const record = parsed.ok && Array.isArray(parsed.document.value) ? (parsed.document.value[0] as RecordValue | undefined) : undefined;
+      const key = record === undefined ? undefined : filterKey(record[resource.idProperty]);
+      if (typeof key === 'bigint' && key > newest) newest = key;
+      return from(at + 1);
+    });
+  };
+  return from(0);
+}
+
+/** Whether a record of any of `stores` holds `number` under the parent. */
+function taken(stores: readonly AnyRecordStore[], parentKey: unknown, number: bigint): Maybe<boolean> {
+  const from = (at: number): Maybe<boolean> => (at === stores.length ? false : andThen(stores[at]!.list({ keys: underParent(stores[at]!, parentKey, number), limit: 1 }), (page) => (page.json !== '[]' ? true : from(at + 1))));
+  return from(0);
+}
+
+/** One more than the largest number held under the parent in any of `stores`: a walk of every record there. */
+function largestNumber(resource: ResourceModel, stores: readonly AnyRecordStore[], parentKey: unknown): Maybe<bigint> {
   let largest = 0n;
   const from = (at: number): Maybe<bigint> => {
     if (at === stores.length) return largest + 1n;

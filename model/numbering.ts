@@ -15,6 +15,8 @@ import { admittedTypes, isMarked, mainType } from './schema.js';
  * holds pull requests rather than being one.
  */
 export interface NumberingModel {
+  /** The member counted per parent (`number`): the model's key, which the path names. */
+  key: string;
   /** The record's member the stores key it by: its global id (`id`), which the server assigns. */
   storeKey: string;
   /** Names of the sibling resources whose records share this resource's numbers under one parent. */
@@ -34,7 +36,7 @@ export function numberPerParent(resources: readonly ResourceModel[]): void {
   const numbered = resources.filter(isNumbered);
   for (const resource of numbered) {
     const shared = numbered.filter((other) => other !== resource && other.parent!.resource === resource.parent!.resource && other.idProperty === resource.idProperty && names(resource, other) && names(other, resource));
-    resource.numbering = { storeKey: 'id', shared: shared.map((other) => other.name) };
+    resource.numbering = { key: resource.idProperty, storeKey: 'id', shared: shared.map((other) => other.name) };
   }
   for (const resource of numbered) {
     for (const name of resource.numbering!.shared) {

@@ -194,13 +194,16 @@ const storedFilterCache = new WeakMap<ResourceModel, readonly StoredFilter[]>();
 
 /**
  * The filters a store keeps for a resource, in the order of {@link ListQuery.keys}: the list's filters, then,
- * for a sub-resource, its parent link (spec/DECISIONS.md › D53), so that a parent's records are one filtered list.
+ * for a sub-resource, its parent link (spec/DECISIONS.md › D53), so that a parent's records are one filtered list,
+ * then, for a resource numbered per parent, its number (D240).
  */
 export function storedFilters(resource: ResourceModel): readonly StoredFilter[] {
   let found = storedFilterCache.get(resource);
   if (found === undefined) {
     found = resource.filters.map((filter) => ({ property: filter.property, values: filter.values }));
     if (resource.parent !== undefined) found = [...found, { property: resource.parent.property, values: undefined }];
+    // A number counted per parent (D240) is found under its parent by a column of its own, never by parsing records.
+    if (resource.parent !== undefined && resource.numbering !== undefined) found = [...found, { property: resource.numbering.key, values: undefined }];
     storedFilterCache.set(resource, found);
   }
   return found;
