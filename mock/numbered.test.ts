@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCheckIds, runCheck } from '../conformance/run-suite.js';
 import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
-import { fixtureMock } from '../test/in-process.js';
-import type { ListModel } from '../model/model.js';
-import { startMock, type StartedMock } from './index.js';
+import { call, fixtureMock } from '../test/in-process.js';
+import { PARENT_LINK, type ListModel } from '../model/model.js';
+import { createMock, startMock, type StartedMock } from './index.js';
 import { filterDefaults } from './list-handler.js';
 
 /**
@@ -68,6 +68,21 @@ describe('keys counted per parent (D240)', () => {
     expect((get(`/repos/${owner}/left/issues/1/comments`).json as { body: string }[]).map((comment) => comment.body)).toEqual(['on the left']);
     expect(get(`/repos/${owner}/right/issues/1/comments`).json).toEqual([]);
     expect(get(`/repos/${owner}/right/issues/2/comments`).status).toBe(404);
+  });
+});
+
+describe('numbers after records loaded out of order (D240)', () => {
+  it('a new number is never one a record under the parent holds', async () => {
+    const model = await loadModel(SPEC);
+    const repo = { id: 1, name: 'old', full_name: 'mona/old', owner: { login: 'mona', id: 7 }, private: false };
+    const issue = (id: number, number: number): Record<string, unknown> => ({ id, number, title: `Issue ${number}`, state: 'open', [PARENT_LINK]: 'old' });
+    const names = Object.fromEntries(model.resources.map((resource) => [resource.collectionPath.split('/').at(-1), resource.name]));
+    // Loaded oldest first: number 5, then number 3, so the newest record does not hold the largest number.
+    const mock = await createMock({ model, data: new Map([[names['repos']!, [repo]], [names['issues']!, [issue(1, 5), issue(2, 3)]]]) });
+    const create = (): number => numberOf(call(mock.handle, { method: 'POST', url: '/api/repos/mona/old/issues', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'New' }) }));
+    const made = [create(), create()];
+    expect(made).toEqual([4, 6]);
+    expect(new Set([3, 5, ...made]).size).toBe(4);
   });
 });
 
