@@ -139,7 +139,12 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
   const add = (rule: ExchangeViolation['rule'], pointer: string, expected: string, got: string, message: string): void => {
     violations.push({ operationId: op.operationId, rule, side: 'response', pointer, expected, got, message });
   };
-  const id = resource.idParameter === undefined ? undefined : verdict.pathValues[resource.idParameter];
+  // A key counted per parent (an issue's number, spec/DECISIONS.md › D240) names a record only with its parent's
+  // path values: issue 1 of one repository is not issue 1 of another.
+  const scope = resource.numbering === undefined ? '' : `${op.pathParams.filter((param) => param.name !== resource.idParameter).map((param) => (verdict.pathValues[param.name] ?? '').toLowerCase()).join('/')}#`;
+  const key = (value: unknown): string => `${scope}${idText(value)}`;
+  const pathId = resource.idParameter === undefined ? undefined : verdict.pathValues[resource.idParameter];
+  const id = pathId === undefined ? undefined : `${scope}${pathId}`;
   const success = status >= 200 && status < 300;
   const record = verdict.body !== null && typeof verdict.body === 'object' && !Array.isArray(verdict.body) ? (verdict.body as Record<string, unknown>) : undefined;
   const bodyClean = !verdict.violations.some((v) => v.side === 'response' && (v.rule === 'body.schema' || v.rule === 'body.json'));
@@ -151,9 +156,9 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
       trail.writes += 1;
       const written = record?.[resource.idProperty];
       if (record !== undefined && written !== undefined && bodyClean) {
-        trail.written.delete(idText(written));
-        trail.written.set(idText(written), { record, at: traffic.answeredAt });
-        trail.deleted.delete(idText(written));
+        trail.written.delete(key(written));
+        trail.written.set(key(written), { record, at: traffic.answeredAt });
+        trail.deleted.delete(key(written));
       }
       break;
     }
@@ -166,9 +171,9 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
       break;
     case 'read':
       if (id === undefined) break;
-      if (after(trail.deleted.get(id), traffic) && success) add('sequence.delete-gone', '/status', '404', String(status), `${resource.name} ${id} was deleted earlier in the traffic, yet it reads back (${status})`);
-      else if (after(trail.written.get(id)?.at, traffic) && status === 404) add('sequence.read-after-create', '/status', '2xx', '404', `${resource.name} ${id} was written earlier in the traffic and not deleted, yet it reads as 404`);
-      else if (success && record !== undefined) violations.push(...sameAsWritten(resource, trail, traffic, [record], op.operationId, ''));
+      if (after(trail.deleted.get(id), traffic) && success) add('sequence.delete-gone', '/status', '404', String(status), `${resource.name} ${pathId} was deleted earlier in the traffic, yet it reads back (${status})`);
+      else if (after(trail.written.get(id)?.at, traffic) && status === 404) add('sequence.read-after-create', '/status', '2xx', '404', `${resource.name} ${pathId} was written earlier in the traffic and not deleted, yet it reads as 404`);
+      else if (success && record !== undefined) violations.push(...sameAsWritten(resource, trail, traffic, [record], op.operationId, '', scope));
       break;
     case 'list': {
       // Nothing written or deleted yet and no page parameter: the list has nothing to be held to (the hot path).
@@ -177,9 +182,9 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
       const at = resource.listShape?.kind === 'object' ? `/${resource.listShape.itemsProperty}` : '';
       records.forEach((listed, index) => {
         const listedId = listed[resource.idProperty];
-        if (listedId !== undefined && after(trail.deleted.get(idText(listedId)), traffic)) add('sequence.delete-gone', `${at}/${index}`, 'never listed again', `listed`, `${resource.name} ${idText(listedId)} was deleted earlier in the traffic, yet the list holds it (item ${index})`);
+        if (listedId !== undefined && after(trail.deleted.get(key(listedId)), traffic)) add('sequence.delete-gone', `${at}/${index}`, 'never listed again', `listed`, `${resource.name} ${idText(listedId)} was deleted earlier in the traffic, yet the list holds it (item ${index})`);
       });
-      violations.push(...sameAsWritten(resource, trail, traffic, records, op.operationId, at));
+      violations.push(...sameAsWritten(resource, trail, traffic, records, op.operationId, at, scope));
       violations.push(...overlappingPages(resource, trail, traffic, records, op.operationId));
       break;
     }
@@ -199,11 +204,11 @@ function after(at: number | undefined, traffic: TrafficExchange): boolean {
 }
 
 /** Records read back that differ from what the traffic last wrote for their id (a field written, then read otherwise). */
-function sameAsWritten(resource: ResourceModel, trail: ResourceTrail, traffic: TrafficExchange, records: readonly Record<string, unknown>[], operationId: string, at: string): ExchangeViolation[] {
+function sameAsWritten(resource: ResourceModel, trail: ResourceTrail, traffic: TrafficExchange, records: readonly Record<string, unknown>[], operationId: string, at: string, scope: string): ExchangeViolation[] {
   const violations: ExchangeViolation[] = [];
   records.forEach((got, index) => {
     const id = got[resource.idProperty];
-    const written = id === undefined ? undefined : trail.written.get(idText(id));
+    const written = id === undefined ? undefined : trail.written.get(`${scope}${idText(id)}`);
     if (written === undefined || !after(written.at, traffic)) return;
     const expected = written.record;
     for (const [name, value] of Object.entries(expected)) {

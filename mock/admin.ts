@@ -165,7 +165,7 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
         return andThen(data.get(resource.name)!.all(), (texts) => ({ status: 200, body: `[${texts.join(',')}]` }));
       },
       PUT: (options, request) => load(options, request, resource),
-      POST: (options, request) => withStore(options, request, resource, (store) => changing(options, createOne(resource, store, bodyText(request)))),
+      POST: (options, request) => withStore(options, request, resource, (store) => changing(options, createOne(store.resource, store, bodyText(request)))),
     };
     routes[`/${resource.name}/page`] = { GET: (options, request, query) => withStore(options, request, resource, (store) => pageOf(resource, store, query)) };
     routes[`/${resource.name}/generate`] = { POST: (options, request, query) => withStore(options, request, resource, (store) => changing(options, generate(resource, store, query))) };
@@ -180,10 +180,11 @@ function recordRoute({ api }: AdminOptions, path: string): Record<string, Action
   const resource = api.resources.find((r) => r.name === path.slice(1, slash));
   if (resource === undefined) return undefined;
   const id = path.slice(slash + 1);
+  // The console names a record by its store's key: a number counted per parent repeats, its global id does not (D240).
   return {
-    GET: (options, request) => withStore(options, request, resource, (store) => readOne(resource, store, id)),
-    PUT: (options, request) => withStore(options, request, resource, (store) => changing(options, replaceOne(resource, store, id, bodyText(request)))),
-    DELETE: (options, request) => withStore(options, request, resource, (store) => changing(options, deleteOne(resource, store, id))),
+    GET: (options, request) => withStore(options, request, resource, (store) => readOne(store.resource, store, id)),
+    PUT: (options, request) => withStore(options, request, resource, (store) => changing(options, replaceOne(store.resource, store, id, bodyText(request)))),
+    DELETE: (options, request) => withStore(options, request, resource, (store) => changing(options, deleteOne(store.resource, store, id))),
   };
 }
 

@@ -10,7 +10,7 @@ import type { MockResponse } from './messages.js';
 import type { ResponseSink } from './messages.js';
 import { recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { answerableStatuses } from './statuses.js';
-import { andThen, filterKey, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { andThen, filterKey, storeView, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /** What the console's endpoints answer: a JSON text, a stream, or a row of the error table. */
 export type ConsoleAnswer = { status: number; body: string; stream?: (sink: ResponseSink) => void } | { error: ErrorCode; detail?: string; code?: string };
@@ -51,8 +51,9 @@ export function modelOf(api: ApiModel, sharedStore: boolean): string {
     resources: api.resources.map((resource) => ({
       name: resource.name,
       singular: singularWord(resource.name),
-      idProperty: resource.idProperty,
-      idType: resource.idType,
+      // The key the console addresses records by: the store's (a global id where numbers repeat per parent, D240).
+      idProperty: storeView(resource).idProperty,
+      idType: storeView(resource).idType,
       recordSchema: resource.recordSchema,
       required: resource.required,
       filters: resource.filters.map((filter) => ({ parameter: filter.parameter.name, property: filter.property, values: filter.values, schema: filter.parameter.schema })),

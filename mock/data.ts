@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { canonicalJson } from '../model/json.js';
 import { mediaKind } from '../model/media.js';
 import type { ApiModel, ResourceModel } from '../model/model.js';
-import { filterKey, isValidRecord, type RecordValue } from './store/record-store.js';
+import { filterKey, isValidRecord, storeView, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './exact-body.js';
 import { validSample } from '../model/samples.js';
 import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';
@@ -55,10 +55,12 @@ export function parseRecords(resource: ResourceModel, records: readonly unknown[
       throw new Error(`${source}: entry ${index} is not a ${typeName(resource)}: ${resource.validateRecord.errors()}`);
     }
     const value = record as RecordValue;
-    const id = resource.idType === 'integer' ? filterKey(value[resource.idProperty]) : value[resource.idProperty];
-    if (id === undefined || (resource.idType === 'integer' && typeof id !== 'bigint')) throw new Error(`${source}: entry ${index} has no integer ${resource.idProperty}`);
-    if (resource.idType === 'string' && typeof id !== 'string') throw new Error(`${source}: entry ${index} has no string ${resource.idProperty}`);
-    if (seen.has(id)) throw new Error(`${source}: entry ${index} repeats the ${resource.idProperty === 'id' ? 'id' : resource.idProperty} ${String(id)}`);
+    // A key numbered per parent repeats across parents: records are told apart by the store's key (D240).
+    const { idType, idProperty } = storeView(resource);
+    const id = idType === 'integer' ? filterKey(value[idProperty]) : value[idProperty];
+    if (id === undefined || (idType === 'integer' && typeof id !== 'bigint')) throw new Error(`${source}: entry ${index} has no integer ${idProperty}`);
+    if (idType === 'string' && typeof id !== 'string') throw new Error(`${source}: entry ${index} has no string ${idProperty}`);
+    if (seen.has(id)) throw new Error(`${source}: entry ${index} repeats the ${idProperty} ${String(id)}`);
     seen.add(id);
     return value;
   });
@@ -145,7 +147,8 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
       } catch {
         continue;
       }
-      const id = resource.idType === 'integer' ? filterKey(record[resource.idProperty]) : record[resource.idProperty];
+      const { idType, idProperty } = storeView(resource);
+      const id = idType === 'integer' ? filterKey(record[idProperty]) : record[idProperty];
       if (seen.has(id)) continue;
       seen.add(id);
       records.push(record);

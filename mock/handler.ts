@@ -33,6 +33,8 @@ export interface OperationInput {
   sourceStore?: AnyRecordStore | undefined;
   /** For a delete, the stores of the resources living below the record's (spec/DECISIONS.md › D292): what lived under it goes too. */
   below?: readonly StoreBelow[] | undefined;
+  /** The stores of the sibling resources sharing a numbered resource's numbers under one parent (D240), by resource name. */
+  siblingStores?: ReadonlyMap<string, AnyRecordStore> | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds } from '../model/references.js';
-import type { Handler, HandlerContext, OperationResult } from './handler.js';
+import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
 import { fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
@@ -16,7 +16,9 @@ import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit } from './answer-fit.js';
 import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
-import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
+import { nextNumber, numberedId, writeTwins } from './numbering.js';
+import { applyDerivations, callerFill, derivationsOf } from './derived.js';
+import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * The handler of an operation, by the part it plays for its resource (README › Resources): list, create,
@@ -63,6 +65,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       return record === undefined ? undefined : bodyId(resource, record[resource.idProperty]);
     });
   };
+  const numbered = resource.numbering !== undefined;
+  // The member the store keys records by: the record's key, or its global id where the key is numbered per parent (D240).
+  const keyed = storeView(resource);
   const wrap = envelopeWrap(op);
   // An answer whose own schema is not the record's (a create adding a one-time secret) is fit to it (D155).
   const fit = op.role === 'list' || op.role === 'delete' ? undefined : answerFit(op, resource);
@@ -70,6 +75,11 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
   const idOf = (path: Record<string, unknown>, body: unknown, store: AnyRecordStore): Maybe<RecordId | OperationResult> => {
+    // A number counted per parent (D240) names a record under the path's parent: the store keys it by its global id.
+    if (op.idIn === 'path' && numbered) {
+      const number = pathId(resource, path[idParameter!]);
+      return andThen(numberedId(resource, store, scope === undefined ? undefined : filterKey(scope.parentId(path)), number), (id) => id ?? notFound(number));
+    }
     if (op.idIn === 'path') return storeId(path, pathId(resource, path[idParameter!]));
     if (op.idIn === 'parent' && scope !== undefined) {
       return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
@@ -91,17 +101,29 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const renameTo = renameMember(op, resource);
   const refusesSecond = op.responses.some((response) => response.status === '409');
   const dangling = danglingReference(op, context.operations ?? []);
+  // Members the examples spell from the record's other members or its parent's (D241), written on create and update.
+  const parentResource = resource.parent === undefined ? undefined : context.resources.find((one) => one.name === resource.parent!.resource);
+  const derivations = op.role === 'create' || op.role === 'update' || op.role === 'replace' ? derivationsOf(resource, parentResource) : [];
+  const fromParent = scope !== undefined && derivations.some((one) => one.pieces.some((piece) => typeof piece !== 'string' && piece.parent));
+  const derive = (record: RecordValue, sent: RecordValue, path: Record<string, unknown>, parentStore: AnyRecordStore | undefined): Maybe<void> => {
+    if (derivations.length === 0) return undefined;
+    if (!fromParent || parentStore === undefined || scope === undefined) return applyDerivations(resource, derivations, record, sent);
+    return andThen(parentStore.get(scope.parentId(path)), (json) => applyDerivations(resource, derivations, record, sent, json === undefined ? undefined : parseRecord(json)));
+  };
   const handler = ((): Handler => {
     switch (op.role) {
       case 'list':
         return listHandler(op, resource, scope);
       case 'create': {
         const uploads = uploadMembers(resource);
-        return ({ store, body, path, files }) => {
+        // The caller's own record (`owner` of `POST /user/repos`, D242), then members spelled from others (D241).
+        const fillCaller = callerFill(resource, context.operations ?? []);
+        return ({ store, body, path, files, siblingStores, parentStore }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
           const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
+          fillCaller?.(made);
           const fields = linked(fit === undefined ? made : fit.align(made), path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
@@ -110,14 +132,24 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
           const missing = dangling(sentBody);
           if (missing !== undefined) return missing;
+          // Members spelled from others (D241) are written last, once the record's number is known (D240).
           const create = (): Maybe<OperationResult> =>
-            andThen(store!.create(fields, given === undefined ? undefined : storeId(path, given)), (created): OperationResult => {
-              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, ownKey(created.id)) } }) };
+            andThen(andThen(derive(fields, sentBody, path, parentStore), () => store!.create(fields, given === undefined ? undefined : storeId(path, given))), (created): OperationResult => {
+              if (created.ok) return { status, json: answer(created.json), ...(location === undefined ? {} : { headers: { location: location(path, numbered ? (bodyId(resource, fields[resource.idProperty]) ?? created.id) : ownKey(created.id)) } }) };
               if (created.reason === 'taken') return exists(op, resource, given!);
               return created.reason === 'full'
                 ? { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}; restart it or reset its data to add more.` }
                 : { error: 'STORE_FULL', detail: `Every int64 ${resource.idProperty} above the largest stored one is taken.` };
             });
+          // The next number under the parent, counted with the siblings sharing the numbers (D240); a record that is
+          // also a sibling's (a pull request, an issue too) makes its twin there (D244).
+          if (numbered) {
+            const parentKey = scope === undefined ? undefined : filterKey(scope.parentId(path));
+            return andThen(nextNumber(resource, [store!, ...(siblingStores?.values() ?? [])], parentKey), (number) => {
+              fields[resource.idProperty] = number;
+              return andThen(create(), (result) => ('error' in result ? result : andThen(writeTwins(resource, context.resources, siblingStores, fields, parentKey, true), () => result)));
+            });
+          }
           // A singleton holds one record per parent: a second create is refused as a taken id is where the
           // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
           if (resource.parent?.singleton !== true) return create();
@@ -134,8 +166,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             });
           });
       case 'replace':
-      case 'update':
-        return ({ store, path, body }) =>
+      case 'update': {
+        return ({ store, path, body, siblingStores, parentStore }) =>
           andThen(idOf(path, body, store!), (id) => {
           // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
           if (typeof id === 'object' && op.idIn === 'parent' && op.role === 'replace' && body !== undefined) {
@@ -149,20 +181,31 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             // An optional body left out changes nothing (D50): the record is answered as it is. A POST's JSON body
             // (D150) is no merge patch: a null there sets a member that admits null.
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
-            const invalid = recordProblem(resource, { ...record, [resource.idProperty]: ownKey(id) });
-            if (invalid !== undefined) return invalid;
-            // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
-            const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
-            if (renamed !== undefined && String(renamed) !== String(ownKey(id))) {
-              return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, storeId(path, renamed)), (created): Maybe<OperationResult> => {
-                if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
-                return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
+            // A number counted per parent stays the record's (D240); the store keeps the global id.
+            if (numbered) record[resource.idProperty] = previous[resource.idProperty];
+            const sentFields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as RecordValue) : {};
+            return andThen(derive(record, sentFields, path, parentStore), (): Maybe<OperationResult> => {
+              const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: ownKey(id) });
+              if (invalid !== undefined) return invalid;
+              // A rename (`new_name` beside the `name` key, D144): the record moves to its new key, the old one is free.
+              const renamed = renameTo === undefined || body === null || typeof body !== 'object' ? undefined : bodyId(resource, (body as RecordValue)[renameTo]);
+              if (renamed !== undefined && String(renamed) !== String(ownKey(id))) {
+                return andThen(store!.create({ ...record, [resource.idProperty]: renamed }, storeId(path, renamed)), (created): Maybe<OperationResult> => {
+                  if (!created.ok) return created.reason === 'taken' ? exists(op, resource, renamed) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` };
+                  return andThen(store!.delete(id), () => ({ status, json: answer(created.json) }));
+                });
+              }
+              // Another replica may delete the record between the read and the write: then it is not found.
+              return andThen(store!.replace(id, record), (written): Maybe<OperationResult> => {
+                if (written === undefined) return notFound(id);
+                if (!numbered) return { status, json: answer(written) };
+                // Its twin in a sibling resource takes the change too (D244).
+                return andThen(writeTwins(resource, context.resources, siblingStores, record, scope === undefined ? undefined : filterKey(scope.parentId(path)), false), () => ({ status, json: answer(written) }));
               });
-            }
-            // Another replica may delete the record between the read and the write: then it is not found.
-            return andThen(store!.replace(id, record), (written) => (written === undefined ? notFound(id) : { status, json: answer(written) }));
+            });
           });
           });
+      }
       case 'delete': {
         const deleted = deletionAnswer(op, resource, answer);
         const remaining = scope === undefined || !answersArray(op) ? undefined : (path: Record<string, unknown>): unknown[] => [...resource.filters.map(() => undefined), filterKey(scope.parentId(path))];
@@ -311,7 +354,10 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
   if (parent?.byExample !== undefined) return exampleParentScope(parent, parent.byExample);
   const parentResource = parent === undefined ? undefined : resources.find((r) => r.name === parent.resource);
   if (parent === undefined || parentResource === undefined) return undefined;
-  const parentId = (path: Record<string, unknown>): RecordId => storeKeyAt(parentResource, parent.parameter, path, resources);
+  // A numbered parent's children link to its store key, its global id (D240); a key unique under its own parent
+  // only is held joined to that parent's key (D290).
+  const parentKeyed = storeView(parentResource);
+  const parentId = (path: Record<string, unknown>): RecordId => storeKeyAt(parentKeyed, parent.parameter, path, resources);
   const same = (value: unknown, id: RecordId): boolean => value !== undefined && String(filterKey(value) ?? value) === String(id);
   const grand = parentResource.parent;
   const grandResource = grand === undefined ? undefined : resources.find((r) => r.name === grand.resource);
@@ -323,6 +369,17 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
     code: `${singularCode(parentResource.name)}_NOT_FOUND`,
     detail: `No ${singularWord(parentResource.name)} has the ${parent.parameter} ${String(path[parent.parameter])}.`,
   });
+  // Runs the handler when the parent the path names exists (and lies where the path says); else a 404.
+  const guarded = (handler: Handler, input: OperationInput, parentStore: AnyRecordStore): Maybe<OperationResult> => {
+    const { path } = input;
+    return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
+      if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
+      // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
+      if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
+      if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
+      return handler(input);
+    });
+  };
   return {
     parent,
     parentId,
@@ -330,13 +387,13 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
     guard: (handler) => (input) => {
       const { parentStore, path } = input;
       if (parentStore === undefined) return missing(path);
-      return andThen(parentStore.get(parentId(path)), (json): Maybe<OperationResult> => {
-        if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
-        // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
-        if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
-        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
-        return handler(input);
-      });
+      // A parent numbered under its own parent (an issue's number, D240) is found there; its children link to its
+      // global id, the store's key, which the handler then reads in the path's place.
+      if (parentResource.numbering !== undefined) {
+        const grandKey = grand?.byExample !== undefined ? exampleParentKey(grand.byExample, path) : grandResource === undefined ? undefined : filterKey(storeKeyAt(grandResource, grand!.parameter, path, resources));
+        return andThen(numberedId(parentResource, parentStore, grandKey, path[parent.parameter]), (id) => (id === undefined ? missing(path) : guarded(handler, { ...input, path: { ...path, [parent.parameter]: id } }, parentStore)));
+      }
+      return guarded(handler, input, parentStore);
     },
   };
 }

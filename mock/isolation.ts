@@ -5,7 +5,7 @@ import type { StartingData } from './data.js';
 import type { AnyDataset } from './pipeline.js';
 import type { MockRequest, MockResponse } from './messages.js';
 import { MemoryRecordStore } from './store/memory-store.js';
-import { sizeOf, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
+import { sizeOf, storeView, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** Most API keys that get their own data with `--isolate-by-key`; beyond, a 429 `TOO_MANY_KEYS` until a reset. */
 export const MAX_ISOLATED_KEYS = 1000;
@@ -17,7 +17,7 @@ export function keyDigest(key: string): string {
 
 /** One store per resource of the spec, each holding its starting records; at most `maxRecords` records per resource. */
 export function createDataset(api: ApiModel, starting: StartingData, maxRecords: number): Map<string, RecordStore> {
-  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(resource, maxRecords, starting.get(resource.name) ?? [])]));
+  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(storeView(resource), maxRecords, starting.get(resource.name) ?? [])]));
 }
 
 /** Drops every record of a dataset and loads `starting` instead (at once in memory; a promise with a store over the network). */

@@ -76,7 +76,11 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const paging = model.paging;
   // A filter value that asks for every record (`state=all`, D142) is no filter: the query is read without it.
   const anyOf = new Map(model.filters.filter((filter) => filter.any !== undefined).map((filter) => [filter.parameter.name, new Set(filter.any!.map(String))]));
-  const plainQuery = (query: Record<string, unknown>): Record<string, unknown> => {
+  // A filter left out is its documented default where that is one of its values (`state` defaults to `open`, D243).
+  const defaults = filterDefaults(model);
+  const plainQuery = (sent: Record<string, unknown>): Record<string, unknown> => {
+    let query = sent;
+    for (const [name, value] of defaults) if (query[name] === undefined) query = { ...query, [name]: value };
     if (anyOf.size === 0) return query;
     const kept = { ...query };
     for (const [name, values] of anyOf) if (kept[name] !== undefined && values.has(String(kept[name]))) delete kept[name];
@@ -140,6 +144,31 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
       return headers === undefined ? { status: op.successStatus, json } : { status: op.successStatus, json, headers };
     });
   };
+}
+
+/** A value that says a state is not set rather than naming one. */
+const UNSET = /(?:^|_)(?:UNSPECIFIED|UNSET)$/i;
+
+/**
+ * The filters a list applies when the client leaves them out (spec/DECISIONS.md › D243): those of an equality filter
+ * over listed values (the record member's or the parameter's `enum`, a boolean) whose parameter's schema has a
+ * `default` that is one of those values, neither one asking for every record (`all`, D142) nor an unset value
+ * (`STATUS_UNSPECIFIED`), as `[parameter name, default]`. Returns an empty list when none.
+ */
+export function filterDefaults(model: ListModel): [string, unknown][] {
+  const found: [string, unknown][] = [];
+  for (const filter of model.filters) {
+    const schema = filter.parameter.schema;
+    const value = schema['default'];
+    // The values the records hold, else those the parameter lists (an issue's `state` is free text, its filter's `open`, `closed`, `all`).
+    const listed = filter.values ?? (Array.isArray(schema['enum']) ? (schema['enum'] as unknown[]) : undefined);
+    if (value === undefined || listed === undefined || (filter.match ?? 'equal') !== 'equal' || filter.parameter.type === 'array') continue;
+    if (filter.any?.some((one) => String(one) === String(value)) === true || !listed.some((one) => String(one) === String(value))) continue;
+    // An enum's unset value (`STATUS_UNSPECIFIED`, protobuf's zero value) names no state a record is in: no filter.
+    if (typeof value === 'string' && UNSET.test(value)) continue;
+    found.push([filter.parameter.name, value]);
+  }
+  return found;
 }
 
 function invalid(detail: string): OperationResult {

@@ -122,6 +122,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   }));
   // A delete removes what lived under the record too (D292): the stores of the resources below its own.
   const belowStores = new Map(api.operations.map((op) => [op, op.role === 'delete' && op.resource !== undefined ? storesBelow(op.resource, api.resources, (name) => options.data.get(name)) : undefined]));
+  // A resource numbered per parent counts its siblings' numbers too, and writes its twins there (D240, D244).
+  const siblingStores = new Map(api.operations.map((op) => [op, op.resource?.numbering === undefined ? undefined : new Map(op.resource.numbering.shared.flatMap((name) => { const store = options.data.get(name); return store === undefined ? [] : [[name, store] as const]; }))]));
 
   return function handle(request) {
     const queryAt = request.url.indexOf('?');
@@ -188,10 +190,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       // wins over an `Accept` that names only JSON, which client libraries send on every request (D152).
       if (entry.streams.length > 0) {
         const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? (negotiate(entry.streams, request.headers.accept) ?? entry.streams[0]) : undefined;
-        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op) }));
+        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op), siblingStores: siblingStores.get(op) }));
       }
 
-      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op) });
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op), siblingStores: siblingStores.get(op) });
       if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
       response = respond(entry, result, content);
     } catch (error) {

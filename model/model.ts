@@ -1,5 +1,6 @@
 import type { Schema, SchemaFailures, Validator } from './schema.js';
 import type { StreamModel } from './streams.js';
+import type { NumberingModel } from './numbering.js';
 
 /**
  * HTTP methods an OpenAPI path item may hold, as the model names them: the fixed fields (3.2 adds `query`), and
@@ -382,6 +383,11 @@ export interface ResourceModel {
    */
   fieldWrites: OperationModel[];
   validateRecord: Validator;
+  /**
+   * Set where the record's key is counted per parent beside a global id (`number` of an issue, per repository):
+   * the member the stores key records by and the siblings sharing the numbers (spec/DECISIONS.md › D240).
+   */
+  numbering?: NumberingModel | undefined;
 }
 
 /** A tag of the document (OpenAPI 3.2 Tag Object): `parent` nests it under another tag, `kind` says what it is for. */

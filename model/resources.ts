@@ -1,5 +1,6 @@
 import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
+import { numberPerParent } from './numbering.js';
 import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
@@ -102,6 +103,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     resources.push(resource);
   }
   for (const [child, parent] of parents) if (child.parent !== undefined) child.parent.resource = parent.name;
+  numberPerParent(resources);
   for (const view of views) attachView(view, resources);
   for (const op of operations) attachFieldWrite(op, resources);
   return resources;

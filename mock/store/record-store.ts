@@ -194,13 +194,16 @@ const storedFilterCache = new WeakMap<ResourceModel, readonly StoredFilter[]>();
 
 /**
  * The filters a store keeps for a resource, in the order of {@link ListQuery.keys}: the list's filters, then,
- * for a sub-resource, its parent link (spec/DECISIONS.md › D53), so that a parent's records are one filtered list.
+ * for a sub-resource, its parent link (spec/DECISIONS.md › D53), so that a parent's records are one filtered list,
+ * then, for a resource numbered per parent, its number (D240).
  */
 export function storedFilters(resource: ResourceModel): readonly StoredFilter[] {
   let found = storedFilterCache.get(resource);
   if (found === undefined) {
     found = resource.filters.map((filter) => ({ property: filter.property, values: filter.values }));
     if (resource.parent !== undefined) found = [...found, { property: resource.parent.property, values: undefined }];
+    // A number counted per parent (D240) is found under its parent by a column of its own, never by parsing records.
+    if (resource.parent !== undefined && resource.numbering !== undefined) found = [...found, { property: resource.numbering.key, values: undefined }];
     storedFilterCache.set(resource, found);
   }
   return found;
@@ -319,4 +322,24 @@ export function idDrawer(resource: ResourceModel): (() => string) | undefined {
     default:
       return undefined;
   }
+}
+
+const storeViews = new WeakMap<ResourceModel, ResourceModel>();
+
+/**
+ * The resource as its store sees it: the resource itself, or for one numbered per parent (spec/DECISIONS.md ›
+ * D240) the same resource keyed by its global id (`id`, server-assigned), since its own key (`number`) repeats
+ * across parents. Handlers look a number up under its parent and address the store by that id.
+ */
+export function storeView(resource: ResourceModel): ResourceModel {
+  const numbering = resource.numbering;
+  if (numbering === undefined) return resource;
+  let view = storeViews.get(resource);
+  if (view === undefined) {
+    const idSchema = resource.properties[numbering.storeKey] ?? {};
+    const idType = idSchema['type'] === 'integer' || idSchema['type'] === 'number' ? 'integer' : 'string';
+    view = { ...resource, idProperty: numbering.storeKey, idType, idSchema, idParameter: undefined, idSource: 'server' };
+    storeViews.set(resource, view);
+  }
+  return view;
 }

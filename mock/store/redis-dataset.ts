@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiModel, ResourceModel } from '../../model/model.js';
 import type { StartingData } from '../data.js';
 import type { MockResponse } from '../messages.js';
-import { STORE_RETRY_AFTER_SECONDS, storedFilters, type AnyRecordStore } from './record-store.js';
+import { STORE_RETRY_AFTER_SECONDS, storedFilters, storeView, type AnyRecordStore } from './record-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { defaultPrefix, type RedisStoreOptions } from './redis-options.js';
 import { RedisRecordStore, type NamespaceMeta } from './redis-store.js';
@@ -45,7 +45,7 @@ export class RedisBackend {
     return new Map(
       api.resources.map((resource) => [
         resource.name,
-        new RedisRecordStore(resource, this.connection, `${base}${resource.name}:`, maxRecords, starting.get(resource.name) ?? [], metaOf(api, resource)),
+        new RedisRecordStore(storeView(resource), this.connection, `${base}${resource.name}:`, maxRecords, starting.get(resource.name) ?? [], metaOf(api, storeView(resource))),
       ]),
     );
   }

@@ -43,6 +43,7 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
   let owner = '';
   const repo = 'hello-world';
   const issues: number[] = [];
+  let pullNumber = 0;
 
   beforeAll(async () => {
     mock = await startMock({ spec: SPEC!, port: 0 });
@@ -61,6 +62,8 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const created = await octokit.rest.repos.createForAuthenticatedUser({ name: repo, description: 'Issues of the team', private: false });
     expect(created.status).toBe(201);
     expect([created.data.name, created.data.description, created.data.owner.login]).toEqual([repo, 'Issues of the team', owner]);
+    // The name the description spells from the owner's login and the repository's name (D241), not its example's.
+    expect(created.data.full_name).toBe(`${owner}/${repo}`);
     const read = await octokit.rest.repos.get({ owner, repo });
     expect(read.status).toBe(200);
     expect([read.data.id, read.data.name, read.data.description, read.data.owner.login]).toEqual([created.data.id, repo, 'Issues of the team', owner]);
@@ -79,7 +82,10 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     const first = await octokit.rest.issues.create({ owner, repo, title: 'Login fails on Safari', body: 'Steps: open, click, fail.' });
     expect(first.status).toBe(201);
     expect([first.data.title, first.data.body, first.data.state]).toEqual(['Login fails on Safari', 'Steps: open, click, fail.', 'open']);
-    expect(Number.isInteger(first.data.number)).toBe(true);
+    // A repository's first issue is number 1 (D240), addressed under its own repository (D241).
+    expect(first.data.number).toBe(1);
+    expect(first.data.repository_url).toBe(`https://api.github.com/repos/${owner}/${repo}`);
+    expect(first.data.html_url).toBe(`https://github.com/${owner}/${repo}/issues/1`);
     issues.push(first.data.number);
     const read = await octokit.rest.issues.get({ owner, repo, issue_number: first.data.number });
     expect(read.status).toBe(200);
@@ -90,6 +96,7 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
       expect(created.data.number).toBeGreaterThan(issues.at(-1)!);
       issues.push(created.data.number);
     }
+    expect(issues).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const listed = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
     expect(listed.status).toBe(200);
     expect(listed.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
@@ -179,6 +186,13 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect((await octokit.rest.issues.listMilestones({ owner, repo })).data.map((one) => [one.number, one.title])).toEqual([[milestone.data.number, 'v1.0']]);
     const pull = await octokit.rest.pulls.create({ owner, repo, title: 'Fix the Safari login', head: 'fix-login', base: 'main', body: 'Fixes the first issue.' });
     expect([pull.status, pull.data.title, pull.data.body, pull.data.state]).toEqual([201, 'Fix the Safari login', 'Fixes the first issue.', 'open']);
+    // After nine issues the pull request is number 10: the repository's issues and pull requests share numbers (D240).
+    expect(pull.data.number).toBe(10);
+    pullNumber = pull.data.number;
+    // A pull request is an issue too, marked by `pull_request` (D244).
+    const asIssue = await octokit.rest.issues.get({ owner, repo, issue_number: pull.data.number });
+    expect([asIssue.status, asIssue.data.number, asIssue.data.title, asIssue.data.state]).toEqual([200, 10, 'Fix the Safari login', 'open']);
+    expect(asIssue.data.pull_request).toBeTruthy();
     const readPull = await octokit.rest.pulls.get({ owner, repo, pull_number: pull.data.number });
     expect([readPull.status, readPull.data.number, readPull.data.title]).toEqual([200, pull.data.number, 'Fix the Safari login']);
     expect((await octokit.rest.pulls.list({ owner, repo, state: 'all' })).data.map((one) => one.number)).toEqual([pull.data.number]);
@@ -206,16 +220,56 @@ describe.skipIf(ABSENT !== undefined)(`Octokit at its defaults against the mock 
     expect((await octokit.rest.reactions.listForIssue({ owner, repo, issue_number: issues[0]! })).data.map((one) => one.content)).toEqual(['heart']);
     const closed = await octokit.rest.issues.update({ owner, repo, issue_number: issues[0]!, state: 'closed' });
     expect([closed.status, closed.data.state, closed.data.title]).toEqual([200, 'closed', 'Login fails on Safari']);
+    // Issue lists hold pull requests too, told apart by their `pull_request` member, as GitHub's lists do.
+    const split = (listed: { number: number; pull_request?: unknown }[]): [number[], number[]] => [
+      listed.filter((issue) => issue.pull_request == null).map((issue) => issue.number).sort((a, b) => a - b),
+      listed.filter((issue) => issue.pull_request != null).map((issue) => issue.number),
+    ];
     const open = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', per_page: 100 });
-    expect(open.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues.slice(1));
+    expect(split(open.data)).toEqual([issues.slice(1), [pullNumber]]);
     const all = await octokit.rest.issues.listForRepo({ owner, repo, state: 'all', per_page: 100 });
-    expect(all.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual(issues);
+    expect(split(all.data)).toEqual([issues, [pullNumber]]);
   });
 
   test('an absent issue is a 404 and an issue without a title a 422, both thrown as RequestError', async () => {
     expect(await refusal(octokit.rest.issues.get({ owner, repo, issue_number: 987_654 }))).toEqual({ name: 'HttpError', status: 404 });
     const untitled = await refusal(octokit.request({ method: 'POST', url: '/repos/{owner}/{repo}/issues', owner, repo, body: 'No title given.' }));
     expect(untitled).toEqual({ name: 'HttpError', status: 422 });
+  });
+
+  test('two repositories of the team number their issues and pull requests from 1 each, in one space per repository', async () => {
+    const names = ['team-api', 'team-web'];
+    for (const name of names) {
+      const made = await octokit.rest.repos.createForAuthenticatedUser({ name, private: true });
+      expect([made.status, made.data.full_name, made.data.owner.login]).toEqual([201, `${owner}/${name}`, owner]);
+      expect(made.data.url).toMatch(new RegExp(`/repos/${owner}/${name}$`));
+    }
+    for (const name of names) {
+      const first = await octokit.rest.issues.create({ owner, repo: name, title: `${name}: crash on start` });
+      const second = await octokit.rest.issues.create({ owner, repo: name, title: `${name}: slow build` });
+      const pull = await octokit.rest.pulls.create({ owner, repo: name, title: `${name}: fix the crash`, head: 'fix-crash', base: 'main' });
+      const third = await octokit.rest.issues.create({ owner, repo: name, title: `${name}: docs` });
+      // Issues and pull requests share a repository's numbers, as each names the other (`pull_request`, `issue_url`).
+      expect([first.data.number, second.data.number, pull.data.number, third.data.number]).toEqual([1, 2, 3, 4]);
+    }
+    expect((await octokit.rest.issues.get({ owner, repo: 'team-web', issue_number: 2 })).data.title).toBe('team-web: slow build');
+    expect((await octokit.rest.issues.get({ owner, repo: 'team-api', issue_number: 2 })).data.title).toBe('team-api: slow build');
+    expect((await octokit.rest.pulls.get({ owner, repo: 'team-api', pull_number: 3 })).data.title).toBe('team-api: fix the crash');
+    expect(await refusal(octokit.rest.pulls.get({ owner, repo: 'team-api', pull_number: 4 }))).toEqual({ name: 'HttpError', status: 404 });
+    // Closing an issue takes it out of the list that names no state: `state` defaults to `open` (D243).
+    expect((await octokit.rest.issues.update({ owner, repo: 'team-api', issue_number: 1, state: 'closed' })).data.state).toBe('closed');
+    const numbers = async (state?: 'open' | 'closed' | 'all'): Promise<number[]> =>
+      (await octokit.rest.issues.listForRepo({ owner, repo: 'team-api', per_page: 100, ...(state === undefined ? {} : { state }) })).data.map((issue) => issue.number).sort((a, b) => a - b);
+    // Number 3 is the pull request, listed among the issues as GitHub lists it (D244).
+    expect(await numbers()).toEqual([2, 3, 4]);
+    expect(await numbers('closed')).toEqual([1]);
+    expect(await numbers('all')).toEqual([1, 2, 3, 4]);
+    const web = await octokit.rest.issues.listForRepo({ owner, repo: 'team-web', per_page: 100 });
+    expect(web.data.map((issue) => issue.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4]);
+    // Closing the pull request closes it as an issue too.
+    expect((await octokit.rest.pulls.update({ owner, repo: 'team-web', pull_number: 3, state: 'closed' })).data.state).toBe('closed');
+    expect((await octokit.rest.issues.get({ owner, repo: 'team-web', issue_number: 3 })).data.state).toBe('closed');
+    expect((await octokit.rest.pulls.list({ owner, repo: 'team-web' })).data.map((pull) => pull.number)).toEqual([]);
   });
 
   test('a deleted repository is 404, and so is what lived under it', async () => {
