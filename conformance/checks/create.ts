@@ -124,8 +124,10 @@ interface RefusalTarget {
  */
 export function refusalStatuses(op: OperationModel): number[] {
   const documents = (status: string): boolean => op.responses.some((r) => r.status === status);
-  const onlyDefault = !op.responses.some((r) => /^4/.test(r.status)) && documents('DEFAULT');
-  return documents('422') || onlyDefault ? [400, 422] : [400];
+  // Where no client error is documented at all (`PATCH` answering only its 200), 400 is no more documented than
+  // 422: either refuses the body (D264, as D123 for `default`).
+  const noClientError = !op.responses.some((r) => /^4/.test(r.status));
+  return documents('422') || noClientError ? [400, 422] : [400];
 }
 
 async function refusalTarget(context: CheckContext, resource: ResourceModel, role: WriteRole): Promise<RefusalTarget> {
