@@ -627,9 +627,18 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
   };
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<{ status: number; body?: unknown; location?: string }> => {
-    const url = new URL(request.url ?? '/', 'http://github.invalid');
+    // Links to other pages name the address the client used.
+    const host = /^[A-Za-z0-9.:[\]-]+$/.test(request.headers.host ?? '') ? request.headers.host! : 'localhost';
+    const url = new URL(request.url ?? '/', `http://${host}`);
     const method = request.method ?? 'GET';
-    const segments = url.pathname.split('/').slice(1).map((segment) => decodeURIComponent(segment));
+    const decode = (segment: string): string => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw notFound();
+      }
+    };
+    const segments = url.pathname.split('/').slice(1).map(decode);
     const text = await bodyText(request);
     if (segments[0] !== 'repos' || segments.length < 3 || segments[1] === '' || segments[2] === '') throw notFound();
     const repo = repositoryOf(segments[1]!, segments[2]!);
