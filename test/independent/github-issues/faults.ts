@@ -17,7 +17,7 @@ export const GITHUB_ISSUES_FAULTS: readonly KilledFault<GithubIssuesFault>[] = [
   { fault: 'comment-delete-keeps', killedBy: 'issues/delete-comment.gone' },
   { fault: 'milestone-delete-keeps', killedBy: 'issues/delete-milestone.gone' },
   { fault: 'issue-update-replaces', killedBy: 'issues/update.persisted' },
-  { fault: 'state-filter-ignored', killedBy: 'issues/list-for-repo.state-filter' },
+  { fault: 'state-filter-ignored', killedBy: 'issues/list-milestones.state-filter' },
   { fault: 'per-page-ignored', killedBy: 'issues/list-labels-for-repo.limit' },
   { fault: 'page-repeats', killedBy: 'issues/list-labels-for-repo.pages' },
   { fault: 'closed-at-missing', killedBy: 'issues/create.echo' },
