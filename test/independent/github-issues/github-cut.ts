@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -109,18 +110,19 @@ export function cutDescription(description: { [key: string]: Json }, operationId
 }
 
 /**
- * Writes the cut of GitHub's description to the temporary directory (once per installed version of the package:
- * the file is named by it, written whole then renamed into place) and answers its path; `undefined` when
+ * Writes the cut of GitHub's description to `operations` (by default the issues cut) in the temporary directory
+ * (once per installed version of the package and list of operations: the file is named by both, written whole then
+ * renamed into place) and answers its path; `undefined` when
  * `@octokit/openapi` is absent (the tests then skip, saying so with {@link GITHUB_ABSENT}).
  */
-export function writeGithubIssuesCut(): string | undefined {
+export function writeGithubIssuesCut(operations: readonly string[] = GITHUB_ISSUES_OPERATIONS): string | undefined {
   const file = githubDescriptionFile();
   if (file === undefined) return undefined;
   const { version } = JSON.parse(readFileSync(join(dirname(dirname(file)), 'package.json'), 'utf8')) as { version: string };
   const folder = join(tmpdir(), 'openapi-harness-github-issues-cut');
-  const path = join(folder, `github-issues-${version}-${GITHUB_ISSUES_OPERATIONS.length}.json`);
+  const path = join(folder, `github-issues-${version}-${createHash('sha1').update(operations.join(',')).digest('hex').slice(0, 12)}.json`);
   if (existsSync(path)) return path;
-  const cut = cutDescription(JSON.parse(readFileSync(file, 'utf8')) as { [key: string]: Json }, GITHUB_ISSUES_OPERATIONS);
+  const cut = cutDescription(JSON.parse(readFileSync(file, 'utf8')) as { [key: string]: Json }, operations);
   mkdirSync(folder, { recursive: true });
   const partial = `${path}.${process.pid}.partial`;
   writeFileSync(partial, JSON.stringify(cut));
