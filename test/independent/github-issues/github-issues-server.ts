@@ -149,6 +149,11 @@ function membersFit(object: Record<string, unknown>, kinds: Record<string, Kind>
   });
 }
 
+/** `text` as one URL path segment; a lone surrogate (a name sent as JSON may hold one) as U+FFFD. */
+function segment(text: string): string {
+  return encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -223,8 +228,8 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
     return held;
   };
 
-  const base = (repo: Repository): string => `${ORIGIN}/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
-  const site = (repo: Repository): string => `https://github.invalid/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
+  const base = (repo: Repository): string => `${ORIGIN}/repos/${segment(repo.owner)}/${segment(repo.name)}`;
+  const site = (repo: Repository): string => `https://github.invalid/${segment(repo.owner)}/${segment(repo.name)}`;
   const optional = (name: string, value: unknown): Record<string, unknown> => (value === null && choices.omitNulls === true ? {} : { [name]: value });
 
   /** The repository as `full-repository` states it: every required member, the counts this server keeps. */
@@ -288,7 +293,7 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
   const labelView = (repo: Repository, label: Label): Record<string, unknown> => ({
     id: label.id,
     node_id: Buffer.from(`Label${label.id}`).toString('base64'),
-    url: `${base(repo)}/labels/${encodeURIComponent(label.name)}`,
+    url: `${base(repo)}/labels/${segment(label.name)}`,
     name: label.name,
     description: fault === 'label-drops-description' ? null : label.description,
     color: fault === 'color-with-hash' ? `#${label.color}` : label.color,
@@ -746,7 +751,7 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
       if (labelNamed(repo, fields.name!) !== undefined) throw invalid('Label', 'name', 'already_exists');
       const label: Label = { id: nextId++, name: fields.name!, color: fields.color ?? defaultColour(fields.name!), description: fields.description ?? null };
       repo.labels.set(label.id, label);
-      return { status: fault === 'label-create-200' ? 200 : 201, body: labelView(repo, label), location: `${base(repo)}/labels/${encodeURIComponent(label.name)}` };
+      return { status: fault === 'label-create-200' ? 200 : 201, body: labelView(repo, label), location: `${base(repo)}/labels/${segment(label.name)}` };
     }
     if (at('labels', '*')) {
       const label = labelAt(repo, rest[1]!);
