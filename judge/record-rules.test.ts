@@ -19,6 +19,13 @@ describe('what an answer must echo of a write', () => {
     expect(echoProblems(issue, { title: 'a', assignees: ['octocat'] }, { id: 1, title: 'a' }).map((problem) => problem.name)).toEqual(['assignees']);
   });
 
+  test('a value the description says the server changes is its own form; another is expected as sent (D269)', () => {
+    const repository = resource({ id: { type: 'integer' }, name: { type: 'string', description: 'The name of the repository. Spaces are replaced with hyphens.' }, title: { type: 'string', description: 'The name of the repository.' } });
+    expect(keptAsSent(repository, 'name', 'a b')).toBe(false);
+    expect(keptAsSent(repository, 'title', 'a b')).toBe(true);
+    expect(echoProblems(repository, { name: 'a b' }, { id: 1, name: 'a-b' })).toEqual([]);
+  });
+
   test('a member that is a name or the object it names may come back in the other form (D261)', () => {
     expect(keptAsSent(issue, 'labels', ['bug'])).toBe(false);
     expect(echoProblems(issue, { title: 'a', labels: ['bug'] }, { id: 1, title: 'a', labels: [{ name: 'bug' }] })).toEqual([]);

@@ -83,11 +83,17 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   // A member (or list of members) that may be either a name or the object it names (`labels: ["bug"]` answered
   // as label objects) is the server's to answer in its own form (D261).
   if (namesOrObjects(schema)) return false;
+  // A value the description says the server changes ("spaces are replaced with hyphens", "converted to lower case")
+  // is the server's own form (D269); without such words the value is expected as sent.
+  if (typeof schema['description'] === 'string' && CHANGED.test(schema['description'])) return false;
   const types = admittedTypes(schema);
   if (types.length === 0) return true;
   const type = isLosslessNumber(value) || typeof value === 'bigint' ? (Number.isInteger(Number(String(value))) ? 'integer' : 'number') : jsonType(value);
   return types.includes(type) || (type === 'integer' && types.includes('number'));
 }
+
+/** Words of a description saying the server changes a value it is sent (D269). */
+const CHANGED = /\b(?:(?:is|are|will be|gets?) (?:converted|normali[sz]ed|replaced|lower-?cased|upper-?cased|slugified|trimmed|truncated|rounded)|normali[sz]es|slugifies)\b/i;
 
 /**
  * Whether a record's member schema, or the schema of its items, admits both an object and a scalar (`oneOf: [string,
