@@ -8,6 +8,7 @@ import type { CheckContext, RequestSpec } from '../check-context.js';
 import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord } from './check.js';
 import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
+import { renameMember } from '../../model/resources.js';
 import { conflictStatuses, createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
 import { callUnderProducedRecord } from './producers.js';
@@ -55,7 +56,10 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
   if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(context, create, { body: missing.text, contentType: missing.contentType }), status: refusalStatuses(create) }));
   for (const op of [replace, update]) {
     if (op === undefined || (resource.idParameter === undefined && op.idIn !== 'body')) continue;
-    probes.push(bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(context, resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
+    // A rename (`new_name`, D144) would move the record away from the id the other checks remember it by: left out.
+    const rename = renameMember(op, resource);
+    const values = bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => (rename === undefined ? value : Object.fromEntries(Object.entries(value).filter(([name]) => name !== rename))));
+    probes.push(values.map((value) => ({ op, request: async () => itemRequest(context, resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
   }
   if (remove !== undefined && (resource.idParameter !== undefined || remove.idIn === 'body')) {
     probes.push(fc.constant({ op: remove, request: async () => {
