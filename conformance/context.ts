@@ -59,6 +59,14 @@ export function parentPath(context: Pick<CheckContext, 'run'>, op: OperationMode
     const name = resource.parent.resource;
     resource = resources.get(resource)?.find((candidate) => candidate.name === name);
   }
+  // An operation no resource holds under a parent the spec exemplifies (`GET /repos/{owner}/{repo}/issues/comments`
+  // beside the labels of `/repos/{owner}/{repo}`) is reached under that same parent (D266).
+  for (const [holder, known] of examples) {
+    const parameter = holder.parent?.byExample === undefined ? undefined : holder.parent.parameter;
+    const end = parameter === undefined ? -1 : holder.collectionPath.indexOf(`{${parameter}}`);
+    if (end < 0 || unprepared.has(holder) || !op.path.startsWith(`${holder.collectionPath.slice(0, end + parameter!.length + 2)}/`)) continue;
+    for (const [key, value] of Object.entries(known)) if (values[key] === undefined) values[key] = value;
+  }
   return values;
 }
 

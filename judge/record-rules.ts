@@ -80,10 +80,38 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   // back as sent from any server that answers as documented: the server picks its own value (D221).
   const listed = schema['enum'];
   if (Array.isArray(listed) && listed.length > 0 && !(value === null && admittedTypes(schema).includes('null')) && !listed.some((member) => sameJson(member, value))) return false;
+  // A member (or list of members) that may be either a name or the object it names (`labels: ["bug"]` answered
+  // as label objects) is the server's to answer in its own form (D261).
+  if (namesOrObjects(schema)) return false;
+  // A value the description says the server changes ("spaces are replaced with hyphens", "converted to lower case")
+  // is the server's own form (D269); without such words the value is expected as sent.
+  if (typeof schema['description'] === 'string' && CHANGED.test(schema['description'])) return false;
   const types = admittedTypes(schema);
   if (types.length === 0) return true;
   const type = isLosslessNumber(value) || typeof value === 'bigint' ? (Number.isInteger(Number(String(value))) ? 'integer' : 'number') : jsonType(value);
   return types.includes(type) || (type === 'integer' && types.includes('number'));
+}
+
+/** Words of a description saying the server changes a value it is sent (D269). */
+const CHANGED = /\b(?:(?:is|are|will be|gets?) (?:converted|normali[sz]ed|replaced|lower-?cased|upper-?cased|slugified|trimmed|truncated|rounded)|normali[sz]es|slugifies)\b/i;
+
+/**
+ * Whether a record's member schema, or the schema of its items, admits both an object and a scalar (`oneOf: [string,
+ * {name, color}]`): the scalar names the object, and a server may answer either form whichever was sent (D261).
+ */
+function namesOrObjects(schema: Schema): boolean {
+  const items = schema['items'];
+  const forms = (one: Schema): string[] => admittedTypes(one).filter((type) => type !== 'null');
+  const mixed = (one: Schema): boolean => forms(one).includes('object') && forms(one).some((type) => type === 'string' || type === 'integer' || type === 'number');
+  return mixed(schema) || (typeof items === 'object' && items !== null && !Array.isArray(items) && mixed(items as Schema));
+}
+
+/**
+ * Whether `value`, sent for member `name`, sends nothing (`null` or an empty list) for a member the record need
+ * not hold: an answer that leaves the member out shows it (D260).
+ */
+export function mayBeLeftOut(resource: ResourceModel, name: string, value: unknown): boolean {
+  return (value === null || (Array.isArray(value) && value.length === 0)) && !resource.required.includes(name);
 }
 
 /**
@@ -154,6 +182,8 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
   for (const [name, member] of Object.entries(sent)) {
     if (!isReturned(resource, name) || !keptAsSent(resource, name, member)) continue;
     const value = returnedPart(resource.properties[name], member);
+    // Nothing sent for a member the record need not hold may come back as the member left out (D260).
+    if (!Object.hasOwn(record, name) && mayBeLeftOut(resource, name, member)) continue;
     if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
     else if (!shows(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
   }

@@ -74,11 +74,38 @@ function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Re
   // The member that asks for a stream is set `false` (D86): a check of the JSON answer asks for the JSON answer, as
   // a server that streams whatever `Accept` says would otherwise fail it; `<operationId>.stream` asks for the stream.
   const member = op.streamMember;
-  const values = member === undefined ? drawn : drawn.map((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value, [member]: false } : value));
+  const streamed = member === undefined ? drawn : drawn.map((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value, [member]: false } : value));
+  const needs = requiredWhenUsing(body.schema);
+  const values = needs.length === 0 ? streamed : streamed.map((value) => withoutUnmetUses(value, needs));
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
+}
+
+/**
+ * The members of a body that its text makes required by another (D268): `[member, used]` for each top-level member
+ * whose description says "Required when using `used`" (`merge_commit_title` for `merge_commit_message`).
+ */
+export function requiredWhenUsing(schema: Schema): [string, string][] {
+  const shape = objectShape(schema);
+  return Object.entries(shape.properties).flatMap(([name, member]): [string, string][] => {
+    const text = typeof member === 'object' && member !== null ? member['description'] : undefined;
+    const match = typeof text === 'string' ? /\bRequired when using `([^`]+)`/i.exec(text) : null;
+    // A member the schema itself requires is always sent: nothing to drop.
+    return match === null || match[1] === name || shape.required.includes(match[1]!) ? [] : [[name, match[1]!]];
+  });
+}
+
+/**
+ * `value` without each member another one must accompany where that one is absent (D268): a server written from
+ * the text refuses `merge_commit_message` without `merge_commit_title`, so a body the suite means to be taken does
+ * not send one alone. Dropping rather than adding keeps the body valid by the schema, whose optional members these are.
+ */
+function withoutUnmetUses(value: Record<string, unknown>, needs: readonly [string, string][]): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const unmet = needs.filter(([name, used]) => Object.hasOwn(value, used) && !Object.hasOwn(value, name)).map(([, used]) => used);
+  return unmet.length === 0 ? value : Object.fromEntries(Object.entries(value).filter(([name]) => !unmet.includes(name)));
 }
 
 const wholes = new WeakMap<OperationModel, { schema: Schema; validate: Validator }>();

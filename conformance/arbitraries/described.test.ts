@@ -11,6 +11,13 @@ describe('rules a description states (D98)', () => {
     expect(describedRule({ type: 'string', description: 'A password of at least 8 characters.' })).toMatchObject({ pattern: undefined, minLength: 8 });
   });
 
+  test('a hexadecimal colour without its leading #, and a length stated as "N characters or fewer" (D262)', () => {
+    expect(describedRule({ type: 'string', description: 'The [hexadecimal color code](http://www.color-hex.com/) for the label, without the leading `#`.' })).toMatchObject({ pattern: '^[0-9a-fA-F]{6}$', minLength: 6, maxLength: 6 });
+    expect(describedRule({ type: 'string', description: '6-character hex code, without the leading #, identifying the color' })?.pattern).toBe('^[0-9a-fA-F]{6}$');
+    expect(describedRule({ type: 'string', description: 'The hex colour, with the leading `#`.' })?.pattern).toBe('^#[0-9a-fA-F]{6}$');
+    expect(describedRule({ type: 'string', description: 'A short description of the label. Must be 100 characters or fewer.' })).toMatchObject({ pattern: undefined, maxLength: 100 });
+  });
+
   test('a schema that encodes a rule speaks for itself; a description without one states none', () => {
     expect(describedRule({ type: 'string', pattern: '^[a-z]+$', description: 'Two-letter code' })).toBeUndefined();
     expect(describedRule({ type: 'string', enum: ['eur'], description: 'Three-letter ISO currency code' })).toBeUndefined();

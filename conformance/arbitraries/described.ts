@@ -20,7 +20,8 @@ const LETTERS: Record<string, number> = { two: 2, three: 3, '2': 2, '3': 3 };
  * The rule a string schema's description states (D98), or `undefined`: only where the schema itself gives no
  * `pattern`, `format`, `enum` or `const` (a schema that encodes a rule speaks for itself). Recognised forms: ISO
  * 3166-1 alpha-2 / alpha-3 and ISO 4217 codes, "two-letter" / "three-letter" codes (lower case where the
- * description says "lowercase"), "digits only" / "only digits", "N or M digits", "at least N characters".
+ * description says "lowercase"), "digits only" / "only digits", "N or M digits", "at least N characters",
+ * "hexadecimal color code" (six hex digits, no `#` unless the text asks for it), "N characters or fewer".
  */
 export function describedRule(schema: Schema): DescribedRule | undefined {
   const text = typeof schema['description'] === 'string' ? schema['description'] : '';
@@ -38,6 +39,16 @@ export function describedRule(schema: Schema): DescribedRule | undefined {
   if (digits !== null) return { pattern: '^[0-9]+$', minLength: 1, maxLength: undefined, says: digits[0] };
   const least = /\bat least (\d+) (?:characters|chars|letters)\b/i.exec(text);
   if (least !== null) return { pattern: undefined, minLength: Number(least[1]), maxLength: undefined, says: least[0] };
+  // A colour "hexadecimal color code ... without the leading #" (D262): six hex digits, or as many as it counts;
+  // a description that asks for the `#` keeps it.
+  const colour = /\b(?:(\d+)[- ]character )?hex(?:adecimal)?\b[^.]*?\bcolou?r\b/i.exec(text);
+  if (colour !== null) {
+    const count = colour[1] === undefined ? 6 : Number(colour[1]);
+    const hash = /\bwith (?:a|the) leading\b[^.]*#/i.test(text) ? '#' : '';
+    return { pattern: `^${hash}[0-9a-fA-F]{${count}}$`, minLength: count + hash.length, maxLength: count + hash.length, says: colour[0] };
+  }
+  const most = /\b(?:(\d+) (?:characters|chars) or (?:fewer|less)|(?:at most|no more than|up to) (\d+) (?:characters|chars))\b/i.exec(text);
+  if (most !== null) return { pattern: undefined, minLength: undefined, maxLength: Number(most[1] ?? most[2]), says: most[0] };
   return undefined;
 }
 

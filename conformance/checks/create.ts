@@ -124,7 +124,8 @@ interface RefusalTarget {
  */
 export function refusalStatuses(op: OperationModel): number[] {
   const documents = (status: string): boolean => op.responses.some((r) => r.status === status);
-  // No 4xx documented (a bare `default`, or nothing at all): the server chose its refusal, and either fits (D278).
+  // No 4xx documented (a bare `default`, or nothing at all): the server chose its refusal, and either fits
+  // (D264, D278; as D123 for `default`).
   const noClientError = !op.responses.some((r) => /^4/.test(r.status));
   return documents('422') || noClientError ? [400, 422] : [400];
 }

@@ -8,6 +8,7 @@ import type { CheckContext, RequestSpec } from '../check-context.js';
 import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord } from './check.js';
 import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
+import { renameMember } from '../../model/resources.js';
 import { conflictStatuses, createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
 import { callUnderProducedRecord } from './producers.js';
@@ -55,7 +56,10 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
   if (missing !== undefined) probes.push(fc.constant({ op: create, request: requestOf(context, create, { body: missing.text, contentType: missing.contentType }), status: refusalStatuses(create) }));
   for (const op of [replace, update]) {
     if (op === undefined || (resource.idParameter === undefined && op.idIn !== 'body')) continue;
-    probes.push(bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => ({ op, request: async () => itemRequest(context, resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
+    // A rename (`new_name`, D144) would move the record away from the id the other checks remember it by: left out.
+    const rename = renameMember(op, resource);
+    const values = bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }).map((value) => (rename === undefined ? value : Object.fromEntries(Object.entries(value).filter(([name]) => name !== rename))));
+    probes.push(values.map((value) => ({ op, request: async () => itemRequest(context, resource, op, idOf(resource, await fresh()), value), status: successStatuses(op) })));
   }
   if (remove !== undefined && (resource.idParameter !== undefined || remove.idIn === 'body')) {
     probes.push(fc.constant({ op: remove, request: async () => {
@@ -104,8 +108,10 @@ export function unmappedCheck(op: OperationModel, id: string, rule: string): Che
       // Under a record made for it first (D93), so that its success answer is judged and not only its 404.
       await callUnderProducedRecord(context, op, op.queryParams.filter((p) => p.required && p.schema['example'] !== undefined).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.schema['example']))}`).join('&'));
       const requests = await sampleRequests(context, op, 0);
-      const statuses = documentedStatuses(op);
-      await context.forAll(requests, async ({ request }) => void (await context.call(op, request, statuses.length === 0 ? [op.successStatus] : statuses)), { runs: Math.min(context.target.runs, 10) });
+      const documented = documentedStatuses(op);
+      // Drawn path values may name no record: a 404 then is HTTP's answer, whatever the operation lists (D267).
+      const statuses = [...(documented.length === 0 ? [op.successStatus] : documented), ...(op.pathParams.length > 0 && !documented.includes(404) ? [404] : [])];
+      await context.forAll(requests, async ({ request }) => void (await context.call(op, request, statuses)), { runs: Math.min(context.target.runs, 10) });
     },
   };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { exactJson, sameJson } from '../../model/json.js';
 import type { ApiModel, FilterModel, ResourceModel } from '../../model/model.js';
-import { recordIn } from '../../model/resources.js';
+import { recordIn, renameMember } from '../../model/resources.js';
 import { keptAsSent } from '../../judge/record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
 import { limitRange, validLimit } from '../arbitraries/query-strings.js';
@@ -10,6 +10,7 @@ import type { CheckContext } from '../check-context.js';
 import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
+import { writeBearing } from './write.js';
 import { absentIds } from './read.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
@@ -100,9 +101,12 @@ class WriteCommand implements RecordCommand {
     // A member sent in another type than the record's, or one the record marks readOnly, is the server's to make
     // (D77): the model forgets it rather than expect the value sent.
     const sent = (recordIn(this.value, op.bodyEnvelope) ?? {}) as ExactRecord;
-    const taken = Object.fromEntries(Object.entries(sent).filter(([name, value]) => keptAsSent(this.resource, name, value)));
+    // Members the write bears on only as the server decides (D263) are forgotten too.
+    const bearing = writeBearing(op);
+    const taken = Object.fromEntries(Object.entries(sent).filter(([name, value]) => keptAsSent(this.resource, name, value) && bearing.taken(name)));
+    const before = Object.fromEntries(Object.entries(old).filter(([name]) => bearing.kept(name)));
     // The record keeps its id whatever the body says (where the body names the record, its id is the one sent).
-    const merged: ExactRecord = { ...(this.role === 'update' ? old : {}), ...taken, [this.resource.idProperty]: old[this.resource.idProperty] };
+    const merged: ExactRecord = { ...(this.role === 'update' ? before : {}), ...taken, [this.resource.idProperty]: old[this.resource.idProperty] };
     for (const name of Object.keys(sent)) if (!Object.hasOwn(taken, name) && name !== this.resource.idProperty) delete merged[name];
     // A null in a merge patch removes the member, and a replace may fill defaults: neither is judged later.
     const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
@@ -148,7 +152,12 @@ function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrar
     commands.push(fc.tuple(limit, filter).map(([size, which]) => new ListCommand(resource, size, which)));
   }
   for (const [role, op] of [['replace', replace], ['update', update]] as const) {
-    if (op !== undefined) commands.push(fc.tuple(fc.nat(), bodyValues(context, op, options)).map(([pick, value]) => new WriteCommand(resource, role, pick, value)));
+    if (op === undefined) continue;
+    // A rename (`new_name`, D144) moves the record to another key: the model follows records by their id, so the
+    // writes it sends leave the rename out (as the persisted check does).
+    const rename = renameMember(op, resource);
+    const values = bodyValues(context, op, options).map((value) => (rename === undefined || !Object.hasOwn(value, rename) ? value : (Object.fromEntries(Object.entries(value).filter(([name]) => name !== rename)) as typeof value)));
+    commands.push(fc.tuple(fc.nat(), values).map(([pick, value]) => new WriteCommand(resource, role, pick, value)));
   }
   if (resource.operations.delete !== undefined) commands.push(fc.nat().map((pick) => new DeleteCommand(resource, pick)));
   return commands;

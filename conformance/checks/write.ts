@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { toView } from '../../model/json.js';
-import { keptAsSent, shows } from '../../judge/record-rules.js';
+import { keptAsSent, mayBeLeftOut, shows } from '../../judge/record-rules.js';
 import { recordIn, renameMember } from '../../model/resources.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { objectShape, type Schema } from '../../model/schema.js';
@@ -23,6 +23,7 @@ type Expected = Record<string, unknown>;
 function mismatch(resource: ResourceModel, expected: Expected, got: ExactRecord): string | undefined {
   for (const [name, sent] of Object.entries(expected)) {
     if (!isReturned(resource, name) || !keptAsSent(resource, name, sent)) continue;
+    if (!Object.hasOwn(got, name) && mayBeLeftOut(resource, name, sent)) continue;
     const value = returnedPart(resource.properties[name], sent);
     if (!Object.hasOwn(got, name) || !shows(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
   }
@@ -74,6 +75,36 @@ function listedExpectation(resource: ResourceModel, expected: Expected): Expecte
   return Object.fromEntries(Object.entries(expected).filter(([name, value]) => admits(name, value)));
 }
 
+/**
+ * How a write `op` bears on the members of the record it writes (D263), as its body schema states it: `kept(name)`,
+ * whether an update that leaves `name` out must leave it as it was (a member no write body names, `closed_at` or a
+ * count, is the server's to keep and may change with the write); `taken(name)`, whether a value written to it must
+ * show (not when its description says it is "ignored unless" (or "when", "if") another condition holds, or
+ * "silently dropped" for some callers: the server sets it with the member it depends on, so neither holds).
+ */
+export function writeBearing(op: OperationModel): { kept(name: string): boolean; taken(name: string): boolean } {
+  const bodySchema = op.body === undefined ? undefined : objectShape(op.body.schema);
+  const own = op.bodyEnvelope === undefined ? bodySchema : objectShape(bodySchema?.properties[op.bodyEnvelope] ?? {});
+  const writable = own === undefined ? [] : Object.keys(own.properties);
+  const conditional = (name: string): boolean => {
+    const text = own?.properties[name]?.['description'];
+    return typeof text === 'string' && /\bignored (?:unless|when|if)\b|\bsilently dropped\b/i.test(text);
+  };
+  return { kept: (name) => !conditional(name) && (writable.length === 0 || writable.includes(name)), taken: (name) => !conditional(name) };
+}
+
+/**
+ * What a record must show after `op` wrote `changed` to `created` (D34): the members written with their values
+ * (a `null` removes one and is not judged), and, for an update, the members it left out as they were, both as far
+ * as {@link writeBearing} holds them.
+ */
+function writeExpectation(resource: ResourceModel, op: OperationModel, created: ExactRecord, changed: Record<string, unknown>, role: 'replace' | 'update'): Expected {
+  const bearing = writeBearing(op);
+  const kept = role === 'update' ? Object.fromEntries(Object.entries(created).filter(([name]) => !Object.hasOwn(changed, name) && bearing.kept(name))) : {};
+  const written = Object.entries(changed).filter(([name, value]) => value !== null && bearing.taken(name));
+  return { ...kept, ...Object.fromEntries(written), [resource.idProperty]: created[resource.idProperty] };
+}
+
 /** Whether the spec documents `status` for an operation (then the behaviour that needs it is held to it). */
 function documents(op: OperationModel, status: string): boolean {
   return op.responses.some((response) => response.status === status);
@@ -103,7 +134,7 @@ async function expectNarrowUpdateKeepsTheRest(context: CheckContext, resource: R
   const created = (await createRecord(context, resource, fullest))!;
   const recordId = idOf(resource, created);
   const answer = await writeItem(context, op, resource, recordId, change);
-  await expectPersisted(context, resource, recordId, { ...created, ...change, [resource.idProperty]: created[resource.idProperty] }, answer, `${op.operationId} with only ${show(change)}`);
+  await expectPersisted(context, resource, recordId, writeExpectation(resource, op, created, change, 'update'), answer, `${op.operationId} with only ${show(change)}`);
 }
 
 /**
@@ -132,8 +163,7 @@ export function persistedCheck(resource: ResourceModel, role: 'replace' | 'updat
         const empty = role === 'update' && Object.keys(changed).length === 0;
         const answer = await context.call(op, itemRequest(context, resource, op, recordId, change as Record<string, unknown> | undefined), [...successStatuses(op), ...(empty && documents(op, '400') ? [400] : [])]);
         if (answer.exchange.response.status === 400) return;
-        const kept = role === 'update' ? Object.fromEntries(Object.entries(created).filter(([name]) => !Object.hasOwn(changed, name))) : {};
-        const expected = { ...kept, ...Object.fromEntries(Object.entries(changed).filter(([, value]) => value !== null)), [resource.idProperty]: created[resource.idProperty] };
+        const expected = writeExpectation(resource, op, created, changed, role);
         await expectPersisted(context, resource, recordId, expected, answer, `${op.operationId} with ${show(change)}`);
         // The same valid write to an id that names no record is the documented 404, not a 2xx.
         if (documents(op, '404')) await context.call(op, itemRequest(context, resource, op, absent, change), [404]);

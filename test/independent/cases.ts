@@ -3,6 +3,8 @@ import { startBoardsServer } from './boards/boards-server.js';
 import { FERRY_FAULTS } from './ferry-travel/faults.js';
 import { startFerryServer } from './ferry-travel/ferry-travel-server.js';
 import { GALLERY_FAULTS } from './gallery/faults.js';
+import { GITHUB_ISSUES_FAULTS, GITHUB_ISSUES_SPEC } from './github-issues/faults.js';
+import { startGithubIssuesServer } from './github-issues/github-issues-server.js';
 import { startGalleryServer } from './gallery/gallery-server.js';
 import { INDEPENDENT_KEY, type IndependentSpec, type KilledFault, type RunningIndependent, type StartServer } from './independent-target.js';
 import { MUSEUM_CORPUS_SPEC, MUSEUM_FAULTS } from './museum/faults.js';
@@ -48,6 +50,7 @@ export function independentCases(): IndependentCase[] {
     caseOf('boards-links-3.0.yaml', (fault) => startBoardsServer(fault), BOARDS_FAULTS),
     caseOf('ferry-travel-3.1.yaml', (fault) => startFerryServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), FERRY_FAULTS),
     caseOf('gallery-3.1.yaml', (fault) => startGalleryServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), GALLERY_FAULTS),
+    caseOf(GITHUB_ISSUES_SPEC, (fault) => startGithubIssuesServer(fault === undefined ? {} : { fault }), GITHUB_ISSUES_FAULTS),
     caseOf('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), MARKET_FAULTS),
     caseOf(MUSEUM_CORPUS_SPEC, (fault) => startMuseumServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), MUSEUM_FAULTS),
     caseOf('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), NURSERY_FAULTS),

@@ -10,7 +10,7 @@ export { failureText, independentTarget, INDEPENDENT_KEY, INDEPENDENT_RUNS, outc
  * the shared corpus that is absent skips the whole case, with the reason in its name.
  */
 export function defineIndependentCase<F extends string>(spec: IndependentSpec, start: StartServer<F>, faults: readonly KilledFault<F>[]): void {
-  const absent = specPath(spec) === undefined && typeof spec !== 'string' ? absentReason(spec.corpus) : undefined;
+  const absent = specPath(spec) === undefined && typeof spec !== 'string' ? ('corpus' in spec ? absentReason(spec.corpus) : spec.absent) : undefined;
   describe.skipIf(absent !== undefined)(`${specLabel(spec)}: a server written from the spec alone${absent === undefined ? '' : ` (${absent})`}`, () => {
     let passed: Set<string> | undefined;
     test('the correct server passes every check of the suite', async () => {

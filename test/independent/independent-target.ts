@@ -20,16 +20,26 @@ export const INDEPENDENT_KEY = 'independent-key';
  * The description an independent server implements: a file name under `spec/wild/`, or a file of the shared corpus
  * of public descriptions (`{ corpus: 'swagger-petstore/openapi.yaml' }`, read through test/shared-corpus.ts).
  */
-export type IndependentSpec = string | { corpus: string };
+export type IndependentSpec = string | { corpus: string } | GeneratedSpec;
 
-/** How a spec reads in a test's name: its file name, or `corpus:<relative path>`. */
-export function specLabel(spec: IndependentSpec): string {
-  return typeof spec === 'string' ? spec : `corpus:${spec.corpus}`;
+/**
+ * A description made at test time from an installed package (a cut of GitHub's): its name, the function that
+ * writes it and answers its path (`undefined` when the package is absent), and why its tests skip then.
+ */
+export interface GeneratedSpec {
+  generated: string;
+  file(): string | undefined;
+  absent: string;
 }
 
-/** The absolute path of a spec, or `undefined` when it is a corpus file absent from this machine. */
+/** How a spec reads in a test's name: its file name, `corpus:<relative path>` or `generated:<name>`. */
+export function specLabel(spec: IndependentSpec): string {
+  return typeof spec === 'string' ? spec : 'corpus' in spec ? `corpus:${spec.corpus}` : `generated:${spec.generated}`;
+}
+
+/** The absolute path of a spec, or `undefined` when it is a corpus file or a package absent from this machine. */
 export function specPath(spec: IndependentSpec): string | undefined {
-  return typeof spec === 'string' ? join(PACKAGE_ROOT, 'spec', 'wild', spec) : sharedCorpusFile(spec.corpus);
+  return typeof spec === 'string' ? join(PACKAGE_ROOT, 'spec', 'wild', spec) : 'corpus' in spec ? sharedCorpusFile(spec.corpus) : spec.file();
 }
 
 /**

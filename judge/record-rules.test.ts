@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest';
+import type { ResourceModel } from '../model/model.js';
+import { echoProblems, keptAsSent, mayBeLeftOut } from './record-rules.js';
+
+/** A resource with just what the echo rules read: its members, which of them it requires, and its id. */
+function resource(properties: Record<string, object>, required: string[] = []): ResourceModel {
+  return { name: 'issues', properties, required, idProperty: 'id', operations: {}, listShape: undefined } as unknown as ResourceModel;
+}
+
+describe('what an answer must echo of a write', () => {
+  const issue = resource({ id: { type: 'integer' }, title: { type: 'string' }, type: { type: 'object', nullable: true, properties: { name: { type: 'string' } } }, labels: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'object', properties: { name: { type: 'string' } } }] } }, assignees: { type: 'array', items: { type: 'string' } } }, ['id', 'title']);
+
+  test('nothing sent (null, an empty list) for a member the record need not hold may come back left out (D260)', () => {
+    expect(mayBeLeftOut(issue, 'type', null)).toBe(true);
+    expect(mayBeLeftOut(issue, 'assignees', [])).toBe(true);
+    expect(mayBeLeftOut(issue, 'assignees', ['octocat'])).toBe(false);
+    expect(mayBeLeftOut(issue, 'title', null)).toBe(false);
+    expect(echoProblems(issue, { title: 'a', type: null, assignees: [] }, { id: 1, title: 'a' })).toEqual([]);
+    expect(echoProblems(issue, { title: 'a', assignees: ['octocat'] }, { id: 1, title: 'a' }).map((problem) => problem.name)).toEqual(['assignees']);
+  });
+
+  test('a value the description says the server changes is its own form; another is expected as sent (D269)', () => {
+    const repository = resource({ id: { type: 'integer' }, name: { type: 'string', description: 'The name of the repository. Spaces are replaced with hyphens.' }, title: { type: 'string', description: 'The name of the repository.' } });
+    expect(keptAsSent(repository, 'name', 'a b')).toBe(false);
+    expect(keptAsSent(repository, 'title', 'a b')).toBe(true);
+    expect(echoProblems(repository, { name: 'a b' }, { id: 1, name: 'a-b' })).toEqual([]);
+  });
+
+  test('a member that is a name or the object it names may come back in the other form (D261)', () => {
+    expect(keptAsSent(issue, 'labels', ['bug'])).toBe(false);
+    expect(echoProblems(issue, { title: 'a', labels: ['bug'] }, { id: 1, title: 'a', labels: [{ name: 'bug' }] })).toEqual([]);
+    expect(keptAsSent(issue, 'assignees', ['octocat'])).toBe(true);
+    expect(keptAsSent(issue, 'title', 'a')).toBe(true);
+  });
+});
