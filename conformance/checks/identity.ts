@@ -13,7 +13,7 @@ import type { CheckContext, RequestSpec } from '../check-context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { survivesEncoding } from '../body-encoding.js';
-import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
+import { addressOfId, isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
 
 // The validators below are derived from the spec alone (no run learns anything there): shared by every run.
 const ajv = createAjv();
@@ -107,12 +107,13 @@ export function idValue(resource: ResourceModel, key: string): unknown {
  * path (`/pets/{petId}`), or, where the operation takes it in the body (D50: the classic `PUT /pet`), as the body's
  * id property. `value` is the body to send (the id added where it goes there); `raw`, a body text written by hand.
  */
-export function itemRequest(context: Pick<CheckContext, 'run'>, resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
+export function itemRequest(context: CheckContext, resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
   if (op.idIn === 'body') {
     if (raw !== undefined) return requestOf(context, op, { body: raw.text, contentType: raw.contentType });
     return requestOf(context, op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
   }
-  const path = { [resource.idParameter ?? '']: id };
+  // A key is named beside the record's other path values (`{owner}` of `/repos/{owner}/{repo}`, D236).
+  const path = { ...addressOfId(context, resource, op, id), [resource.idParameter ?? '']: id };
   if (raw !== undefined) return requestOf(context, op, { path, body: raw.text, contentType: raw.contentType });
   return requestOf(context, op, { path, ...(value === undefined ? {} : { value }) });
 }
