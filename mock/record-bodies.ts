@@ -84,7 +84,9 @@ function plan(resource: ResourceModel): Plan {
     const serverSet = readOnly && typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type));
     // A required member the client may set but left out, whose schema admits null, is null: not given (D156).
     const unset = !readOnly && clientSets.has(name) && admitsNull(schema);
-    const fill = fallback !== undefined ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
+    // A default the member's own schema refuses (`default: ""` of a `uri`) is no value to answer (D237).
+    const usable = fallback !== undefined && (validatorOf(schema)?.(toView(fallback)) ?? true);
+    const fill = usable ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
   const converted: Plan['converted'] = [];
@@ -150,7 +152,8 @@ export function mergePatch(resource: ResourceModel, record: RecordValue, patch: 
     // D232), instead of the whole update being refused for a body its schema allows. A value of the right type the
     // record refuses (outside its enum) still makes the update a 400, as before.
     if (value !== null && !fitsRecord(found, name, value)) continue;
-    if (value === null && nullsSet && admitsNull(resource.properties[name])) merged[name] = null;
+    // A required member that admits null is set to null: removing it would leave a record its schema refuses (D237).
+    if (value === null && (nullsSet || resource.required.includes(name)) && admitsNull(resource.properties[name])) merged[name] = null;
     else if (value === null) delete merged[name];
     else merged[name] = mergeValue(merged[name], value, nullsSet);
   }
