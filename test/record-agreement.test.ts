@@ -8,10 +8,12 @@ import { startMock, type StartedMock } from '../mock/index.js';
 
 /**
  * Shapes of a large public description where the mock answered what its own schema refuses, or a record read
- * otherwise than it was listed (spec/DECISIONS.md › D230-D232, D235), written small: a list of names beside the
+ * otherwise than it was listed (spec/DECISIONS.md › D230-D232, D235-D237), written small: a list of names beside the
  * records they name, a list whose items ask an account to be a user and an organisation at once, an update sending
  * a machine's name where the record holds a machine object, and a create sending a homepage the record's `uri`
- * refuses. The mock answers each as documented, and the suite at its defaults finds no failure against it.
+ * refuses; and a record addressed by its owner's login beside its own key (`/repos/{owner}/{repo}`, D236), which
+ * the suite reads under the owner its record shows. The mock answers each as documented, and the suite at its
+ * defaults finds no failure against it and leaves no check not run.
  */
 const SPEC = `openapi: 3.0.3
 info: { title: Records that agree, version: '1' }
@@ -69,6 +71,23 @@ paths:
               schema: { $ref: '#/components/schemas/Install' }
               example: { id: 1, account: { login: octo, id: 7 } }
         '404': { description: not found, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /user/repos:
+    post:
+      operationId: createRepo
+      requestBody:
+        required: true
+        content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } }
+      responses:
+        '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Repo' } } } }
+  /repos/{owner}/{repo}:
+    get:
+      operationId: getRepo
+      parameters:
+        - { name: owner, in: path, required: true, schema: { type: string }, description: The account owner of the repository. }
+        - { name: repo, in: path, required: true, schema: { type: string }, description: The name of the repository. }
+      responses:
+        '200': { description: one repository, content: { application/json: { schema: { $ref: '#/components/schemas/Repo' } } } }
+        '404': { description: not found, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
   /boxes:
     post:
       operationId: createBox
@@ -103,6 +122,7 @@ paths:
               type: object
               properties:
                 label: { type: string }
+                note: { type: string, nullable: true }
                 machine: { type: string, description: the name of a machine to move the box to }
       responses:
         '200': { description: updated, content: { application/json: { schema: { $ref: '#/components/schemas/Box' } } } }
@@ -136,12 +156,21 @@ components:
       properties:
         id: { type: integer }
         account: { anyOf: [{ $ref: '#/components/schemas/User' }, { $ref: '#/components/schemas/Org' }] }
+    Repo:
+      type: object
+      required: [id, name, owner]
+      properties:
+        id: { type: integer, readOnly: true }
+        name: { type: string }
+        owner: { $ref: '#/components/schemas/User' }
     Box:
       type: object
-      required: [id, label]
+      required: [id, label, note, link]
       properties:
         id: { type: integer, readOnly: true }
         label: { type: string }
+        note: { type: string, nullable: true }
+        link: { type: string, format: uri, default: '' }
         homepage: { type: string, format: uri }
         machine:
           type: object
@@ -206,6 +235,16 @@ describe('records that agree with every answer documented for them', () => {
     expect(created.json).not.toHaveProperty('homepage', '');
     const kept = await call('POST', '/boxes', { label: 'd', homepage: 'https://example.com/d' });
     expect(kept.json).toMatchObject({ homepage: 'https://example.com/d' });
+  });
+
+  test('a default its own schema refuses is not answered; a required nullable member patched with null is null (D237)', async () => {
+    const created = await call('POST', '/boxes', { label: 'e' });
+    expect(created.status).toBe(201);
+    const box = created.json as { id: number; link: string };
+    expect(box.link).toMatch(/^[a-z][a-z0-9+.-]*:/i);
+    const cleared = await call('PATCH', `/boxes/${box.id}`, { note: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.json).toHaveProperty('note', null);
   });
 
   test('the suite finds no failure against the mock', async () => {
