@@ -347,7 +347,8 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
         if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
         // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
         if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
-        if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
+        // Only where the path names it: a comment read at `/issues/comments/{comment_id}` is under no issue number (D238).
+        if (grand !== undefined && grandResource !== undefined && path[grand.parameter] !== undefined && !same(parseRecord(json)?.[grand.property], pathId(grandResource, path[grand.parameter]))) return missing(path);
         return handler(input);
       });
     },
