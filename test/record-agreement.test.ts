@@ -8,7 +8,7 @@ import { startMock, type StartedMock } from '../mock/index.js';
 
 /**
  * Shapes of a large public description where the mock answered what its own schema refuses, or a record read
- * otherwise than it was listed (spec/DECISIONS.md › D230-D232, D235-D237), written small: a list of names beside the
+ * otherwise than it was listed (spec/DECISIONS.md › D230-D232, D235-D237, D239), written small: a list of names beside the
  * records they name, a list whose items ask an account to be a user and an organisation at once, an update sending
  * a machine's name where the record holds a machine object, and a create sending a homepage the record's `uri`
  * refuses; and a record addressed by its owner's login beside its own key (`/repos/{owner}/{repo}`, D236), which
@@ -89,6 +89,12 @@ paths:
         '200': { description: one repository, content: { application/json: { schema: { $ref: '#/components/schemas/Repo' } } } }
         '404': { description: not found, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
   /boxes:
+    get:
+      operationId: listBoxes
+      parameters:
+        - { name: label, in: query, required: false, description: Only the boxes with this label., schema: { type: string, default: none } }
+      responses:
+        '200': { description: the boxes, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Box' } } } } }
     post:
       operationId: createBox
       requestBody:
@@ -245,6 +251,13 @@ describe('records that agree with every answer documented for them', () => {
     const cleared = await call('PATCH', `/boxes/${box.id}`, { note: null });
     expect(cleared.status).toBe(200);
     expect(cleared.json).toHaveProperty('note', null);
+  });
+
+  test("a free-text filter's default narrows nothing (D239)", async () => {
+    const created = await call('POST', '/boxes', { label: 'listed' });
+    const listed = (await call('GET', '/boxes')).json as { id: number }[];
+    expect(listed.map((box) => box.id)).toContain((created.json as { id: number }).id);
+    expect(((await call('GET', '/boxes?label=listed')).json as { label: string }[]).every((box) => box.label === 'listed')).toBe(true);
   });
 
   test('the suite finds no failure against the mock', async () => {
