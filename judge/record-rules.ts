@@ -1,5 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
-import { canonicalJson, sameJson } from '../model/json.js';
+import { canonicalJson, sameJson, toView } from '../model/json.js';
+import { validatorOf } from '../model/samples.js';
 import type { OperationModel, ResourceModel } from '../model/model.js';
 import { admittedTypes, isMarked, jsonType, objectShape, type Schema } from '../model/schema.js';
 import { parameterValue } from './parameter-values.js';
@@ -89,7 +90,12 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   const types = admittedTypes(schema);
   if (types.length === 0) return true;
   const type = isLosslessNumber(value) || typeof value === 'bigint' ? (Number.isInteger(Number(String(value))) ? 'integer' : 'number') : jsonType(value);
-  return types.includes(type) || (type === 'integer' && types.includes('number'));
+  if (!(types.includes(type) || (type === 'integer' && types.includes('number')))) return false;
+  // Likewise a value of the right type that the record's member refuses (an empty `homepage` sent where the record's
+  // is a `uri`): no documented answer can carry it (D235).
+  if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true;
+  const validate = validatorOf(schema);
+  return validate === undefined || validate(toView(value));
 }
 
 /** Words of a description saying the server changes a value it is sent (D269). */

@@ -71,25 +71,77 @@ function keyMemberOf(schema: Schema, resource: ResourceModel): string | undefine
   return Object.hasOwn(objectShape(schema).properties, name) ? name : undefined;
 }
 
-/** `base` with each member of `record` set in turn, kept only while `validate` passes. */
+/**
+ * `base` with each member of `record` set in turn, kept only while `validate` passes. An object member that the
+ * schema refuses as it is (an `account` whose schema asks for more members than the record's holds) is tried again
+ * laid over the sample's own object, the record's nested members winning ({@link laidOver}): the answer then keeps
+ * every nested value the record holds instead of the sample's (D230).
+ */
 function lend(base: RecordValue, record: RecordValue, validate: Validator): RecordValue {
   let current = { ...base };
   for (const [name, value] of Object.entries(record)) {
     if (value === undefined) continue;
     const next = { ...current, [name]: value };
-    if (validate(toView(next))) current = next;
+    if (validate(toView(next))) {
+      current = next;
+      continue;
+    }
+    const merged = laidOver(current[name], value);
+    if (merged === value) continue;
+    const deeper = { ...current, [name]: merged };
+    if (validate(toView(deeper))) current = deeper;
   }
   return current;
 }
 
+/** `value` laid over `under` member by member, at every depth where both are plain objects; else `value` itself. */
+function laidOver(under: unknown, value: unknown): unknown {
+  if (!isPlain(under) || !isPlain(value)) return value;
+  const merged: Record<string, unknown> = { ...under };
+  for (const [name, member] of Object.entries(value)) merged[name] = laidOver(under[name], member);
+  return merged;
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /**
- * The records of a list page made to fit the list's own item schema where it is not the record's (D203): the
- * same fit as {@link answerFit}, item by item, for a list whose items name another schema than the create and the
- * read answer (an `organization.certificate` listed, a `certificate` created). `undefined` when the item schema
- * admits the stored records as they are, or when no valid sample of it can be made; otherwise a function of the
- * page's JSON array text that answers it untouched when every item validates.
+ * A record of `resource` made to agree with what its list answers where the list's item schema asks more than the
+ * record holds (spec/DECISIONS.md › D230): each member {@link listItemFit} would change or add, nested objects laid
+ * over the item schema's sample, set on the record where the record schema still admits it. One truth per record:
+ * stored this way (a starting record of the examples, a create), the record reads back as it is listed, instead of
+ * the list showing a sample's `account` beside the read's. `undefined` when the lists of the resource need no fit.
  */
-export function listItemFit(list: ListModel, resource: ResourceModel): ((page: string) => string) | undefined {
+export function listAlign(resource: ResourceModel): ((record: RecordValue) => RecordValue) | undefined {
+  const fits = [resource.list, ...resource.views].flatMap((list) => {
+    if (list === undefined) return [];
+    const item = listItemSchemaOf(list, resource);
+    return item === undefined ? [] : [item];
+  });
+  if (fits.length === 0) return undefined;
+  return (record) => {
+    let aligned = { ...record };
+    for (const { base, validate } of fits) {
+      if (validate(toView(aligned))) continue;
+      const fitted = lend(base, aligned, validate);
+      for (const [name, fit] of Object.entries(fitted)) {
+        if (name === resource.idProperty || !Object.hasOwn(resource.properties, name)) continue;
+        // A member the record holds keeps every value it holds, at every depth: only members it lacks are added.
+        const value = Object.hasOwn(aligned, name) ? laidOver(fit, aligned[name]) : fit;
+        if (Object.hasOwn(aligned, name) && canonicalJson(value) === canonicalJson(aligned[name])) continue;
+        const candidate = { ...aligned, [name]: value };
+        if (resource.validateRecord(toView(candidate))) aligned = candidate;
+      }
+    }
+    return aligned;
+  };
+}
+
+/** The item schema of `list` with its validator and a valid sample, when it is not the record's and needs a fit. */
+function listItemSchemaOf(list: ListModel, resource: ResourceModel): { base: RecordValue; validate: Validator } | undefined {
   const response = list.operation.responses.find((r) => r.status === String(list.operation.successStatus) && r.schema !== undefined);
   let array: Schema | undefined = response?.schema;
   if (list.shape.kind === 'object') for (const name of list.shape.itemsPath) array = array === undefined ? undefined : objectShape(array).properties[name];
@@ -103,11 +155,25 @@ export function listItemFit(list: ListModel, resource: ResourceModel): ((page: s
   if (!extraRequired && validate(toView(validSample(resource.recordSchema)))) return undefined;
   const base = validSample(itemSchema);
   if (base === null || typeof base !== 'object' || Array.isArray(base) || !validate(toView(base))) return undefined;
+  return { base: base as RecordValue, validate };
+}
+
+/**
+ * The records of a list page made to fit the list's own item schema where it is not the record's (D203): the
+ * same fit as {@link answerFit}, item by item, for a list whose items name another schema than the create and the
+ * read answer (an `organization.certificate` listed, a `certificate` created). `undefined` when the item schema
+ * admits the stored records as they are, or when no valid sample of it can be made; otherwise a function of the
+ * page's JSON array text that answers it untouched when every item validates.
+ */
+export function listItemFit(list: ListModel, resource: ResourceModel): ((page: string) => string) | undefined {
+  const fit = listItemSchemaOf(list, resource);
+  if (fit === undefined) return undefined;
+  const { base, validate } = fit;
   return (page) => {
     const parsed = parseExact(page);
     if (!parsed.ok || !Array.isArray(parsed.document.value)) return page;
     const records = parsed.document.value as unknown[];
     if (records.every((record) => validate(toView(record)))) return page;
-    return canonicalJson(records.map((record) => (record === null || typeof record !== 'object' || Array.isArray(record) || validate(toView(record)) ? record : lend(base as RecordValue, record as RecordValue, validate))));
+    return canonicalJson(records.map((record) => (record === null || typeof record !== 'object' || Array.isArray(record) || validate(toView(record)) ? record : lend(base, record as RecordValue, validate))));
   };
 }

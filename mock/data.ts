@@ -5,6 +5,7 @@ import { mediaKind } from '../model/media.js';
 import type { ApiModel, ResourceModel } from '../model/model.js';
 import { filterKey, isValidRecord, storeView, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './exact-body.js';
+import { listAlign } from './answer-fit.js';
 import { validSample } from '../model/samples.js';
 import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';
 import { singularWord } from './record-bodies.js';
@@ -137,6 +138,8 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
   for (const resource of api.resources) {
     const records: RecordValue[] = [];
     const seen = new Set<unknown>();
+    // A record its list would show otherwise than its read is stored as the list shows it (D230).
+    const align = listAlign(resource);
     for (const candidate of exampleRecords(resource)) {
       // Through JSON text, as a `--data` file is read: int64 values exact, the store's own number form.
       const parsed = parseJsonBody(canonicalJson(candidate));
@@ -151,7 +154,7 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
       const id = idType === 'integer' ? filterKey(record[idProperty]) : record[idProperty];
       if (seen.has(id)) continue;
       seen.add(id);
-      records.push(record);
+      records.push(align === undefined ? record : align(record));
     }
     if (records.length > 0) data.set(resource.name, records);
   }

@@ -7,13 +7,13 @@ import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
-import { referencesOf, shownIds } from '../model/references.js';
+import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
 import { fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
-import { answerFit } from './answer-fit.js';
+import { answerFit, listAlign } from './answer-fit.js';
 import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
@@ -71,6 +71,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const wrap = envelopeWrap(op);
   // An answer whose own schema is not the record's (a create adding a one-time secret) is fit to it (D155).
   const fit = op.role === 'list' || op.role === 'delete' ? undefined : answerFit(op, resource);
+  // A created record is stored as its list shows it where the list's items ask for more (D230).
+  const listed = op.role === 'create' ? listAlign(resource) : undefined;
   const answer = (json: string): string => (withBody ? (wrap === undefined ? (fit === undefined ? withoutLink(resource, json) : fit.answer(withoutLink(resource, json))) : wrap(withoutLink(resource, json))) : '');
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
@@ -124,7 +126,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
           const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
           fillCaller?.(made);
-          const fields = linked(fit === undefined ? made : fit.align(made), path);
+          const aligned = fit === undefined ? made : fit.align(made);
+          const fields = linked(listed === undefined ? aligned : listed(aligned), path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
@@ -295,7 +298,10 @@ function parseRecord(json: string): RecordValue | undefined {
  */
 function danglingReference(op: OperationModel, operations: readonly OperationModel[]): (body: RecordValue) => OperationResult | undefined {
   if (!op.errors.documents(404)) return () => undefined;
-  const checked = referencesOf(op, operations).filter((reference) => reference.list.resource === undefined).map((reference) => ({ reference, ids: new Set(shownIds(reference).map((id) => String(id))) })).filter(({ ids }) => ids.size > 0);
+  const checked = referencesOf(op, operations)
+    .filter((reference) => reference.list.resource === undefined)
+    .map((reference) => ({ reference, ids: new Set([...shownIds(reference), ...servedIds(reference)].map((id) => String(id))) }))
+    .filter(({ ids }) => ids.size > 0);
   return (body) => {
     for (const { reference, ids } of checked) {
       const value = body[reference.member];
@@ -305,6 +311,29 @@ function danglingReference(op: OperationModel, operations: readonly OperationMod
     }
     return undefined;
   };
+}
+
+/**
+ * The ids the mock's own answer to a served list holds for `reference` (spec/DECISIONS.md › D233): where the list's
+ * example is not valid for its schema the mock serves a valid sample instead, whose ids are not the example's
+ * (`GET /user/teams` served with team 42, its invalid example showing team 1). A client that takes an id from what
+ * the list answers must find it accepted. Empty when the answer holds no records where the reference says.
+ */
+function servedIds(reference: ReferenceModel): unknown[] {
+  const success = reference.list.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined);
+  if (success === undefined) return [];
+  const ids: unknown[] = [];
+  for (const answer of statusAnswers(success).byContent.values()) {
+    if (answer.failed !== undefined || !isJsonMediaType(answer.mediaType) || answer.payload.text === undefined) continue;
+    const parsed = parseExact(answer.payload.text);
+    const records = parsed.ok ? (reference.itemsPath.length === 0 ? parsed.document.value : memberAt(parsed.document.value, reference.itemsPath)) : undefined;
+    if (!Array.isArray(records)) continue;
+    for (const record of records) {
+      const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[reference.idMember] : undefined;
+      if (id !== undefined && id !== null) ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /**
@@ -376,7 +405,8 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
       if (json === undefined || (parentAddressed !== undefined && !parentAddressed(json, path))) return missing(path);
       // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
       if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
-      if (grand !== undefined && grandResource !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
+      // Only where the path names it: a comment read at `/issues/comments/{comment_id}` is under no issue number (D238).
+      if (grand !== undefined && grandResource !== undefined && path[grand.parameter] !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
       return handler(input);
     });
   };
@@ -390,7 +420,7 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
       // A parent numbered under its own parent (an issue's number, D240) is found there; its children link to its
       // global id, the store's key, which the handler then reads in the path's place.
       if (parentResource.numbering !== undefined) {
-        const grandKey = grand?.byExample !== undefined ? exampleParentKey(grand.byExample, path) : grandResource === undefined ? undefined : filterKey(storeKeyAt(grandResource, grand!.parameter, path, resources));
+        const grandKey = grand?.byExample !== undefined ? exampleParentKey(grand.byExample, path) : grandResource === undefined || path[grand!.parameter] === undefined ? undefined : filterKey(storeKeyAt(grandResource, grand!.parameter, path, resources));
         return andThen(numberedId(parentResource, parentStore, grandKey, path[parent.parameter]), (id) => (id === undefined ? missing(path) : guarded(handler, { ...input, path: { ...path, [parent.parameter]: id } }, parentStore)));
       }
       return guarded(handler, input, parentStore);

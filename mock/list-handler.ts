@@ -1,8 +1,8 @@
 import { sampleOf } from '../model/error-shape.js';
-import { canonicalJson, exactJson, parseExact } from '../model/json.js';
+import { canonicalJson, exactJson, parseExact, toView } from '../model/json.js';
 import { withoutNull } from '../model/lenient-schema.js';
 import { listItemSchema, shapeOfList } from '../model/lists.js';
-import { validSample } from '../model/samples.js';
+import { validatorOf, validSample } from '../model/samples.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
 import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
@@ -42,6 +42,31 @@ function listedMembers(op: OperationModel, resource: ResourceModel, shape: ListM
   };
 }
 
+/**
+ * A list documented as a list of scalars (`GET /gitignore/templates`: `{type: array, items: {type: string}}`) whose
+ * records have an item path (`/gitignore/templates/{name}`): each listed record is answered as its key, the value
+ * the item path takes, which is what such a list names (spec/DECISIONS.md › D231). Before, the mock answered the
+ * records themselves where its own schema says strings. `undefined` when the items are not scalars; a record whose
+ * key does not fit the item schema is left as it is (the answer then shows the disagreement).
+ */
+function listedKeys(op: OperationModel, resource: ResourceModel, shape: ListModel['shape']): ((json: string) => string) | undefined {
+  const schema = op.responses.find((response) => response.status === String(op.successStatus))?.schema;
+  const items = schema === undefined ? undefined : listItemSchema(schema, shape);
+  const type = items === undefined ? undefined : mainType(items);
+  if (items === undefined || (type !== 'string' && type !== 'integer' && type !== 'number')) return undefined;
+  const validate = validatorOf(items);
+  return (json) => {
+    const parsed = parseExact(json);
+    if (!parsed.ok || !Array.isArray(parsed.document.value)) return json;
+    const keys = (parsed.document.value as unknown[]).map((record) => {
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+      const key = (record as RecordValue)[resource.idProperty];
+      return key !== undefined && (validate === undefined || validate(toView(key))) ? key : record;
+    });
+    return canonicalJson(keys);
+  };
+}
+
 /** Page size when a list pages but the spec gives no size parameter (spec/DECISIONS.md › D45), unless its array has `maxItems`. */
 const DEFAULT_PAGE_SIZE = 20;
 /** Beyond this offset every store's page is empty: larger ones are clamped (a Redis range takes no 1e+20). */
@@ -61,10 +86,12 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
   // Items the list's schema names differently from the record are fit to it (D203), and members only the list's
   // item schema requires are completed (D222); a list whose items are the record passes untouched.
-  const fit = listItemFit(model, resource);
-  const completed = listedMembers(op, resource, model.shape);
+  const keysOnly = listedKeys(op, resource, model.shape);
+  const fit = keysOnly === undefined ? listItemFit(model, resource) : undefined;
+  const completed = keysOnly === undefined ? listedMembers(op, resource, model.shape) : undefined;
   const answered = (json: string): string => {
     const own = withoutLink(resource, json);
+    if (keysOnly !== undefined) return keysOnly(own);
     const fitted = fit === undefined ? own : fit(own);
     return completed === undefined ? fitted : completed(fitted);
   };

@@ -378,7 +378,10 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     if (count === 0) {
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
       // An empty default (`name: ""`) means "no filter" in practice: taken literally, it would hide every record (D78).
-      if (parameter.schema['default'] !== undefined && parameter.schema['default'] !== '') query[parameter.name] = parameter.schema['default'];
+      // So does the default of free text, which lists no values (`sha` defaulting to `none`, D239): only a default
+      // among listed values, or of another type than text, is applied.
+      const fallback = parameter.schema['default'];
+      if (fallback !== undefined && fallback !== '' && !(typeof fallback === 'string' && !Array.isArray(parameter.schema['enum']))) query[parameter.name] = fallback;
       continue;
     }
     const raw = parameter.type === 'array' ? pairs.filter((_, i) => i % 2 === 1 && pairs[i - 1] === parameter.name) : value;

@@ -1,8 +1,9 @@
 import type { ResourceModel } from '../model/model.js';
 import { isLosslessNumber } from 'lossless-json';
-import { admittedTypes, isMarked, objectShape, typesOf, type Schema } from '../model/schema.js';
+import { admittedTypes, isMarked, objectShape, typesOf, type Schema, type Validator } from '../model/schema.js';
+import { validatorOf } from '../model/samples.js';
 import { sampleOf } from '../model/error-shape.js';
-import { canonicalJson } from '../model/json.js';
+import { canonicalJson, toView } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
 
 /**
@@ -13,7 +14,7 @@ import type { RecordValue } from './store/record-store.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted, enumerated } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
@@ -32,6 +33,13 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
     const { name, values } = enumerated[i]!;
     const value = record[name];
     if (value !== undefined && !(value === null && admitsNull(resource.properties[name])) && !values.has(canonicalJson(value))) delete record[name];
+  }
+  // And any other value the record's member refuses where the body's schema for it says less (an empty `homepage`
+  // the body takes, a `uri` the record holds, D235).
+  for (let i = 0; i < bounded.length; i++) {
+    const { name, validate } = bounded[i]!;
+    const value = record[name];
+    if (value !== undefined && !validate(toView(value))) delete record[name];
   }
   for (let i = 0; i < fills.length; i++) {
     const { name, readOnly, fill } = fills[i]!;
@@ -54,6 +62,8 @@ interface Plan {
   converted: { name: string; types: ReadonlySet<string> }[];
   /** Properties whose record schema lists an enum that a write body's schema does not hold to, with its values (canonical JSON). */
   enumerated: { name: string; values: ReadonlySet<string> }[];
+  /** Properties whose record schema says more than a write body's schema for them (a format, a bound), with its validator. */
+  bounded: { name: string; validate: Validator }[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -74,7 +84,9 @@ function plan(resource: ResourceModel): Plan {
     const serverSet = readOnly && typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type));
     // A required member the client may set but left out, whose schema admits null, is null: not given (D156).
     const unset = !readOnly && clientSets.has(name) && admitsNull(schema);
-    const fill = fallback !== undefined ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
+    // A default the member's own schema refuses (`default: ""` of a `uri`) is no value to answer (D237).
+    const usable = fallback !== undefined && (validatorOf(schema)?.(toView(fallback)) ?? true);
+    const fill = usable ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
   const converted: Plan['converted'] = [];
@@ -106,7 +118,16 @@ function plan(resource: ResourceModel): Plan {
     const bound = (part: Schema): boolean => Array.isArray(part['enum']) && (part['enum'] as unknown[]).every((value) => values.has(canonicalJson(value)));
     if (named.some((part) => !bound(part))) enumerated.push({ name, values });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated };
+  const bounded: Plan['bounded'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    if (converted.some((one) => one.name === name) || enumerated.some((one) => one.name === name)) continue;
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    // Only scalar members, whose schemas say the same thing when their text is the same (the seed's `name`: no work).
+    if (named.length === 0 || typesOf(schema).length === 0 || !typesOf(schema).every((type) => SCALARS.has(type) || type === 'null') || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
+    const validate = validatorOf(schema);
+    if (validate !== undefined) bounded.push({ name, validate });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded };
   plans.set(resource, found);
   return found;
 }
@@ -121,15 +142,28 @@ function plan(resource: ResourceModel): Plan {
  */
 export function mergePatch(resource: ResourceModel, record: RecordValue, patch: RecordValue, nullsSet = false): RecordValue {
   const merged: RecordValue = { ...record };
-  const { readOnlyNames } = plan(resource);
+  const found = plan(resource);
+  const { readOnlyNames } = found;
   for (const [name, value] of Object.entries(patch)) {
     if (name === resource.idProperty || readOnlyNames.has(name)) continue;
     if (!Object.hasOwn(resource.properties, name) && !resource.keepsOtherProperties) continue;
-    if (value === null && nullsSet && admitsNull(resource.properties[name])) merged[name] = null;
+    // A value of a JSON type the record's member cannot hold (a `machine` name sent where the record holds a machine
+    // object) is the server's to turn into its own: the member keeps its value, as a create makes its own (D77,
+    // D232), instead of the whole update being refused for a body its schema allows. A value of the right type the
+    // record refuses (outside its enum) still makes the update a 400, as before.
+    if (value !== null && !fitsRecord(found, name, value)) continue;
+    // A required member that admits null is set to null: removing it would leave a record its schema refuses (D237).
+    if (value === null && (nullsSet || resource.required.includes(name)) && admitsNull(resource.properties[name])) merged[name] = null;
     else if (value === null) delete merged[name];
     else merged[name] = mergeValue(merged[name], value, nullsSet);
   }
   return merged;
+}
+
+/** Whether `value`, sent for member `name`, is of a JSON type the record's member admits. */
+function fitsRecord({ converted }: Plan, name: string, value: unknown): boolean {
+  const types = converted.find((one) => one.name === name)?.types;
+  return types === undefined || types.has(valueType(value));
 }
 
 /**

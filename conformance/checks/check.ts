@@ -52,6 +52,9 @@ export interface ResourceMemory {
   fixture: Promise<string | undefined> | undefined;
   /** The fixture's other item-path values (`{owner}` beside its key `{repo}`, D145), read from the record itself. */
   address?: Record<string, string>;
+  /** Every seen record's other item-path values by id (D236), and the last seen, for a key no record showed. */
+  addresses?: Map<string, Record<string, string>>;
+  lastAddress?: Record<string, string>;
   /** For a sub-resource whose parent only the spec's examples name (D72): whether the target holds it (D161), once asked. */
   exampleParent?: Promise<Error | undefined>;
 }
@@ -82,9 +85,17 @@ export function idOf(resource: ResourceModel, record: ExactRecord): string {
 export function rememberRecords(context: CheckContext, resource: ResourceModel, records: readonly ExactRecord[]): void {
   const remembered = memory(context, resource);
   remembered.tick += 1;
+  const addressed = hasOtherPathValues(resource);
   for (const record of records) {
     const id = idOf(resource, record);
     if (!remembered.knownIds.has(id)) remembered.knownIds.set(id, remembered.tick);
+    if (addressed) {
+      const address = otherPathValues(resource, record);
+      if (Object.keys(address).length > 0) {
+        (remembered.addresses ??= new Map()).set(id, address);
+        remembered.lastAddress = address;
+      }
+    }
     for (const filter of resource.filters) {
       const value = record[filter.property];
       if (value === undefined || value === null) continue;
@@ -136,4 +147,47 @@ export function defaultedFilters(resource: ResourceModel): FilterModel[] {
  */
 export function shownUnfiltered(resource: ResourceModel, record: Record<string, unknown>): boolean {
   return inWindow(resource, record) && defaultedFilters(resource).every((filter) => sameJson(record[filter.property], filter.parameter.schema['default']));
+}
+
+/**
+ * The values a record gives its item path's parameters other than its key and its parent's (spec/DECISIONS.md ›
+ * D145: `{owner}` of `/repos/{owner}/{repo}`), read as the mock compares them: the member named like the
+ * parameter, as text, or for an object member its first required text member (else its first text member:
+ * `owner.login`). Parameters the record does not tell are left out.
+ */
+export function otherPathValues(resource: ResourceModel, record: ExactRecord): Record<string, string> {
+  const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
+  const values: Record<string, string> = {};
+  for (const parameter of item?.pathParams ?? []) {
+    if (parameter.name === resource.idParameter || parameter.name === resource.parent?.parameter) continue;
+    const value = record[parameter.name];
+    if (typeof value === 'string' || typeof value === 'number') values[parameter.name] = String(value);
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const schema = resource.properties[parameter.name];
+      const required = Array.isArray(schema?.['required']) ? (schema['required'] as unknown[]) : [];
+      const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => typeof member === 'string' && member !== '');
+      const chosen = members.find(([name]) => required.includes(name)) ?? members[0];
+      if (chosen !== undefined) values[parameter.name] = String(chosen[1]);
+    }
+  }
+  return values;
+}
+
+/** Whether the item path of `resource` has a parameter other than its key and its parent's (`{owner}` of `/repos/{owner}/{repo}`). */
+function hasOtherPathValues(resource: ResourceModel): boolean {
+  const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
+  return (item?.pathParams ?? []).some((parameter) => parameter.name !== resource.idParameter && parameter.name !== resource.parent?.parameter);
+}
+
+/**
+ * The other item-path values (D145) that address record `id` of `resource` in `op`'s path (D236): those its record
+ * showed when the run saw it, else those of the last record of the resource the run saw (a key no record holds, asked
+ * to be absent, is asked under an owner that exists), else none. Only `op`'s own path parameters.
+ */
+export function addressOfId(context: CheckContext, resource: ResourceModel, op: { pathParams: readonly { name: string }[] }, id: string): Record<string, string> {
+  const remembered = memory(context, resource);
+  const address = remembered.addresses?.get(id) ?? remembered.lastAddress ?? remembered.address;
+  if (address === undefined) return {};
+  const names = new Set(op.pathParams.map((parameter) => parameter.name));
+  return Object.fromEntries(Object.entries(address).filter(([name]) => names.has(name) && name !== resource.idParameter && name !== resource.parent?.parameter));
 }

@@ -12,7 +12,8 @@ import { requestOf, setExampleParent, setParent, setResources, setUnprepared } f
 import type { CheckContext, RequestSpec } from '../check-context.js';
 import { Violation } from '../contract.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
-import { isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
+import { survivesEncoding } from '../body-encoding.js';
+import { addressOfId, isKnownId, memory, idKey, type Check, type ExactRecord } from './check.js';
 
 // The validators below are derived from the spec alone (no run learns anything there): shared by every run.
 const ajv = createAjv();
@@ -106,12 +107,13 @@ export function idValue(resource: ResourceModel, key: string): unknown {
  * path (`/pets/{petId}`), or, where the operation takes it in the body (D50: the classic `PUT /pet`), as the body's
  * id property. `value` is the body to send (the id added where it goes there); `raw`, a body text written by hand.
  */
-export function itemRequest(context: Pick<CheckContext, 'run'>, resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
+export function itemRequest(context: CheckContext, resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
   if (op.idIn === 'body') {
     if (raw !== undefined) return requestOf(context, op, { body: raw.text, contentType: raw.contentType });
     return requestOf(context, op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
   }
-  const path = { [resource.idParameter ?? '']: id };
+  // A key is named beside the record's other path values (`{owner}` of `/repos/{owner}/{repo}`, D236).
+  const path = { ...addressOfId(context, resource, op, id), [resource.idParameter ?? '']: id };
   if (raw !== undefined) return requestOf(context, op, { path, body: raw.text, contentType: raw.contentType });
   return requestOf(context, op, { path, ...(value === undefined ? {} : { value }) });
 }
@@ -253,19 +255,36 @@ export function clientIdCheck(resource: ResourceModel, id: string, rule: string,
       // Where no client error is documented (only `default`), 409 is no more documented than 400/422 (D123).
       const documentsNone = !create.responses.some((r) => /^4/.test(r.status));
       const refusals = [409, ...(documentsNone ? [400, 422] : create.responses.map((r) => Number(r.status)).filter((status) => status === 400 || status === 422))];
-      await context.forAll(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }), async (drawn) => {
+      // Only bodies the write's schema still admits with an id are sent (D234): where the body is one of several
+      // forms (`oneOf`: an id, or an owner, a name and a number), an id added to the other form breaks it.
+      const probe = idProbe(context, resource);
+      const admitsId = (drawn: Record<string, unknown>): boolean => create.body === undefined || probe === undefined || survivesEncoding(create, create.body, { ...drawn, [resource.idProperty]: probe });
+      await context.forAll(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }).filter(admitsId), async (drawn) => {
         const chosen = withClientId(context, resource, { ...drawn, [resource.idProperty]: null });
         const created = await helpers.create(context, resource, chosen);
         const key = idKey(chosen[resource.idProperty]);
         if (created === undefined) return;
         if (idKey(created[resource.idProperty]) !== key) throw new Violation(`a create naming ${resource.idProperty} ${key} made a record whose ${resource.idProperty} is ${idKey(created[resource.idProperty])}: the spec lets the client choose it`);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `${create.operationId} with a chosen ${resource.idProperty}`);
-        const again = { ...ordinaryBodyOf(context, create), [resource.idProperty]: chosen[resource.idProperty] };
+        const ordinary = ordinaryBodyOf(context, create);
+        const again = { ...(admitsId(ordinary) ? ordinary : drawn), [resource.idProperty]: chosen[resource.idProperty] };
         await context.call(create, requestOf(context, create, { value: again }), refusals);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `a second create naming ${resource.idProperty} ${key} was refused, yet the first record`);
       }, { runs: Math.min(context.target.runs, 10) });
     },
   };
+}
+
+/** One value of the create body's id schema, to ask whether a body admits an id at all; `undefined` when none can be drawn. */
+function idProbe(context: CheckContext, resource: ResourceModel): unknown {
+  const id = clientIdSchema(resource);
+  if (id === undefined) return undefined;
+  try {
+    return fc.sample(validValues(id.schema, id.validate, { integers: context.target.integers, strings: 'ordinary' }), { numRuns: 1, seed: 7 })[0];
+  } catch (error) {
+    if (error instanceof GenerationGaveUp) return undefined;
+    throw error;
+  }
 }
 
 /** What {@link clientIdCheck} borrows from the record helpers (passed in: they import this module). */

@@ -52,8 +52,24 @@ export function parentScopeCheck(resource: ResourceModel, id: string, rule: stri
         const { exchange, body } = await context.call(list, requestOf(context, list, { path }), successStatuses(list));
         const records = recordsOf(resource, body);
         if (lacks !== undefined && findMade(resource, records, lacks) !== undefined) throw new Violation(`${list.operationId} under ${where} lists ${show(lacks)}, created under another ${parameter}`, exchange);
-        if (holds !== undefined && (bound === undefined || records.length < bound) && findMade(resource, records, holds) === undefined) throw new Violation(`${list.operationId} under ${where} leaves out ${show(holds)}, created under it`, exchange);
+        if (holds !== undefined && !defaultHides(resource, holds) && (bound === undefined || records.length < bound) && findMade(resource, records, holds) === undefined) throw new Violation(`${list.operationId} under ${where} leaves out ${show(holds)}, created under it`, exchange);
       }
     },
   };
 }
+
+/**
+ * Whether a list asked without filters may rightly leave `record` out (D239): a filter whose parameter defaults to
+ * one of its listed values (`state` defaulting to `open`) narrows the list when left out, and the record holds
+ * another value there (a milestone created `closed`). A default that asks for every record (`all`, D142) hides none.
+ */
+function defaultHides(resource: ResourceModel, record: ExactRecord): boolean {
+  return resource.filters.some((filter) => {
+    const fallback = filter.parameter.schema['default'];
+    if (fallback === undefined || fallback === '' || !Array.isArray(filter.parameter.schema['enum'])) return false;
+    if (filter.any?.some((value) => String(value) === String(fallback))) return false;
+    const held = record[filter.property];
+    return held !== undefined && held !== null && String(held) !== String(fallback);
+  });
+}
+

@@ -6,8 +6,9 @@ import type { CheckContext } from '../check-context.js';
 import { TargetRefusing } from '../client.js';
 import { unresolvedReason } from '../references.js';
 import { failingExchange } from '../report/results.js';
-import { idKey, idOf, memory, type ExactRecord } from './check.js';
+import { idKey, idOf, memory, otherPathValues, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
+import { requestOf } from '../context.js';
 import { largestPageQuery } from './population.js';
 import { createRecord, listRecords, recordsOf, successStatuses } from './records.js';
 
@@ -160,7 +161,12 @@ async function addressOf(context: CheckContext, parent: ResourceModel, records: 
       if (seen.has(value) || budget.reads <= 0) continue;
       seen.add(value);
       budget.reads -= 1;
-      if (await reads(context, parent, read, value)) return value;
+      // The record's other path values (`{owner}` beside `{repo}`, D145) go with its key (D236).
+      const address = otherPathValues(parent, record);
+      if (await reads(context, parent, read, value, address)) {
+        if (Object.keys(address).length > 0) memory(context, parent).address ??= address;
+        return value;
+      }
       tried.push(`${read.method} ${read.path} with ${value} found no record`);
     }
   }
@@ -168,10 +174,11 @@ async function addressOf(context: CheckContext, parent: ResourceModel, records: 
 }
 
 /** Whether a read of the parent named by `value` answers with a 2xx; any other answer or failure: no. */
-async function reads(context: CheckContext, parent: ResourceModel, read: OperationModel, value: string): Promise<boolean> {
+async function reads(context: CheckContext, parent: ResourceModel, read: OperationModel, value: string, address: Record<string, string> = {}): Promise<boolean> {
   try {
     const statuses = [...new Set([...successStatuses(read), ...read.responses.map((response) => Number(response.status)).filter((status) => status >= 400 && status < 500), 404])];
-    const { exchange } = await context.call(read, itemRequest(context, parent, read, value), statuses);
+    const request = Object.keys(address).length === 0 ? itemRequest(context, parent, read, value) : requestOf(context, read, { path: { ...address, [parent.idParameter ?? '']: value } });
+    const { exchange } = await context.call(read, request, statuses);
     return exchange.response.status < 300;
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
@@ -235,28 +242,4 @@ function exampleRecords(parent: ResourceModel): ExactRecord[] {
     .filter((response) => response.status.startsWith('2'))
     .flatMap((response) => response.examples.map((example) => recordIn(example.value, read.answerEnvelope)))
     .filter((record): record is ExactRecord => record !== null && typeof record === 'object' && !Array.isArray(record));
-}
-
-/**
- * The values a record gives its item path's parameters other than its key and its parent's (spec/DECISIONS.md ›
- * D145: `{owner}` of `/repos/{owner}/{repo}`), read as the mock compares them: the member named like the
- * parameter, as text, or for an object member its first required text member (else its first text member:
- * `owner.login`). Parameters the record does not tell are left out.
- */
-function otherPathValues(resource: ResourceModel, record: ExactRecord): Record<string, string> {
-  const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
-  const values: Record<string, string> = {};
-  for (const parameter of item?.pathParams ?? []) {
-    if (parameter.name === resource.idParameter || parameter.name === resource.parent?.parameter) continue;
-    const value = record[parameter.name];
-    if (typeof value === 'string' || typeof value === 'number') values[parameter.name] = String(value);
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      const schema = resource.properties[parameter.name];
-      const required = Array.isArray(schema?.['required']) ? (schema['required'] as unknown[]) : [];
-      const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => typeof member === 'string' && member !== '');
-      const chosen = members.find(([name]) => required.includes(name)) ?? members[0];
-      if (chosen !== undefined) values[parameter.name] = String(chosen[1]);
-    }
-  }
-  return values;
 }

@@ -37,7 +37,9 @@ export function successStatuses(op: OperationModel): number[] {
 /** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
 export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[] {
   const list = resource.listShape?.kind === 'object' ? memberAt(body, resource.listShape.itemsPath) : body;
-  return Array.isArray(list) ? (list as ExactRecord[]) : [];
+  if (!Array.isArray(list)) return [];
+  // A list of scalars (template names) names each record by its key, the value its item path takes (D231).
+  return (list as unknown[]).map((item) => (item !== null && typeof item === 'object' ? (item as ExactRecord) : { [resource.idProperty]: item }));
 }
 
 /** The list operation with a query (a {@link ListQuery} or raw query text), checked against the contract (2xx only). */
