@@ -28,6 +28,8 @@ export interface OperationInput {
   host?: string | undefined;
   /** The store of the parent resource, for a sub-resource's operation (spec/DECISIONS.md › D53). */
   parentStore?: AnyRecordStore | undefined;
+  /** The store of a resource by its name: a create's references to records the mock holds are looked up there (D252). */
+  storeOf?: ((resource: string) => AnyRecordStore | undefined) | undefined;
 }
 
 /**
