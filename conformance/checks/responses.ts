@@ -104,8 +104,14 @@ export function unmappedCheck(op: OperationModel, id: string, rule: string): Che
       // Under a record made for it first (D93), so that its success answer is judged and not only its 404.
       await callUnderProducedRecord(context, op, op.queryParams.filter((p) => p.required && p.schema['example'] !== undefined).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.schema['example']))}`).join('&'));
       const requests = await sampleRequests(context, op, 0);
-      const statuses = documentedStatuses(op);
-      await context.forAll(requests, async ({ request }) => void (await context.call(op, request, statuses.length === 0 ? [op.successStatus] : statuses)), { runs: Math.min(context.target.runs, 10) });
+      const documented = documentedStatuses(op);
+      const statuses = documented.length === 0 ? [op.successStatus] : documented;
+      // Drawn path values name nothing the target was seen to hold: HTTP's 404 is its answer there, listed or not (D251).
+      const absent = op.pathParams.length > 0 && !context.target.strict && !statuses.includes(404);
+      await context.forAll(requests, async ({ request }) => {
+        const { exchange } = await context.call(op, request, absent ? [...statuses, 404] : statuses);
+        if (absent && exchange.response.status === 404) context.advise(`${op.operationId} answered 404, which it does not document, to a path naming nothing the suite made (allowed: HTTP's answer for an absent record)`);
+      }, { runs: Math.min(context.target.runs, 10) });
     },
   };
 }
