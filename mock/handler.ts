@@ -35,6 +35,8 @@ export interface OperationInput {
   below?: readonly StoreBelow[] | undefined;
   /** The stores of the sibling resources sharing a numbered resource's numbers under one parent (D240), by resource name. */
   siblingStores?: ReadonlyMap<string, AnyRecordStore> | undefined;
+  /** The store of a resource by its name: a create's references to records the mock holds are looked up there (D252). */
+  storeOf?: ((resource: string) => AnyRecordStore | undefined) | undefined;
 }
 
 /**

@@ -120,7 +120,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         const uploads = uploadMembers(resource);
         // The caller's own record (`owner` of `POST /user/repos`, D242), then members spelled from others (D241).
         const fillCaller = callerFill(resource, context.operations ?? []);
-        return ({ store, body, path, files, siblingStores, parentStore }) => {
+        return ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
@@ -133,8 +133,6 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
           // A key only the client chooses (`x-resource: { idSource: client }` where the schema leaves it optional).
           if (sent === undefined && body !== undefined && resource.idSource === 'client') return { error: 'INVALID_BODY', detail: `The body must carry the ${singularWord(resource.name)}'s ${resource.idProperty}: the client chooses it.` };
-          const missing = dangling(sentBody);
-          if (missing !== undefined) return missing;
           // Members spelled from others (D241) are written last, once the record's number is known (D240).
           const create = (): Maybe<OperationResult> =>
             andThen(andThen(derive(fields, sentBody, path, parentStore), () => store!.create(fields, given === undefined ? undefined : storeId(path, given))), (created): OperationResult => {
@@ -146,17 +144,20 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             });
           // The next number under the parent, counted with the siblings sharing the numbers (D240); a record that is
           // also a sibling's (a pull request, an issue too) makes its twin there (D244).
-          if (numbered) {
-            const parentKey = scope === undefined ? undefined : filterKey(scope.parentId(path));
-            return andThen(nextNumber(resource, [store!, ...(siblingStores?.values() ?? [])], parentKey), (number) => {
-              fields[resource.idProperty] = number;
-              return andThen(create(), (result) => ('error' in result ? result : andThen(writeTwins(resource, context.resources, siblingStores, fields, parentKey, true), () => result)));
-            });
-          }
-          // A singleton holds one record per parent: a second create is refused as a taken id is where the
-          // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
-          if (resource.parent?.singleton !== true) return create();
-          return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
+          const stored = (): Maybe<OperationResult> => {
+            if (numbered) {
+              const parentKey = scope === undefined ? undefined : filterKey(scope.parentId(path));
+              return andThen(nextNumber(resource, [store!, ...(siblingStores?.values() ?? [])], parentKey), (number) => {
+                fields[resource.idProperty] = number;
+                return andThen(create(), (result) => ('error' in result ? result : andThen(writeTwins(resource, context.resources, siblingStores, fields, parentKey, true), () => result)));
+              });
+            }
+            // A singleton holds one record per parent: a second create is refused as a taken id is where the
+            // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
+            if (resource.parent?.singleton !== true) return create();
+            return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
+          };
+          return andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
         };
       }
       case 'read':
@@ -290,26 +291,43 @@ function parseRecord(json: string): RecordValue | undefined {
 }
 
 /**
- * The refusal of a create whose body names a record of served data the spec does not show (D95): a
- * `crossing_id` that is none of the ids in the examples of `GET /crossings` is the documented 404, as a server
- * holding only those crossings answers. Only where the create documents 404 and the referenced list is served
- * data (no resource of the mock holds it, so its examples are all it serves); `undefined` when every reference
- * names a shown record or is absent (the body's validation speaks of absent members).
+ * The refusal of a create whose body names a record that does not exist (D95, D252): the documented 404, as a
+ * server holding its records answers. For a referenced list that is served data (no resource of the mock holds
+ * it, so its examples are all it serves), an id none of them shows; for a list of a resource the mock holds, an id
+ * its store does not hold (looked up in `storeOf`), where the list's records carry their id in the store's key.
+ * Only where the create documents 404; `undefined` when every reference names a held record or is absent (the
+ * body's validation speaks of absent members).
  */
-function danglingReference(op: OperationModel, operations: readonly OperationModel[]): (body: RecordValue) => OperationResult | undefined {
+function danglingReference(op: OperationModel, operations: readonly OperationModel[]): (body: RecordValue, storeOf: ((resource: string) => AnyRecordStore | undefined) | undefined) => Maybe<OperationResult | undefined> {
   if (!op.errors.documents(404)) return () => undefined;
-  const checked = referencesOf(op, operations)
-    .filter((reference) => reference.list.resource === undefined)
-    .map((reference) => ({ reference, ids: new Set([...shownIds(reference), ...servedIds(reference)].map((id) => String(id))) }))
-    .filter(({ ids }) => ids.size > 0);
-  return (body) => {
-    for (const { reference, ids } of checked) {
+  const references = referencesOf(op, operations);
+  const served = references.filter((reference) => reference.list.resource === undefined).map((reference) => ({ reference, ids: new Set([...shownIds(reference), ...servedIds(reference)].map((id) => String(id))) })).filter(({ ids }) => ids.size > 0);
+  const held = references.flatMap((reference) => {
+    const resource = reference.list.resource;
+    return resource !== undefined && resource !== op.resource && reference.list.role === 'list' && resource.parent === undefined && reference.idMember === resource.idProperty ? [{ reference, resource }] : [];
+  });
+  const refusal = (reference: ReferenceModel, value: unknown): OperationResult => {
+    const noun = reference.list.path.split('/').filter(Boolean).at(-1) ?? 'record';
+    return { error: 'RECORD_NOT_FOUND', code: `${singularCode(noun)}_NOT_FOUND`, detail: `No ${singularWord(noun)} has the id ${String(value)} (${reference.member}).` };
+  };
+  return (body, storeOf) => {
+    for (const { reference, ids } of served) {
       const value = body[reference.member];
       if (value === undefined || value === null || ids.has(String(value))) continue;
-      const noun = reference.list.path.split('/').filter(Boolean).at(-1) ?? 'record';
-      return { error: 'RECORD_NOT_FOUND', code: `${singularCode(noun)}_NOT_FOUND`, detail: `No ${singularWord(noun)} has the id ${String(value)} (${reference.member}).` };
+      return refusal(reference, value);
     }
-    return undefined;
+    // Each held reference in turn: the first that names no record is the refusal.
+    const next = (index: number): Maybe<OperationResult | undefined> => {
+      for (let i = index; i < held.length; i++) {
+        const { reference, resource } = held[i]!;
+        const value = body[reference.member];
+        const store = storeOf?.(resource.name);
+        if (store === undefined || (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint')) continue;
+        return andThen(store.get(pathId(resource, value)), (json) => (json === undefined ? refusal(reference, value) : next(i + 1)));
+      }
+      return undefined;
+    };
+    return next(0);
   };
 }
 

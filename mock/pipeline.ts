@@ -16,6 +16,7 @@ import { parseJsonBody } from './exact-body.js';
 import { compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
+import { fixedQueryRouter } from './fixed-query.js';
 import { singularCode } from './record-bodies.js';
 import { bodyAsksStream, streamChunks } from './streams.js';
 import type { StreamModel } from '../model/streams.js';
@@ -110,6 +111,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
+  const withQuery = fixedQueryRouter(api);
+  const storeOf = (name: string): AnyRecordStore | undefined => options.data.get(name);
   // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
   const holders = new Map(api.operations.map((op) => [op, op.resource ?? memberWriteOf(op, api.resources)?.resource]));
   const stores = new Map(api.operations.map((op) => [op, holders.get(op) === undefined ? undefined : options.data.get(holders.get(op)!.name)]));
@@ -131,9 +134,11 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
 
-    // 1. Route: a path without a template by one lookup; else the operation whose template matches, then the method.
-    let entry = literalPaths.get(pathname)?.get(method) ?? (pathname.includes('%') ? literalPaths.get(decodedPath(pathname))?.get(method) : undefined);
-    let segments = NONE;
+    // 1. Route: an operation whose path key names the query sent (D250); a path without a template by one lookup;
+    // else the operation whose template matches, then the method.
+    const queried = withQuery?.(method, pathname, search);
+    let entry = queried === undefined ? (literalPaths.get(pathname)?.get(method) ?? (pathname.includes('%') ? literalPaths.get(decodedPath(pathname))?.get(method) : undefined)) : served.get(queried.op)!;
+    let segments = queried?.segments ?? NONE;
     if (entry === undefined) {
       const routed = route(api, method, pathname);
       if ('error' in routed) {
@@ -190,10 +195,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
       // wins over an `Accept` that names only JSON, which client libraries send on every request (D152).
       if (entry.streams.length > 0) {
         const chosen = content?.stream !== undefined ? content : bodyAsksStream(op, input.body) ? (negotiate(entry.streams, request.headers.accept) ?? entry.streams[0]) : undefined;
-        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op), siblingStores: siblingStores.get(op) }));
+        if (chosen?.stream !== undefined) return streamed(entry, { ...chosen, stream: chosen.stream }, entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: entry.plainContent?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op), siblingStores: siblingStores.get(op), storeOf }));
       }
 
-      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op), siblingStores: siblingStores.get(op) });
+      const result = entry.handler({ store, query: input.query, path: input.path, body: input.body, files: input.files, mediaType: content?.mediaType, url: request.url, host: request.headers.host, parentStore, below: belowStores.get(op), sourceStore: sourceStores.get(op), siblingStores: siblingStores.get(op), storeOf });
       if (result instanceof Promise) return result.then((answered) => respond(entry, answered, content), (error: unknown) => unavailable(entry, error)).catch((error: unknown) => failed(entry, error));
       response = respond(entry, result, content);
     } catch (error) {

@@ -508,8 +508,13 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
 /** Formats of a moment or a span of time: such a property never identifies a record. */
 const TIMESTAMP_FORMATS: ReadonlySet<string> = new Set(['date-time', 'date', 'time', 'duration']);
 
-/** Whether a read-only member could be a record's identifier: a string that is no timestamp, or an integer named like an id. */
+/**
+ * Whether a read-only member could be a record's identifier: a string that is no timestamp, or an integer named
+ * like an id; never a member of listed values (`enum`, `const`: a kind such as a user's role), which new records
+ * could not each take a value of their own from (D253).
+ */
 function namesRecord(name: string, schema: Schema): boolean {
+  if (Array.isArray(schema['enum']) || schema['const'] !== undefined) return false;
   const type = mainType(schema);
   if (type === 'string') return !TIMESTAMP_FORMATS.has(String(schema['format']));
   return type === 'integer' && /id$/i.test(name);

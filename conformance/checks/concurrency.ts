@@ -43,13 +43,26 @@ async function parallelRounds(model: ApiModel, context: CheckContext): Promise<v
     // Parallel creates of a singleton (one record per parent, D53) race for one place: not distinct records.
     if (create === undefined || resource.parent?.singleton === true) continue;
     for (let round = 0; round < ROUNDS; round++) {
-      const creates = Array.from({ length: PARALLEL_CREATES }, (_, i) => createRecord(context, resource, ordinaryBody(context, create, context.target.integers, 1000 + round * PARALLEL_CREATES + i)));
-      const lists = resource.operations.list === undefined ? [] : Array.from({ length: PARALLEL_LISTS }, () => listRecords(context, resource, largestPageQuery(resource)));
-      const [created] = await Promise.all([Promise.all(creates), Promise.all(lists)]);
+      // Every body is drawn before the first request leaves (drawing may give up and throw), and every request is
+      // awaited, failed or not, before the round ends: no request of this check outlives it (D254).
+      const bodies = Array.from({ length: PARALLEL_CREATES }, (_, i) => ordinaryBody(context, create, context.target.integers, 1000 + round * PARALLEL_CREATES + i));
+      const query = largestPageQuery(resource);
+      const creates = bodies.map((body) => createRecord(context, resource, body));
+      const lists = resource.operations.list === undefined ? [] : Array.from({ length: PARALLEL_LISTS }, () => listRecords(context, resource, query));
+      const [made, listed] = await Promise.all([Promise.allSettled(creates), Promise.allSettled(lists)]);
+      const created = settledValues(made);
+      settledValues(listed);
       const ids = new Set(created.map((record) => idOf(resource, record!)));
       if (ids.size !== created.length) throw new Violation(`${created.length} parallel creates of ${resource.name} returned only ${ids.size} distinct ids`);
       if (resource.operations.read === undefined) continue;
       for (const record of created) await expectReadBack(context, resource, record!, 'a read after parallel creates');
     }
   }
+}
+
+/** The values of settled promises, in order; the first rejection's reason is thrown once all have settled. */
+function settledValues<T>(results: readonly PromiseSettledResult<T>[]): T[] {
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<T>).value);
 }

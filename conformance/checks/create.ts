@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
-import { bodyForm, bodyValues, fullestBody, ordinaryBody, sampleFor, withDrawableMember, withProperty } from '../arbitraries/body.js';
+import { bodyForm, bodyValues, fullestBody, isPinned, ordinaryBody, sampleFor, withDrawableMember, withProperty } from '../arbitraries/body.js';
 import type { Canonical } from '../arbitraries/canonical.js';
 import { integerBounds, integerIn, edgesWithin } from '../arbitraries/integers.js';
 import { invalidBodies, invalidBodyMakers, isRefused, readCase, markerProperties, markerValue, missingRequiredBodies, type InvalidBody, type Marker } from '../arbitraries/invalid-body.js';
@@ -340,7 +340,8 @@ export function echoCheck(resource: ResourceModel, id: string, rule: string): Ch
       const op = operation(resource, 'create');
       const form = bodyForm(op);
       const base = ordinaryBody(context, op, context.target.integers, 3);
-      for (const property of unconstrainedStringProperties(form)) {
+      // A member pinned to a record the target holds (a reference, D95) keeps it: another value names no record (D252).
+      for (const property of unconstrainedStringProperties(form).filter((name) => !isPinned(context, op, name))) {
         for (const corner of CORNER_STRINGS) {
           const value = withProperty(op, base, property, corner);
           if (value !== undefined) await createRecord(context, resource, value, true);
