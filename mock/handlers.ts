@@ -301,7 +301,13 @@ function parseRecord(json: string): RecordValue | undefined {
 function danglingReference(op: OperationModel, operations: readonly OperationModel[]): (body: RecordValue, storeOf: ((resource: string) => AnyRecordStore | undefined) | undefined) => Maybe<OperationResult | undefined> {
   if (!op.errors.documents(404)) return () => undefined;
   const references = referencesOf(op, operations);
-  const served = references.filter((reference) => reference.list.resource === undefined).map((reference) => ({ reference, ids: new Set([...shownIds(reference), ...servedIds(reference)].map((id) => String(id))) })).filter(({ ids }) => ids.size > 0);
+  // A served list's ids are those its examples show, with those of the sample served in place of an invalid example
+  // (D233); a list the spec shows no record of refuses nothing (its sample's made-up ids are no inventory).
+  const served = references
+    .filter((reference) => reference.list.resource === undefined)
+    .map((reference) => ({ reference, shown: shownIds(reference) }))
+    .filter(({ shown }) => shown.length > 0)
+    .map(({ reference, shown }) => ({ reference, ids: new Set([...shown, ...servedIds(reference)].map((id) => String(id))) }));
   const held = references.flatMap((reference) => {
     const resource = reference.list.resource;
     return resource !== undefined && resource !== op.resource && reference.list.role === 'list' && resource.parent === undefined && reference.idMember === resource.idProperty ? [{ reference, resource }] : [];
