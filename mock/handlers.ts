@@ -120,6 +120,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         const uploads = uploadMembers(resource);
         // The caller's own record (`owner` of `POST /user/repos`, D242), then members spelled from others (D241).
         const fillCaller = callerFill(resource, context.operations ?? []);
+        // The largest number this mock has given under each parent: a number freed by a delete is never given again
+        // (a client's link to the deleted record must not find a new one, D245).
+        const issued = new Map<string, bigint>();
         return ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
@@ -147,7 +150,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const stored = (): Maybe<OperationResult> => {
             if (numbered) {
               const parentKey = scope === undefined ? undefined : filterKey(scope.parentId(path));
-              return andThen(nextNumber(resource, [store!, ...(siblingStores?.values() ?? [])], parentKey), (number) => {
+              return andThen(nextNumber(resource, [store!, ...(siblingStores?.values() ?? [])], parentKey), (free) => {
+                const last = issued.get(String(parentKey));
+                const number = last !== undefined && last >= free ? last + 1n : free;
+                issued.set(String(parentKey), number);
                 fields[resource.idProperty] = number;
                 return andThen(create(), (result) => ('error' in result ? result : andThen(writeTwins(resource, context.resources, siblingStores, fields, parentKey, true), () => result)));
               });

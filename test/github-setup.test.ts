@@ -50,7 +50,7 @@ describe.skipIf(SPEC === undefined)(`the suite on the mock of GitHub's descripti
     expect(checks.filter((check) => check.state === 'passed').length).toBeGreaterThan(sample.length / 3);
   }, 600_000);
 
-  test('the records the mock serves agree with its other answers (D233, D236, D238)', async () => {
+  test('the records the mock serves agree with its other answers (D233, D236, D238, D245)', async () => {
     const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> => {
       const response = await fetch(`${mock.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       const text = await response.text();
@@ -78,5 +78,12 @@ describe.skipIf(SPEC === undefined)(`the suite on the mock of GitHub's descripti
     const reaction = await call('POST', `/repos/${login}/agreement-repo/issues/comments/${commentId}/reactions`, { content: 'heart' });
     expect([200, 201]).toContain(reaction.status);
     expect((await call('GET', `/repos/${login}/agreement-repo/issues/comments/${commentId}/reactions`)).status).toBe(200);
+    // A number freed by a delete is never given again (D245): a link to milestone 2 must not find another one.
+    const milestone = async (title: string): Promise<number> => ((await call('POST', `/repos/${login}/agreement-repo/milestones`, { title })).json as { number: number }).number;
+    const [first, second] = [await milestone('v1'), await milestone('v2')];
+    expect(second).toBe(first + 1);
+    expect((await call('DELETE', `/repos/${login}/agreement-repo/milestones/${second}`)).status).toBe(204);
+    expect(await milestone('v3')).toBe(second + 1);
+    expect((await call('GET', `/repos/${login}/agreement-repo/milestones/${second}`)).status).toBe(404);
   }, 60_000);
 });
