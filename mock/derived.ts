@@ -11,8 +11,8 @@ import { isValidRecord, type RecordValue } from './store/record-store.js';
  * or in a required object member (`full_name` "octocat/Hello-World" is `owner.login` "octocat", `/`, `name`
  * "Hello-World"; `url` "https://api.github.com/repos/octocat/Hello-World" the same), is written from the record's
  * own values in their places, on create and update, unless the client sent it. Only examples of 3 characters or
- * more count, each as a whole token (bounded by no letter or digit), longer ones first; numbers and enum values
- * never count, and the record's key and a member whose example holds white space (prose) are never derived.
+ * more count, each as a whole token (bounded by no letter or digit), longer ones first, and a key's digits of any
+ * length as a path segment; other numbers and enum values never count, and the record's key and a member whose example holds white space (prose) are never derived.
  */
 export interface Derivation {
   member: string;
@@ -47,7 +47,7 @@ export function derivationsOf(resource: ResourceModel, parent?: ResourceModel): 
     // A member may copy its parent's address whole (`repository_url`); one that equals another of its own record's is no copy of it.
     const usable = unique.filter((source) => (source.parent || source.path[0] !== name) && (source.example !== text || (source.parent && text.includes('/'))));
     if (usable.length === 0) continue;
-    const pattern = new RegExp(`(?<![A-Za-z0-9])(${usable.map((source) => escape(source.example)).join('|')})(?![A-Za-z0-9])`, 'g');
+    const pattern = new RegExp(`(?<![A-Za-z0-9])(${usable.map((source) => (source.example.length < SHORTEST ? `(?<=/)${escape(source.example)}` : escape(source.example))).join('|')})(?![A-Za-z0-9])`, 'g');
     const parts = text.split(pattern);
     if (parts.length === 1) continue;
     derivations.push({ member: name, pieces: parts.map((part, i) => (i % 2 === 1 ? sourceOf(usable.find((source) => source.example === part)!) : part)) });
@@ -79,7 +79,9 @@ function examplesOf(resource: ResourceModel, parent: boolean): (Source & { examp
     if (schema === undefined || schema['enum'] !== undefined) return undefined;
     const type = mainType(schema);
     const shown = typeof value === 'string' && type === 'string' ? value : key && type === 'integer' && (typeof value === 'number' || isLosslessNumber(value)) ? String(value) : undefined;
-    return shown !== undefined && shown.length >= SHORTEST ? shown : undefined;
+    // A key's digits count however short (a milestone's `number` 1 in `…/milestones/1`): they are matched only
+    // after a `/`, as a path segment, never inside other text.
+    return shown !== undefined && (shown.length >= SHORTEST || (key && type === 'integer')) ? shown : undefined;
   };
   for (const [name, schema] of Object.entries(resource.properties)) {
     const own = text(schema, schema['example'], false);

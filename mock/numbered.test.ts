@@ -127,6 +127,12 @@ describe('a record created for the caller and addressed by its owner and name (D
     expect(get('/repos/mona/site/issues/1').json).toMatchObject({ html_url: 'https://example.com/mona/site/issues/1' });
     expect(patch('/repos/mona/site/issues/1', { title: 'A2' }).json).toMatchObject({ title: 'A2', html_url: 'https://example.com/mona/site/issues/1' });
   });
+
+  it('a key of one digit is spelled where the example shows it as a path segment: milestone 2\'s url ends in /milestones/2', () => {
+    post('/user/repos', { name: 'plan' });
+    expect(post('/repos/mona/plan/milestones', { title: 'v1', open_issues: 0 }).json).toMatchObject({ number: 1, url: 'https://example.com/mona/plan/milestones/1' });
+    expect(post('/repos/mona/plan/milestones', { title: 'v2', open_issues: 0 }).json).toMatchObject({ number: 2, url: 'https://example.com/mona/plan/milestones/2' });
+  });
 });
 
 describe('a filter\'s documented default (D243)', () => {
