@@ -1,8 +1,9 @@
+import { LosslessNumber } from 'lossless-json';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
 import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
-import { isJsonMediaType, objectShape } from '../model/schema.js';
+import { isJsonMediaType, mainType, objectShape } from '../model/schema.js';
 import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
@@ -123,6 +124,23 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         // The largest number this mock has given under each parent: a number freed by a delete is never given again
         // (a client's link to the deleted record must not find a new one, D245).
         const issued = new Map<string, bigint>();
+        // A record keyed by another member (a repository by its `name`) whose schema also has an integer `id` gets
+        // one of its own, one more than the largest held, never the example's for every record (D246).
+        const idSchema = resource.properties['id'];
+        const counts = idSchema !== undefined && mainType(idSchema) === 'integer' && ['maximum', 'exclusiveMaximum', 'enum', 'const', 'multipleOf'].every((keyword) => idSchema[keyword] === undefined);
+        const secondary = resource.idProperty !== 'id' && resource.numbering === undefined && counts ? 'id' : undefined;
+        let lastSecondary: bigint | undefined;
+        const nextSecondary = (store: AnyRecordStore): Maybe<bigint> =>
+          lastSecondary !== undefined
+            ? (lastSecondary += 1n)
+            : andThen(store.all(), (texts) => {
+                let largest = 0n;
+                for (const text of texts) {
+                  const key = filterKey(parseRecord(text)?.['id']);
+                  if (typeof key === 'bigint' && key > largest) largest = key;
+                }
+                return (lastSecondary = largest + 1n);
+              });
         return ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
@@ -160,8 +178,13 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             }
             // A singleton holds one record per parent: a second create is refused as a taken id is where the
             // operation documents 409 itself; else it takes the place of the first (a lint run again, D78).
-            if (resource.parent?.singleton !== true) return create();
-            return andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
+            const placed = (): Maybe<OperationResult> =>
+              resource.parent?.singleton !== true ? create() : andThen(singleOf(path, store!), (held) => (held === undefined ? create() : refusesSecond ? exists(op, resource, held) : andThen(store!.delete(held), create)));
+            if (secondary === undefined || Object.hasOwn(sentBody, secondary)) return placed();
+            return andThen(nextSecondary(store!), (id) => {
+              fields[secondary] = new LosslessNumber(String(id));
+              return placed();
+            });
           };
           return andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
         };

@@ -128,6 +128,13 @@ describe('a record created for the caller and addressed by its owner and name (D
     expect(patch('/repos/mona/site/issues/1', { title: 'A2' }).json).toMatchObject({ title: 'A2', html_url: 'https://example.com/mona/site/issues/1' });
   });
 
+  it('repositories keyed by their name each get an id of their own, kept by the read, never the example\'s (D246)', () => {
+    const ids = ['one-id', 'two-id'].map((name) => idOf(post('/user/repos', { name })));
+    expect(new Set(ids).size).toBe(2);
+    expect(ids).not.toContain(1296269);
+    expect(idOf(get('/repos/mona/one-id'))).toBe(ids[0]);
+  });
+
   it('a key of one digit is spelled where the example shows it as a path segment: milestone 2\'s url ends in /milestones/2', () => {
     post('/user/repos', { name: 'plan' });
     expect(post('/repos/mona/plan/milestones', { title: 'v1', open_issues: 0 }).json).toMatchObject({ number: 1, url: 'https://example.com/mona/plan/milestones/1' });
