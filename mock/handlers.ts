@@ -124,11 +124,11 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         // The largest number this mock has given under each parent: a number freed by a delete is never given again
         // (a client's link to the deleted record must not find a new one, D245).
         const issued = new Map<string, bigint>();
-        // A record keyed by another member (a repository by its `name`) whose schema also has an integer `id` gets
+        // A record keyed by another member (a repository by its `name`) whose schema also requires an integer `id` gets
         // one of its own, one more than the largest held, never the example's for every record (D246).
         const idSchema = resource.properties['id'];
         const counts = idSchema !== undefined && mainType(idSchema) === 'integer' && ['maximum', 'exclusiveMaximum', 'enum', 'const', 'multipleOf'].every((keyword) => idSchema[keyword] === undefined);
-        const secondary = resource.idProperty !== 'id' && resource.numbering === undefined && counts ? 'id' : undefined;
+        const secondary = resource.idProperty !== 'id' && resource.numbering === undefined && resource.required.includes('id') && counts ? 'id' : undefined;
         let lastSecondary: bigint | undefined;
         const nextSecondary = (store: AnyRecordStore): Maybe<bigint> =>
           lastSecondary !== undefined
