@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadModel } from '../model/loader.js';
 import { encodeBody, survivesEncoding } from '../conformance/body-encoding.js';
 import { listCheckIds, runCheck } from '../conformance/run-suite.js';
-import { startMock, type StartedMock } from '../mock/index.js';
+import { specMock } from './spec-mock.js';
 
 /**
  * A form body whose object members are declared `style: deepObject` (spec/DECISIONS.md › D228, D229), as the APIs
@@ -73,24 +70,11 @@ components:
         address: { $ref: '#/components/schemas/Address' }
 `;
 
-let dir: string;
-let spec: string;
-let mock: StartedMock;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'deep-object-forms-'));
-  spec = join(dir, 'spec.yaml');
-  writeFileSync(spec, SPEC);
-  mock = await startMock({ spec, port: 0, apiKeys: [] });
-});
-afterAll(async () => {
-  await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const started = specMock('deep-object-forms', SPEC, []);
 
 describe('form members declared deepObject', () => {
   test('the suite writes them in bracket notation and reads them back as sent', async () => {
-    const model = await loadModel(spec);
+    const model = await loadModel(started.spec);
     const create = model.operations.find((op) => op.operationId === 'createCustomer')!;
     expect(create.body?.deepObjects).toEqual(['metadata', 'address']);
     const value = { email: 'a@b.c', metadata: { plan: 'pro' }, address: { line1: '1 Main', postal_code: '02110' } };
@@ -99,15 +83,15 @@ describe('form members declared deepObject', () => {
   });
 
   test('the mock stores what the brackets carry', async () => {
-    const created = await fetch(`${mock.baseUrl}/v1/customers`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=x%40y.z&metadata[plan]=pro&address[line1]=1+Main' });
+    const created = await fetch(`${started.mock.baseUrl}/v1/customers`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=x%40y.z&metadata[plan]=pro&address[line1]=1+Main' });
     expect(created.status).toBe(200);
     const record = (await created.json()) as { id: string };
-    const read = await fetch(`${mock.baseUrl}/v1/customers/${record.id}`);
+    const read = await fetch(`${started.mock.baseUrl}/v1/customers/${record.id}`);
     expect(await read.json()).toMatchObject({ email: 'x@y.z', metadata: { plan: 'pro' }, address: { line1: '1 Main' } });
   });
 
   test("the create's checks pass on the mock", async () => {
-    const target = { baseUrl: mock.baseUrl, apiKey: 'no-key-needed', spec, runs: 10 };
+    const target = { baseUrl: started.mock.baseUrl, apiKey: 'no-key-needed', spec: started.spec, runs: 10 };
     const ids = (await listCheckIds(target)).filter((id) => id.startsWith('createCustomer.') || id.startsWith('getCustomer.found'));
     expect(ids).toEqual(expect.arrayContaining(['createCustomer.echo', 'getCustomer.found']));
     for (const id of ids) {

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { modelOf } from '../conformance/contract.js';
 import { runSuite } from '../conformance/run-suite.js';
-import { startMock, type StartedMock } from '../mock/index.js';
+import { specMock } from './spec-mock.js';
 
 /**
  * Shapes of a large public description where the mock answered what its own schema refuses, or a record read
@@ -185,22 +182,10 @@ components:
 `;
 
 const KEY = 'agreement-key-0123456789';
-let dir: string;
-let spec: string;
-let mock: StartedMock;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'record-agreement-'));
-  spec = join(dir, 'spec.yaml');
-  writeFileSync(spec, SPEC);
-  mock = await startMock({ spec, port: 0, apiKeys: [KEY] });
-});
-afterAll(async () => {
-  await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const started = specMock('record-agreement', SPEC, [KEY]);
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${mock.baseUrl}${path}`, {
+  const response = await fetch(`${started.mock.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -261,7 +246,7 @@ describe('records that agree with every answer documented for them', () => {
   });
 
   test('the suite finds no failure against the mock', async () => {
-    const { checks } = await runSuite(await modelOf(spec), { baseUrl: mock.baseUrl, apiKey: KEY, spec, runs: 10 });
+    const { checks } = await runSuite(await modelOf(started.spec), { baseUrl: started.mock.baseUrl, apiKey: KEY, spec: started.spec, runs: 10 });
     expect(checks.length).toBeGreaterThan(10);
     expect(checks.filter((check) => check.state === 'failed').map((check) => `${check.id}\n${check.report ?? ''}`).join('\n\n')).toBe('');
     expect(checks.filter((check) => check.state === 'skipped').map((check) => check.id)).toEqual([]);

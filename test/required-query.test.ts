@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadModel } from '../model/loader.js';
 import { requestOf } from '../conformance/context.js';
 import { listCheckIds, runCheck, startRun } from '../conformance/run-suite.js';
-import { startMock, type StartedMock } from '../mock/index.js';
+import { specMock } from './spec-mock.js';
 
 /**
  * Every request the suite sends names each required query parameter (spec/DECISIONS.md › D220): a search list that
@@ -39,37 +36,24 @@ paths:
 `;
 
 const KEY = 'required-query-key-0123456789';
-let dir: string;
-let spec: string;
-let mock: StartedMock;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'required-query-'));
-  spec = join(dir, 'spec.yaml');
-  writeFileSync(spec, SPEC);
-  mock = await startMock({ spec, port: 0, apiKeys: [KEY] });
-});
-afterAll(async () => {
-  await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const started = specMock('required-query', SPEC, [KEY]);
 
 describe('required query parameters (D220)', () => {
   test('a request names each one the query leaves out, from its example, enum or schema, and keeps those it names', async () => {
-    const model = await loadModel(spec);
+    const model = await loadModel(started.spec);
     const op = model.operations.find((candidate) => candidate.operationId === 'searchThings')!;
     // A run of its own: the request is built under that run's parents (none here).
-    const context = { run: await startRun({ baseUrl: mock.baseUrl, apiKey: KEY, spec }, { model }) };
+    const context = { run: await startRun({ baseUrl: started.mock.baseUrl, apiKey: KEY, spec: started.spec }, { model }) };
     expect(requestOf(context, op, { query: 'per_page=5' }).path).toBe('/search/things?per_page=5&q=widget&scope=all&tags=3&tags=4');
     expect(requestOf(context, op, { query: 'q=other&scope=mine' }).path).toBe('/search/things?q=other&scope=mine&tags=3&tags=4');
     expect(requestOf(context, op, { query: 'q=a&scope=all&tags=1' }).path).toBe('/search/things?q=a&scope=all&tags=1');
   });
 
   test("the list's page-size checks pass on the mock, which refuses a request without them", async () => {
-    const bare = await fetch(`${mock.baseUrl}/search/things?per_page=5`, { headers: { accept: 'application/json' } });
+    const bare = await fetch(`${started.mock.baseUrl}/search/things?per_page=5`, { headers: { accept: 'application/json' } });
     expect(bare.status).toBeGreaterThanOrEqual(400);
     expect(bare.status).toBeLessThan(500);
-    const target = { baseUrl: mock.baseUrl, apiKey: KEY, spec, runs: 5 };
+    const target = { baseUrl: started.mock.baseUrl, apiKey: KEY, spec: started.spec, runs: 5 };
     const ids = (await listCheckIds(target)).filter((id) => /^searchThings\.(limit|default-limit)$/.test(id));
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { listCheckIds, runCheck } from '../conformance/run-suite.js';
-import { startMock, type StartedMock } from '../mock/index.js';
+import { specMock } from './spec-mock.js';
 
 /**
  * A list computed for the window it is asked, which the suite cannot write (spec/DECISIONS.md › D276): the mock
@@ -70,35 +67,22 @@ function hoursServer(dayBefore: boolean): Promise<{ baseUrl: string; close(): Pr
 }
 
 const KEY = 'served-window-key-0123456789';
-let dir: string;
-let spec: string;
-let mock: StartedMock;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'served-window-'));
-  spec = join(dir, 'spec.yaml');
-  writeFileSync(spec, SPEC);
-  mock = await startMock({ spec, port: 0, apiKeys: [KEY] });
-});
-afterAll(async () => {
-  await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const started = specMock('served-window', SPEC, [KEY]);
 
 describe('a list computed for its window is judged within it (D276)', () => {
   test("the mock answers the example's days within the window asked, and none outside", async () => {
-    const response = await fetch(`${mock.baseUrl}/opening-hours?startDate=2024-03-02&endDate=2024-03-03`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${started.mock.baseUrl}/opening-hours?startDate=2024-03-02&endDate=2024-03-03`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { date: string }[]).map((day) => day.date)).toEqual(['2024-03-02', '2024-03-03']);
   });
 
   test('the window check runs and passes on the mock and on a server computing every day of the window', async () => {
-    const ids = await listCheckIds({ baseUrl: mock.baseUrl, apiKey: KEY, spec });
+    const ids = await listCheckIds({ baseUrl: started.mock.baseUrl, apiKey: KEY, spec: started.spec });
     expect(ids).toContain('listOpeningHours.window');
     const server = await hoursServer(false);
     try {
-      for (const baseUrl of [mock.baseUrl, server.baseUrl]) {
-        const outcome = await runCheck('listOpeningHours.window', { baseUrl, apiKey: KEY, spec, runs: 5 });
+      for (const baseUrl of [started.mock.baseUrl, server.baseUrl]) {
+        const outcome = await runCheck('listOpeningHours.window', { baseUrl, apiKey: KEY, spec: started.spec, runs: 5 });
         expect(outcome.ok ? '' : outcome.report, baseUrl).toBe('');
         expect(outcome.ok && outcome.skipped, baseUrl).toBeFalsy();
       }
@@ -111,7 +95,7 @@ describe('a list computed for its window is judged within it (D276)', () => {
     const server = await hoursServer(true);
     try {
       for (const seed of [1, 2, 3]) {
-        const outcome = await runCheck('listOpeningHours.window', { baseUrl: server.baseUrl, apiKey: KEY, spec, runs: 5, seed });
+        const outcome = await runCheck('listOpeningHours.window', { baseUrl: server.baseUrl, apiKey: KEY, spec: started.spec, runs: 5, seed });
         expect(outcome.ok, `seed ${seed}`).toBe(false);
         expect(outcome.ok ? '' : outcome.report).toContain('wholly outside that window');
       }
