@@ -4,8 +4,9 @@ import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 import { judgeTraffic, type TrafficExchange } from './traffic.js';
 
 /**
- * The judge's sequence rules on records numbered per parent (spec/DECISIONS.md D240): issue 1 of one repository is
- * not issue 1 of another, so reading the second after writing the first is no read-back of a write.
+ * The judge's sequence rules on records numbered per parent (spec/DECISIONS.md › D240): number 1 under one
+ * repository and number 1 under another are two records, so reading the second after writing the first is no
+ * read-back of that write.
  */
 const model = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'numbered.openapi.yaml'));
 const json = { 'content-type': 'application/json' };

@@ -139,8 +139,8 @@ function sequenceRules(verdict: ExchangeVerdict, traffic: TrafficExchange, trail
   const add = (rule: ExchangeViolation['rule'], pointer: string, expected: string, got: string, message: string): void => {
     violations.push({ operationId: op.operationId, rule, side: 'response', pointer, expected, got, message });
   };
-  // A key counted per parent (an issue's number, spec/DECISIONS.md › D240) names a record only with its parent's
-  // path values: issue 1 of one repository is not issue 1 of another.
+  // A key counted per parent (spec/DECISIONS.md › D240) names a record only together with its parent's path
+  // values: number 1 under one repository and number 1 under another are two records.
   const scope = resource.numbering === undefined ? '' : `${op.pathParams.filter((param) => param.name !== resource.idParameter).map((param) => (verdict.pathValues[param.name] ?? '').toLowerCase()).join('/')}#`;
   const key = (value: unknown): string => `${scope}${idText(value)}`;
   const pathId = resource.idParameter === undefined ? undefined : verdict.pathValues[resource.idParameter];
