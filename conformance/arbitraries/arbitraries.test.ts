@@ -5,6 +5,7 @@ import { compile, createAjv, INT64_MAX, INT64_MIN, toJsonSchema, type Schema } f
 import { canonicalise } from './canonical.js';
 import { integerIn } from './integers.js';
 import { invalidValuesOf } from './invalid.js';
+import { invalidFilterValues } from './query-strings.js';
 import { valueOf } from './schema-values.js';
 
 // A record schema using every keyword a spec of this style uses, written as OpenAPI 3.0 (nullable, boolean
@@ -121,5 +122,20 @@ describe('invalid values', () => {
       return parsed.ok && validate(parsed.document.view);
     });
     expect(accepted.map((c) => `${c.kind}: ${exactJson(c.value)}`)).toEqual([]);
+  });
+});
+
+describe('invalid filter values', () => {
+  const schema: Schema = { type: 'string', enum: ['open', 'closed'] };
+  const filter = { parameter: { name: 'state', in: 'query' as const, required: false, schema, type: 'string', int64: false, validate: compile(createAjv(), schema) }, property: 'state', values: ['open', 'closed'] };
+
+  test("draw, refuse and shrink exactly as fast-check's binary unit does, without its table of every character", () => {
+    const drawn = invalidFilterValues(filter)!;
+    // The same arbitrary over fast-check's own unit: any difference in a draw or a shrink would change a run's requests.
+    const reference = fc.oneof(fc.constantFrom(...drawn.fixed), fc.string({ unit: 'binary', maxLength: 12 })).filter((text) => !['open', 'closed'].includes(text));
+    for (const seed of [1, 7, 42]) expect(fc.sample(drawn.random, { seed, numRuns: 500 })).toEqual(fc.sample(reference, { seed, numRuns: 500 }));
+    for (const value of ['abc', '\ud800', 'a\udfff', '\u{1F600}x', '\u{10FFFF}', '\uFFFF', '', 'x'.repeat(13)]) expect(drawn.random.canShrinkWithoutContext(value)).toBe(reference.canShrinkWithoutContext(value));
+    const shrinks = (arbitrary: fc.Arbitrary<string>): string[] => [...arbitrary.shrink('z\u{1F600}\u{10000}\ud7ff\ue000', undefined).take(40)].map((shrunk) => shrunk.value);
+    expect(shrinks(drawn.random)).toEqual(shrinks(reference));
   });
 });
