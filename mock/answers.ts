@@ -86,7 +86,8 @@ function contentAnswer(content: ContentModel): ContentAnswer {
  * `429`…), else its `default` response as 200, so that its answer is always a documented one.
  */
 export function successAnswer(op: OperationModel): { status: number; response: ResponseModel | undefined } {
-  const own = op.responses.find((r) => r.status === String(op.successStatus));
+  // A success documented only as a range (`2XX`) is the range's answer: its body and media type, not none (D345).
+  const own = op.responses.find((r) => r.status === String(op.successStatus)) ?? op.responses.find((r) => r.status.toUpperCase() === `${String(op.successStatus)[0]}XX`);
   if (own !== undefined || op.resource !== undefined || op.responses.some((r) => /^2/.test(r.status))) return { status: op.successStatus, response: own };
   const redirect = op.responses.filter((r) => /^3\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status))[0];
   if (redirect !== undefined) return { status: Number(redirect.status), response: redirect };
