@@ -103,6 +103,8 @@ function sampleRequest(operation: OperationModel, baseUrl: string, key: string, 
       body = fields.toString();
     }
   }
+  // A header name that is not an HTTP token (`advicement api key`) is one no client can send: left out (D347).
+  for (const name of Object.keys(headers)) if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) delete headers[name];
   const search = query.toString();
   return { url: `${baseUrl}${path}${search === '' ? '' : `?${search}`}`, headers, body };
 }
