@@ -103,7 +103,8 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
   const query = [asked, requiredQuery(op, asked)].filter((part) => part !== '').join('&');
   return {
     method: op.method,
-    path: query === '' ? path : `${path}?${query}`,
+    // A path key may carry a fixed query of its own (`/services?funcs=news`, D250): the drawn one joins it.
+    path: query === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${query}`,
     ...(encoded === undefined ? {} : { body: encoded.text, headers: { 'content-type': encoded.contentType } }),
   };
 }

@@ -21,6 +21,17 @@ export function essence(mediaType: string | undefined): string {
   return (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/**
+ * Whether an answered media type is the documented one: the same essence, or one a documented range names within
+ * it (`*\/*`, `image/*`: OpenAPI 3 § Media Types lets a response's content key be a range, and any type inside it
+ * is as documented; spec/DECISIONS.md › D340).
+ */
+function within(documented: string, answered: string): boolean {
+  if (documented === answered) return true;
+  const range = documented.includes('*') ? parseAccept(documented)?.[0] : undefined;
+  return range !== undefined && answered !== '' && rangeFit(range, answered) >= 0;
+}
+
 /** Splits `path?query` into the path and its query pairs. */
 function splitPath(path: string): { pathname: string; query: URLSearchParams } {
   const at = path.indexOf('?');
@@ -179,10 +190,10 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
     return { violations, body: undefined };
   }
   // A documented media type that is not JSON (`image/png`) has no JSON to read: its Content-Type is the contract.
-  if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => essence(content.mediaType) === answered) === true) return { violations, body: undefined };
+  if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => within(essence(content.mediaType), answered)) === true) return { violations, body: undefined };
   const wanted = essence(documented?.mediaType ?? 'application/json');
   // A status the operation does not document has no media type or shape in the spec (D59): any JSON answer will do.
-  if (isDocumented ? essence(headers['content-type']) !== wanted : !isJsonMediaType(essence(headers['content-type']))) {
+  if (isDocumented ? !within(wanted, essence(headers['content-type'])) : !isJsonMediaType(essence(headers['content-type']))) {
     add('media-type', '/headers/content-type', wanted, JSON.stringify(headers['content-type'] ?? '(none)'), `expected Content-Type ${wanted}, got ${JSON.stringify(headers['content-type'] ?? '(none)')}`);
     if (!isJsonMediaType(essence(headers['content-type']))) return { violations, body: undefined };
   }

@@ -86,7 +86,8 @@ function contentAnswer(content: ContentModel): ContentAnswer {
  * `429`…), else its `default` response as 200, so that its answer is always a documented one.
  */
 export function successAnswer(op: OperationModel): { status: number; response: ResponseModel | undefined } {
-  const own = op.responses.find((r) => r.status === String(op.successStatus));
+  // A success documented only as a range (`2XX`) is the range's answer: its body and media type, not none (D345).
+  const own = op.responses.find((r) => r.status === String(op.successStatus)) ?? op.responses.find((r) => r.status.toUpperCase() === `${String(op.successStatus)[0]}XX`);
   if (own !== undefined || op.resource !== undefined || op.responses.some((r) => /^2/.test(r.status))) return { status: op.successStatus, response: own };
   const redirect = op.responses.filter((r) => /^3\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status))[0];
   if (redirect !== undefined) return { status: Number(redirect.status), response: redirect };
@@ -166,9 +167,14 @@ export function documentedHeaders(response: ResponseModel | undefined): Record<s
   if (found === undefined) {
     found = {};
     for (const header of response.headers) {
-      if (!header.required && !(/^3/.test(response.status) && header.name.toLowerCase() === 'location')) continue;
+      const redirect = /^3/.test(response.status) && header.name.toLowerCase() === 'location';
+      if (!header.required && !redirect) continue;
       const validate = validatorOf(header.schema);
-      const value = header.example !== undefined && (validate === undefined || validate(header.example)) ? header.example : validAnswer(header.schema).value;
+      const example = header.example !== undefined && (validate === undefined || validate(header.example));
+      let value = example ? header.example : validAnswer(header.schema).value;
+      // A sampled relative `Location` ("string") resolves beside the request, often to the same address, so a client
+      // that follows redirects loops: a sampled one points to a reserved host instead, when the schema admits it (D342).
+      if (redirect && !example && typeof value === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(value) && (validate === undefined || validate(ELSEWHERE))) value = ELSEWHERE;
       const text = Array.isArray(value) ? value.map(String).join(', ') : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
       if (/^[\t\x20-\x7e]*$/.test(text)) found[header.name.toLowerCase()] = text;
     }
@@ -178,6 +184,9 @@ export function documentedHeaders(response: ResponseModel | undefined): Record<s
 }
 
 const headerValues = new WeakMap<ResponseModel, Record<string, string>>();
+
+/** Where a sampled redirect points: a host reserved for examples (RFC 2606), never the mock itself. */
+const ELSEWHERE = 'https://example.com/';
 
 /**
  * The media type to answer among `contents` for an `Accept` header (spec/DECISIONS.md › D57): the highest

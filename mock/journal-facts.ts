@@ -1,6 +1,7 @@
 import { parseExact } from '../model/json.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import type { EntryFacts, JournalResponse, Validation } from './journal.js';
+import { routingMethod } from './refusals.js';
 import type { MockRequest } from './messages.js';
 
 /** Codes of the answers the pipeline gives before routing found an operation (spec/DECISIONS.md › D11, D12). */
@@ -33,7 +34,7 @@ export function routeOf(api: ApiModel, request: Pick<MockRequest, 'method' | 'ur
   const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
   if (!pathname.startsWith(`${api.basePath}/`) && pathname !== api.basePath) return undefined;
   const path = pathname.slice(api.basePath.length);
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const method = routingMethod(api, request.method, pathname);
   return api.operations.find((op) => op.method === method && op.pattern.test(path));
 }
 

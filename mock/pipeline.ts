@@ -20,7 +20,7 @@ import { fixedQueryRouter } from './fixed-query.js';
 import { singularCode } from './record-bodies.js';
 import { bodyAsksStream, streamChunks } from './streams.js';
 import type { StreamModel } from '../model/streams.js';
-import { documentsErrorBody, refuse, unroutedShapes, type Refusal } from './refusals.js';
+import { documentsErrorBody, refuse, routingMethod, unroutedShapes, type Refusal } from './refusals.js';
 import { MemoryRecordStore } from './store/memory-store.js';
 import { memberSourceOf, memberWriteOf } from './member-writes.js';
 import { storesBelow } from './cascade.js';
@@ -132,7 +132,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     const queryAt = request.url.indexOf('?');
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const method = routingMethod(api, request.method, pathname);
 
     // 1. Route: an operation whose path key names the query sent (D250); a path without a template by one lookup;
     // else the operation whose template matches, then the method.

@@ -45,7 +45,7 @@ export function adapterError(api: ApiModel, request: Pick<MockRequest, 'method' 
   const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
   const path = pathname.startsWith(`${api.basePath}/`) ? pathname.slice(api.basePath.length) : undefined;
   const matching = path === undefined ? [] : api.operations.filter((op) => op.pattern.test(path));
-  const operation = matching.find((op) => op.method === (request.method === 'HEAD' ? 'GET' : request.method));
+  const operation = matching.find((op) => op.method === routingMethod(api, request.method, pathname));
   const shape = operation !== undefined && documentsErrorBody(operation) ? operation.errors : unrouted(ERRORS[code].status);
   return refuse(shape, { error: code, detail });
 }
@@ -64,4 +64,14 @@ export function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
     }
     return shape;
   };
+}
+
+/**
+ * The method a request is routed by: its own, except a `HEAD`, answered as the `GET` of its path (RFC 9110 § 9.3.2)
+ * unless the spec documents a `HEAD` operation there (a description may give `HEAD` its own responses: D343).
+ */
+export function routingMethod(api: ApiModel, method: string, pathname: string): string {
+  if (method !== 'HEAD') return method;
+  const path = pathname.startsWith(`${api.basePath}/`) ? pathname.slice(api.basePath.length) : undefined;
+  return path !== undefined && api.operations.some((op) => op.method === 'HEAD' && op.pattern.test(path)) ? 'HEAD' : 'GET';
 }

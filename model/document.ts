@@ -193,7 +193,9 @@ function checkStructure(document: Record<string, unknown>, file: string): void {
   if (document['paths'] !== undefined && !isObject(document['paths'])) problems.push(`${file}#/paths: must be an object of path items`);
   for (const [path, item] of Object.entries(isObject(document['paths']) ? (document['paths'] as Record<string, unknown>) : {})) {
     const at = `${file}#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (!path.startsWith('/') && !path.startsWith('x-')) problems.push(`${at}: a path must start with "/"`);
+    // A specification extension of the Paths Object (`x-codegen-contextRoot: "/v2"`) may hold any value: serving never reads it.
+    if (path.startsWith('x-')) continue;
+    if (!path.startsWith('/')) problems.push(`${at}: a path must start with "/"`);
     if (!isObject(item)) {
       problems.push(`${at}: must be a path item object`);
       continue;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sample } from 'openapi-sampler';
 import { isNullOnly } from './lenient-schema.js';
 import { unrolledSize } from './schema-refs.js';
-import { compile, createAjv, jsonType, objectShape, typesOf, type Schema, type Validator } from './schema.js';
+import { compile, createAjv, jsonType, objectShape, patternRegExp, typesOf, type Schema, type Validator } from './schema.js';
 
 /**
  * Values the mock makes up where the spec gives none that fits (spec/DECISIONS.md › D55): every candidate is
@@ -351,12 +351,10 @@ function draw(pattern: string, fits: (s: string) => boolean): string | undefined
 
 /** The pattern as ECMA-262 reads it, with the `u` flag where it compiles so, else without; `undefined` when it does not compile. */
 function regexOf(pattern: string): RegExp | undefined {
-  for (const flags of ['u', '']) {
-    try {
-      return new RegExp(pattern, flags);
-    } catch {
-      // Another flag, or none.
-    }
+  try {
+    return patternRegExp(pattern);
+  } catch {
+    // Valid in neither mode: no value drawn from it.
+    return undefined;
   }
-  return undefined;
 }

@@ -45,11 +45,25 @@ export function acceptFormats(ajv: Ajv2020, formats: Iterable<string>): string[]
  * Errors: throws a `SyntaxError` when the pattern is valid in neither mode.
  */
 export function patternRegExp(pattern: string): RegExp {
+  const source = withoutNestedRepeat(pattern);
   try {
-    return new RegExp(pattern, 'u');
+    return new RegExp(source, 'u');
   } catch {
-    return new RegExp(pattern);
+    return new RegExp(source);
   }
+}
+
+/**
+ * One repeated atom inside a repeated group (`([\/\w .-]*)*`, `(?:\d+)+`): the same strings as the group repeated once
+ * (`(A*)*`, `(A+)*` and `(A*)+` match what `A*` matches, `(A+)+` what `A+` does), but a backtracking engine tries every
+ * way to split a run of A between the two loops, so a string that fails to match takes exponential time: one such
+ * `pattern` in a public description (a URL check) kept the mock from starting, and any request could hang it.
+ */
+const NESTED_REPEAT = /\((\?:)?(\[(?:[^\]\\]|\\.)*\]|\\[^\d]|[^()|*+?{}[\]\\^$])([*+])\)([*+])/g;
+
+/** `pattern` with each {@link NESTED_REPEAT} made a single loop over its atom: the same language, linear to refuse (D341). */
+function withoutNestedRepeat(pattern: string): string {
+  return pattern.replace(NESTED_REPEAT, (_whole, group: string | undefined, atom: string, inner: string, outer: string) => `(${group ?? ''}${atom}${inner === '+' && outer === '+' ? '+' : '*'})`);
 }
 
 /** ajv's regular expression engine: {@link patternRegExp}, keeping the `u` ajv asks for when the pattern allows it. */

@@ -76,7 +76,9 @@ function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Re
   const member = op.streamMember;
   const streamed = member === undefined ? drawn : drawn.map((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value, [member]: false } : value));
   const needs = requiredWhenUsing(body.schema);
-  const values = needs.length === 0 ? streamed : streamed.map((value) => withoutUnmetUses(value, needs));
+  const members = needs.length === 0 ? streamed : streamed.map((value) => withoutUnmetUses(value, needs));
+  // A required body of text drawn empty is no body on the wire: a server may refuse it as missing (D346).
+  const values = body.required ? members.filter((value) => (value as unknown) !== '') : members;
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
