@@ -459,8 +459,16 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
       // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
       if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
       // Only where the path names it: a comment read at `/issues/comments/{comment_id}` is under no issue number (D238).
-      if (grand !== undefined && grandResource !== undefined && path[grand.parameter] !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
-      return handler(input);
+      if (grand === undefined || grandResource === undefined || path[grand.parameter] === undefined) return handler(input);
+      const link = parseRecord(json)?.[grand.property];
+      // A grandparent numbered under its own parent (a review's pull, D240) is linked by its global id: the path's
+      // number is read in that id's place (D303).
+      const grandStore = grandResource.numbering === undefined ? undefined : input.storeOf?.(grandResource.name);
+      if (grandStore === undefined) return same(link, storeKeyAt(grandResource, grand.parameter, path, resources)) ? handler(input) : missing(path);
+      const great = grandResource.parent;
+      const greatResource = great === undefined ? undefined : resources.find((r) => r.name === great.resource);
+      const greatKey = great?.byExample !== undefined ? exampleParentKey(great.byExample, path) : greatResource === undefined || path[great!.parameter] === undefined ? undefined : filterKey(storeKeyAt(greatResource, great!.parameter, path, resources));
+      return andThen(numberedId(grandResource, grandStore, greatKey, path[grand.parameter]), (id) => (id !== undefined && same(link, id) ? handler(input) : missing(path)));
     });
   };
   return {
