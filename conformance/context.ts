@@ -47,9 +47,50 @@ export function setExampleParent(context: Pick<CheckContext, 'run'>, resource: R
  * (an absent parent).
  */
 export function parentPath(context: Pick<CheckContext, 'run'>, op: OperationModel): Record<string, string> {
+  const { ids, examples, unprepared } = context.run.parents;
+  const values = chainValues(context, op.resource);
+  // An operation no resource holds under a parent the spec exemplifies (`GET /repos/{owner}/{repo}/issues/comments`
+  // beside the labels of `/repos/{owner}/{repo}`) is reached under that same parent (D266).
+  for (const [holder, known] of examples) {
+    const parameter = holder.parent?.byExample === undefined ? undefined : holder.parent.parameter;
+    const end = parameter === undefined ? -1 : holder.collectionPath.indexOf(`{${parameter}}`);
+    if (end < 0 || unprepared.has(holder) || !op.path.startsWith(`${holder.collectionPath.slice(0, end + parameter!.length + 2)}/`)) continue;
+    for (const [key, value] of Object.entries(known)) if (values[key] === undefined) values[key] = value;
+  }
+  // Path values still missing (an operation no resource holds, `GET /repos/{owner}/{repo}/actions/artifacts`, or a
+  // top-level one under such a path) are those of the deepest parent the suite made or found whose path it extends:
+  // the same segments name the same records (D302).
+  if (op.pathParams.every((parameter) => values[parameter.name] !== undefined)) return values;
+  const holders = [...ids.keys()]
+    .filter((holder) => !unprepared.has(holder))
+    .map((holder) => ({ holder, prefix: parentPrefix(holder) }))
+    .filter((one): one is { holder: ResourceModel; prefix: string } => one.prefix !== undefined && op.path.startsWith(one.prefix))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+  for (const { holder } of holders) {
+    let known: Record<string, string>;
+    try {
+      known = chainValues(context, holder);
+    } catch {
+      // A parent further up could not be made: a shallower holder may still name the values.
+      continue;
+    }
+    for (const [key, value] of Object.entries(known)) if (values[key] === undefined) values[key] = value;
+  }
+  return values;
+}
+
+/** The collection path of `resource` up to its parent's segment, with the slash after it; `undefined` without a parent. */
+function parentPrefix(resource: ResourceModel): string | undefined {
+  const parameter = resource.parent?.parameter;
+  const end = parameter === undefined ? -1 : resource.collectionPath.indexOf(`{${parameter}}`);
+  return end < 0 ? undefined : `${resource.collectionPath.slice(0, end + parameter!.length + 2)}/`;
+}
+
+/** The path values naming the parents of `resource` and theirs in turn (see {@link parentPath}); throws the set-up's failure of one that could not be made. */
+function chainValues(context: Pick<CheckContext, 'run'>, start: ResourceModel | undefined): Record<string, string> {
   const { ids, examples, unprepared, resources } = context.run.parents;
   const values: Record<string, string> = {};
-  for (let resource = op.resource; resource?.parent !== undefined; ) {
+  for (let resource = start; resource?.parent !== undefined; ) {
     // No parent could be made for it: a check that reaches it gives up (no verdict), never sends an empty segment.
     const failed = unprepared.get(resource);
     if (failed !== undefined) throw failed;
@@ -58,14 +99,6 @@ export function parentPath(context: Pick<CheckContext, 'run'>, op: OperationMode
     if (id !== undefined) values[resource.parent.parameter] = id;
     const name = resource.parent.resource;
     resource = resources.get(resource)?.find((candidate) => candidate.name === name);
-  }
-  // An operation no resource holds under a parent the spec exemplifies (`GET /repos/{owner}/{repo}/issues/comments`
-  // beside the labels of `/repos/{owner}/{repo}`) is reached under that same parent (D266).
-  for (const [holder, known] of examples) {
-    const parameter = holder.parent?.byExample === undefined ? undefined : holder.parent.parameter;
-    const end = parameter === undefined ? -1 : holder.collectionPath.indexOf(`{${parameter}}`);
-    if (end < 0 || unprepared.has(holder) || !op.path.startsWith(`${holder.collectionPath.slice(0, end + parameter!.length + 2)}/`)) continue;
-    for (const [key, value] of Object.entries(known)) if (values[key] === undefined) values[key] = value;
   }
   return values;
 }

@@ -2,6 +2,7 @@ import { canonicalJson, parseExact, toView } from '../model/json.js';
 import type { ListModel, OperationModel, ResourceModel } from '../model/model.js';
 import { validatorOf, validSample } from '../model/samples.js';
 import { objectShape, type Schema, type Validator } from '../model/schema.js';
+import { admitsNull } from './record-bodies.js';
 import type { RecordValue } from './store/record-store.js';
 
 /** A record operation's answer made to fit its own schema (see {@link answerFit}). */
@@ -32,7 +33,11 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
   const recordRequired = new Set(objectShape(resource.recordSchema).required);
   const extraRequired = objectShape(response.schema!).required.some((name) => !recordRequired.has(name));
   const recordSample = validSample(resource.recordSchema);
-  if (!extraRequired && validate(toView(recordSample))) return undefined;
+  // Members the record may hold as null but the answer may not (a nullable `username` sent, a create that answers
+  // a string or nothing): the answer leaves such a null out (D306), as a client told "omit it" would read it.
+  const answerMembers = objectShape(response.schema!).properties;
+  const refusedNulls = Object.keys(resource.properties).filter((name) => admitsNull(resource.properties[name]) && answerMembers[name] !== undefined && !admitsNull(answerMembers[name]) && !objectShape(response.schema!).required.includes(name));
+  if (!extraRequired && refusedNulls.length === 0 && validate(toView(recordSample))) return undefined;
   const base = validSample(response.schema!);
   if (base === null || typeof base !== 'object' || Array.isArray(base) || !validate(toView(base))) return undefined;
   const sampleId = recordSample !== null && typeof recordSample === 'object' ? (recordSample as RecordValue)[resource.idProperty] : undefined;
@@ -43,14 +48,26 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       if (!parsed.ok) return json;
       const record = parsed.document.value;
       if (validate(toView(record)) || record === null || typeof record !== 'object' || Array.isArray(record)) return json;
+      const trimmed = Object.fromEntries(Object.entries(record as RecordValue).filter(([name, value]) => value !== null || !refusedNulls.includes(name)));
+      if (validate(toView(trimmed))) return canonicalJson(trimmed);
       const key = keyMember === undefined ? {} : { [keyMember]: (record as RecordValue)[resource.idProperty] };
-      return canonicalJson(lend(base as RecordValue, { ...key, ...(record as RecordValue) }, validate));
+      const lent = lend(base as RecordValue, { ...key, ...(record as RecordValue) }, validate);
+      // A null the answer refuses is left out, never replaced by the sample's value (D306).
+      for (const name of refusedNulls) {
+        if ((record as RecordValue)[name] !== null || !Object.hasOwn(lent, name)) continue;
+        const without = { ...lent };
+        delete without[name];
+        if (validate(toView(without))) delete lent[name];
+      }
+      return canonicalJson(lent);
     },
     align: (record) => {
       const fitted = lend(base as RecordValue, record, validate);
       const aligned = { ...record };
       for (const [name, value] of Object.entries(fitted)) {
         if (name === resource.idProperty || !Object.hasOwn(resource.properties, name) || (Object.hasOwn(record, name) && canonicalJson(value) === canonicalJson(record[name]))) continue;
+        // A null sent stays the record's: the answer leaves it out rather than lending the sample's value (D306).
+        if (record[name] === null && refusedNulls.includes(name)) continue;
         const candidate = { ...aligned, [name]: value };
         if (resource.validateRecord(toView({ ...candidate, [resource.idProperty]: sampleId }))) aligned[name] = value;
       }

@@ -144,12 +144,8 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
       // Through JSON text, as a `--data` file is read: int64 values exact, the store's own number form.
       const parsed = parseJsonBody(canonicalJson(candidate));
       if (!parsed.ok) continue;
-      let record: RecordValue;
-      try {
-        record = parseRecords(resource, [parsed.body.value], 'example')[0]!;
-      } catch {
-        continue;
-      }
+      const record = exampleRecord(resource, parsed.body.value as RecordValue);
+      if (record === undefined) continue;
       const { idType, idProperty } = storeView(resource);
       const id = idType === 'integer' ? filterKey(record[idProperty]) : record[idProperty];
       if (seen.has(id)) continue;
@@ -159,6 +155,32 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
     if (records.length > 0) data.set(resource.name, records);
   }
   return data;
+}
+
+/**
+ * One example as a starting record: the example when it is a valid record, else the example with the required
+ * top-level members it leaves out taken from the record schema's valid sample (D301: an example written before its
+ * schema gained a member, such as a nullable `archived_at`, still shows the record its authors meant), when that
+ * is valid; `undefined` otherwise.
+ */
+function exampleRecord(resource: ResourceModel, value: RecordValue): RecordValue | undefined {
+  try {
+    return parseRecords(resource, [value], 'example')[0]!;
+  } catch {
+    // Completed below, when only required members are missing.
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const missing = resource.required.filter((name) => !(name in value));
+  if (missing.length === 0) return undefined;
+  const sample = validSample(resource.recordSchema);
+  if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) return undefined;
+  const filled = parseJsonBody(canonicalJson(Object.fromEntries(missing.filter((name) => name in sample).map((name) => [name, (sample as Record<string, unknown>)[name]]))));
+  if (!filled.ok) return undefined;
+  try {
+    return parseRecords(resource, [{ ...value, ...(filled.body.value as RecordValue) }], 'example')[0]!;
+  } catch {
+    return undefined;
+  }
 }
 
 function* exampleRecords(resource: ResourceModel): Generator<unknown> {

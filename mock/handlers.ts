@@ -10,7 +10,7 @@ import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
-import { fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
+import { decodeCursor, encodeCursor, fillServedPage, listHandler, servedRangeFilter, setQuery } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
@@ -459,8 +459,16 @@ function parentScope(resource: ResourceModel, resources: readonly ResourceModel[
       // The parent itself under its own parent (`/a/{a}/b/{b}/c`): the path must name that one too.
       if (grand?.byExample !== undefined && !same(parseRecord(json)?.[grand.property], exampleParentKey(grand.byExample, path))) return missing(path);
       // Only where the path names it: a comment read at `/issues/comments/{comment_id}` is under no issue number (D238).
-      if (grand !== undefined && grandResource !== undefined && path[grand.parameter] !== undefined && !same(parseRecord(json)?.[grand.property], storeKeyAt(grandResource, grand.parameter, path, resources))) return missing(path);
-      return handler(input);
+      if (grand === undefined || grandResource === undefined || path[grand.parameter] === undefined) return handler(input);
+      const link = parseRecord(json)?.[grand.property];
+      // A grandparent numbered under its own parent (a review's pull, D240) is linked by its global id: the path's
+      // number is read in that id's place (D303).
+      const grandStore = grandResource.numbering === undefined ? undefined : input.storeOf?.(grandResource.name);
+      if (grandStore === undefined) return same(link, storeKeyAt(grandResource, grand.parameter, path, resources)) ? handler(input) : missing(path);
+      const great = grandResource.parent;
+      const greatResource = great === undefined ? undefined : resources.find((r) => r.name === great.resource);
+      const greatKey = great?.byExample !== undefined ? exampleParentKey(great.byExample, path) : greatResource === undefined || path[great!.parameter] === undefined ? undefined : filterKey(storeKeyAt(greatResource, great!.parameter, path, resources));
+      return andThen(numberedId(grandResource, grandStore, greatKey, path[grand.parameter]), (id) => (id !== undefined && same(link, id) ? handler(input) : missing(path)));
     });
   };
   return {
@@ -554,7 +562,9 @@ function exampleHandler(op: OperationModel): Handler {
     if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
     const filtered = ranged === undefined ? payload.text : ranged(payload.text, query);
     if (echoed.length > 0 && isJsonMediaType(answer.mediaType)) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
-    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(filtered, query, { url: url ?? '', host }) ?? filtered) : filtered, mediaType: answer.mediaType };
+    const paged = isJsonMediaType(answer.mediaType) ? page?.(filtered, query, { url: url ?? '', host }) : undefined;
+    if (paged === undefined) return { status, json: filtered, mediaType: answer.mediaType };
+    return paged.headers === undefined ? { status, json: paged.json, mediaType: answer.mediaType } : { status, json: paged.json, mediaType: answer.mediaType, headers: paged.headers };
   };
 }
 
@@ -576,17 +586,23 @@ function withEchoes(text: string, body: unknown, names: readonly string[]): stri
 /**
  * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample)
  * that hold each filter value asked (D113), cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
- * pages them; `undefined` for an operation that is no such list or pages by cursor (no page after the first).
+ * pages them; `undefined` for an operation that is no such list, or pages by a cursor without declaring the `Link`
+ * header that gives the next one (with it, D305: the cursor names the next page's position), or is sent a cursor
+ * the mock did not give.
  * A boolean filter asked with a value whose answer its description leaves open (D182's one-sided `false`) is no
  * constraint (D200); the page's members (links, totals) are this page's (D201). Takes the whole answer's JSON text,
  * the request's query, URL and host; returns the page's JSON text, or `undefined` when the answer holds no records
- * where the list's shape says.
+ * where the list's shape says, with the page's `Link` header for a cursor-paged list that has a next page.
  */
-function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>, at: { url: string; host: string | undefined }) => string | undefined) | undefined {
+function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>, at: { url: string; host: string | undefined }) => { json: string; headers?: Record<string, string> } | undefined) | undefined {
   const served = servedListOf(op);
-  if (served === undefined || served.list.paging?.kind === 'cursor') return undefined;
+  if (served === undefined) return undefined;
   const { list, filters } = served;
   const { limit, paging } = list;
+  // A cursor-paged list (D305) moves on by the `Link` header it declares, its cursor the position of the next page;
+  // without such a header no page after the first could be reached, and the whole list is answered as before.
+  const linked = list.headers.some((header) => header.holds === 'link');
+  if (paging?.kind === 'cursor' && !linked) return undefined;
   return (text, query, request) => {
     const parsed = parseExact(text);
     if (!parsed.ok) return undefined;
@@ -608,16 +624,25 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
       return value !== undefined && value !== null && String(value) === String(asked);
     }));
     const size = number(limit!.parameter) ?? limit!.default ?? kept.length;
+    let start: number;
+    let headers: Record<string, string> | undefined;
     const at = number(paging?.parameter);
-    const start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
+    if (paging?.kind === 'cursor') {
+      const cursor = query[paging.parameter];
+      const position = cursor === undefined || cursor === '' ? '0' : decodeCursor(String(cursor));
+      if (position === undefined) return undefined;
+      start = Number(position);
+      if (start + size < kept.length && size > 0) headers = { link: `<${setQuery(request.url, paging.parameter, encodeCursor(String(start + size)))}>; rel="next"` };
+    } else start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
-    if (path.length === 0) return exactJson(page);
+    const withHeaders = (json: string): { json: string; headers?: Record<string, string> } => (headers === undefined ? { json } : { json, headers });
+    if (path.length === 0) return withHeaders(exactJson(page));
     if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
     // The records' member is replaced in this parse's copy; the wrapper's other members stay as the example has them.
     let holder = whole as Record<string, unknown>;
     for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;
     holder[path.at(-1)!] = page;
-    return exactJson(whole);
+    return withHeaders(exactJson(whole));
   };
 }
 

@@ -170,7 +170,7 @@ function fitsRecord({ converted }: Plan, name: string, value: unknown): boolean 
  * Whether a record member's schema takes `null` (`type: [string, "null"]`, 3.0's `nullable` as the loader reads it),
  * or names no type, value or composition at all (`metadata` described only in prose takes any JSON value).
  */
-function admitsNull(schema: Schema | undefined): boolean {
+export function admitsNull(schema: Schema | undefined): boolean {
   if (schema === undefined) return false;
   if (schema['nullable'] === true || admittedTypes(schema).includes('null')) return true;
   return !['type', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'properties', 'items', '$ref'].some((key) => Object.hasOwn(schema, key));

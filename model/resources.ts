@@ -68,7 +68,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
   const parents = new Map<ResourceModel, ResourceModel>();
   const views = [...takeViews(groups), ...named];
-  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
+  for (const [key, group] of groups) group.resource = isAction(group) || isParentAction(group, reads) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -311,6 +311,22 @@ function isAction(group: { collection: string; ops: Partial<Record<Role, Operati
 }
 
 /**
+ * A sub-collection whose only operation is a create answering its parent's own record (the schema the parent's
+ * item path reads: `POST …/reviews/{review_id}/events` answers the review it submits) acts on that parent rather
+ * than adding a record of its own beside it (D304): nothing it answers is new, so it is no collection. It is
+ * answered from its examples. `reads` holds what a `GET` of each path answers.
+ */
+function isParentAction(group: { collection: string; ops: Partial<Record<Role, OperationModel>>; extension: ResourceExtension }, reads: ReadonlyMap<string, Schema | undefined>): boolean {
+  const create = group.ops.create;
+  if (group.extension.role !== undefined || group.extension.name !== undefined) return false;
+  if (create === undefined || Object.keys(group.ops).length > 1) return false;
+  const parentPath = parentItemOf(group.collection);
+  const parentRecord = parentPath === undefined ? undefined : reads.get(parentPath);
+  const answer = successSchema(create);
+  return parentRecord !== undefined && answer !== undefined && sameSchema(answer, parentRecord);
+}
+
+/**
  * An item path whose only operation is a read (`GET /members/{username}`), with no list, create or write beside it,
  * is not a resource: nothing could ever put a record there, so it is answered from its examples (D72).
  * `x-resource` naming the part or the resource says it is one.
@@ -436,7 +452,8 @@ function buildResource(
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = createBody === undefined ? undefined : objectShape(createBody);
   const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && op.path === group.item)?.pathParams.at(-1)?.description;
-  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription);
+  const shownKey = group.item === undefined || idParameter === undefined ? undefined : addressedMember(group.item, Object.values(ops), shape.properties, shape.required);
+  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription, shownKey);
   if (idProperty === undefined) return undefined;
   const idSchema = shape.properties[idProperty] ?? {};
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
@@ -479,7 +496,7 @@ function buildResource(
  * parameter (`client_id` of `/clients/{id}`, D50), else the first `readOnly` one, else the first property ending
  * in `id` the create body does not take.
  */
-function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string, description?: string): string | undefined {
+function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string, description?: string, shownKey?: string): string | undefined {
   // An id is a scalar: an object or array member (an envelope's record, a list) never names a record.
   const properties = Object.fromEntries(Object.entries(all).filter(([, schema]) => !admittedTypes(schema).some((type) => type === 'object' || type === 'array')));
   const names = Object.keys(properties);
@@ -489,6 +506,9 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   // rather than the global `id`; a parameter described as "the name of" the record is its `name`.
   const named = parameter === undefined ? undefined : names.find((name) => name !== 'id' && flat(`${singular}${name}`) === flat(parameter) && mainType(properties[name]!) === 'integer');
   if (named !== undefined) return named;
+  // The member the examples' own address shows in the item path's key segment (D300): `login` of an
+  // organization whose `url` ends in `/orgs/github`, when `{org}` names no member.
+  if (shownKey !== undefined && names.includes(shownKey)) return shownKey;
   if (description !== undefined && /^\s*(?:the\s+)?name\s+of\b/i.test(description) && names.includes('name') && mainType(properties['name']!) === 'string') return 'name';
   if (names.includes('id')) return 'id';
   const lower = parameter?.toLowerCase();
@@ -503,6 +523,61 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   const address = names.find((name) => ['ipv4', 'ipv6'].includes(String(properties[name]!['format'])));
   if (address !== undefined && parameter !== undefined) return address;
   return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+}
+
+/**
+ * The member the spec's example records show as their key in the item path (spec/DECISIONS.md › D300): each
+ * example record of a success answer (a list's items too) whose URL member's path ends in the item path, with the
+ * key segment's value, say `github` for `url: https://api.github.com/orgs/github` against `/orgs/{org}`; the
+ * member is a scalar member holding that very value in every such record, a required and not nullable one first.
+ * `undefined` when no example shows an address, when the values disagree, or when `id` holds the value (the
+ * ordinary choice already reads it).
+ */
+function addressedMember(itemPath: string, operations: readonly (OperationModel | undefined)[], properties: Record<string, Schema>, required: readonly string[]): string | undefined {
+  const segments = itemPath.split(/(\{[^}/]+\})/);
+  const pattern = new RegExp(`${segments.map((segment) => (segment.startsWith('{') ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+  const records: Record<string, unknown>[] = [];
+  const take = (value: unknown): void => {
+    if (Array.isArray(value)) value.slice(0, 5).forEach(take);
+    else if (value !== null && typeof value === 'object') records.push(value as Record<string, unknown>);
+  };
+  for (const op of operations) {
+    if (op === undefined || op.method !== 'GET') continue;
+    for (const response of op.responses) if (response.status.startsWith('2')) response.examples.forEach((example) => take(example.value));
+  }
+  let common: string[] | undefined;
+  for (const record of records) {
+    const key = addressKey(record, pattern);
+    if (key === undefined) continue;
+    const holders = Object.keys(properties).filter((name) => { const value = record[name]; return (typeof value === 'string' || typeof value === 'number') && String(value) === key; });
+    common = common === undefined ? holders : common.filter((name) => holders.includes(name));
+  }
+  if (common === undefined || common.length === 0 || common.includes('id')) return undefined;
+  const firm = (name: string): number => (required.includes(name) ? 0 : 2) + (admittedTypes(properties[name]!).includes('null') ? 1 : 0);
+  return [...common].sort((a, b) => firm(a) - firm(b)).find((name) => namesRecord(name, properties[name]!) || mainType(properties[name]!) === 'integer');
+}
+
+/** The key segment's value of the first URL member of `record` whose path ends in the item path `pattern`. */
+function addressKey(record: Record<string, unknown>, pattern: RegExp): string | undefined {
+  for (const value of Object.values(record)) {
+    if (typeof value !== 'string' || !/^(?:https?:\/\/[^/]+)?\//.test(value)) continue;
+    let path: string;
+    try {
+      path = value.startsWith('/') ? value.split(/[?#]/)[0]! : new URL(value).pathname;
+    } catch {
+      continue;
+    }
+    const match = pattern.exec(path);
+    const key = match?.at(-1);
+    if (key !== undefined) {
+      try {
+        return decodeURIComponent(key);
+      } catch {
+        return key;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Formats of a moment or a span of time: such a property never identifies a record. */

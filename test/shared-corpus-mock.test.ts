@@ -135,11 +135,12 @@ const DIGITALOCEAN_SPEC = sharedCorpusFile(DIGITALOCEAN);
  * The checks that once failed on the whole runs of the large descriptions (bench/RESULTS.md), by id, each against
  * the mock of its description: a list filter value the create cannot send (D255), a path key carrying a query
  * (D250), an undocumented 404 for a record that does not exist (D251), references to records the mock holds (D252),
- * a member of listed values taken for an id (D253).
+ * a member of listed values taken for an id (D253). (`databases_reset_auth.echo` is no check any more: resetting a
+ * database user's password answers that user, an action on the parent, D304.)
  */
 const ONCE_FAILING: { file: string; spec: string | undefined; ids: string[] }[] = [
   { file: OPENAI, spec: OPENAI_SPEC, ids: ['listFiles.purpose-filter', 'listFiles.limit', 'listFiles.default-limit', 'beta_createResponse.invalid-body', 'beta_getResponse.documented', 'createResponse.invalid-body'] },
-  { file: DIGITALOCEAN, spec: DIGITALOCEAN_SPEC, ids: ['vectorDatabases_create.reference', 'vectorDatabases_create.echo', 'vpcs_create_peerings.reference', 'genai_create_agent.reference', 'genai_create_agent.echo', 'databases_reset_auth.echo'] },
+  { file: DIGITALOCEAN, spec: DIGITALOCEAN_SPEC, ids: ['vectorDatabases_create.reference', 'vectorDatabases_create.echo', 'vpcs_create_peerings.reference', 'genai_create_agent.reference', 'genai_create_agent.echo'] },
 ];
 
 for (const { file, spec, ids } of ONCE_FAILING) {

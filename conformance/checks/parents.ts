@@ -190,23 +190,29 @@ async function reads(context: CheckContext, parent: ResourceModel, read: Operati
 /**
  * A parent that exists on the target, found by reading (D161): records its own list shows, then records of the
  * lists of like records (top-level resources whose members are mostly the parent's), then the spec's examples of
- * the parent's read answer and its path parameter; each confirmed by a read before use.
+ * the parent's read answer and its path parameter; each confirmed by a read before use, and without a read only
+ * the records of its own list (D307).
  */
 async function readableParent(context: CheckContext, parent: ResourceModel, tried: string[]): Promise<string | undefined> {
   const budget = { reads: MOST_READS };
   const records: ExactRecord[] = [];
+  let ownCount = 0;
   for (const source of [parent, ...likeResources(context, parent)]) {
     if (source.operations.list === undefined || source.operations.list.method !== 'GET') continue;
     try {
       records.push(...(source === parent ? (await listRecords(context, parent, largestPageQuery(parent))).records : await listedBy(context, source)).slice(0, 3));
+      if (source === parent) ownCount = records.length;
     } catch (failure) {
       if (failure instanceof TargetRefusing) throw failure;
       // That list's own checks judge its answers; here it only shows no parent.
     }
   }
-  const found = await addressOf(context, parent, [...records, ...exampleRecords(parent)], tried, budget);
-  if (found !== undefined) return found;
   const read = parent.operations.read;
+  // Without a read to confirm a value, only the parent's own list vouches that the record is there (D307): a
+  // record of a like list, or of the spec's examples, may be none of this parent's.
+  const confirmable = read !== undefined && parent.idParameter !== undefined && read.idIn === 'path';
+  const found = await addressOf(context, parent, confirmable ? [...records, ...exampleRecords(parent)] : records.slice(0, ownCount), tried, budget);
+  if (found !== undefined) return found;
   const parameter = read?.pathParams.find((candidate) => candidate.name === parent.idParameter);
   const own = parameter?.example;
   if (read !== undefined && (typeof own === 'string' || typeof own === 'number') && budget.reads > 0) {
