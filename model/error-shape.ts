@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { concreteType, mediaKind, serialize } from './media.js';
 import type { ContentModel, ErrorFacts, ErrorShape, ResponseModel } from './model.js';
@@ -8,6 +9,8 @@ import { mainType, objectShape, type Schema } from './schema.js';
 export const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus', 'http_status', 'httpStatusCode', 'httpCode'];
 const MESSAGE_NAMES = ['message', 'detail', 'details', 'error_description', 'errorMessage', 'error_message', 'description', 'msg', 'reason'];
 const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
+/** Names an error schema gives the id of the request it answers, for support tickets (DigitalOcean's `request_id`, D357). */
+const REQUEST_ID_NAMES = ['request_id', 'requestId', 'x_request_id', 'trace_id', 'traceId', 'correlation_id', 'correlationId'];
 
 /** Words of a response description that name a refused body's validation ("Validation failed", "Unprocessable Entity"). */
 const VALIDATION_WORDS = /\bvalidat|\bunprocessable\b/i;
@@ -127,7 +130,9 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
   // One error object under a member and nothing at the top that says what went wrong (`{"error": {code, message}}`): filled in place.
   const nestedField = messageField === undefined && codeField === undefined && listField === undefined ? names.find((n) => typeOf(n) === 'object' && isErrorItem(properties[n])) : undefined;
   const nested = nestedField === undefined ? undefined : filler(properties[nestedField]!);
-  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField, nestedField].includes(n));
+  // A request id, required or not, is each answer's own (D357): a fresh UUID, so a report can name the failed call.
+  const requestIdField = names.find((n) => REQUEST_ID_NAMES.includes(n) && typeOf(n) === 'string' && properties[n]!['enum'] === undefined && properties[n]!['pattern'] === undefined && [undefined, 'uuid'].includes(properties[n]!['format'] as string | undefined));
+  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField, nestedField, requestIdField].includes(n));
   const samples = Object.fromEntries(others.map((n) => [n, sampleOf(properties[n]!)]));
   return (facts) => {
     const body: Record<string, unknown> = {};
@@ -139,6 +144,7 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
       else if (name === codeField) body[name] = codeValue(properties[name]!, facts);
       else if (name === messageField) body[name] = facts.message;
       else if (name === titleField) body[name] = STATUS_CODES[facts.status] ?? facts.code;
+      else if (name === requestIdField) body[name] = randomUUID();
       else if (name in samples) body[name] = samples[name];
     }
     return body;
