@@ -7,8 +7,9 @@ import { absentReason, sharedCorpusFile } from '../shared-corpus.js';
 /**
  * DigitalOcean's own client against the mock of DigitalOcean's own description, both as published:
  * `@digitalocean/dots` (Kiota-generated) built as its README shows — `DigitalOceanApiKeyAuthenticationProvider`,
- * `FetchRequestAdapter` with its default middleware, `createDigitalOceanClient` — with only the adapter's base URL
- * pointed at the mock. It drives what a team automating DigitalOcean does: droplets, SSH keys, tags, domains with their
+ * `FetchRequestAdapter` with its default middleware, `createDigitalOceanClient` — with the adapter's base URL
+ * pointed at the mock and one repair: the Kiota JSON reader its own ranges install cannot read a list of strings
+ * (D335), so a reader that can is registered for `application/json`. It drives what a team automating DigitalOcean does: droplets, SSH keys, tags, domains with their
  * records, volumes and projects from creation to deletion, each answer read back as the client parses it (camelCase
  * members from the wire's snake_case). The package ships TypeScript sources without declarations, so it is loaded by
  * a specifier the compiler does not follow and the few members used here are typed below. Where the description or
