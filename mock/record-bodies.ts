@@ -27,7 +27,7 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
   for (let i = 0; i < converted.length; i++) {
     const { name, types, keys } = converted[i]!;
     // A member the record marks readOnly but a write body names (`region` sent as a slug) is still read from the body.
-    const value = record[name] ?? (readOnlyNames.has(name) && Object.hasOwn(body, name) && keys.size > 0 ? body[name] : undefined);
+    const value = record[name] !== undefined ? record[name] : readOnlyNames.has(name) && Object.hasOwn(body, name) && keys.size > 0 ? body[name] : undefined;
     if (value === undefined || types.has(valueType(value))) continue;
     delete record[name];
     // The key the value names, where the record's object has one for it (D337): the slug sent is the answer's
