@@ -124,6 +124,10 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
     // An error whose only name for its kind is a plain string `id` (`{"id": "not_found", "message": …}`, DigitalOcean's shape).
     names.find((n) => n === 'id' && typeOf(n) === 'string' && properties[n]!['format'] === undefined && properties[n]!['pattern'] === undefined && properties[n]!['enum'] === undefined);
   const titleField = names.includes('title') && typeOf('title') !== 'integer' ? 'title' : undefined;
+  // A code its description calls an identifier of the HTTP status code ("the ID for a 404 would be not_found") is
+  // that status's reason in snake case (D358), as the description says, not the mock's own code.
+  const codeDescription = codeField === undefined ? '' : String(properties[codeField]!['description'] ?? '');
+  const statusNamed = codeField !== undefined && properties[codeField]!['enum'] === undefined && /\bidentifier\b/i.test(codeDescription) && /\bstatus code\b/i.test(codeDescription);
   // A list of error objects and nothing at the top that says what went wrong (JSON:API's `{"errors": [{status, detail}]}`): one item, filled.
   const listField = messageField === undefined && codeField === undefined ? names.find((n) => typeOf(n) === 'array' && isErrorItem(properties[n]!['items'])) : undefined;
   const item = listField === undefined ? undefined : filler(properties[listField]!['items'] as Schema);
@@ -141,7 +145,7 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
       else if (name === statusText) body[name] = String(facts.status);
       else if (name === listField) body[name] = [item!(facts)];
       else if (name === nestedField) body[name] = nested!(facts);
-      else if (name === codeField) body[name] = codeValue(properties[name]!, facts);
+      else if (name === codeField) body[name] = (statusNamed ? statusWord(facts.status) : undefined) ?? codeValue(properties[name]!, facts);
       else if (name === messageField) body[name] = facts.message;
       else if (name === titleField) body[name] = STATUS_CODES[facts.status] ?? facts.code;
       else if (name === requestIdField) body[name] = randomUUID();
@@ -156,6 +160,12 @@ function isErrorItem(items: unknown): boolean {
   if (items === null || typeof items !== 'object' || Array.isArray(items)) return false;
   const names = Object.keys(objectShape(items as Schema).properties);
   return names.some((n) => MESSAGE_NAMES.includes(n) || CODE_NAMES.includes(n) || STATUS_NAMES.includes(n));
+}
+
+/** A status's reason phrase in snake case (`404` → `not_found`), `undefined` for a status without one. */
+function statusWord(status: number): string | undefined {
+  const reason = STATUS_CODES[status];
+  return reason === undefined ? undefined : reason.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }
 
 /** The code as the field allows it: the code itself, or the enum member that names it (else the first), or `about:blank` for a URI. */

@@ -14,7 +14,7 @@ const SPEC = JSON.stringify({
   components: {
     securitySchemes: { token: { type: 'http', scheme: 'bearer' } },
     schemas: {
-      Error: { type: 'object', required: ['id', 'message'], properties: { id: { type: 'string', example: 'not_found' }, message: { type: 'string' }, request_id: { type: 'string', description: 'Optionally, a request ID for support.' } } },
+      Error: { type: 'object', required: ['id', 'message'], properties: { id: { type: 'string', description: 'A short identifier corresponding to the HTTP status code returned.', example: 'not_found' }, message: { type: 'string' }, request_id: { type: 'string', description: 'Optionally, a request ID for support.' } } },
       Region: { type: 'object', required: ['name', 'slug'], properties: { name: { type: 'string', example: 'Zone A' }, slug: { type: 'string', example: 'za1' } } },
       Server: {
         type: 'object',
@@ -143,13 +143,14 @@ describe('a cloud description: slugs for objects, page links as alternatives, ke
     expect(tagged.json.servers.map((one: { name: string }) => one.name)).toEqual(['web-2']);
   });
 
-  test('an error carries a fresh request id (D357)', async () => {
+  test('an error carries a fresh request id (D357) and the id its description derives from the status (D358)', async () => {
     const missing = await send('GET', '/v2/servers/999999');
     const again = await send('GET', '/v2/servers/999999');
     expect(missing.status).toBe(404);
     expect(Object.keys(missing.json).sort()).toEqual(['id', 'message', 'request_id']);
     expect(missing.json.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(again.json.request_id).not.toBe(missing.json.request_id);
+    expect(missing.json.id).toBe('not_found');
   });
 
   test('keys get fingerprints of their own, are read by fingerprint (D338), and a PUT of the name keeps the public key (D355)', async () => {
