@@ -17,6 +17,7 @@ import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit, listAlign } from './answer-fit.js';
 import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
+import { alternateKeysOf, idByAlternateKey } from './alternate-keys.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
@@ -67,6 +68,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     });
   };
   const numbered = resource.numbering !== undefined;
+  const alternates = scope === undefined && resource.idType !== 'string' ? alternateKeysOf(op, resource) : [];
   // The member the store keys records by: the record's key, or its global id where the key is numbered per parent (D240).
   const keyed = storeView(resource);
   const wrap = envelopeWrap(op);
@@ -83,7 +85,12 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       const number = pathId(resource, path[idParameter!]);
       return andThen(numberedId(resource, store, scope === undefined ? undefined : filterKey(scope.parentId(path)), number), (id) => id ?? notFound(number));
     }
-    if (op.idIn === 'path') return storeId(path, pathId(resource, path[idParameter!]));
+    if (op.idIn === 'path') {
+      const key = pathId(resource, path[idParameter!]);
+      // Text where the id is an integer may be another key the path takes (an SSH key's fingerprint, D338).
+      if (alternates.length > 0 && typeof key === 'string') return andThen(idByAlternateKey(store, resource, alternates, key), (id) => id ?? notFound(key));
+      return storeId(path, key);
+    }
     if (op.idIn === 'parent' && scope !== undefined) {
       return andThen(singleOf(path, store), (id): RecordId | OperationResult => id ?? { error: 'RECORD_NOT_FOUND', code: `${singularCode(resource.name)}_NOT_FOUND`, detail: `The ${scope.parent.parameter} ${String(path[scope.parent.parameter])} has no ${singularWord(resource.name)}.` });
     }

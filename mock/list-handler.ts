@@ -1,7 +1,7 @@
 import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson, exactJson, parseExact, toView } from '../model/json.js';
 import { withoutNull } from '../model/lenient-schema.js';
-import { listItemSchema, shapeOfList } from '../model/lists.js';
+import { listItemSchema, memberProperties, shapeOfList } from '../model/lists.js';
 import { validatorOf, validSample } from '../model/samples.js';
 import type { FilterModel, ListModel, MemberPath, OperationModel, PageFact, PageMember, ResourceModel } from '../model/model.js';
 import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js';
@@ -514,7 +514,9 @@ type WrapperNode =
  */
 function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly PageMember[]): (page: string, facts: Facts) => string {
   const build = (object: Schema, path: readonly string[]): WrapperNode[] => {
-    const { properties, required } = objectShape(object);
+    // Page members may sit in `anyOf` alternatives (`pages: anyOf [{first, prev}, {last, next}, {}]`, D336).
+    const { required } = objectShape(object);
+    const properties = memberProperties(object);
     const nodes: WrapperNode[] = [];
     for (const [name, sub] of Object.entries(properties)) {
       const key = JSON.stringify(name);
@@ -554,13 +556,21 @@ function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): s
   }
   // A cursor member typed as an integer carries the next page's number or offset; a string one, its text.
   if (node.holds === 'next' && typeof value === 'number' && mainType(node.schema) === 'string') value = String(value);
-  // A link member whose format asks for an absolute URI gets the origin the request named (D46).
-  if (node.holds.endsWith('Link') && ABSOLUTE_FORMATS.has(String(node.schema['format'])) && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;
+  // A link member whose format asks for an absolute URI, or whose example is one, gets the origin the request named
+  // (D46, D336): a client that follows it as written then reaches this server.
+  if (node.holds.endsWith('Link') && isAbsoluteLink(node.schema) && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;
   const json = JSON.stringify(value);
   return node.href ? `{"href":${json}}` : json;
 }
 
 const ABSOLUTE_FORMATS = new Set(['uri', 'url', 'iri']);
+
+/** Whether a link member is written absolute: its format says so, or its example is an absolute URL. */
+function isAbsoluteLink(schema: Schema): boolean {
+  if (ABSOLUTE_FORMATS.has(String(schema['format']))) return true;
+  const example = schema['example'] ?? (Array.isArray(schema['examples']) ? (schema['examples'] as unknown[])[0] : undefined);
+  return typeof example === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(example);
+}
 
 /** Whether a plain string schema admits `""`: typed string only, with no length floor, pattern, format, enum or const. */
 function allowsEmptyString(schema: Schema): boolean {

@@ -1,4 +1,5 @@
 import type { ResourceModel } from '../model/model.js';
+import { randomBytes } from 'node:crypto';
 import { isLosslessNumber } from 'lossless-json';
 import { admittedTypes, isMarked, objectShape, typesOf, type Schema, type Validator } from '../model/schema.js';
 import { validatorOf } from '../model/samples.js';
@@ -14,7 +15,7 @@ import type { RecordValue } from './store/record-store.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
@@ -24,8 +25,18 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
   // A member the body names in another type than the record (a `size` slug sent, a `size` object answered) is the
   // server's to make (D77): the record gets its own valid value, never one its schema rejects.
   for (let i = 0; i < converted.length; i++) {
-    const { name, types } = converted[i]!;
-    if (record[name] !== undefined && !types.has(valueType(record[name]))) delete record[name];
+    const { name, types, keys } = converted[i]!;
+    // A member the record marks readOnly but a write body names (`region` sent as a slug) is still read from the body.
+    const value = record[name] !== undefined ? record[name] : readOnlyNames.has(name) && Object.hasOwn(body, name) && keys.size > 0 ? body[name] : undefined;
+    if (value === undefined || types.has(valueType(value))) continue;
+    delete record[name];
+    // The key the value names, where the record's object has one for it (D337): the slug sent is the answer's
+    // `size.slug`, and a sibling `size_slug` the same text.
+    const key = keys.get(valueType(value)) ?? (valueType(value) === 'integer' ? keys.get('number') : undefined);
+    if (key === undefined) continue;
+    const keyed = keyedObject(resource.properties[name] ?? {}, key.member, value);
+    if (keyed !== undefined) record[name] = keyed;
+    for (const sibling of key.siblings) if (!Object.hasOwn(body, sibling)) record[sibling] = value;
   }
   // Likewise a value outside the record's enum where a write body allows more (a free `location` text sent, one of
   // four regions answered, D221): the record gets one of its own values, never one its schema rejects.
@@ -40,6 +51,11 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
     const { name, validate } = bounded[i]!;
     const value = record[name];
     if (value !== undefined && !validate(toView(value))) delete record[name];
+  }
+  // A replace body that cannot name a member (DigitalOcean's `PUT` of an SSH key takes only `name`) leaves it as it
+  // was (D355): the client had no way to send it, so its absence asks for no change.
+  if (previous !== undefined && unnamedByReplace !== undefined) {
+    for (const name of unnamedByReplace) if (record[name] === undefined && previous[name] !== undefined) record[name] = previous[name];
   }
   for (let i = 0; i < fills.length; i++) {
     const { name, readOnly, fill } = fills[i]!;
@@ -58,12 +74,18 @@ interface Plan {
   fills: { name: string; readOnly: boolean; fill: (() => unknown) | undefined }[];
   /** The record's `readOnly` properties: never taken from a request body. */
   readOnlyNames: ReadonlySet<string>;
-  /** Properties a write body names in another JSON type than the record (D77), with the types the record allows. */
-  converted: { name: string; types: ReadonlySet<string> }[];
+  /**
+   * Properties a write body names in another JSON type than the record (D77), with the types the record allows and,
+   * where the record holds an object, the member of it a sent scalar names by its JSON type, with the record's
+   * scalar siblings that repeat it (D337).
+   */
+  converted: { name: string; types: ReadonlySet<string>; keys: ReadonlyMap<string, { member: string; siblings: string[] }> }[];
   /** Properties whose record schema lists an enum that a write body's schema does not hold to, with its values (canonical JSON). */
   enumerated: { name: string; values: ReadonlySet<string> }[];
   /** Properties whose record schema says more than a write body's schema for them (a format, a bound), with its validator. */
   bounded: { name: string; validate: Validator }[];
+  /** The record's properties (not the id) that the replace body's schema names nowhere; `undefined` without a replace. */
+  unnamedByReplace: readonly string[] | undefined;
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -74,8 +96,17 @@ function plan(resource: ResourceModel): Plan {
   let found = plans.get(resource);
   if (found !== undefined) return found;
   const fills: Plan['fills'] = [];
-  const createBody = resource.operations.create?.body?.schema;
-  const clientSets = new Set(createBody === undefined ? [] : Object.keys(objectShape(createBody).properties));
+  const namedBy = (role: 'create' | 'replace' | 'update'): Record<string, Schema>[] => {
+    const op = resource.operations[role];
+    const schema = op?.body?.schema;
+    if (schema === undefined) return [];
+    const record = op!.bodyEnvelope === undefined ? schema : (objectShape(schema).properties[op!.bodyEnvelope] ?? {});
+    // A body that is one of several shapes (one record, or several) names the member in each branch.
+    const branches = (['oneOf', 'anyOf'] as const).flatMap((key) => (Array.isArray(record[key]) ? (record[key] as Schema[]) : []));
+    return [record, ...branches].map((part) => objectShape(part).properties);
+  };
+  // What a create may send: its body's members, in each of its branches where it is one of several shapes.
+  const clientSets = new Set(namedBy('create').flatMap((properties) => Object.keys(properties)));
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (name === resource.idProperty) continue;
     const readOnly = isMarked(schema, 'readOnly');
@@ -86,19 +117,18 @@ function plan(resource: ResourceModel): Plan {
     const unset = !readOnly && clientSets.has(name) && admitsNull(schema);
     // A default the member's own schema refuses (`default: ""` of a `uri`) is no value to answer (D237).
     const usable = fallback !== undefined && (validatorOf(schema)?.(toView(fallback)) ?? true);
-    const fill = usable ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
+    const unique = serverSet && !usable ? uniqueLike(schema) : undefined;
+    // A required list the client may send but left out is empty (D356): tags not given are no tags, not the example's.
+    const none = !readOnly && !usable && clientSets.has(name) && !admitsNull(schema) && admitsEmptyList(schema);
+    const fill = usable ? () => fallback : unique !== undefined ? unique : unset && resource.required.includes(name) ? () => null : none && resource.required.includes(name) ? () => [] : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
   const converted: Plan['converted'] = [];
-  const bodies = (['create', 'replace', 'update'] as const).flatMap((role) => {
-    const op = resource.operations[role];
-    const schema = op?.body?.schema;
-    if (schema === undefined) return [];
-    const record = op!.bodyEnvelope === undefined ? schema : (objectShape(schema).properties[op!.bodyEnvelope] ?? {});
-    // A body that is one of several shapes (one record, or several) names the member in each branch.
-    const branches = (['oneOf', 'anyOf'] as const).flatMap((key) => (Array.isArray(record[key]) ? (record[key] as Schema[]) : []));
-    return [record, ...branches].map((part) => objectShape(part).properties);
-  });
+  const bodies = (['create', 'replace', 'update'] as const).flatMap(namedBy);
+  const replaced = namedBy('replace');
+  // Only a closed list of names counts: a body schema that names nothing (or takes any member) may send anything.
+  const replaceNames = new Set(replaced.flatMap((properties) => Object.keys(properties)));
+  const unnamedByReplace = replaced.length === 0 || replaceNames.size === 0 ? undefined : Object.keys(resource.properties).filter((name) => name !== resource.idProperty && !replaceNames.has(name));
   for (const [name, schema] of Object.entries(resource.properties)) {
     const types = new Set(admittedTypes(schema).flatMap((type) => (type === 'number' ? ['number', 'integer'] : [type])));
     if (types.size === 0) continue;
@@ -106,7 +136,7 @@ function plan(resource: ResourceModel): Plan {
     const sent = named.flatMap(admittedTypes);
     // Checked where the body's types and the record's differ, or where the body does not say (a value may not fit).
     const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
-    if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types });
+    if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types, keys: types.has('object') ? keyMembers(name, schema, named, resource.properties) : new Map() });
   }
   const enumerated: Plan['enumerated'] = [];
   for (const [name, schema] of Object.entries(resource.properties)) {
@@ -127,7 +157,7 @@ function plan(resource: ResourceModel): Plan {
     const validate = validatorOf(schema);
     if (validate !== undefined) bounded.push({ name, validate });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded };
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace };
   plans.set(resource, found);
   return found;
 }
@@ -193,6 +223,71 @@ function mergeValue(target: unknown, patch: unknown, nullsSet = false): unknown 
 /** A JSON object as parsed (not an array, not an exact number). */
 function isPlainObject(value: unknown): value is RecordValue {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** Member names that key an object by convention, in the order they are preferred when no description names one. */
+const KEY_NAMES = ['slug', 'id', 'key', 'code', 'uuid'];
+
+/**
+ * For a record member held as an object (`region: {slug, name, …}`) that a write sends as a scalar (`region: "ams3"`),
+ * the member of that object the scalar stands for, by the scalar's JSON type (spec/DECISIONS.md › D337): one of the
+ * object's scalar members admitting that type, the one the write member's description names as a word ("the slug
+ * identifier for the region") else the first conventional key name (`slug`, `id`…); and the record's scalar
+ * members named `<member>_<key>` or `<member><Key>` (`size_slug`) that hold the same value. Empty when none fits.
+ */
+function keyMembers(name: string, schema: Schema, written: readonly Schema[], properties: Readonly<Record<string, Schema>>): Map<string, { member: string; siblings: string[] }> {
+  const out = new Map<string, { member: string; siblings: string[] }>();
+  const inner = objectShape(schema).properties;
+  const descriptions = written.flatMap((part) => [part, ...(['oneOf', 'anyOf'] as const).flatMap((keyword) => (Array.isArray(part[keyword]) ? (part[keyword] as Schema[]) : []))]).map((part) => String(part['description'] ?? '')).join(' ');
+  const words = new Set(descriptions.toLowerCase().split(/[^a-z0-9_]+/));
+  for (const type of ['string', 'integer', 'number']) {
+    const candidates = Object.entries(inner).filter(([, sub]) => typeof sub === 'object' && sub !== null && admittedTypes(sub).some((admitted) => admitted === type || (admitted === 'number' && type === 'integer'))).map(([member]) => member);
+    const member = candidates.find((candidate) => words.has(candidate.toLowerCase())) ?? KEY_NAMES.find((candidate) => candidates.includes(candidate));
+    if (member === undefined) continue;
+    const siblings = [`${name}_${member}`, `${name}${member.charAt(0).toUpperCase()}${member.slice(1)}`].filter((sibling) => {
+      const sub = properties[sibling];
+      return sub !== undefined && admittedTypes(sub).some((admitted) => admitted === type || (admitted === 'number' && type === 'integer'));
+    });
+    out.set(type, { member, siblings });
+  }
+  return out;
+}
+
+/** A valid object of `schema` whose `member` holds `value`, or `undefined` when the schema refuses every such object. */
+function keyedObject(schema: Schema, member: string, value: unknown): RecordValue | undefined {
+  const base = generated(schema);
+  if (!isPlainObject(base)) return undefined;
+  const keyed = { ...base, [member]: value };
+  return validatorOf(schema)?.(toView(keyed)) === false ? undefined : keyed;
+}
+
+/** Whether a schema is a list that may be empty: an array type (or `allOf` part) with no `minItems` above 0. */
+function admitsEmptyList(schema: Schema): boolean {
+  if (!admittedTypes(schema).includes('array')) return false;
+  const parts = [schema, ...((schema['allOf'] as Schema[] | undefined) ?? [])];
+  return parts.every((part) => typeof part !== 'object' || part === null || typeof part['minItems'] !== 'number' || part['minItems'] === 0) && (validatorOf(schema)?.(toView([])) ?? true);
+}
+
+/** An example made of hexadecimal groups (`3b:16:bf:…`, a digest, a UUID): at least 8 digits, one separator kind. */
+const HEX_GROUPS = /^[0-9a-f]{2,}(?:([:-])[0-9a-f]{2,}(?:\1[0-9a-f]{2,})*)?$/i;
+
+/**
+ * A maker of values for a server-set text member its description calls unique ("a unique identifier that
+ * differentiates this key from other keys") whose example is hexadecimal groups (spec/DECISIONS.md › D338): each
+ * record gets fresh digits in the example's shape, so that the member can tell records apart (a fingerprint an item
+ * path takes in place of the id). `undefined` for any other member, which keeps its sample.
+ */
+function uniqueLike(schema: Schema): (() => string) | undefined {
+  const example = schema['example'] ?? (Array.isArray(schema['examples']) ? (schema['examples'] as unknown[])[0] : undefined);
+  if (typeof example !== 'string' || !HEX_GROUPS.test(example) || example.replace(/[^0-9a-f]/gi, '').length < 8) return undefined;
+  if (!/\bunique\b/i.test(String(schema['description'] ?? '')) || schema['pattern'] !== undefined || schema['enum'] !== undefined || schema['format'] !== undefined) return undefined;
+  const upper = example === example.toUpperCase() && /[A-F]/.test(example);
+  return () => {
+    const digits = randomBytes(example.length).toString('hex');
+    let at = 0;
+    const made = example.replace(/[0-9a-f]/gi, () => digits[at++]!);
+    return upper ? made.toUpperCase() : made;
+  };
 }
 
 /** The JSON type of a parsed body value, numbers as `integer` or `number` whether parsed exactly or not. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { concreteType, mediaKind, serialize } from './media.js';
 import type { ContentModel, ErrorFacts, ErrorShape, ResponseModel } from './model.js';
@@ -8,6 +9,8 @@ import { mainType, objectShape, type Schema } from './schema.js';
 export const STATUS_NAMES = ['status', 'statusCode', 'status_code', 'httpStatus', 'http_status', 'httpStatusCode', 'httpCode'];
 const MESSAGE_NAMES = ['message', 'detail', 'details', 'error_description', 'errorMessage', 'error_message', 'description', 'msg', 'reason'];
 const CODE_NAMES = ['code', 'errorCode', 'error_code', 'error', 'type', 'kind'];
+/** Names an error schema gives the id of the request it answers, for support tickets (DigitalOcean's `request_id`, D357). */
+const REQUEST_ID_NAMES = ['request_id', 'requestId', 'x_request_id', 'trace_id', 'traceId', 'correlation_id', 'correlationId'];
 
 /** Words of a response description that name a refused body's validation ("Validation failed", "Unprocessable Entity"). */
 const VALIDATION_WORDS = /\bvalidat|\bunprocessable\b/i;
@@ -121,13 +124,19 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
     // An error whose only name for its kind is a plain string `id` (`{"id": "not_found", "message": …}`, DigitalOcean's shape).
     names.find((n) => n === 'id' && typeOf(n) === 'string' && properties[n]!['format'] === undefined && properties[n]!['pattern'] === undefined && properties[n]!['enum'] === undefined);
   const titleField = names.includes('title') && typeOf('title') !== 'integer' ? 'title' : undefined;
+  // A code its description calls an identifier of the HTTP status code ("the ID for a 404 would be not_found") is
+  // that status's reason in snake case (D358), as the description says, not the mock's own code.
+  const codeDescription = codeField === undefined ? '' : String(properties[codeField]!['description'] ?? '');
+  const statusNamed = codeField !== undefined && properties[codeField]!['enum'] === undefined && /\bidentifier\b/i.test(codeDescription) && /\bstatus code\b/i.test(codeDescription);
   // A list of error objects and nothing at the top that says what went wrong (JSON:API's `{"errors": [{status, detail}]}`): one item, filled.
   const listField = messageField === undefined && codeField === undefined ? names.find((n) => typeOf(n) === 'array' && isErrorItem(properties[n]!['items'])) : undefined;
   const item = listField === undefined ? undefined : filler(properties[listField]!['items'] as Schema);
   // One error object under a member and nothing at the top that says what went wrong (`{"error": {code, message}}`): filled in place.
   const nestedField = messageField === undefined && codeField === undefined && listField === undefined ? names.find((n) => typeOf(n) === 'object' && isErrorItem(properties[n])) : undefined;
   const nested = nestedField === undefined ? undefined : filler(properties[nestedField]!);
-  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField, nestedField].includes(n));
+  // A request id, required or not, is each answer's own (D357): a fresh UUID, so a report can name the failed call.
+  const requestIdField = names.find((n) => REQUEST_ID_NAMES.includes(n) && typeOf(n) === 'string' && properties[n]!['enum'] === undefined && properties[n]!['pattern'] === undefined && [undefined, 'uuid'].includes(properties[n]!['format'] as string | undefined));
+  const others = required.filter((n) => properties[n] !== undefined && ![statusField, statusText, messageField, codeField, titleField, listField, nestedField, requestIdField].includes(n));
   const samples = Object.fromEntries(others.map((n) => [n, sampleOf(properties[n]!)]));
   return (facts) => {
     const body: Record<string, unknown> = {};
@@ -136,9 +145,10 @@ function filler(schema: Schema | undefined): (facts: ErrorFacts) => Record<strin
       else if (name === statusText) body[name] = String(facts.status);
       else if (name === listField) body[name] = [item!(facts)];
       else if (name === nestedField) body[name] = nested!(facts);
-      else if (name === codeField) body[name] = codeValue(properties[name]!, facts);
+      else if (name === codeField) body[name] = (statusNamed ? statusWord(facts.status) : undefined) ?? codeValue(properties[name]!, facts);
       else if (name === messageField) body[name] = facts.message;
       else if (name === titleField) body[name] = STATUS_CODES[facts.status] ?? facts.code;
+      else if (name === requestIdField) body[name] = randomUUID();
       else if (name in samples) body[name] = samples[name];
     }
     return body;
@@ -150,6 +160,12 @@ function isErrorItem(items: unknown): boolean {
   if (items === null || typeof items !== 'object' || Array.isArray(items)) return false;
   const names = Object.keys(objectShape(items as Schema).properties);
   return names.some((n) => MESSAGE_NAMES.includes(n) || CODE_NAMES.includes(n) || STATUS_NAMES.includes(n));
+}
+
+/** A status's reason phrase in snake case (`404` → `not_found`), `undefined` for a status without one. */
+function statusWord(status: number): string | undefined {
+  const reason = STATUS_CODES[status];
+  return reason === undefined ? undefined : reason.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }
 
 /** The code as the field allows it: the code itself, or the enum member that names it (else the first), or `about:blank` for a URI. */

@@ -158,11 +158,19 @@ function firstPage(schema: Schema): number {
   return 1;
 }
 
-/** The record property a query parameter names: its own name, else its singular or plural (`tag` for `tags`, `statuses` for `status`). */
+/**
+ * The record property a query parameter names: its own name, else its singular or plural (`tag` for `tags`,
+ * `statuses` for `status`), else, for a name ending in a key word (`tag_name`, `label_id`), the list property its
+ * stem names in the plural (`tags`), which then holds the value asked for (D339).
+ */
 function propertyFor(name: string, properties: Record<string, Schema>): string | undefined {
   if (properties[name] !== undefined) return name;
   const candidates = [`${name}s`, `${name}es`, name.replace(/s$/, ''), name.replace(/es$/, '')];
-  return candidates.find((candidate) => candidate !== name && properties[candidate] !== undefined);
+  const found = candidates.find((candidate) => candidate !== name && properties[candidate] !== undefined);
+  if (found !== undefined) return found;
+  const stem = /^([A-Za-z][A-Za-z0-9]*?)[_-]?(?:name|id|slug|key|Name|Id|Slug|Key)$/.exec(name)?.[1];
+  if (stem === undefined) return undefined;
+  return [`${stem}s`, `${stem}es`].find((candidate) => properties[candidate] !== undefined && isArray(properties[candidate]!));
 }
 
 function isScalar(schema: Schema): boolean {
@@ -231,7 +239,24 @@ const LINK_MEMBERS: [PageFact, string[]][] = [
   ['lastLink', ['last', 'lastlink', 'lasturl', 'lastpageurl']],
   ['selfLink', ['self', 'selflink', 'selfurl']],
 ];
-const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', 'page', 'pageinfo', 'responsemetadata', 'cursors']);
+const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', 'page', 'pages', 'pageinfo', 'responsemetadata', 'cursors']);
+
+/**
+ * The properties an object member may carry, its `anyOf`/`oneOf` alternatives' included (D336): a page's links
+ * written as alternatives (`pages: anyOf [{first, prev}, {last, next}, {}]`) still name the members one page fills.
+ */
+export function memberProperties(schema: Schema): Record<string, Schema> {
+  const out: Record<string, Schema> = { ...objectShape(schema).properties };
+  for (const keyword of ['anyOf', 'oneOf']) {
+    const alternatives = schema[keyword];
+    if (!Array.isArray(alternatives)) continue;
+    for (const alternative of alternatives as Schema[]) {
+      if (typeof alternative !== 'object' || alternative === null) continue;
+      for (const [name, sub] of Object.entries(objectShape(alternative).properties)) out[name] ??= sub;
+    }
+  }
+  return out;
+}
 
 /**
  * The members of a wrapper that describe the page (D46), at most three levels deep, outside the records' array:
@@ -240,13 +265,13 @@ const LINK_PARENTS = new Set(['links', 'link', 'paging', 'pagination', 'meta', '
 function pageMembers(schema: Schema, itemsPath: MemberPath, paging: PagingModel | undefined): PageMember[] {
   const out: PageMember[] = [];
   const walk = (object: Schema, path: string[], depth: number): void => {
-    for (const [name, sub] of Object.entries(objectShape(object).properties)) {
+    for (const [name, sub] of Object.entries(memberProperties(object))) {
       if (path.length === itemsPath.length - 1 && name === itemsPath.at(-1) && path.every((at, i) => itemsPath[i] === at)) continue;
       if (typeof sub !== 'object' || sub === null || isMarked(sub, 'writeOnly')) continue;
       const at = [...path, name];
       const fact = factOf(name, sub, path.at(-1), paging);
       if (fact !== undefined) out.push({ path: fact.href ? [...at, 'href'] : at, holds: fact.holds });
-      else if (depth < 2 && (mainType(sub) === 'object' || Object.keys(objectShape(sub).properties).length > 0)) walk(sub, at, depth + 1);
+      else if (depth < 2 && (mainType(sub) === 'object' || Object.keys(memberProperties(sub)).length > 0)) walk(sub, at, depth + 1);
     }
   };
   walk(schema, [], 0);
