@@ -203,11 +203,21 @@ function valueType(value: unknown): string {
   return Array.isArray(value) ? 'array' : typeof value;
 }
 
-/** A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, else a sample. */
+/**
+ * A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, the seconds since
+ * the epoch for a `unix-time` (OpenAPI Format Registry; D322), nothing for a collection of the client's (an empty map
+ * or list where the schema allows one: no write put anything there, D322), else a sample.
+ */
 function generated(schema: Schema): unknown {
   const format = schema['format'] ?? (schema['allOf'] as Schema[] | undefined)?.find((part) => part['format'] !== undefined)?.['format'];
   if (format === 'date-time') return new Date().toISOString();
   if (format === 'date') return new Date().toISOString().slice(0, 10);
+  const validate = validatorOf(schema);
+  const fits = (value: unknown): boolean => validate === undefined || validate(value);
+  if (format === 'unix-time' && fits(Math.floor(Date.now() / 1000))) return Math.floor(Date.now() / 1000);
+  const types = typesOf(schema);
+  if (types.includes('array') && fits([])) return [];
+  if (types.includes('object') && Object.keys(objectShape(schema).properties).length === 0 && fits({})) return {};
   return sampleOf(schema);
 }
 

@@ -427,7 +427,9 @@ function buildResource(
   };
   const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
-  const recordSchema = inner(successSchema(ops.read)) ?? inner(createAnswer) ?? listItem ?? inner(successSchema(ops.replace)) ?? inner(successSchema(ops.update)) ?? createBody;
+  // A read that answers one of several shapes (the record, or what its delete leaves) reads the record's branch (D320).
+  const others = [inner(createAnswer), listItem, inner(successSchema(ops.replace)), inner(successSchema(ops.update))];
+  const recordSchema = recordBranch(inner(successSchema(ops.read)), others) ?? inner(createAnswer) ?? listItem ?? inner(successSchema(ops.replace)) ?? inner(successSchema(ops.update)) ?? createBody;
   if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
   const shape = objectShape(recordSchema);
   if (Object.keys(shape.properties).length === 0) return undefined;
@@ -471,6 +473,23 @@ function buildResource(
     fieldWrites: [],
     validateRecord: compile(ajv, recordSchema, ''),
   };
+}
+
+/**
+ * The record a read answers when its answer is one of several shapes with no members of its own (spec/DECISIONS.md ›
+ * D320): the `anyOf`/`oneOf` branch that holds the same members as the record another operation of the resource
+ * answers (its create, list, replace or update), such as the record beside the form its delete leaves. Any other
+ * schema is returned as it is; no branch of that kind gives the schema as it is too.
+ */
+function recordBranch(read: Schema | undefined, others: readonly (Schema | undefined)[]): Schema | undefined {
+  if (read === undefined || Object.keys(objectShape(read).properties).length > 0) return read;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = read[key];
+    if (!Array.isArray(branches)) continue;
+    const found = (branches as Schema[]).find((branch) => typeof branch === 'object' && branch !== null && others.some((other) => other !== undefined && sameSchema(other, branch)));
+    if (found !== undefined) return found;
+  }
+  return read;
 }
 
 /**
