@@ -114,7 +114,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   const withQuery = fixedQueryRouter(api);
   const storeOf = (name: string): AnyRecordStore | undefined => options.data.get(name);
   // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
-  const holders = new Map(api.operations.map((op) => [op, op.resource ?? memberWriteOf(op, api.resources)?.resource]));
+  // An action on an item's record (D323) works on that record's store.
+  const holders = new Map(api.operations.map((op) => [op, op.resource ?? op.acts ?? memberWriteOf(op, api.resources)?.resource]));
   const stores = new Map(api.operations.map((op) => [op, holders.get(op) === undefined ? undefined : options.data.get(holders.get(op)!.name)]));
   const parentStores = new Map(api.operations.map((op) => [op, holders.get(op)?.parent === undefined ? undefined : options.data.get(holders.get(op)!.parent!.resource)]));
   // A write of a sub-collection's members copies a member made already from its source collection (D294).

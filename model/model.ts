@@ -189,6 +189,12 @@ export interface OperationModel {
    * the API's base address is not judged on it (spec/DECISIONS.md › D78). `undefined` for the usual operation.
    */
   servedElsewhere?: string | undefined;
+  /**
+   * The resource whose record this operation acts on and answers (spec/DECISIONS.md › D323): a `POST` on a verb
+   * below the item path (`/payment_intents/{intent}/cancel`) whose success is that record. The mock writes the
+   * body's members the record holds and answers the record; the operation plays no role (`resource` stays unset).
+   */
+  acts?: ResourceModel | undefined;
 }
 
 /**

@@ -77,6 +77,13 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
       // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
       // takes creates and the parent's read names records in its examples (D72).
+      // A `POST` on a verb below the item that answers the item's own record acts on that record (D323): no resource.
+      const action = parent === undefined ? undefined : actionOn(group, parent);
+      if (action !== undefined) {
+        action.acts = parent;
+        group.resource = undefined;
+        continue;
+      }
       const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
       // …or whose parent a declared link names: a create whose answer's id feeds the parent parameter (D118).
       const viaLink = parent === undefined && known === undefined ? linkedParent(group, parentPath, groups, operations) : undefined;
@@ -107,6 +114,20 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   for (const view of views) attachView(view, resources);
   for (const op of operations) attachFieldWrite(op, resources);
   return resources;
+}
+
+/**
+ * The operation of a group that acts on its parent's record (spec/DECISIONS.md › D323): the group's only operation
+ * is a `POST` (a create by the convention) on one fixed segment below the parent's item path
+ * (`/payment_intents/{intent}/cancel`), with no item path of its own, and its success answer is the parent's record
+ * (the same members). Such a path names no collection: what it answers is the record it changes. `undefined` for
+ * any other group.
+ */
+function actionOn(group: Group & { resource?: ResourceModel }, parent: ResourceModel): OperationModel | undefined {
+  const create = group.ops.create;
+  if (create === undefined || group.item !== undefined || Object.keys(group.ops).length !== 1 || group.extension.name !== undefined || group.extension.role !== undefined) return undefined;
+  const answer = successSchema(create);
+  return answer !== undefined && sameSchema(answer, parent.recordSchema) ? create : undefined;
 }
 
 /**
