@@ -78,3 +78,29 @@ function checked(parameter: ParameterModel, value: unknown, shown: string): Coer
   if (parameter.validate(view)) return { ok: true, value };
   return { ok: false, message: `${parameter.validate.errors()}, got ${shown}` };
 }
+
+/**
+ * The object a `style: deepObject` query parameter sends as `name[member]=value` pairs (OpenAPI 3 § Style Values,
+ * spec/DECISIONS.md › D326), each member's text read as its schema's type where that is a number or a boolean
+ * (in the parameter's own properties or those of an object branch of its `anyOf`/`oneOf`); `undefined` when no such
+ * pair is sent. Deeper brackets (`name[a][b]`) are kept under their first member as text. `pairs` is flat, as
+ * {@link queryPairs} gives them.
+ */
+export function bracketedMembers(parameter: ParameterModel, pairs: readonly string[]): Record<string, unknown> | undefined {
+  const prefix = `${parameter.name}[`;
+  let found: Record<string, unknown> | undefined;
+  const shapes = [parameter.schema, ...(['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(parameter.schema[key]) ? (parameter.schema[key] as Schema[]) : []))];
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i]!;
+    if (!name.startsWith(prefix)) continue;
+    const close = name.indexOf(']', prefix.length);
+    if (close === -1) continue;
+    const member = name.slice(prefix.length, close);
+    const text = pairs[i + 1]!;
+    const schema = shapes.map((shape) => (shape['properties'] as Record<string, Schema> | undefined)?.[member]).find((one) => one !== undefined);
+    const type = schema === undefined ? undefined : typeOf(schema);
+    found ??= {};
+    found[member] = (type === 'integer' || type === 'number') && NUMBER_TEXT.test(text) ? Number(text) : type === 'boolean' && (text === 'true' || text === 'false') ? text === 'true' : text;
+  }
+  return found;
+}

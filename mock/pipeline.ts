@@ -13,7 +13,7 @@ import { compileHandler } from './handlers.js';
 import type { Handler, OperationResult } from './handler.js';
 import { parseForm, type UploadedFile } from './forms.js';
 import { parseJsonBody } from './exact-body.js';
-import { compileCoercion, type Coercion } from './parameters.js';
+import { bracketedMembers, compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { fixedQueryRouter } from './fixed-query.js';
@@ -382,6 +382,12 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     }
     if (count > 1 && parameter.type !== 'array') return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${count} values.` };
     if (count === 0) {
+      // A deepObject sent as `name[member]=value` pairs is given: checked against its schema, not applied (D326).
+      const members = parameter.deepObject === true ? bracketedMembers(parameter, pairs) : undefined;
+      if (members !== undefined) {
+        if (!parameter.validate(members)) return { error: 'INVALID_QUERY', detail: `${parameter.name} is invalid: ${parameter.validate.errors()}.` };
+        continue;
+      }
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
       // An empty default (`name: ""`) means "no filter" in practice: taken literally, it would hide every record (D78).
       // So does the default of free text, which lists no values (`sha` defaulting to `none`, D239): only a default
