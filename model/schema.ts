@@ -32,6 +32,8 @@ export function createAjv(): Ajv2020 {
   // The OpenAPI Format Registry's `decimal` on a string: a number written in decimal digits (D321), so that a
   // made-up value is a number's text and not a word.
   ajv.addFormat('decimal', { type: 'string', validate: (text: string) => DECIMAL_TEXT.test(text) });
+  // …and its `unix-time`: whole seconds since the epoch (D322).
+  ajv.addFormat('unix-time', { type: 'number', validate: (seconds: number) => Number.isInteger(seconds) });
   return ajv;
 }
 
