@@ -88,8 +88,38 @@ function drawnFrom(op: OperationModel, body: NonNullable<OperationModel['body']>
   const values = needs.length === 0 ? streamed : streamed.map((value) => withoutUnmetUses(value, needs));
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
-  const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
+  // Nor can it send an empty object at any depth (no pair names it, D328): such members are left out.
+  const formable = values.map((value) => withoutUnsendable(value));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
+}
+
+/**
+ * A form body without what no form pair can carry (D328): `null`, empty lists at the top (an empty list sends no
+ * pair), and empty objects at any depth (`metadata: {}`, `product_data.metadata: {}`), left out of their parents.
+ */
+function withoutUnsendable(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    if (member === null || (Array.isArray(member) && member.length === 0)) continue;
+    const kept = isPlainObject(member) ? withoutEmptyObjects(member) : member;
+    if (kept !== undefined) out[name] = kept;
+  }
+  return out;
+}
+
+/** `value` without its empty objects at any depth; `undefined` when it is one itself, or holds nothing else. */
+function withoutEmptyObjects(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    const kept = isPlainObject(member) ? withoutEmptyObjects(member) : member;
+    if (kept !== undefined) out[name] = kept;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** A JSON object as drawn (not an array, not null, not an exact number). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /**
