@@ -8,7 +8,8 @@ import { specMock } from '../test/spec-mock.js';
  * The shapes of a form-bodied API in the style of public payment APIs, written here without any vendor's names: a
  * read that answers the record or its deleted form (D320), a decimal string (D321), a `unix-time` stamp, a map and a
  * list nobody wrote (D322), a verb below the item that acts on the record (D323), a state listed alphabetically but
- * described in its life's order (D324), pages after a record's id (D325), and a required deepObject query (D326).
+ * described in its life's order (D324), pages after a record's id (D325), a required deepObject query (D326), and a
+ * query of an object or an integer (D329).
  */
 const SPEC = `openapi: 3.0.3
 info: { title: Form API, version: '1' }
@@ -49,6 +50,7 @@ paths:
       parameters:
         - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 100 } }
         - { name: starting_after, in: query, description: 'A cursor: an object ID that defines your place in the list.', schema: { type: string } }
+        - { name: created, in: query, style: deepObject, explode: true, schema: { anyOf: [{ type: object, properties: { gte: { type: integer }, lt: { type: integer } } }, { type: integer }] } }
       responses:
         '200':
           description: widgets
@@ -173,6 +175,15 @@ describe('a form-bodied API: records, actions, pages and queries read from the d
     const next = await call('GET', `/widgets?limit=2&starting_after=${encodeURIComponent(data[1]!.id)}`);
     expect((next.body['data'] as { id: string }[]).map((one) => one.id)).toEqual([ids[2], ids[1]]);
     expect((await call('GET', '/widgets?limit=2&starting_after=no-such-widget')).status).toBe(400);
+  });
+
+  test('a query of several shapes is read as the scalar its text is, or as its bracketed object (D326, D329)', async () => {
+    const { body: created } = await call('POST', '/widgets', { name: 'stamped' });
+    const exact = await call('GET', `/widgets?limit=100&created=${String(created['created'])}`);
+    expect(exact.status).toBe(200);
+    expect((exact.body['data'] as { id: string }[]).map((one) => one.id)).toContain(created['id']);
+    expect((await call('GET', '/widgets?created%5Bgte%5D=1')).status).toBe(200);
+    expect((await call('GET', '/widgets?created=soon')).status).toBe(400);
   });
 
   test('a required deepObject query is given as name[member]=value, checked, and the suite sends it so (D326)', async () => {

@@ -36,6 +36,22 @@ export function compileCoercion(parameter: ParameterModel): Coercion {
       return checked(parameter, values, JSON.stringify(raw));
     };
   }
+  // A value of several shapes (`anyOf: [range object, integer]`) is read as the first scalar branch type its text
+  // is, and the schema judges the result (D329): `created=1700000000` is the integer, not its text.
+  const branchTypes = parameter.type === undefined ? unionScalarTypes(parameter.schema) : [];
+  if (branchTypes.length > 0) {
+    const readers = branchTypes.map((type) => scalar(name, type, false));
+    return (raw) => {
+      const text = typeof raw === 'string' ? raw : (raw[0] ?? '');
+      for (const read of readers) {
+        const coerced = read(text);
+        if (!coerced.ok) continue;
+        const judged = checked(parameter, coerced.value, JSON.stringify(text));
+        if (judged.ok) return judged;
+      }
+      return checked(parameter, text, JSON.stringify(text));
+    };
+  }
   const one = scalar(name, parameter.type, parameter.int64);
   return (raw) => {
     const text = typeof raw === 'string' ? raw : (raw[0] ?? '');
@@ -44,6 +60,13 @@ export function compileCoercion(parameter: ParameterModel): Coercion {
     // int64 bounds are already exact on the bigint; the schema's other keywords see the double.
     return checked(parameter, coerced.value, typeof coerced.value === 'string' ? JSON.stringify(text) : text);
   };
+}
+
+/** The scalar types (integer, number, boolean, in that order) of a schema's `anyOf`/`oneOf` branches; empty when none. */
+function unionScalarTypes(schema: Schema): string[] {
+  const branches = (['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as Schema[]) : []));
+  const types = new Set(branches.filter((branch) => typeof branch === 'object' && branch !== null).map(typeOf));
+  return ['integer', 'number', 'boolean'].filter((type) => types.has(type));
 }
 
 function typeOf(schema: Schema): string | undefined {
