@@ -71,5 +71,8 @@ describe('form fields read back through members of several shapes (D328)', () =>
     ];
     expect(decodeForm(schema, fields)).toEqual({ tiers: [{ up_to: 5n }, { up_to: 'inf' }], options: { card: { count: 3n, enabled: true } } });
     expect(decodeForm(schema, [['options', '']])).toEqual({ options: '' });
+    // A list member sent as one bracketed field reads as a list of one, as the mock reads it (D330).
+    const filters = { type: 'object', properties: { filters: { type: 'object', properties: { countries: { type: 'array', items: { type: 'string' } } } } } };
+    expect(decodeForm(filters, [['filters[countries]', 'x']])).toEqual({ filters: { countries: ['x'] } });
   });
 });

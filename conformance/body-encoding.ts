@@ -161,7 +161,10 @@ function placeBracketed(out: Record<string, unknown>, path: string[], text: stri
     // Own members only: a key `__proto__` is a member like any other, never the object's prototype.
     const own = (member: unknown): unknown => Object.defineProperty(container, slot, { value: member, enumerable: true, writable: true, configurable: true });
     if (depth === path.length - 1) {
-      own(scalarOf(inner, text));
+      // A list member sent as one bracketed field (`filters[countries]=x`) is read as a list of that one item, as a
+      // top-level list's single field is (D330): a server may read it so, so it is never sent as a refused body.
+      const items = typesOf(inner).includes('array') && typeof inner['items'] === 'object' && inner['items'] !== null ? (inner['items'] as Schema) : undefined;
+      own(items === undefined ? scalarOf(inner, text) : [scalarOf(items, text)]);
       return;
     }
     const existing = Object.hasOwn(container, slot) ? (container as Record<string | number, unknown>)[slot] : undefined;
