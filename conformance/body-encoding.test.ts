@@ -53,3 +53,26 @@ describe('bodies go in the media type the operation declares', () => {
     expect(kinds(false).some((kind) => kind.startsWith('empty body'))).toBe(false);
   });
 });
+
+describe('form fields read back through members of several shapes (D328)', () => {
+  test('digits of a string-or-integer member read as an integer, and bracketed keys below an object-or-"" member by the object', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        tiers: { type: 'array', items: { type: 'object', properties: { up_to: { anyOf: [{ type: 'string', enum: ['inf'] }, { type: 'integer' }] } } } },
+        options: { anyOf: [{ type: 'object', properties: { card: { type: 'object', properties: { count: { type: 'integer' }, enabled: { type: 'boolean' } } } } }, { type: 'string', enum: [''] }] },
+      },
+    };
+    const fields: [string, string][] = [
+      ['tiers[0][up_to]', '5'],
+      ['tiers[1][up_to]', 'inf'],
+      ['options[card][count]', '3'],
+      ['options[card][enabled]', 'true'],
+    ];
+    expect(decodeForm(schema, fields)).toEqual({ tiers: [{ up_to: 5n }, { up_to: 'inf' }], options: { card: { count: 3n, enabled: true } } });
+    expect(decodeForm(schema, [['options', '']])).toEqual({ options: '' });
+    // A list member sent as one bracketed field reads as a list of one, as the mock reads it (D330).
+    const filters = { type: 'object', properties: { filters: { type: 'object', properties: { countries: { type: 'array', items: { type: 'string' } } } } } };
+    expect(decodeForm(filters, [['filters[countries]', 'x']])).toEqual({ filters: { countries: ['x'] } });
+  });
+});

@@ -156,12 +156,15 @@ function placeBracketed(out: Record<string, unknown>, path: string[], text: stri
   let current = schema;
   for (let depth = 0; depth < path.length; depth++) {
     const key = path[depth]!;
-    const inner = typesOf(current).includes('array') ? ((current['items'] as Schema | undefined) ?? {}) : (objectShape(current).properties[key] ?? {});
+    const inner = innerSchema(current, key);
     const slot = Array.isArray(container) ? (key === '' ? container.length : Number(key)) : key;
     // Own members only: a key `__proto__` is a member like any other, never the object's prototype.
     const own = (member: unknown): unknown => Object.defineProperty(container, slot, { value: member, enumerable: true, writable: true, configurable: true });
     if (depth === path.length - 1) {
-      own(scalarOf(inner, text));
+      // A list member sent as one bracketed field (`filters[countries]=x`) is read as a list of that one item, as a
+      // top-level list's single field is (D330): a server may read it so, so it is never sent as a refused body.
+      const items = typesOf(inner).includes('array') && typeof inner['items'] === 'object' && inner['items'] !== null ? (inner['items'] as Schema) : undefined;
+      own(items === undefined ? scalarOf(inner, text) : [scalarOf(items, text)]);
       return;
     }
     const existing = Object.hasOwn(container, slot) ? (container as Record<string | number, unknown>)[slot] : undefined;
@@ -172,8 +175,25 @@ function placeBracketed(out: Record<string, unknown>, path: string[], text: stri
   }
 }
 
+/**
+ * The schema of key `key` below `schema`, as a bracketed form field reaches it: an array's items, an object's member,
+ * or that of the first `anyOf`/`oneOf` branch that has one (a member that is an object or `""`, D328); `{}` when none.
+ */
+function innerSchema(schema: Schema, key: string): Schema {
+  const branches = [schema, ...(['anyOf', 'oneOf'] as const).flatMap((name) => (Array.isArray(schema[name]) ? (schema[name] as Schema[]).filter((branch) => typeof branch === 'object' && branch !== null) : []))];
+  const listed = /^\d*$/.test(key) ? branches.find((branch) => typesOf(branch).includes('array') && typeof branch['items'] === 'object') : undefined;
+  if (listed !== undefined) return listed['items'] as Schema;
+  for (const branch of branches) {
+    if (typesOf(branch).includes('array')) continue;
+    const member = objectShape(branch).properties[key];
+    if (member !== undefined) return member;
+  }
+  return typesOf(schema).includes('array') ? ((schema['items'] as Schema | undefined) ?? {}) : {};
+}
+
 function scalarOf(schema: Schema, text: string): unknown {
-  const types = typesOf(schema);
+  // A member of several shapes (`anyOf: [{enum: [inf]}, {type: integer}]`) is read by the types of its branches too (D328).
+  const types = [...typesOf(schema), ...(['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as Schema[]).flatMap((branch) => (typeof branch === 'object' && branch !== null ? typesOf(branch) : [])) : []))];
   if ((types.includes('integer') || types.includes('number')) && /^-?\d+$/.test(text)) return BigInt(text);
   if (types.includes('number') && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';

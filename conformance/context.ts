@@ -157,9 +157,15 @@ export function requiredQuery(op: OperationModel, query: string): string {
     if (!parameter.required || named.has(parameter.name)) continue;
     const schema = parameter.schema;
     const value = parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
+    const name = encodeURIComponent(parameter.name);
+    // A deepObject is one pair per scalar member, `name[member]=value` (OpenAPI 3 § Style Values; D326).
+    if (parameter.deepObject === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => member !== null && typeof member !== 'object');
+      parts.push(...members.map(([member, text]) => `${name}%5B${encodeURIComponent(member)}%5D=${encodeURIComponent(String(text))}`));
+      continue;
+    }
     const items = Array.isArray(value) ? value : [value];
     if (items.length === 0 || items.some((item) => item === undefined || (typeof item === 'object' && item !== null))) continue;
-    const name = encodeURIComponent(parameter.name);
     // An exploded array (OpenAPI's default for `form`) repeats the name; otherwise its items are one delimited value.
     if (Array.isArray(value) && parameter.delimiter === undefined) parts.push(...items.map((item) => `${name}=${encodeURIComponent(String(item))}`));
     else parts.push(`${name}=${encodeURIComponent(items.map(String).join(parameter.delimiter ?? ','))}`);

@@ -50,3 +50,20 @@ describe('form bodies in bracket notation', () => {
     expect(parsed.ok && Object.hasOwn(parsed.value['metadata'] as object, '__proto__')).toBe(true);
   });
 });
+
+describe('form members of several shapes (D331)', () => {
+  it('reads a scalar by the branch its text spells, and bracketed keys below an object-or-"" member by the object', () => {
+    const several = {
+      type: 'object',
+      properties: {
+        off_session: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['one_off', 'recurring'] }] },
+        tiers: { type: 'array', items: { type: 'object', properties: { up_to: { anyOf: [{ type: 'string', enum: ['inf'] }, { type: 'integer' }] } } } },
+        options: { anyOf: [{ type: 'object', properties: { card: { type: 'object', properties: { count: { type: 'integer' } } } } }, { type: 'string', enum: [''] }] },
+      },
+    };
+    const parsed = parseForm(Buffer.from('off_session=true&tiers[0][up_to]=5&tiers[1][up_to]=inf&options[card][count]=3'), 'application/x-www-form-urlencoded', several);
+    expect(parsed.ok && canonicalJson(parsed.value)).toBe(canonicalJson({ off_session: true, tiers: [{ up_to: 5 }, { up_to: 'inf' }], options: { card: { count: 3 } } }));
+    const word = parseForm(Buffer.from('off_session=one_off&options='), 'application/x-www-form-urlencoded', several);
+    expect(word.ok && canonicalJson(word.value)).toBe(canonicalJson({ off_session: 'one_off', options: '' }));
+  });
+});

@@ -71,6 +71,9 @@ function setOwn(target: Record<string, unknown> | unknown[], key: string | numbe
 /** The schema of member `key` of a value of `schema`: an array's items, an object's property or its additional ones. */
 function memberSchema(schema: Schema, key: string): Schema {
   if (mainType(schema) === 'array') return (schema['items'] ?? {}) as Schema;
+  // A member of several shapes (an object or `""`) is read by its branch that is an object or a list (D331).
+  const branch = mainType(schema) === undefined ? branchesOf(schema).find((one) => mainType(one) === 'array' || Object.keys(objectShape(one).properties).length > 0 || mainType(one) === 'object') : undefined;
+  if (branch !== undefined) return memberSchema(branch, key);
   const { properties, additional } = objectShape(schema);
   if (Object.hasOwn(properties, key)) return properties[key]!;
   return additional === false ? {} : additional;
@@ -178,6 +181,15 @@ function coerce(part: Part, schema: Schema): unknown {
       return `<file ${part.name}, ${part.file.length} bytes>`;
     }
   }
+  // A value of several shapes (`anyOf: [boolean, enum]`, `[enum inf, integer]`) is read as the first scalar type
+  // among its branches that its text spells (D331), else as text.
+  if (mainType(schema) === undefined) {
+    const types = new Set(branchesOf(schema).map(mainType));
+    if (types.has('integer') && INTEGER.test(part)) return new LosslessNumber(part);
+    if (types.has('number') && NUMBER.test(part)) return new LosslessNumber(part);
+    if (types.has('boolean') && (part === 'true' || part === 'false')) return part === 'true';
+    return part;
+  }
   switch (mainType(schema)) {
     case 'integer':
       return INTEGER.test(part) ? new LosslessNumber(part) : part;
@@ -192,4 +204,9 @@ function coerce(part: Part, schema: Schema): unknown {
     default:
       return part;
   }
+}
+
+/** The `anyOf`/`oneOf` branches of a schema that are objects (schemas); empty when it has none. */
+function branchesOf(schema: Schema): Schema[] {
+  return (['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]).filter((branch): branch is Schema => typeof branch === 'object' && branch !== null) : []));
 }

@@ -41,6 +41,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
     const update = compileHandler({ ...op, role: 'update', idIn: 'path' }, context);
     return (input) => update({ ...input, body: Object.fromEntries(Object.entries(input.query).filter(([, value]) => value !== undefined)) });
   }
+  // An action on an item's record (D323) is that resource's update by the path's last id, with the body it takes.
+  if (resource === undefined && op.acts !== undefined && op.pathParams.length > 0) return compileHandler({ ...op, resource: op.acts, role: 'update', idIn: 'path', acts: undefined }, context);
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   // An operation that documents no 2xx (Swagger 2.0's `addPet`, only a 405) answers the record as JSON with 200

@@ -8,7 +8,7 @@ import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js'
 import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
 import type { Handler, OperationResult } from './handler.js';
 import { listItemFit } from './answer-fit.js';
-import { andThen, filterKey, withoutLink, type ListPage, type RecordValue } from './store/record-store.js';
+import { andThen, filterKey, withoutLink, type ListPage, type Maybe, type RecordValue } from './store/record-store.js';
 
 /**
  * The page's records completed with the members the list's own item schema requires and the record schema does not
@@ -139,6 +139,8 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
     let offset = 0;
     let before: string | undefined;
     let page: number | undefined;
+    // A cursor that names a record of this list by its id (Stripe's `starting_after`, D325): its position, looked up.
+    let afterId: string | undefined;
     if (paging?.kind === 'page') {
       page = Number(query[paging.parameter] ?? paging.first);
       if (page < paging.first) return invalid(`${paging.parameter} must be at least ${paging.first} (the first page), got ${page}`);
@@ -151,19 +153,26 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
       const cursor = query[paging.parameter];
       if (cursor !== undefined && cursor !== '') {
         before = decodeCursor(String(cursor));
-        if (before === undefined) return invalid(`${paging.parameter} ${JSON.stringify(String(cursor))} is not a cursor this server gave (take it from the previous page's answer)`);
+        if (before === undefined) afterId = String(cursor);
       }
     }
     const test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record: RecordValue) => tests.every((one) => one(record));
-    const listed = store!.list({
-      keys,
-      limit,
-      ...(counts ? { countAll: true } : {}),
-      ...(offset > 0 ? { offset } : {}),
-      ...(before === undefined ? {} : { before }),
-      ...(test === undefined ? {} : { test }),
-    });
+    const listPage = (from: string | undefined): Maybe<ListPage> =>
+      store!.list({
+        keys,
+        limit,
+        ...(counts ? { countAll: true } : {}),
+        ...(offset > 0 ? { offset } : {}),
+        ...(from === undefined ? {} : { before: from }),
+        ...(test === undefined ? {} : { test }),
+      });
+    const refused = (): OperationResult => invalid(`${paging!.parameter} ${JSON.stringify(afterId)} is not a cursor this server gave nor the id of a record of this list (take it from the previous page's answer)`);
+    const listed =
+      afterId === undefined
+        ? listPage(before)
+        : andThen(store!.list({ keys, limit: 1, test: (record) => String(toView(record[resource.idProperty])) === afterId }), (found) => (found.last === undefined ? undefined : listPage(found.last)));
     return andThen(listed, (result): OperationResult => {
+      if (result === undefined) return refused();
       const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page, before });
       facts.origin = originOf(host);
       const headers = headersOf(model, facts, linkHeader !== undefined);

@@ -36,6 +36,22 @@ export function compileCoercion(parameter: ParameterModel): Coercion {
       return checked(parameter, values, JSON.stringify(raw));
     };
   }
+  // A value of several shapes (`anyOf: [range object, integer]`) is read as the first scalar branch type its text
+  // is, and the schema judges the result (D329): `created=1700000000` is the integer, not its text.
+  const branchTypes = parameter.type === undefined ? unionScalarTypes(parameter.schema) : [];
+  if (branchTypes.length > 0) {
+    const readers = branchTypes.map((type) => scalar(name, type, false));
+    return (raw) => {
+      const text = typeof raw === 'string' ? raw : (raw[0] ?? '');
+      for (const read of readers) {
+        const coerced = read(text);
+        if (!coerced.ok) continue;
+        const judged = checked(parameter, coerced.value, JSON.stringify(text));
+        if (judged.ok) return judged;
+      }
+      return checked(parameter, text, JSON.stringify(text));
+    };
+  }
   const one = scalar(name, parameter.type, parameter.int64);
   return (raw) => {
     const text = typeof raw === 'string' ? raw : (raw[0] ?? '');
@@ -44,6 +60,13 @@ export function compileCoercion(parameter: ParameterModel): Coercion {
     // int64 bounds are already exact on the bigint; the schema's other keywords see the double.
     return checked(parameter, coerced.value, typeof coerced.value === 'string' ? JSON.stringify(text) : text);
   };
+}
+
+/** The scalar types (integer, number, boolean, in that order) of a schema's `anyOf`/`oneOf` branches; empty when none. */
+function unionScalarTypes(schema: Schema): string[] {
+  const branches = (['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as Schema[]) : []));
+  const types = new Set(branches.filter((branch) => typeof branch === 'object' && branch !== null).map(typeOf));
+  return ['integer', 'number', 'boolean'].filter((type) => types.has(type));
 }
 
 function typeOf(schema: Schema): string | undefined {
@@ -77,4 +100,30 @@ function checked(parameter: ParameterModel, value: unknown, shown: string): Coer
   const view = typeof value === 'bigint' ? Number(value) : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'bigint' ? Number(item) : item)) : value;
   if (parameter.validate(view)) return { ok: true, value };
   return { ok: false, message: `${parameter.validate.errors()}, got ${shown}` };
+}
+
+/**
+ * The object a `style: deepObject` query parameter sends as `name[member]=value` pairs (OpenAPI 3 § Style Values,
+ * spec/DECISIONS.md › D326), each member's text read as its schema's type where that is a number or a boolean
+ * (in the parameter's own properties or those of an object branch of its `anyOf`/`oneOf`); `undefined` when no such
+ * pair is sent. Deeper brackets (`name[a][b]`) are kept under their first member as text. `pairs` is flat, as
+ * {@link queryPairs} gives them.
+ */
+export function bracketedMembers(parameter: ParameterModel, pairs: readonly string[]): Record<string, unknown> | undefined {
+  const prefix = `${parameter.name}[`;
+  let found: Record<string, unknown> | undefined;
+  const shapes = [parameter.schema, ...(['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(parameter.schema[key]) ? (parameter.schema[key] as Schema[]) : []))];
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i]!;
+    if (!name.startsWith(prefix)) continue;
+    const close = name.indexOf(']', prefix.length);
+    if (close === -1) continue;
+    const member = name.slice(prefix.length, close);
+    const text = pairs[i + 1]!;
+    const schema = shapes.map((shape) => (shape['properties'] as Record<string, Schema> | undefined)?.[member]).find((one) => one !== undefined);
+    const type = schema === undefined ? undefined : typeOf(schema);
+    found ??= {};
+    found[member] = (type === 'integer' || type === 'number') && NUMBER_TEXT.test(text) ? Number(text) : type === 'boolean' && (text === 'true' || text === 'false') ? text === 'true' : text;
+  }
+  return found;
 }

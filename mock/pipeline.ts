@@ -13,7 +13,7 @@ import { compileHandler } from './handlers.js';
 import type { Handler, OperationResult } from './handler.js';
 import { parseForm, type UploadedFile } from './forms.js';
 import { parseJsonBody } from './exact-body.js';
-import { compileCoercion, type Coercion } from './parameters.js';
+import { bracketedMembers, compileCoercion, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { fixedQueryRouter } from './fixed-query.js';
@@ -114,7 +114,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   const withQuery = fixedQueryRouter(api);
   const storeOf = (name: string): AnyRecordStore | undefined => options.data.get(name);
   // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
-  const holders = new Map(api.operations.map((op) => [op, op.resource ?? memberWriteOf(op, api.resources)?.resource]));
+  // An action on an item's record (D323) works on that record's store.
+  const holders = new Map(api.operations.map((op) => [op, op.resource ?? op.acts ?? memberWriteOf(op, api.resources)?.resource]));
   const stores = new Map(api.operations.map((op) => [op, holders.get(op) === undefined ? undefined : options.data.get(holders.get(op)!.name)]));
   const parentStores = new Map(api.operations.map((op) => [op, holders.get(op)?.parent === undefined ? undefined : options.data.get(holders.get(op)!.parent!.resource)]));
   // A write of a sub-collection's members copies a member made already from its source collection (D294).
@@ -381,6 +382,12 @@ function validate(entry: Served, segments: readonly string[], search: string, re
     }
     if (count > 1 && parameter.type !== 'array') return { error: 'INVALID_QUERY', detail: `${parameter.name} must be given at most once, got ${count} values.` };
     if (count === 0) {
+      // A deepObject sent as `name[member]=value` pairs is given: checked against its schema, not applied (D326).
+      const members = parameter.deepObject === true ? bracketedMembers(parameter, pairs) : undefined;
+      if (members !== undefined) {
+        if (!parameter.validate(members)) return { error: 'INVALID_QUERY', detail: `${parameter.name} is invalid: ${parameter.validate.errors()}.` };
+        continue;
+      }
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };
       // An empty default (`name: ""`) means "no filter" in practice: taken literally, it would hide every record (D78).
       // So does the default of free text, which lists no values (`sha` defaulting to `none`, D239): only a default

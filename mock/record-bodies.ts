@@ -298,12 +298,38 @@ function valueType(value: unknown): string {
   return Array.isArray(value) ? 'array' : typeof value;
 }
 
-/** A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, else a sample. */
+/**
+ * A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, the seconds since
+ * the epoch for a `unix-time` (OpenAPI Format Registry; D322), nothing for a collection of the client's (an empty map
+ * or list where the schema allows one: no write put anything there, D322), else a sample.
+ */
 function generated(schema: Schema): unknown {
   const format = schema['format'] ?? (schema['allOf'] as Schema[] | undefined)?.find((part) => part['format'] !== undefined)?.['format'];
   if (format === 'date-time') return new Date().toISOString();
   if (format === 'date') return new Date().toISOString().slice(0, 10);
+  const validate = validatorOf(schema);
+  const fits = (value: unknown): boolean => validate === undefined || validate(value);
+  const named = firstNamedMember(schema);
+  if (named !== undefined && fits(named)) return named;
+  if (format === 'unix-time' && fits(Math.floor(Date.now() / 1000))) return Math.floor(Date.now() / 1000);
+  const types = typesOf(schema);
+  if (types.includes('array') && fits([])) return [];
+  if (types.includes('object') && Object.keys(objectShape(schema).properties).length === 0 && fits({})) return {};
   return sampleOf(schema);
+}
+
+/**
+ * The member of a string `enum` that the schema's description names first in a code span (`` `draft` ``), when it
+ * names any (spec/DECISIONS.md › D324): prose lists a life's states in their order ("one of `requires_payment_method`,
+ * `requires_confirmation`, … or `succeeded`") where the `enum` is often sorted by name, so the first one named is
+ * the state a new record starts in. `undefined` when the description names none of the members.
+ */
+function firstNamedMember(schema: Schema): string | undefined {
+  const members = schema['enum'];
+  const description = schema['description'];
+  if (!Array.isArray(members) || typeof description !== 'string') return undefined;
+  for (const match of description.matchAll(/`([^`]+)`/g)) if (members.includes(match[1])) return match[1];
+  return undefined;
 }
 
 /** The singular of a resource name in upper snake case, for error codes: `pets` → `PET`, `categories` → `CATEGORY`. */

@@ -24,6 +24,11 @@ export interface ParameterModel {
    * `name=value` pair (`explode: true`, OpenAPI's default for `form`).
    */
   delimiter?: string | undefined;
+  /**
+   * `true` for a query parameter of `style: deepObject` (OpenAPI 3 § Style Values): an object sent as one pair per
+   * member, `name[member]=value` (`created[gte]=1700000000`), D326.
+   */
+  deepObject?: boolean;
   /** The parameter's own `example`, or the value of the first of its `examples` (OpenAPI Parameter Object). */
   example?: unknown;
   /** The parameter's `description` (its schema's when it has none), for rules stated only in prose: range bounds (D105), a served list's filters (D113). */
@@ -189,6 +194,12 @@ export interface OperationModel {
    * the API's base address is not judged on it (spec/DECISIONS.md › D78). `undefined` for the usual operation.
    */
   servedElsewhere?: string | undefined;
+  /**
+   * The resource whose record this operation acts on and answers (spec/DECISIONS.md › D323): a `POST` on a verb
+   * below the item path (`/payment_intents/{intent}/cancel`) whose success is that record. The mock writes the
+   * body's members the record holds and answers the record; the operation plays no role (`resource` stays unset).
+   */
+  acts?: ResourceModel | undefined;
 }
 
 /**

@@ -77,6 +77,13 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       const parent = [...groups.values()].find((other) => other.item === parentPath)?.resource;
       // A collection under an item no resource holds has no parent to scope it: answered from examples, unless it
       // takes creates and the parent's read names records in its examples (D72).
+      // A `POST` on a verb below the item that answers the item's own record acts on that record (D323): no resource.
+      const action = parent === undefined ? undefined : actionOn(group, parent);
+      if (action !== undefined) {
+        action.acts = parent;
+        group.resource = undefined;
+        continue;
+      }
       const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
       // …or whose parent a declared link names: a create whose answer's id feeds the parent parameter (D118).
       const viaLink = parent === undefined && known === undefined ? linkedParent(group, parentPath, groups, operations) : undefined;
@@ -107,6 +114,20 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   for (const view of views) attachView(view, resources);
   for (const op of operations) attachFieldWrite(op, resources);
   return resources;
+}
+
+/**
+ * The operation of a group that acts on its parent's record (spec/DECISIONS.md › D323): the group's only operation
+ * is a `POST` (a create by the convention) on one fixed segment below the parent's item path
+ * (`/payment_intents/{intent}/cancel`), with no item path of its own, and its success answer is the parent's record
+ * (the same members). Such a path names no collection: what it answers is the record it changes. `undefined` for
+ * any other group.
+ */
+function actionOn(group: Group & { resource?: ResourceModel }, parent: ResourceModel): OperationModel | undefined {
+  const create = group.ops.create;
+  if (create === undefined || group.item !== undefined || Object.keys(group.ops).length !== 1 || group.extension.name !== undefined || group.extension.role !== undefined) return undefined;
+  const answer = successSchema(create);
+  return answer !== undefined && sameSchema(answer, parent.recordSchema) ? create : undefined;
 }
 
 /**
@@ -443,7 +464,9 @@ function buildResource(
   };
   const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
-  const recordSchema = inner(successSchema(ops.read)) ?? inner(createAnswer) ?? listItem ?? inner(successSchema(ops.replace)) ?? inner(successSchema(ops.update)) ?? createBody;
+  // A read that answers one of several shapes (the record, or what its delete leaves) reads the record's branch (D320).
+  const others = [inner(createAnswer), listItem, inner(successSchema(ops.replace)), inner(successSchema(ops.update))];
+  const recordSchema = recordBranch(inner(successSchema(ops.read)), others) ?? inner(createAnswer) ?? listItem ?? inner(successSchema(ops.replace)) ?? inner(successSchema(ops.update)) ?? createBody;
   if (recordSchema === undefined || mainType(recordSchema) !== 'object' && objectShape(recordSchema).properties === undefined) return undefined;
   const shape = objectShape(recordSchema);
   if (Object.keys(shape.properties).length === 0) return undefined;
@@ -488,6 +511,23 @@ function buildResource(
     fieldWrites: [],
     validateRecord: compile(ajv, recordSchema, ''),
   };
+}
+
+/**
+ * The record a read answers when its answer is one of several shapes with no members of its own (spec/DECISIONS.md ›
+ * D320): the `anyOf`/`oneOf` branch that holds the same members as the record another operation of the resource
+ * answers (its create, list, replace or update), such as the record beside the form its delete leaves. Any other
+ * schema is returned as it is; no branch of that kind gives the schema as it is too.
+ */
+function recordBranch(read: Schema | undefined, others: readonly (Schema | undefined)[]): Schema | undefined {
+  if (read === undefined || Object.keys(objectShape(read).properties).length > 0) return read;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = read[key];
+    if (!Array.isArray(branches)) continue;
+    const found = (branches as Schema[]).find((branch) => typeof branch === 'object' && branch !== null && others.some((other) => other !== undefined && sameSchema(other, branch)));
+    if (found !== undefined) return found;
+  }
+  return read;
 }
 
 /**

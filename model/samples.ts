@@ -301,6 +301,7 @@ const FORMAT_SAMPLES: Record<string, string> = {
   binary: 'value',
   password: 'password',
   int64: '1',
+  decimal: '1.5',
   int32: '1',
 };
 

@@ -9,6 +9,9 @@ export type { Schema } from './schema-refs.js';
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
+/** A decimal number's text: optional sign, digits with an optional fraction (`12`, `-0.5`, `.25`), an optional exponent. */
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 /**
  * The one ajv set-up both halves use: 2020-12, every error reported, unknown keywords tolerated (a user's spec
  * may carry `x-` keywords), OpenAPI's `int32`/`int64` formats. Formats ajv does not know are registered as
@@ -26,6 +29,11 @@ export function createAjv(): Ajv2020 {
   ajv.addFormat('int64', { type: 'number', validate: (x: number) => x >= -(2 ** 63) && x <= 2 ** 63 });
   ajv.addFormat('int32', { type: 'number', validate: (x: number) => x >= -(2 ** 31) && x <= 2 ** 31 - 1 });
   for (const format of ['float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
+  // The OpenAPI Format Registry's `decimal` on a string: a number written in decimal digits (D321), so that a
+  // made-up value is a number's text and not a word.
+  ajv.addFormat('decimal', { type: 'string', validate: (text: string) => DECIMAL_TEXT.test(text) });
+  // …and its `unix-time`: whole seconds since the epoch (D322).
+  ajv.addFormat('unix-time', { type: 'number', validate: (seconds: number) => Number.isInteger(seconds) });
   return ajv;
 }
 

@@ -5,7 +5,7 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { canonicalJson, toView } from '../../model/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
-import { boundedFilter, GenerationGaveUp } from './bounded.js';
+import { boundedFilter, GenerationGaveUp, orElse } from './bounded.js';
 import { admitsValue, validValues, type ValueOptions } from './schema-values.js';
 
 // The WeakMaps of this module other than a run's pins are caches of what an operation's schemas alone determine
@@ -69,7 +69,16 @@ export function bodyValues(context: PinsHolder, op: OperationModel, options: Val
 function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
   const body = op.body;
   if (body === undefined) return fc.constant({});
-  const within = wholeBody(op, recordBound(op) ?? body);
+  const base = recordBound(op) ?? body;
+  const within = wholeBody(op, base);
+  // A whole body (D181) no draw can satisfy within the bounds (dozens of optional members, each with its own rules)
+  // gives way to the body as its schema requires it (D327).
+  if (within !== base) return orElse(drawnFrom(op, body, within, options), drawnFrom(op, body, base, options));
+  return drawnFrom(op, body, within, options);
+}
+
+/** Valid bodies of `op` drawn from `within` (its body schema, bound or whole), with the stream, uses and form rules applied. */
+function drawnFrom(op: OperationModel, body: NonNullable<OperationModel['body']>, within: { schema: Schema; validate: Validator }, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
   const drawn = validValues(within.schema, within.validate, options) as fc.Arbitrary<Record<string, unknown>>;
   // The member that asks for a stream is set `false` (D86): a check of the JSON answer asks for the JSON answer, as
   // a server that streams whatever `Accept` says would otherwise fail it; `<operationId>.stream` asks for the stream.
@@ -81,8 +90,38 @@ function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Re
   const values = body.required ? members.filter((value) => (value as unknown) !== '') : members;
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
-  const formable = values.map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && !(Array.isArray(member) && member.length === 0))));
+  // Nor can it send an empty object at any depth (no pair names it, D328): such members are left out.
+  const formable = values.map((value) => withoutUnsendable(value));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
+}
+
+/**
+ * A form body without what no form pair can carry (D328): `null`, empty lists at the top (an empty list sends no
+ * pair), and empty objects at any depth (`metadata: {}`, `product_data.metadata: {}`), left out of their parents.
+ */
+function withoutUnsendable(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    if (member === null || (Array.isArray(member) && member.length === 0)) continue;
+    const kept = isPlainObject(member) ? withoutEmptyObjects(member) : member;
+    if (kept !== undefined) out[name] = kept;
+  }
+  return out;
+}
+
+/** `value` without its empty objects at any depth; `undefined` when it is one itself, or holds nothing else. */
+function withoutEmptyObjects(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    const kept = isPlainObject(member) ? withoutEmptyObjects(member) : member;
+    if (kept !== undefined) out[name] = kept;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** A JSON object as drawn (not an array, not null, not an exact number). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /**

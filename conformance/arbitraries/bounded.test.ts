@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { toView } from '../../model/json.js';
 import { compile, createAjv, type Schema } from '../../model/schema.js';
-import { GenerationGaveUp } from './bounded.js';
+import { boundedFilter, GenerationGaveUp, NotRun, orElse } from './bounded.js';
 import { patternString } from './pattern.js';
 import { validValues } from './schema-values.js';
 
@@ -32,5 +32,17 @@ describe('generation is bounded and never a failure of the target', () => {
     const started = performance.now();
     expect(() => draw({ oneOf: [same, same] })).toThrow(GenerationGaveUp);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('a preferred shape of value with a plainer one behind it (D327)', () => {
+  test('orElse draws the first while it can, the second once the first gave up, and never hides a check that cannot run', () => {
+    const never = boundedFilter(fc.string(), () => false, 'an impossible string');
+    expect(fc.sample(orElse(never, fc.constant('plain')), { numRuns: 3, seed: 1 })).toEqual(['plain', 'plain', 'plain']);
+    expect(fc.sample(orElse(fc.constant('whole'), fc.constant('plain')), { numRuns: 3, seed: 1 })).toEqual(['whole', 'whole', 'whole']);
+    const refused = fc.constant(0).map((): number => {
+      throw new NotRun('a body', 'its parent could not be made');
+    });
+    expect(() => fc.sample(orElse(refused, fc.constant(1)), { numRuns: 1, seed: 1 })).toThrow(NotRun);
   });
 });

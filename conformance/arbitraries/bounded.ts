@@ -83,3 +83,48 @@ class BoundedFilter<T> extends fc.Arbitrary<T> {
     return this.arbitrary.shrink(value, context).take(200).filter((candidate) => this.predicate(candidate.value));
   }
 }
+
+/**
+ * `first`, or `second` once `first` gave up generating ({@link GenerationGaveUp}): a preferred shape of value with a
+ * plainer one behind it (a create's whole body, D181, then the body as its schema requires it, D327). Once `first`
+ * gave up it is not tried again by this arbitrary (its bounds were spent). A {@link NotRun} of `first` is no
+ * generation failure and is thrown as it is.
+ */
+export function orElse<T>(first: fc.Arbitrary<T>, second: fc.Arbitrary<T>): fc.Arbitrary<T> {
+  return new OrElse(first, second);
+}
+
+class OrElse<T> extends fc.Arbitrary<T> {
+  private gaveUp = false;
+
+  constructor(
+    private readonly first: fc.Arbitrary<T>,
+    private readonly second: fc.Arbitrary<T>,
+  ) {
+    super();
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    if (!this.gaveUp) {
+      try {
+        const value = this.first.generate(mrng, biasFactor);
+        return new fc.Value(value.value_, { from: 'first', context: value.context });
+      } catch (error) {
+        if (!(error instanceof GenerationGaveUp) || error instanceof NotRun) throw error;
+        this.gaveUp = true;
+      }
+    }
+    const value = this.second.generate(mrng, biasFactor);
+    return new fc.Value(value.value_, { from: 'second', context: value.context });
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.first.canShrinkWithoutContext(value) || this.second.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    const held = context as { from: 'first' | 'second'; context: unknown } | undefined;
+    const source = held?.from === 'second' ? this.second : this.first;
+    return source.shrink(value, held?.context).map((shrunk) => new fc.Value(shrunk.value_, { from: held?.from ?? 'first', context: shrunk.context }));
+  }
+}

@@ -43,7 +43,7 @@ const label = fc.stringMatching(/^[a-z][a-z0-9]{0,9}$/);
 
 /**
  * Values of the string formats a spec of this style uses, valid for ajv-formats: `date-time`, `date`, `time`,
- * `email`, `uuid`, `uri`/`url`, `hostname`, `ipv4`, `ipv6`. Unknown formats: `undefined` (the caller then
+ * `email`, `uuid`, `uri`/`url`, `hostname`, `ipv4`, `ipv6`, `decimal` (OpenAPI's registry). Unknown formats: `undefined` (the caller then
  * generates by length and pattern, and the validator filters).
  */
 export function formatString(format: string): fc.Arbitrary<string> | undefined {
@@ -72,6 +72,9 @@ export function formatString(format: string): fc.Arbitrary<string> | undefined {
       return fc.ipV4();
     case 'ipv6':
       return fc.ipV6();
+    case 'decimal':
+      // A decimal number's text (D321): digits, and a fraction half the time.
+      return fc.tuple(fc.nat(1_000_000), fc.option(fc.nat(99), { nil: undefined })).map(([whole, fraction]) => (fraction === undefined ? `${whole}` : `${whole}.${String(fraction).padStart(2, '0')}`));
     default:
       return undefined;
   }
