@@ -161,7 +161,7 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
  * One example as a starting record: the example when it is a valid record, else the example with the required
  * top-level members it leaves out taken from the record schema's valid sample (D301: an example written before its
  * schema gained a member, such as a nullable `archived_at`, still shows the record its authors meant), when that
- * is valid; `undefined` otherwise.
+ * is valid and the example names the record's key; `undefined` otherwise.
  */
 function exampleRecord(resource: ResourceModel, value: RecordValue): RecordValue | undefined {
   try {
@@ -171,7 +171,9 @@ function exampleRecord(resource: ResourceModel, value: RecordValue): RecordValue
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const missing = resource.required.filter((name) => !(name in value));
-  if (missing.length === 0) return undefined;
+  // The key is the record's identity: an example without it shows no particular record, and a sampled key would
+  // make one up.
+  if (missing.length === 0 || missing.includes(storeView(resource).idProperty)) return undefined;
   const sample = validSample(resource.recordSchema);
   if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) return undefined;
   const filled = parseJsonBody(canonicalJson(Object.fromEntries(missing.filter((name) => name in sample).map((name) => [name, (sample as Record<string, unknown>)[name]]))));
