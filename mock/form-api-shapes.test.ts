@@ -70,7 +70,7 @@ paths:
       requestBody:
         content:
           application/x-www-form-urlencoded:
-            schema: { type: object, properties: { name: { type: string }, labels: { type: object, additionalProperties: { type: string } } } }
+            schema: { type: object, properties: { name: { type: string }, labels: { type: object, additionalProperties: { type: string } }, tags: { type: array, items: { type: string } } } }
             encoding: { labels: { style: deepObject, explode: true } }
       responses:
         '200': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/widget' } } } }

@@ -120,7 +120,7 @@ function plan(resource: ResourceModel): Plan {
     const unique = serverSet && !usable ? uniqueLike(schema) : undefined;
     // A required list the client may send but left out is empty (D356): tags not given are no tags, not the example's.
     const none = !readOnly && !usable && clientSets.has(name) && !admitsNull(schema) && admitsEmptyList(schema);
-    const fill = usable ? () => fallback : unique !== undefined ? unique : unset && resource.required.includes(name) ? () => null : none && resource.required.includes(name) ? () => [] : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
+    const fill = usable ? () => fallback : unique !== undefined ? unique : unset && resource.required.includes(name) ? () => null : none && resource.required.includes(name) ? () => [] : resource.required.includes(name) || serverSet ? () => generated(schema, clientSets.has(name)) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
   const converted: Plan['converted'] = [];
@@ -255,7 +255,7 @@ function keyMembers(name: string, schema: Schema, written: readonly Schema[], pr
 
 /** A valid object of `schema` whose `member` holds `value`, or `undefined` when the schema refuses every such object. */
 function keyedObject(schema: Schema, member: string, value: unknown): RecordValue | undefined {
-  const base = generated(schema);
+  const base = generated(schema, true);
   if (!isPlainObject(base)) return undefined;
   const keyed = { ...base, [member]: value };
   return validatorOf(schema)?.(toView(keyed)) === false ? undefined : keyed;
@@ -301,9 +301,11 @@ function valueType(value: unknown): string {
 /**
  * A schema-valid value for a property the server fills: now for a `date-time`, today for a `date`, the seconds since
  * the epoch for a `unix-time` (OpenAPI Format Registry; D322), nothing for a collection of the client's (an empty map
- * or list where the schema allows one: no write put anything there, D322), else a sample.
+ * or list where the schema allows one: no write put anything there, D322), else a sample. `clientSettable`: a write
+ * body names the member; a collection no body can name (a completion's `choices`) is the server's output and keeps
+ * its sample.
  */
-function generated(schema: Schema): unknown {
+function generated(schema: Schema, clientSettable: boolean): unknown {
   const format = schema['format'] ?? (schema['allOf'] as Schema[] | undefined)?.find((part) => part['format'] !== undefined)?.['format'];
   if (format === 'date-time') return new Date().toISOString();
   if (format === 'date') return new Date().toISOString().slice(0, 10);
@@ -313,8 +315,8 @@ function generated(schema: Schema): unknown {
   if (named !== undefined && fits(named)) return named;
   if (format === 'unix-time' && fits(Math.floor(Date.now() / 1000))) return Math.floor(Date.now() / 1000);
   const types = typesOf(schema);
-  if (types.includes('array') && fits([])) return [];
-  if (types.includes('object') && Object.keys(objectShape(schema).properties).length === 0 && fits({})) return {};
+  if (clientSettable && types.includes('array') && fits([])) return [];
+  if (clientSettable && types.includes('object') && Object.keys(objectShape(schema).properties).length === 0 && fits({})) return {};
   return sampleOf(schema);
 }
 

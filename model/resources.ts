@@ -68,7 +68,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
   const parents = new Map<ResourceModel, ResourceModel>();
   const views = [...takeViews(groups), ...named];
-  for (const [key, group] of groups) group.resource = isAction(group) || isParentAction(group, reads) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
+  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -81,6 +81,11 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       const action = parent === undefined ? undefined : actionOn(group, parent);
       if (action !== undefined) {
         action.acts = parent;
+        group.resource = undefined;
+        continue;
+      }
+      // One answering its parent's record with no resource to act on is answered from its examples (D304).
+      if (isParentAction(group, reads)) {
         group.resource = undefined;
         continue;
       }
