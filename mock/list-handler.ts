@@ -401,6 +401,11 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   facts.size = Number.isFinite(limit) ? limit : returned;
   facts.returned = returned;
   facts.pages = Number.isFinite(limit) && limit > 0 ? Math.ceil(result.total / limit) : 1;
+  // A page of size 0 still stands where it was asked: its offset and number are facts a wrapper may require.
+  if (paging !== undefined && paging.kind !== 'cursor') {
+    facts.offset = offset;
+    facts.page = paging.kind === 'page' ? (at.page ?? paging.first) : Number.isFinite(limit) && limit > 0 ? Math.floor(offset / limit) + 1 : 1;
+  }
   // A size of 0 (when the schema allows it) answers an empty page that never moves on: it points at no next page.
   if (paging === undefined || limit === 0) return facts;
   const withParameter = (value: string | number | undefined): string => setQuery(at.url, paging.parameter, value === undefined ? undefined : String(value));
