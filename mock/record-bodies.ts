@@ -89,6 +89,11 @@ function plan(resource: ResourceModel): Plan {
     const fill = usable ? () => fallback : unset && resource.required.includes(name) ? () => null : resource.required.includes(name) || serverSet ? () => generated(schema) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
+  // A member the record's schema requires but never describes (`required: [label]` with no `label` property) still
+  // must be there: any value fits its absent schema, so it gets the sample of an empty schema.
+  for (const name of resource.required) {
+    if (name !== resource.idProperty && !Object.hasOwn(resource.properties, name)) fills.push({ name, readOnly: false, fill: () => generated({}) });
+  }
   const converted: Plan['converted'] = [];
   const bodies = (['create', 'replace', 'update'] as const).flatMap((role) => {
     const op = resource.operations[role];
