@@ -4,6 +4,7 @@ import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
 import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, mainType, objectShape } from '../model/schema.js';
+import { concreteType } from '../model/media.js';
 import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
@@ -553,8 +554,10 @@ function exampleHandler(op: OperationModel): Handler {
     const payload = answer.payload;
     if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
     const filtered = ranged === undefined ? payload.text : ranged(payload.text, query);
-    if (echoed.length > 0 && isJsonMediaType(answer.mediaType)) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
-    return { status, json: isJsonMediaType(answer.mediaType) ? (page?.(filtered, query, { url: url ?? '', host }) ?? filtered) : filtered, mediaType: answer.mediaType };
+    // A range (`*/*`, `application/*`) is answered as JSON: its list pages as a JSON one does.
+    const json = isJsonMediaType(concreteType(answer.mediaType));
+    if (echoed.length > 0 && json) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
+    return { status, json: json ? (page?.(filtered, query, { url: url ?? '', host }) ?? filtered) : filtered, mediaType: answer.mediaType };
   };
 }
 
