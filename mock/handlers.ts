@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { LosslessNumber } from 'lossless-json';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
@@ -547,6 +548,13 @@ function exampleHandler(op: OperationModel): Handler {
   const page = servedPager(op);
   const ranged = servedRangeFilter(op);
   const echoed = echoedMembers(op).map((member) => member.name);
+  // An operation whose every outcome is an error (no 2xx documented: it answers its 404 or 410) answers it in its
+  // error shape, whose status member says the status sent, not the example's placeholder (`"httpStatusCode": 0`).
+  if (status >= 400 && op.errors.documents(status)) {
+    const reason = STATUS_CODES[status] ?? 'Error';
+    const written = op.errors.write({ status, code: reason.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), message: response.description || reason });
+    return () => ({ status, json: written.text, mediaType: written.mediaType });
+  }
   return ({ mediaType, query, url, host, body }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
