@@ -43,8 +43,8 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       if (!parsed.ok) return json;
       const record = parsed.document.value;
       if (validate(toView(record)) || record === null || typeof record !== 'object' || Array.isArray(record)) return json;
-      const key = keyMember === undefined ? {} : { [keyMember]: (record as RecordValue)[resource.idProperty] };
-      return canonicalJson(lend(base as RecordValue, { ...key, ...(record as RecordValue) }, validate));
+      if (keyMember === undefined) return canonicalJson(lend(base as RecordValue, { ...(record as RecordValue), ...numberedKey(response.schema!, resource, record as RecordValue) }, validate));
+      return canonicalJson(lend(base as RecordValue, { [keyMember]: (record as RecordValue)[resource.idProperty], ...(record as RecordValue) }, validate));
     },
     align: (record) => {
       const fitted = lend(base as RecordValue, record, validate);
@@ -57,6 +57,19 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       return aligned;
     },
   };
+}
+
+/**
+ * The record's key as the answer types it where the record holds it as digits and the answer as an integer
+ * (`connectionid` a string in the record, an integer in the create's answer): the same id, not the sample's `0`
+ * shared by every record. Empty when the types agree or the key is no whole number.
+ */
+function numberedKey(schema: Schema, resource: ResourceModel, record: RecordValue): RecordValue {
+  const id = record[resource.idProperty];
+  const member = objectShape(schema).properties[resource.idProperty];
+  if (typeof id !== 'string' || !/^-?\d+$/.test(id) || member === undefined || member['type'] !== 'integer') return {};
+  const number = Number(id);
+  return Number.isSafeInteger(number) ? { [resource.idProperty]: number } : {};
 }
 
 /**
