@@ -12,7 +12,7 @@ import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
 import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
-import { fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
+import { decodeCursor, fillServedPage, listHandler, servedRangeFilter } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
@@ -595,7 +595,7 @@ function withEchoes(text: string, body: unknown, names: readonly string[]): stri
  */
 function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>, at: { url: string; host: string | undefined }) => string | undefined) | undefined {
   const served = servedListOf(op);
-  if (served === undefined || served.list.paging?.kind === 'cursor') return undefined;
+  if (served === undefined) return undefined;
   const { list, filters } = served;
   const { limit, paging } = list;
   return (text, query, request) => {
@@ -619,11 +619,16 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
       return value !== undefined && value !== null && String(value) === String(asked);
     }));
     const size = number(limit!.parameter) ?? limit!.default ?? kept.length;
-    const at = number(paging?.parameter);
-    const start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
+    // A cursor names the index of the next page's first record, as this mock wrote it; any other cursor (the
+    // example's own) names no page this mock gave: the page past the end, so following it never repeats records.
+    const cursor = paging?.kind === 'cursor' ? query[paging.parameter] : undefined;
+    const after = cursor === undefined || cursor === '' ? 0 : Number(decodeCursor(String(cursor)) ?? kept.length);
+    const at = paging?.kind === 'cursor' ? undefined : number(paging?.parameter);
+    const start = paging?.kind === 'cursor' ? after : paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
     if (path.length === 0) return exactJson(page);
-    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
+    const last = paging?.kind === 'cursor' ? String(Math.max(0, start) + page.length) : undefined;
+    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length, ...(last === undefined ? {} : { last }) }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
     // The records' member is replaced in this parse's copy; the wrapper's other members stay as the example has them.
     let holder = whole as Record<string, unknown>;
     for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;

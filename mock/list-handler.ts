@@ -345,12 +345,12 @@ export function servedRangeFilter(op: OperationModel): ((json: string, query: Re
  * they are written. A link the example writes absolute, or does not show, gets the request's origin; a fact this
  * page lacks (no next page) leaves its member out, or `null` where the example has it `null`, or for a required
  * next link the page past the end. `page` is the records answered, `total` those kept before cutting, `at` the
- * request's URL, size, offset, page and host.
+ * request's URL, size, offset, page and host; `page.last`, for a list paged by cursor, the position its next cursor names.
  */
-export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
+export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number; last?: string }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
   if (model.members.length === 0) return;
   const more = at.offset + page.returned < page.total;
-  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: undefined }, { ...at, before: undefined });
+  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: page.last }, { ...at, before: undefined });
   facts.returned = page.returned;
   const origin = originOf(at.host);
   for (const member of model.members) {

