@@ -50,8 +50,10 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       if (validate(toView(record)) || record === null || typeof record !== 'object' || Array.isArray(record)) return json;
       const trimmed = Object.fromEntries(Object.entries(record as RecordValue).filter(([name, value]) => value !== null || !refusedNulls.includes(name)));
       if (validate(toView(trimmed))) return canonicalJson(trimmed);
-      const key = keyMember === undefined ? {} : { [keyMember]: (record as RecordValue)[resource.idProperty] };
-      const lent = lend(base as RecordValue, { ...key, ...(record as RecordValue) }, validate);
+      // The key under the answer's own member name, or typed as the answer types it (digits answered as an integer).
+      const lent = keyMember === undefined
+        ? lend(base as RecordValue, { ...(record as RecordValue), ...numberedKey(response.schema!, resource, record as RecordValue) }, validate)
+        : lend(base as RecordValue, { [keyMember]: (record as RecordValue)[resource.idProperty], ...(record as RecordValue) }, validate);
       // A null the answer refuses is left out, never replaced by the sample's value (D306).
       for (const name of refusedNulls) {
         if ((record as RecordValue)[name] !== null || !Object.hasOwn(lent, name)) continue;
@@ -74,6 +76,19 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       return aligned;
     },
   };
+}
+
+/**
+ * The record's key as the answer types it where the record holds it as digits and the answer as an integer
+ * (`connectionid` a string in the record, an integer in the create's answer): the same id, not the sample's `0`
+ * shared by every record. Empty when the types agree or the key is no whole number.
+ */
+function numberedKey(schema: Schema, resource: ResourceModel, record: RecordValue): RecordValue {
+  const id = record[resource.idProperty];
+  const member = objectShape(schema).properties[resource.idProperty];
+  if (typeof id !== 'string' || !/^-?\d+$/.test(id) || member === undefined || member['type'] !== 'integer') return {};
+  const number = Number(id);
+  return Number.isSafeInteger(number) ? { [resource.idProperty]: number } : {};
 }
 
 /**

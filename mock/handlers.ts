@@ -1,9 +1,11 @@
+import { STATUS_CODES } from 'node:http';
 import { LosslessNumber } from 'lossless-json';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
 import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, mainType, objectShape } from '../model/schema.js';
+import { concreteType } from '../model/media.js';
 import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
@@ -563,6 +565,13 @@ function exampleHandler(op: OperationModel): Handler {
   const page = servedPager(op);
   const ranged = servedRangeFilter(op);
   const echoed = echoedMembers(op).map((member) => member.name);
+  // An operation whose every outcome is an error (no 2xx documented: it answers its 404 or 410) answers it in its
+  // error shape, whose status member says the status sent, not the example's placeholder (`"httpStatusCode": 0`).
+  if (status >= 400 && op.errors.documents(status)) {
+    const reason = STATUS_CODES[status] ?? 'Error';
+    const written = op.errors.write({ status, code: reason.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), message: response.description || reason });
+    return () => ({ status, json: written.text, mediaType: written.mediaType });
+  }
   return ({ mediaType, query, url, host, body }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
     const answer = (mediaType === undefined ? undefined : byType.get(mediaType)) ?? byType.get(response.mediaType ?? '') ?? [...byType.values()][0]!;
@@ -570,8 +579,10 @@ function exampleHandler(op: OperationModel): Handler {
     const payload = answer.payload;
     if (payload.bytes !== undefined) return { status, json: '', mediaType: answer.mediaType, bytes: payload.bytes };
     const filtered = ranged === undefined ? payload.text : ranged(payload.text, query);
-    if (echoed.length > 0 && isJsonMediaType(answer.mediaType)) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
-    const paged = isJsonMediaType(answer.mediaType) ? page?.(filtered, query, { url: url ?? '', host }) : undefined;
+    // A range (`*/*`, `application/*`) is answered as JSON: its list pages as a JSON one does.
+    const json = isJsonMediaType(concreteType(answer.mediaType));
+    if (echoed.length > 0 && json) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
+    const paged = json ? page?.(filtered, query, { url: url ?? '', host }) : undefined;
     if (paged === undefined) return { status, json: filtered, mediaType: answer.mediaType };
     return paged.headers === undefined ? { status, json: paged.json, mediaType: answer.mediaType } : { status, json: paged.json, mediaType: answer.mediaType, headers: paged.headers };
   };
@@ -596,8 +607,8 @@ function withEchoes(text: string, body: unknown, names: readonly string[]): stri
  * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample)
  * that hold each filter value asked (D113), cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
  * pages them; `undefined` for an operation that is no such list, or pages by a cursor without declaring the `Link`
- * header that gives the next one (with it, D305: the cursor names the next page's position), or is sent a cursor
- * the mock did not give.
+ * header or a body member that gives the next one (with it, D305 and D354: the cursor names the next page's
+ * position; a cursor the mock did not give names the page past the end).
  * A boolean filter asked with a value whose answer its description leaves open (D182's one-sided `false`) is no
  * constraint (D200); the page's members (links, totals) are this page's (D201). Takes the whole answer's JSON text,
  * the request's query, URL and host; returns the page's JSON text, or `undefined` when the answer holds no records
@@ -611,7 +622,9 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
   // A cursor-paged list (D305) moves on by the `Link` header it declares, its cursor the position of the next page;
   // without such a header no page after the first could be reached, and the whole list is answered as before.
   const linked = list.headers.some((header) => header.holds === 'link');
-  if (paging?.kind === 'cursor' && !linked) return undefined;
+  // …or by a member of its body naming the next page (D354).
+  const named = list.members.some((member) => member.holds === 'next' || member.holds === 'nextLink');
+  if (paging?.kind === 'cursor' && !linked && !named) return undefined;
   return (text, query, request) => {
     const parsed = parseExact(text);
     if (!parsed.ok) return undefined;
@@ -635,18 +648,20 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
     const size = number(limit!.parameter) ?? limit!.default ?? kept.length;
     let start: number;
     let headers: Record<string, string> | undefined;
+    let last: string | undefined;
     const at = number(paging?.parameter);
     if (paging?.kind === 'cursor') {
+      // A cursor names the position of the next page's first record, as this mock wrote it; any other cursor (the
+      // example's own) names no page this mock gave: the page past the end, so following it never repeats records.
       const cursor = query[paging.parameter];
-      const position = cursor === undefined || cursor === '' ? '0' : decodeCursor(String(cursor));
-      if (position === undefined) return undefined;
-      start = Number(position);
-      if (start + size < kept.length && size > 0) headers = { link: `<${setQuery(request.url, paging.parameter, encodeCursor(String(start + size)))}>; rel="next"` };
+      start = cursor === undefined || cursor === '' ? 0 : Number(decodeCursor(String(cursor)) ?? kept.length);
+      if (start + size < kept.length && size > 0 && linked) headers = { link: `<${setQuery(request.url, paging.parameter, encodeCursor(String(start + size)))}>; rel="next"` };
+      last = String(Math.max(0, start) + Math.min(size, Math.max(0, kept.length - Math.max(0, start))));
     } else start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
     const withHeaders = (json: string): { json: string; headers?: Record<string, string> } => (headers === undefined ? { json } : { json, headers });
     if (path.length === 0) return withHeaders(exactJson(page));
-    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
+    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length, ...(last === undefined ? {} : { last }) }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
     // The records' member is replaced in this parse's copy; the wrapper's other members stay as the example has them.
     let holder = whole as Record<string, unknown>;
     for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;

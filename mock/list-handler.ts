@@ -354,12 +354,12 @@ export function servedRangeFilter(op: OperationModel): ((json: string, query: Re
  * they are written. A link the example writes absolute, or does not show, gets the request's origin; a fact this
  * page lacks (no next page) leaves its member out, or `null` where the example has it `null`, or for a required
  * next link the page past the end. `page` is the records answered, `total` those kept before cutting, `at` the
- * request's URL, size, offset, page and host.
+ * request's URL, size, offset, page and host; `page.last`, for a list paged by cursor, the position its next cursor names.
  */
-export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
+export function fillServedPage(model: ListModel, whole: Record<string, unknown>, page: { returned: number; total: number; last?: string }, at: { url: string; limit: number; offset: number; page: number | undefined; host: string | undefined }): void {
   if (model.members.length === 0) return;
   const more = at.offset + page.returned < page.total;
-  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: undefined }, { ...at, before: undefined });
+  const facts = pageFacts(model, { json: '[]', total: page.total, more, last: page.last }, { ...at, before: undefined });
   facts.returned = page.returned;
   const origin = originOf(at.host);
   for (const member of model.members) {
@@ -410,6 +410,11 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   facts.size = Number.isFinite(limit) ? limit : returned;
   facts.returned = returned;
   facts.pages = Number.isFinite(limit) && limit > 0 ? Math.ceil(result.total / limit) : 1;
+  // A page of size 0 still stands where it was asked: its offset and number are facts a wrapper may require.
+  if (paging !== undefined && paging.kind !== 'cursor') {
+    facts.offset = offset;
+    facts.page = paging.kind === 'page' ? (at.page ?? paging.first) : Number.isFinite(limit) && limit > 0 ? Math.floor(offset / limit) + 1 : 1;
+  }
   // A size of 0 (when the schema allows it) answers an empty page that never moves on: it points at no next page.
   if (paging === undefined || limit === 0) return facts;
   const withParameter = (value: string | number | undefined): string => setQuery(at.url, paging.parameter, value === undefined ? undefined : String(value));

@@ -239,7 +239,15 @@ function streamed(entry: Served, content: ContentModel & { stream: StreamModel }
 function respond(entry: Served, result: OperationResult, content: ContentModel | undefined): MockResponse {
   if ('error' in result) return refuse(entry.errors, result);
   if (result.headers !== undefined) return withHeaders(respond(entry, { ...result, headers: undefined }, content), result.headers);
-  if (result.json === '' && result.bytes === undefined) return { status: result.status, headers: entry.emptyHeaders, body: '' };
+  if (result.json === '' && result.bytes === undefined) {
+    // A record's operation whose success documents a body without a schema (a create answered by a `text/plain`
+    // token) gives no record to show: its documented example, written in the negotiated type, as an operation no
+    // resource holds would answer, never an empty body with no Content-Type where a body is documented.
+    if (content === undefined || content.schema !== undefined || content.stream !== undefined || !entry.success?.contents.includes(content) || String(result.status) !== entry.success.status) return { status: result.status, headers: entry.emptyHeaders, body: '' };
+    const payload = serialize(content.examples[0]?.value ?? (mediaKind(content.mediaType) === 'json' ? {} : ''), content.mediaType, undefined);
+    const headers = headersFor(entry, content.mediaType);
+    return payload.bytes === undefined ? { status: result.status, headers, body: payload.text } : { status: result.status, headers, body: '', bytes: payload.bytes };
+  }
   const mediaType = result.mediaType ?? content?.mediaType;
   if (mediaType === undefined || mediaType === entry.headers['content-type']) return { status: result.status, headers: entry.headers, body: result.json, ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
   const headers = headersFor(entry, mediaType);

@@ -123,6 +123,11 @@ function plan(resource: ResourceModel): Plan {
     const fill = usable ? () => fallback : unique !== undefined ? unique : unset && resource.required.includes(name) ? () => null : none && resource.required.includes(name) ? () => [] : resource.required.includes(name) || serverSet ? () => generated(schema, clientSets.has(name)) : undefined;
     if (readOnly || fill !== undefined) fills.push({ name, readOnly, fill });
   }
+  // A member the record's schema requires but never describes (`required: [label]` with no `label` property) still
+  // must be there: any value fits its absent schema, so it gets the sample of an empty schema.
+  for (const name of resource.required) {
+    if (name !== resource.idProperty && !Object.hasOwn(resource.properties, name)) fills.push({ name, readOnly: false, fill: () => generated({}, false) });
+  }
   const converted: Plan['converted'] = [];
   const bodies = (['create', 'replace', 'update'] as const).flatMap(namedBy);
   const replaced = namedBy('replace');

