@@ -9,7 +9,7 @@ import { concreteType } from '../model/media.js';
 import { memberAt } from '../model/lists.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
-import type { OperationModel, ParentModel, ResourceModel } from '../model/model.js';
+import type { OperationModel, ParentModel, ResourceModel, ResponseModel } from '../model/model.js';
 import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
 import { decodeCursor, encodeCursor, fillServedPage, listHandler, servedRangeFilter, setQuery } from './list-handler.js';
@@ -566,11 +566,13 @@ function exampleHandler(op: OperationModel): Handler {
   const ranged = servedRangeFilter(op);
   const echoed = echoedMembers(op).map((member) => member.name);
   // An operation whose every outcome is an error (no 2xx documented: it answers its 404 or 410) answers it in its
-  // error shape, whose status member says the status sent, not the example's placeholder (`"httpStatusCode": 0`).
+  // error shape, whose status member says the status sent, not the example's placeholder (`"httpStatusCode": 0`);
+  // the example's own words (`{"id": "gone"}`) stay where it is valid with that status.
   if (status >= 400 && op.errors.documents(status)) {
     const reason = STATUS_CODES[status] ?? 'Error';
     const written = op.errors.write({ status, code: reason.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), message: response.description || reason });
-    return () => ({ status, json: written.text, mediaType: written.mediaType });
+    const json = exampleError(response, written.text, status) ?? written.text;
+    return () => ({ status, json, mediaType: written.mediaType });
   }
   return ({ mediaType, query, url, host, body }) => {
     byType ??= new Map([...statusAnswers(response).byContent].map(([content, answer]) => [content.mediaType, answer]));
@@ -601,6 +603,24 @@ function withEchoes(text: string, body: unknown, names: readonly string[]): stri
   const sent = body as Record<string, unknown>;
   for (const name of names) if (sent[name] !== undefined) (answer as Record<string, unknown>)[name] = sent[name];
   return exactJson(answer);
+}
+
+/**
+ * The documented example of an error answer with its status members set to `status` (spec/DECISIONS.md › D349):
+ * the first JSON example object of `response`, each member the written error (`written`, JSON text) holds the
+ * status in taking it, when the result satisfies the response's schema; `undefined` otherwise.
+ */
+function exampleError(response: ResponseModel, written: string, status: number): string | undefined {
+  const errorBody = parseExact(written);
+  const example = response.examples[0]?.value ?? response.example;
+  if (!errorBody.ok || example === null || typeof example !== 'object' || Array.isArray(example) || response.validate === undefined) return undefined;
+  const made = errorBody.document.value;
+  if (made === null || typeof made !== 'object' || Array.isArray(made)) return undefined;
+  const merged: Record<string, unknown> = { ...(example as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(made as Record<string, unknown>)) if (String(value) === String(status) && Object.hasOwn(merged, name)) merged[name] = value;
+  const text = exactJson(merged);
+  const parsed = parseExact(text);
+  return parsed.ok && response.validate(parsed.document.view) ? text : undefined;
 }
 
 /**
