@@ -42,8 +42,18 @@ export function childrenOf(schema: Schema): Schema[] {
   return out;
 }
 
-/** Per ajv instance: the `$id` each hoisted part was added under. */
-const registries = new WeakMap<Ajv2020, WeakMap<Schema, string>>();
+/**
+ * Per ajv instance: the `$id` each hoisted part was added under, by object and by content. The model converts a
+ * schema once per view and per use, so one description's part (an expandable object nested in hundreds of
+ * responses) reaches ajv as many equal objects: keyed by object alone, each copy was added and compiled again, and
+ * the compiled validators (kept by ajv for the process) grew with every operation the suite touched.
+ */
+interface Registry {
+  byObject: WeakMap<Schema, string>;
+  /** The written body of each part added (its `$ref`s naming parts already added), to its `$id`. */
+  byContent: Map<string, string>;
+}
+const registries = new WeakMap<Ajv2020, Registry>();
 const sizes = new WeakMap<Schema, number>();
 const delicate = new WeakMap<Schema, boolean>();
 let counter = 0;
@@ -79,12 +89,12 @@ function usesDelicateKeywords(schema: Schema, seen = new Set<Schema>()): boolean
 export function compilable(ajv: Ajv2020, schema: Schema): Schema {
   if (unrolledSize(schema) <= INLINE_LIMIT || usesDelicateKeywords(schema)) return schema;
   let registry = registries.get(ajv);
-  if (registry === undefined) registries.set(ajv, (registry = new WeakMap()));
+  if (registry === undefined) registries.set(ajv, (registry = { byObject: new WeakMap(), byContent: new Map() }));
   return rewrite(ajv, registry, schema, new Set());
 }
 
 /** A copy of `schema` whose large parts (and any part met again on its own path) are `$ref`s to parts added to `ajv`. */
-function rewrite(ajv: Ajv2020, registry: WeakMap<Schema, string>, schema: Schema, active: Set<Schema>): Schema {
+function rewrite(ajv: Ajv2020, registry: Registry, schema: Schema, active: Set<Schema>): Schema {
   active.add(schema);
   const part = (sub: unknown): unknown => {
     if (!isSchema(sub)) return sub;
@@ -103,13 +113,44 @@ function rewrite(ajv: Ajv2020, registry: WeakMap<Schema, string>, schema: Schema
   return out;
 }
 
-/** The `$id` of a part added to `ajv` (added on first use; its own large parts hoisted the same way). */
-function hoisted(ajv: Ajv2020, registry: WeakMap<Schema, string>, schema: Schema): string {
-  let id = registry.get(schema);
-  if (id !== undefined) return id;
-  id = `urn:schema:${++counter}`;
+/**
+ * The `$id` of a part added to `ajv` (added on first use; its own large parts hoisted the same way). A part whose
+ * written body equals one already added takes that one's `$id`: equal bodies validate alike, so it is compiled once.
+ */
+function hoisted(ajv: Ajv2020, registry: Registry, schema: Schema): string {
+  const known = registry.byObject.get(schema);
+  if (known !== undefined) return known;
+  const id = `urn:schema:${++counter}`;
   // Registered before its body is written: a part that contains itself refers to its own `$id`.
-  registry.set(schema, id);
-  ajv.addSchema({ ...rewrite(ajv, registry, schema, new Set([schema])), $id: id });
+  registry.byObject.set(schema, id);
+  const body = rewrite(ajv, registry, schema, new Set([schema]));
+  // A body that refers to this part's new `$id` (directly or through a part written just now) holds a name no
+  // other body holds, so it never matches: only a body that does not need the new `$id` can take an older one.
+  const key = contentKey(body);
+  const same = key === undefined ? undefined : registry.byContent.get(key);
+  if (same !== undefined) {
+    registry.byObject.set(schema, same);
+    return same;
+  }
+  if (key !== undefined) registry.byContent.set(key, id);
+  ajv.addSchema({ ...body, $id: id });
   return id;
+}
+
+/**
+ * The JSON text of a written part, as the key of its content; `undefined` when the part holds a value JSON does not
+ * write faithfully (a bigint, an object of a class, `undefined`), since two such parts could differ unseen.
+ */
+function contentKey(body: Schema): string | undefined {
+  let faithful = true;
+  const text = JSON.stringify(body, (_key, value: unknown) => {
+    if (value === undefined || typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') faithful = false;
+    else if (typeof value === 'number' && !Number.isFinite(value)) faithful = false;
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) faithful = false;
+    }
+    return value;
+  });
+  return faithful ? text : undefined;
 }
