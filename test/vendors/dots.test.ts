@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ParseNodeFactory } from '@microsoft/kiota-abstractions';
 import { startMock, type StartedMock } from '../../mock/index.js';
-import { absentReason, sharedCorpusFile } from '../shared-corpus.js';
+import { absentReason, installed, sharedCorpusFile } from '../shared-corpus.js';
 
 /**
  * DigitalOcean's own client against the mock of DigitalOcean's own description, both as published:
@@ -15,16 +14,6 @@ import { absentReason, sharedCorpusFile } from '../shared-corpus.js';
  * a specifier the compiler does not follow and the few members used here are typed below. Where the description or
  * the client is absent the tests skip and say so.
  */
-const require = createRequire(import.meta.url);
-
-/** The absolute path of a package's file, `undefined` when the package is not installed. */
-function installed(specifier: string): string | undefined {
-  try {
-    return require.resolve(specifier);
-  } catch {
-    return undefined;
-  }
-}
 
 const DESCRIPTION = 'digitalocean/DigitalOcean-public.v2.yaml';
 const SPEC = sharedCorpusFile(DESCRIPTION);

