@@ -668,7 +668,6 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
     const size = number(limit!.parameter) ?? limit!.default ?? kept.length;
     let start: number;
     let headers: Record<string, string> | undefined;
-    let last: string | undefined;
     const at = number(paging?.parameter);
     if (paging?.kind === 'cursor') {
       // A cursor names the position of the next page's first record, as this mock wrote it; any other cursor (the
@@ -676,9 +675,10 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
       const cursor = query[paging.parameter];
       start = cursor === undefined || cursor === '' ? 0 : Number(decodeCursor(String(cursor)) ?? kept.length);
       if (start + size < kept.length && size > 0 && linked) headers = { link: `<${setQuery(request.url, paging.parameter, encodeCursor(String(start + size)))}>; rel="next"` };
-      last = String(Math.max(0, start) + Math.min(size, Math.max(0, kept.length - Math.max(0, start))));
     } else start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
+    // A body member naming the next page holds the position after this page's last record.
+    const last = paging?.kind === 'cursor' ? String(Math.max(0, start) + page.length) : undefined;
     const withHeaders = (json: string): { json: string; headers?: Record<string, string> } => (headers === undefined ? { json } : { json, headers });
     if (path.length === 0) return withHeaders(exactJson(page));
     if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) fillServedPage(list, whole as Record<string, unknown>, { returned: page.length, total: kept.length, ...(last === undefined ? {} : { last }) }, { url: request.url, limit: size, offset: Math.max(0, start), page: paging?.kind === 'page' ? (at ?? paging.first) : undefined, host: request.host });
