@@ -123,7 +123,13 @@ export async function callUnderProducedRecord(context: CheckContext, op: Operati
     return;
   }
   const body = op.body === undefined ? undefined : ordinaryBody(context, op, context.target.integers, 3, true);
-  await context.call(op, requestOf(context, op, { path, query, ...(body === undefined ? {} : { value: body }) }), op.method === 'GET' ? successStatuses(op) : documentedStatuses(op));
+  const statuses = op.method === 'GET' ? successStatuses(op) : documentedStatuses(op);
+  // An action on a record under a parent (`…/threads/{thread_id}/runs/{run_id}/submit_tool_outputs`) gets each path
+  // value from its own producer, so the record may live under another parent than the one named: a server that
+  // looks the record up there answers HTTP's 404, documented or not (D251, D267).
+  const unpaired = op.acts !== undefined && op.pathParams.length > 1 && !context.target.strict && !statuses.includes(404);
+  const { exchange } = await context.call(op, requestOf(context, op, { path, query, ...(body === undefined ? {} : { value: body }) }), unpaired ? [...statuses, 404] : statuses);
+  if (unpaired && exchange.response.status === 404) context.advise(`${op.operationId} answered 404 to path values made one at a time (${Object.keys(path).join(', ')}), which need not belong together: its success answer stays unjudged here`);
 }
 
 /**
