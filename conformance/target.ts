@@ -40,6 +40,11 @@ export interface Target {
   tls?: TargetTls;
   /** The OpenAPI document the target implements (the checks are derived from it). Default `spec/openapi.yaml`. */
   spec?: string;
+  /**
+   * The run's clock: the instant whose day the date windows the suite tries first start from (D186), so that a run
+   * against a server on another clock (a test's fixed day) asks the same windows. Default: the system clock.
+   */
+  now?: () => Date;
 }
 
 /** TLS options of a {@link Target}: paths of PEM files, read by the process that sends the requests. */
@@ -68,5 +73,6 @@ export function resolveTarget(target: Target): ResolvedTarget {
     runs: target.runs ?? 50,
     concurrency: Math.max(1, Math.floor(target.concurrency ?? 1)),
     consistencyWindowMs: Math.max(0, target.consistencyWindowMs ?? 0),
+    now: target.now ?? (() => new Date()),
   };
 }

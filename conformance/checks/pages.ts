@@ -11,6 +11,7 @@ import { defaultedFilters, idOf, memory, type Check, type ExactRecord } from './
 import { ensurePopulation } from './population.js';
 import { operation, readRecord, recordsOf, successStatuses } from './records.js';
 import { inWindow, windowOf } from '../window-query.js';
+import { pastEndStatuses } from './page-end.js';
 
 /**
  * Most pages one walk reads, and most records (D279): past either the walk stops, says so, and the check judges the
@@ -82,7 +83,10 @@ async function walk(context: CheckContext, resource: ResourceModel, list: ListMo
     if (paging.kind === 'page' && index > 0) asked.set(paging.parameter, String(paging.first + index));
     if (paging.kind === 'offset' && index > 0) asked.set(paging.parameter, String(read));
     if (paging.kind === 'cursor' && index > 0) asked.set(paging.parameter, cursor!);
-    const { exchange, body } = await context.call(op, requestOf(context, op, { query: asked.toString() }), successStatuses(op));
+    // A page asked after a full one may be a documented 404 past the list's end (D360): the walk ends there.
+    const pastEnd = pastEndStatuses(op, paging, index > 0);
+    const { exchange, body } = await context.call(op, requestOf(context, op, { query: asked.toString() }), [...successStatuses(op), ...pastEnd]);
+    if (pastEnd.includes(exchange.response.status)) return { pages, bound: undefined };
     const records = recordsOf(resource, body);
     const page: Page = { ids: records.map((record: ExactRecord) => idOf(resource, record)), exchange, next: paging.kind === 'cursor' ? nextCursor(list, paging.parameter, body, exchange) : undefined };
     pages.push(page);

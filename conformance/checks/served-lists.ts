@@ -9,6 +9,7 @@ import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
 import { boundarySizes } from './pages.js';
+import { pastEndStatuses } from './page-end.js';
 import { queryHoldingRecords, recordsFor } from '../references.js';
 import { narrowWindows } from '../window-query.js';
 import type { Check } from './check.js';
@@ -76,7 +77,7 @@ export async function baseQuery(context: CheckContext, served: ServedList): Prom
   const query = await queryHoldingRecords(context, served.op, itemsPath);
   if (query === undefined) throw new NothingToJudge(`${served.op.operationId} needs a query parameter the spec gives no example, enum or default for, so no request to it could be built`);
   // The narrowest window that holds records (D186): a list computed per day of its window is asked for a week, not centuries.
-  for (const window of narrowWindows(served.op, query, new Date())) {
+  for (const window of narrowWindows(served.op, query, context.target.now())) {
     const withWindow = [query, window].filter((part) => part !== '').join('&');
     if ((await recordsFor(context, served.op, withWindow, itemsPath)).length > 0) return withWindow;
   }
@@ -91,7 +92,8 @@ interface Asked {
 
 /**
  * Reads one page: `size` records (`undefined`: the server's default) at page `at` (`undefined`: the first), asked
- * with `base` (from {@link baseQuery}) and the filter value `asked`, if any.
+ * with `base` (from {@link baseQuery}) and the filter value `asked`, if any. A page asked at `at` of a list paged by
+ * number or offset answered with a documented 404 reads as an empty page, the list's end (D360).
  */
 export async function readPage(context: CheckContext, served: ServedList, base: string, size: number | undefined, at: string | undefined, asked?: Asked): Promise<Page> {
   const { op, list } = served;
@@ -99,7 +101,10 @@ export async function readPage(context: CheckContext, served: ServedList, base: 
   if (asked !== undefined) query.set(asked.filter.parameter.name, String(asked.value));
   if (size !== undefined) query.set(list.limit!.parameter, String(size));
   if (at !== undefined && list.paging !== undefined) query.set(list.paging.parameter, at);
-  const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), successStatuses(op));
+  // A page asked at a page number or offset follows a full one: a documented 404 there is the list's end (D360).
+  const pastEnd = pastEndStatuses(op, list.paging, at !== undefined);
+  const { exchange, body } = await context.call(op, requestOf(context, op, { query: query.toString() }), [...successStatuses(op), ...pastEnd]);
+  if (pastEnd.includes(exchange.response.status)) return { keys: [], records: [], exchange, next: undefined };
   const records = list.shape.kind === 'array' ? body : memberAt(body, list.shape.itemsPath);
   const held = Array.isArray(records) ? (records as unknown[]) : [];
   return { keys: held.map((record) => canonicalJson(record)), records: held, exchange, next: list.paging?.kind === 'cursor' ? nextPageValue(list, body, exchange.response.headers) : undefined };

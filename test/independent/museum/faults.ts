@@ -16,6 +16,7 @@ export const MUSEUM_FAULTS: readonly KilledFault<MuseumFault>[] = [
   { fault: 'events-default-limit-ignored', killedBy: 'listSpecialEvents.default-limit' },
   { fault: 'hours-limit-ignored', killedBy: 'getMuseumHours.limit' },
   { fault: 'hours-page-repeats', killedBy: 'getMuseumHours.pages' },
+  { fault: 'hours-later-pages-404', killedBy: 'getMuseumHours.pages' },
   { fault: 'events-limit-maximum-ignored', killedBy: 'listSpecialEvents.invalid-query' },
   { fault: 'events-page-ignored', killedBy: 'listSpecialEvents.pages' },
   { fault: 'dates-as-local-date-times', killedBy: 'createSpecialEvent.echo' },

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Target } from '../../../conformance/target.js';
+import { fixedClock, TEST_DAY } from '../../fixed-clock.js';
 import { absentReason, sharedCorpusFile } from '../../shared-corpus.js';
 import { failureText, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, type KilledFault, type StartServer } from '../independent-case.js';
 
@@ -12,9 +13,18 @@ export const MUSEUM_SPEC = sharedCorpusFile(MUSEUM_CORPUS_FILE);
 /** Why the museum tests skip, when they do. */
 export const MUSEUM_ABSENT = absentReason(MUSEUM_CORPUS_FILE);
 
-/** The suite's target for a museum server at `baseUrl` (`spec` is the corpus file; callers skip when it is absent). */
-export function museumTarget(spec: string, baseUrl: string): Target {
-  return { baseUrl, apiKey: INDEPENDENT_KEY, spec, runs: INDEPENDENT_RUNS };
+/**
+ * The clock of the museum tests, given to both the servers and the suite: opening hours and event windows are
+ * computed from "today", and a verdict must not depend on the day the tests run.
+ */
+export const MUSEUM_CLOCK = fixedClock(TEST_DAY);
+
+/**
+ * The suite's target for a museum server at `baseUrl` (`spec` is the corpus file; callers skip when it is absent),
+ * on `now`, the clock the server was started with (default {@link MUSEUM_CLOCK}).
+ */
+export function museumTarget(spec: string, baseUrl: string, now: () => Date = MUSEUM_CLOCK): Target {
+  return { baseUrl, apiKey: INDEPENDENT_KEY, spec, runs: INDEPENDENT_RUNS, now };
 }
 
 /** A one-fault version and its check; `strict`: the check rejects it only under `--strict` (a rule stated in prose). */

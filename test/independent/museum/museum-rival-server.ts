@@ -16,9 +16,13 @@ import { gzipSync } from 'node:zlib';
 // problem details with `status` and `detail`; an undeclared query parameter and an empty update refused with 400.
 // It shares no code with the mock, the suite or the first server.
 
-/** Options of {@link startMuseumRivalServer}: the accepted Basic user name (any password). */
+/**
+ * Options of {@link startMuseumRivalServer}: the accepted Basic user name (any password), and the clock whose day
+ * is "today" for the published hours and the default event window (default: the system clock).
+ */
 export interface MuseumRivalOptions {
   user: string;
+  now?: () => Date;
 }
 
 /** A running rival: its base URL (the description's server path under a free port of 127.0.0.1) and how to stop it. */
@@ -67,7 +71,6 @@ function dayNumber(text: unknown): number | undefined {
 }
 
 const dayText = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
-const todayNumber = (): number => Math.floor(Date.now() / DAY_MS);
 
 /** A version 4 uuid from 16 random bytes. */
 function newId(): string {
@@ -116,6 +119,8 @@ function member(body: Record<string, unknown>, name: keyof Omit<EventRow, 'id' |
 export async function startMuseumRivalServer(options: MuseumRivalOptions): Promise<MuseumRival> {
   const rows = new Map<string, EventRow>();
   const ticketIds = new Set<string>();
+  const clock = options.now ?? ((): Date => new Date());
+  const todayNumber = (): number => Math.floor(clock().getTime() / DAY_MS);
 
   const reply = (request: IncomingMessage, response: ServerResponse, status: number, payload?: unknown, headers: Record<string, string> = {}): void => {
     if (payload === undefined) {

@@ -34,12 +34,17 @@ export type MuseumFault =
   | 'create-answers-200'
   | 'hours-start-day-before'
   | 'events-start-day-before'
-  | 'ticket-date-today';
+  | 'ticket-date-today'
+  | 'hours-later-pages-404';
 
-/** Options of {@link startMuseumServer}: the accepted Basic user name (any password) and the fault, if any. */
+/**
+ * Options of {@link startMuseumServer}: the accepted Basic user name (any password), the fault, if any, and the
+ * clock whose day is "today" for a window left open (default: the system clock).
+ */
 export interface MuseumOptions {
   user: string;
   fault?: MuseumFault;
+  now?: () => Date;
 }
 
 /** A running museum server: its base URL (a free port of 127.0.0.1, paths at its root) and how to stop it. */
@@ -82,7 +87,6 @@ function plusDays(day: string, count: number): string | undefined {
   return parsed.toISOString().slice(0, 10);
 }
 
-const today = (): string => new Date().toISOString().slice(0, 10);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -170,6 +174,8 @@ function jsonBody(request: IncomingMessage, text: string): unknown {
  */
 export async function startMuseumServer(options: MuseumOptions): Promise<RunningMuseum> {
   const { fault } = options;
+  const clock = options.now ?? ((): Date => new Date());
+  const today = (): string => clock().toISOString().slice(0, 10);
   const events = new Map<string, SpecialEvent>();
   const cancelled = new Map<string, SpecialEvent>();
   const tickets = new Set<string>();
@@ -230,6 +236,8 @@ export async function startMuseumServer(options: MuseumOptions): Promise<Running
         // "Starting date to retrieve future operating hours from": every day from it on has hours, page by page.
         const start = dayQuery(query, 'startDate', today());
         const { skip, limit } = paging(query, fault === 'events-default-limit-ignored' ? undefined : fault);
+        // Every page after the first is "not found", though the hours never end: 404 is documented, the end is not there.
+        if (fault === 'hours-later-pages-404' && skip > 0) throw new Problem(404, 'No such page');
         const skipped = fault === 'hours-page-repeats' ? 0 : skip;
         const days: ReturnType<typeof hoursOf>[] = [];
         const count = fault === 'hours-limit-ignored' ? 10 : limit;
