@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { listCheckIds, runCheck } from '../conformance/run-suite.js';
 import { specMock } from './spec-mock.js';
+import { fixedClock, TEST_DAY } from './fixed-clock.js';
 
 /**
  * A list computed for the window it is asked, which the suite cannot write (spec/DECISIONS.md › D276): the mock
@@ -42,14 +43,17 @@ paths:
 
 const DAY_MS = 86_400_000;
 
+/** The clock of the server below and of the suite run against it: the verdict must not depend on the day. */
+const NOW = fixedClock(TEST_DAY);
+
 /**
- * A server of the spec that computes a day for every date of the window asked (today to a week on when not asked),
- * page by page; with `dayBefore` it starts a day early, as a start read in a zone west of UTC would.
+ * A server of the spec that computes a day for every date of the window asked (today, by {@link NOW}, to a week on
+ * when not asked), page by page; with `dayBefore` it starts a day early, as a start read in a zone west of UTC would.
  */
 function hoursServer(dayBefore: boolean): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const today = new Date().toISOString().slice(0, 10);
+    const today = NOW().toISOString().slice(0, 10);
     const start = Date.parse(url.searchParams.get('startDate') ?? today) - (dayBefore ? DAY_MS : 0);
     const end = Date.parse(url.searchParams.get('endDate') ?? new Date(Date.parse(today) + 7 * DAY_MS).toISOString().slice(0, 10));
     const limit = Number(url.searchParams.get('limit') ?? 10);
@@ -82,7 +86,7 @@ describe('a list computed for its window is judged within it (D276)', () => {
     const server = await hoursServer(false);
     try {
       for (const baseUrl of [started.mock.baseUrl, server.baseUrl]) {
-        const outcome = await runCheck('listOpeningHours.window', { baseUrl, apiKey: KEY, spec: started.spec, runs: 5 });
+        const outcome = await runCheck('listOpeningHours.window', { baseUrl, apiKey: KEY, spec: started.spec, runs: 5, now: NOW });
         expect(outcome.ok ? '' : outcome.report, baseUrl).toBe('');
         expect(outcome.ok && outcome.skipped, baseUrl).toBeFalsy();
       }
@@ -95,7 +99,7 @@ describe('a list computed for its window is judged within it (D276)', () => {
     const server = await hoursServer(true);
     try {
       for (const seed of [1, 2, 3]) {
-        const outcome = await runCheck('listOpeningHours.window', { baseUrl: server.baseUrl, apiKey: KEY, spec: started.spec, runs: 5, seed });
+        const outcome = await runCheck('listOpeningHours.window', { baseUrl: server.baseUrl, apiKey: KEY, spec: started.spec, runs: 5, seed, now: NOW });
         expect(outcome.ok, `seed ${seed}`).toBe(false);
         expect(outcome.ok ? '' : outcome.report).toContain('wholly outside that window');
       }

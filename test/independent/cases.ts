@@ -6,7 +6,7 @@ import { GALLERY_FAULTS } from './gallery/faults.js';
 import { GITHUB_ISSUES_FAULTS, GITHUB_ISSUES_SPEC } from './github-issues/faults.js';
 import { startGithubIssuesServer } from './github-issues/github-issues-server.js';
 import { startGalleryServer } from './gallery/gallery-server.js';
-import { INDEPENDENT_KEY, type IndependentSpec, type KilledFault, type RunningIndependent, type StartServer } from './independent-target.js';
+import { INDEPENDENT_CLOCK, INDEPENDENT_KEY, type IndependentSpec, type KilledFault, type RunningIndependent, type StartServer } from './independent-target.js';
 import { MUSEUM_CORPUS_SPEC, MUSEUM_FAULTS } from './museum/faults.js';
 import { startMuseumServer } from './museum/museum-server.js';
 import { MARKET_FAULTS } from './marketplace/faults.js';
@@ -48,11 +48,11 @@ function caseOf<F extends string>(spec: IndependentSpec, start: StartServer<F>, 
 export function independentCases(): IndependentCase[] {
   return [
     caseOf('boards-links-3.0.yaml', (fault) => startBoardsServer(fault), BOARDS_FAULTS),
-    caseOf('ferry-travel-3.1.yaml', (fault) => startFerryServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), FERRY_FAULTS),
-    caseOf('gallery-3.1.yaml', (fault) => startGalleryServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), GALLERY_FAULTS),
+    caseOf('ferry-travel-3.1.yaml', (fault) => startFerryServer({ tokens: [INDEPENDENT_KEY], now: INDEPENDENT_CLOCK, ...(fault === undefined ? {} : { fault }) }), FERRY_FAULTS),
+    caseOf('gallery-3.1.yaml', (fault) => startGalleryServer({ user: INDEPENDENT_KEY, now: INDEPENDENT_CLOCK, ...(fault === undefined ? {} : { fault }) }), GALLERY_FAULTS),
     caseOf(GITHUB_ISSUES_SPEC, (fault) => startGithubIssuesServer(fault === undefined ? {} : { fault }), GITHUB_ISSUES_FAULTS),
     caseOf('marketplace-3.1.yaml', (fault) => startMarketServer(INDEPENDENT_KEY, fault), MARKET_FAULTS),
-    caseOf(MUSEUM_CORPUS_SPEC, (fault) => startMuseumServer({ user: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), MUSEUM_FAULTS),
+    caseOf(MUSEUM_CORPUS_SPEC, (fault) => startMuseumServer({ user: INDEPENDENT_KEY, now: INDEPENDENT_CLOCK, ...(fault === undefined ? {} : { fault }) }), MUSEUM_FAULTS),
     caseOf('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), NURSERY_FAULTS),
     caseOf(PETSTORE_SPEC, (fault) => startPetstoreServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), PETSTORE_FAULTS),
     caseOf(TRAIN_TRAVEL_CORPUS_SPEC, (fault) => startTrainServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), TRAIN_FAULTS),

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { absentReason } from '../shared-corpus.js';
 import { failureText, independentTarget, outcomes, specLabel, specPath, type IndependentSpec, type KilledFault, type StartServer } from './independent-target.js';
 
-export { failureText, independentTarget, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, specLabel, type IndependentSpec, type KilledFault, type StartServer } from './independent-target.js';
+export { failureText, independentTarget, INDEPENDENT_CLOCK, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, specLabel, type IndependentSpec, type KilledFault, type StartServer } from './independent-target.js';
 
 /**
  * Registers the tests of one independent server: the correct server passes every check of the suite (and each

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { listCheckIds, runCheck, startRun, type CheckOutcome } from '../../conformance/run-suite.js';
 import type { Target } from '../../conformance/target.js';
 import { PACKAGE_ROOT } from '../../model/loader.js';
+import { fixedClock, TEST_DAY } from '../fixed-clock.js';
 import { sharedCorpusFile } from '../shared-corpus.js';
 
 // What an independent server's test and the kill benchmark (bench/kills.ts) share: the target of a server, the
@@ -12,6 +13,12 @@ import { sharedCorpusFile } from '../shared-corpus.js';
  * to be met on every run, few enough for one spec's test to stay within about a minute and a half.
  */
 export const INDEPENDENT_RUNS = 10;
+
+/**
+ * The clock of the independent servers that compute dates from "today" (a museum's hours, a gallery's or a ferry's
+ * default window) and of the suite run against them: one fixed day, so that no verdict depends on the calendar.
+ */
+export const INDEPENDENT_CLOCK = fixedClock(TEST_DAY);
 
 /** The key the independent servers accept (as a Bearer token, an api_key header, or a Basic user name). */
 export const INDEPENDENT_KEY = 'independent-key';
@@ -43,13 +50,13 @@ export function specPath(spec: IndependentSpec): string | undefined {
 }
 
 /**
- * The suite's target for a server implementing `spec` at `baseUrl`. Throws when the spec is a corpus file that is
+ * The suite's target for a server implementing `spec` at `baseUrl`, on {@link INDEPENDENT_CLOCK}. Throws when the spec is a corpus file that is
  * absent (the callers skip before, saying why).
  */
 export function independentTarget(spec: IndependentSpec, baseUrl: string): Target {
   const path = specPath(spec);
   if (path === undefined) throw new Error(`${specLabel(spec)} is absent from this machine`);
-  return { baseUrl, apiKey: INDEPENDENT_KEY, spec: path, runs: INDEPENDENT_RUNS };
+  return { baseUrl, apiKey: INDEPENDENT_KEY, spec: path, runs: INDEPENDENT_RUNS, now: INDEPENDENT_CLOCK };
 }
 
 /** Every check of the suite (or those of `ids`) run against `target`, one after the other in one run, with its outcome. */

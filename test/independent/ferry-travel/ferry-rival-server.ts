@@ -20,6 +20,8 @@ export interface FerryRivalOptions {
   maskCardNumber?: boolean;
   /** Further choices, off by default: a query parameter the operation does not declare is a 400 (documented). */
   strictQuery?: boolean;
+  /** The clock whose day is "today" for the timetable and a date left out (default: the system clock). */
+  now?: () => Date;
 }
 
 /** A running server: its base URL (the spec's `/v1` under a free port of 127.0.0.1) and how to stop it. */
@@ -77,15 +79,15 @@ const HARBOURS: readonly Harbour[] = [
   ['Rosslare Europort', 'IE', 0],
 ].map(([name, country, offset]) => ({ id: nameUuid(`port ${String(name)}`), name: String(name), country_code: String(country), offsetHours: Number(offset) }));
 
-/** The timetable: every route both ways, three sailings a day from five days ago to forty days ahead. */
-function timetable(): Sailing[] {
+/** The timetable: every route both ways, three sailings a day from five days ago to forty days ahead of `today`. */
+function timetable(today: Date): Sailing[] {
   const routes: [number, number, string, number, number][] = [
     [0, 1, 'Solent Sea Lines', 330, 48],
     [0, 2, 'Solent Sea Lines', 360, 52.5],
     [3, 4, 'Skagerrak Shipping', 195, 39],
     [5, 1, 'Celtic Crossings', 1080, 119],
   ];
-  const midnight = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   const sailings: Sailing[] = [];
   for (const [from, to, operator, minutes, price] of routes) {
     for (const [a, b] of [
@@ -140,7 +142,8 @@ function instant(text: string): number | undefined {
  * of `options.tokens` (the spec's OAuth2 scheme, scopes not told apart); errors are `application/problem+json`.
  */
 export async function startFerryRivalServer(options: FerryRivalOptions): Promise<RivalServer> {
-  const sailings = timetable();
+  const clock = options.now ?? ((): Date => new Date());
+  const sailings = timetable(clock());
   const sailingById = new Map(sailings.map((one) => [one.id, one]));
   const reservations = new Map<string, Obj>();
   let baseUrl = '';
@@ -239,7 +242,8 @@ export async function startFerryRivalServer(options: FerryRivalOptions): Promise
       const destination = url.searchParams.get('destination');
       if (origin === null || destination === null || !UUID_TEXT.test(origin) || !UUID_TEXT.test(destination)) throw new Problem(400, 'Bad Request', 'origin and destination must be port ids');
       const date = url.searchParams.get('date');
-      const from = date === null ? Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) : instant(date);
+      const today = clock();
+      const from = date === null ? Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) : instant(date);
       if (from === undefined) throw new Problem(400, 'Bad Request', 'date must be an ISO 8601 date-time');
       const cars = flag(url, 'cars');
       const pets = flag(url, 'pets');

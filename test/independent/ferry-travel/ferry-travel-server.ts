@@ -41,8 +41,8 @@ export interface FerryServer {
  * Starts the server on a free port of 127.0.0.1, accepting `Authorization: Bearer <token>` for `tokens`, with the
  * timetable `crossings` (default: {@link FERRY_CROSSINGS}).
  */
-export async function startFerryServer(options: { tokens: readonly string[]; fault?: FerryFault; crossings?: readonly Crossing[] }): Promise<FerryServer> {
-  const app = new FerryApp(options.tokens, options.fault, options.crossings ?? FERRY_CROSSINGS);
+export async function startFerryServer(options: { tokens: readonly string[]; fault?: FerryFault; crossings?: readonly Crossing[]; now?: () => Date }): Promise<FerryServer> {
+  const app = new FerryApp(options.tokens, options.fault, options.crossings ?? FERRY_CROSSINGS, options.now ?? ((): Date => new Date()));
   const server: Server = createServer((request, response) => {
     app.handle(request, response).catch(() => {
       if (!response.headersSent) send(response, 500, { title: 'Internal Server Error', status: 500 }, 'application/problem+json');
@@ -76,7 +76,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 class FerryApp {
   private readonly reservations = new Map<string, Reservation>();
 
-  constructor(private readonly tokens: readonly string[], private readonly fault: FerryFault | undefined, private readonly crossings: readonly Crossing[]) {}
+  constructor(
+    private readonly tokens: readonly string[],
+    private readonly fault: FerryFault | undefined,
+    private readonly crossings: readonly Crossing[],
+    private readonly now: () => Date,
+  ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -190,7 +195,7 @@ class FerryApp {
     const destination = query.get('destination');
     if (origin === null || destination === null || !UUID.test(origin) || !UUID.test(destination)) throw new Problem(400, 'Bad Request', 'origin and destination must be port ids');
     const dateText = query.get('date');
-    const today = new Date();
+    const today = this.now();
     today.setUTCHours(0, 0, 0, 0);
     const from = dateText === null ? today : new Date(dateText);
     if (Number.isNaN(from.getTime()) || (dateText !== null && !/^\d{4}-\d{2}-\d{2}T/.test(dateText))) throw new Problem(400, 'Bad Request', 'date must be an ISO 8601 date and time');

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listCheckIds, runCheck } from '../../../conformance/run-suite.js';
 import { PACKAGE_ROOT } from '../../../model/loader.js';
+import { INDEPENDENT_CLOCK } from '../independent-case.js';
 import { FERRY_FAULTS } from './faults.js';
 import { startFerryServer, type FerryServer } from './ferry-travel-server.js';
 
@@ -16,12 +17,13 @@ const SPEC = join(PACKAGE_ROOT, 'spec', 'wild', 'ferry-travel-3.1.yaml');
 const TOKEN = 'independent-ferry-token';
 const RUNS = 10;
 
-const targetOf = (server: FerryServer) => ({ baseUrl: server.baseUrl, apiKey: TOKEN, spec: SPEC, runs: RUNS });
+// The server and the suite share one fixed day: crossings are listed from "today".
+const targetOf = (server: FerryServer) => ({ baseUrl: server.baseUrl, apiKey: TOKEN, spec: SPEC, runs: RUNS, now: INDEPENDENT_CLOCK });
 
 describe('the ferry-travel server written from the spec', () => {
   let server: FerryServer;
   beforeAll(async () => {
-    server = await startFerryServer({ tokens: [TOKEN] });
+    server = await startFerryServer({ tokens: [TOKEN], now: INDEPENDENT_CLOCK });
   });
   afterAll(async () => {
     await server?.close();
@@ -57,7 +59,7 @@ describe('the ferry-travel server written from the spec', () => {
 });
 
 test('with an empty timetable no reservation can be made: the checks that need one are skipped with the reason, the others run', async () => {
-  const empty = await startFerryServer({ tokens: [TOKEN], crossings: [] });
+  const empty = await startFerryServer({ tokens: [TOKEN], now: INDEPENDENT_CLOCK, crossings: [] });
   try {
     const target = targetOf(empty);
     const failures: string[] = [];
@@ -85,7 +87,7 @@ describe('one-fault versions of it', () => {
 
   for (const { fault, description, killedBy } of FERRY_FAULTS) {
     test(`${fault} (${description}) is rejected by ${killedBy}`, async () => {
-      const broken = await startFerryServer({ tokens: [TOKEN], fault });
+      const broken = await startFerryServer({ tokens: [TOKEN], now: INDEPENDENT_CLOCK, fault });
       try {
         const outcome = await runCheck(killedBy, targetOf(broken));
         expect(outcome.ok, `${killedBy} passed a server where ${description}`).toBe(false);

@@ -23,6 +23,8 @@ export interface GalleryRivalOptions {
   strictQuery?: boolean;
   /** Further choices, off by default: a `limit` above 30 is served as 30 rather than refused. */
   clampLimit?: boolean;
+  /** The clock whose day is "today" for a window left open (default: the system clock). */
+  now?: () => Date;
 }
 
 /** A running server: its base URL (the spec's `/api/v1` under a free port of 127.0.0.1) and how to stop it. */
@@ -159,6 +161,7 @@ function dayParam(query: URLSearchParams, name: string, fallback: string): strin
 export async function startGalleryRivalServer(options: GalleryRivalOptions): Promise<RivalServer> {
   const shows = new Map<string, Show>();
   const passes = new Set<string>();
+  const today = (): string => (options.now ?? ((): Date => new Date()))().toISOString().slice(0, 10);
   let served = 0;
 
   const reply = (request: IncomingMessage, response: ServerResponse, status: number, payload?: unknown, extra: Record<string, string> = {}): void => {
@@ -248,7 +251,7 @@ export async function startGalleryRivalServer(options: GalleryRivalOptions): Pro
       if (unknown !== undefined) throw new Refusal(400, `Unknown query parameter '${unknown}'`);
     }
     if (top === 'opening-hours') {
-      const from = dayParam(query, 'startDate', new Date().toISOString().slice(0, 10));
+      const from = dayParam(query, 'startDate', today());
       const { page, limit } = pageParams(query, options.clampLimit === true);
       const open: Record<string, string>[] = [];
       for (let offset = 0; offset < HORIZON; offset += 1) {
@@ -260,7 +263,7 @@ export async function startGalleryRivalServer(options: GalleryRivalOptions): Pro
       return reply(request, response, 200, open.slice((page - 1) * limit, page * limit));
     }
     if (top === 'exhibitions' && id === undefined && verb === 'GET') {
-      const from = dayParam(query, 'startDate', new Date().toISOString().slice(0, 10));
+      const from = dayParam(query, 'startDate', today());
       const to = dayParam(query, 'endDate', shiftDay(from, 7));
       const { page, limit } = pageParams(query, options.clampLimit === true);
       const hits = [...shows.values()]

@@ -32,10 +32,14 @@ export type GalleryFault =
   | 'client-id-ignored'
   | 'missing-answers-200-empty';
 
-/** Options of {@link startGalleryServer}: the accepted Basic user name (any password) and the fault, if any. */
+/**
+ * Options of {@link startGalleryServer}: the accepted Basic user name (any password), the fault, if any, and the
+ * clock whose day is "today" for a window left open (default: the system clock).
+ */
 export interface GalleryOptions {
   user: string;
   fault?: GalleryFault;
+  now?: () => Date;
 }
 
 /** A running gallery server: its base URL (the spec's `/api/v1` under a free port) and how to stop it. */
@@ -88,7 +92,6 @@ function addDays(date: string, days: number): string {
   return parsed.toISOString().slice(0, 10);
 }
 
-const today = (): string => new Date().toISOString().slice(0, 10);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -185,6 +188,8 @@ function parseJson(request: IncomingMessage, text: string): unknown {
  */
 export async function startGalleryServer(options: GalleryOptions): Promise<RunningServer> {
   const { fault } = options;
+  const clock = options.now ?? ((): Date => new Date());
+  const today = (): string => clock().toISOString().slice(0, 10);
   const exhibitions = new Map<string, Exhibition>();
   const passes = new Map<string, Pass>();
 

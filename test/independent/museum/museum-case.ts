@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Target } from '../../../conformance/target.js';
-import { fixedClock, TEST_DAY } from '../../fixed-clock.js';
 import { absentReason, sharedCorpusFile } from '../../shared-corpus.js';
-import { failureText, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, type KilledFault, type StartServer } from '../independent-case.js';
+import { failureText, INDEPENDENT_CLOCK, INDEPENDENT_KEY, INDEPENDENT_RUNS, outcomes, type KilledFault, type StartServer } from '../independent-case.js';
 
 /** Where Redocly's Museum description sits inside the shared corpus (read there, never copied into the tree). */
 export const MUSEUM_CORPUS_FILE = 'museum/openapi.yaml';
@@ -17,7 +16,7 @@ export const MUSEUM_ABSENT = absentReason(MUSEUM_CORPUS_FILE);
  * The clock of the museum tests, given to both the servers and the suite: opening hours and event windows are
  * computed from "today", and a verdict must not depend on the day the tests run.
  */
-export const MUSEUM_CLOCK = fixedClock(TEST_DAY);
+export const MUSEUM_CLOCK = INDEPENDENT_CLOCK;
 
 /**
  * The suite's target for a museum server at `baseUrl` (`spec` is the corpus file; callers skip when it is absent),
