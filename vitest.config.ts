@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -12,5 +13,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One test file per core. Vitest's default keeps a core free (one file at a time on CI's two cores), though most
+    // files spend much of their time waiting on servers, browsers and child processes they start.
+    maxWorkers: availableParallelism(),
   },
 });
