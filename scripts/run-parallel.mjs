@@ -14,7 +14,7 @@ if (names.length === 0) {
 /** Runs `npm run <name>`; resolves with its exit code (1 when it could not start or was killed) and its output. */
 const run = (name) =>
   new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', name], { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
