@@ -1,28 +1,26 @@
 #!/usr/bin/env node
 // Before `npm test`: some tests start real programs that npm does not ship, from Debian's packages (npm downloads
 // no browser and no server): chromium (the browser tests), redis-server (the Redis store's replicas), openssl (a
-// throwaway CA for the TLS tests), script (a terminal for the colour tests), prometheus-alertmanager and Jupyter
-// Server (real servers the suite is run against; Jupyter's is a Python module). Whatever is missing is installed
+// throwaway CA for the TLS tests), script (a terminal for the colour tests), prometheus-alertmanager and
+// python3-jupyter-server (real servers the suite is run against; Jupyter's is found by the description it ships, in
+// Debian's Python path, which another Python on PATH, such as pyenv's, does not read). Whatever is missing is installed
 // with apt on a Debian machine run as root; otherwise this says which command to run, and the tests that need it
 // will fail saying the same.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-/** Program (or a Python module, `module`) → the Debian package that ships it, and where the tests look for it. */
+/** Program → the Debian package that ships it, and where the tests look for it. */
 const NEEDED = [
   { program: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium' },
   { program: 'redis-server', pkg: 'redis-server' },
   { program: 'openssl', pkg: 'openssl' },
   { program: 'script', pkg: 'bsdutils' },
   { program: 'prometheus-alertmanager', pkg: 'prometheus-alertmanager' },
-  { module: 'jupyter_server', program: 'python3 (jupyter_server)', pkg: 'python3-jupyter-server' },
+  { program: '/usr/lib/python3/dist-packages/jupyter_server/services/api/api.yaml', pkg: 'python3-jupyter-server' },
 ];
 
-const found = ({ program, module }) => {
-  if (module !== undefined) return spawnSync('python3', ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
-  return program.startsWith('/') ? existsSync(program) : spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
-};
-const missing = NEEDED.filter((needed) => !found(needed));
+const found = (program) => (program.startsWith('/') ? existsSync(program) : spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0);
+const missing = NEEDED.filter(({ program }) => !found(program));
 if (missing.length === 0) process.exit(0);
 
 const packages = missing.map(({ pkg }) => pkg);
