@@ -4,7 +4,7 @@ import type { OperationModel } from '../model/model.js';
 import { validSample } from '../model/samples.js';
 import { ordinaryBody, pinMember } from './arbitraries/body.js';
 import { createRecord } from './checks/records.js';
-import type { CheckContext } from './check-context.js';
+import type { CheckContext, Resolution } from './check-context.js';
 import type { Exchange } from '../judge/verdict.js';
 import { NotRun } from './arbitraries/bounded.js';
 import { failingExchange } from './report/results.js';
@@ -14,10 +14,7 @@ import { failingExchange } from './report/results.js';
 // before a check runs, each such member is pinned to the id of a record that exists on the target.
 
 // What a run learns here (references resolved and unresolved, the ids served lists show, the queries that find
-// records) lives in its `RunState.references` (conformance/run-state.ts).
-
-/** A reference's value on a target, and why it cannot be trusted to exist there (an id only the spec shows). */
-export type Resolution = { value: unknown; unverified?: string } | { reason: string };
+// records) lives in its `RunState.references` (conformance/check-context.ts).
 
 const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceModel): string => `${context.target.baseUrl} ${op.operationId} ${reference.member}`;
 

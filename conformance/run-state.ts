@@ -1,46 +1,17 @@
 import { randomInt } from 'node:crypto';
-import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
-import type { Check, ResourceMemory } from './checks/check.js';
+import type { ApiModel, OperationModel } from '../model/model.js';
+import type { Check, ParentState, ReferenceState, ResourceMemory, RunState as Run } from './check-context.js';
 import { ClientState } from './client.js';
 import type { ObservedConsistency } from './consistency.js';
-import type { Resolution } from './references.js';
-
-/**
- * What a run learnt of the records other collections name (conformance/references.ts, D95), keyed by
- * `<baseUrl> <operationId> <member>` (`resolved`, `unresolved`), `<baseUrl>` (`served`) or `<baseUrl> <operationId>`
- * (`heldQueries`).
- */
-export interface ReferenceState {
-  /** A reference the run could not fill on its target, and why (its checks are then skipped, never failed). */
-  readonly unresolved: Map<string, string>;
-  /** What each reference resolved to: the value pinned, or the reason none was found. */
-  readonly resolved: Map<string, Promise<Resolution>>;
-  /** The ids the parameterless lists showed, by the kind of their id. */
-  readonly served: Map<string, Promise<Map<string, unknown[]>>>;
-  /** The query each served list is asked with. */
-  readonly heldQueries: Map<string, Promise<string | undefined>>;
-}
-
-/** The parent records a run's sub-resource requests are sent under (conformance/context.ts, D53, D72). */
-export interface ParentState {
-  /** The parent record's id, by sub-resource. */
-  readonly ids: Map<ResourceModel, string>;
-  /** The path values of a parent known only by its read's examples (`{owner: 'ada', repo: 'compiler'}`). */
-  readonly examples: Map<ResourceModel, Record<string, string>>;
-  /** Sub-resources whose parent record could not be made, and why. */
-  readonly unprepared: Map<ResourceModel, Error>;
-  /** The resources each sub-resource's parent is found among. */
-  readonly resources: Map<ResourceModel, ResourceModel[]>;
-}
 
 /**
  * One run of the suite against one target: everything it learns lives here, created when the run starts and handed
  * to every check through its `CheckContext.run`, so that two runs in one process (one after the other, or side by
  * side) never share ids, parents, pins or figures, and nothing is reset by hand. Caches of what a schema or the
  * model alone determines (compiled validators, canonical forms) stay with the modules that derive them: they hold
- * nothing a run learns.
+ * nothing a run learns. Its shape is declared in conformance/check-context.ts, where the checks stand on it.
  */
-export class RunState {
+export class RunState implements Run {
   /** The model the run checks against, and its checks in catalogue order (conformance/catalogue.ts). */
   readonly model: ApiModel;
   readonly checks: readonly Check[];

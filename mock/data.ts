@@ -138,8 +138,9 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
   for (const resource of api.resources) {
     const records: RecordValue[] = [];
     const seen = new Set<unknown>();
-    // A record its list would show otherwise than its read is stored as the list shows it (D230).
-    const align = listAlign(resource);
+    // A record its list would show otherwise than its read is stored as the list shows it (D230). Asked only once a
+    // record is found: it compiles the list's item schema, which most resources of a large description never need.
+    let align: ReturnType<typeof listAlign> | null = null;
     for (const candidate of exampleRecords(resource)) {
       // Through JSON text, as a `--data` file is read: int64 values exact, the store's own number form.
       const parsed = parseJsonBody(canonicalJson(candidate));
@@ -150,6 +151,7 @@ function exampleData(api: ApiModel): Map<string, RecordValue[]> {
       const id = idType === 'integer' ? filterKey(record[idProperty]) : record[idProperty];
       if (seen.has(id)) continue;
       seen.add(id);
+      if (align === null) align = listAlign(resource);
       records.push(align === undefined ? record : align(record));
     }
     if (records.length > 0) data.set(resource.name, records);

@@ -38,14 +38,18 @@ export function derivationsOf(resource: ResourceModel, parent?: ResourceModel): 
   const sources: (Source & { example: string })[] = [...examplesOf(resource, false), ...(parent === undefined ? [] : examplesOf(parent, true))];
   // The first source of an example wins (the record's own before its parent's, a top-level member before a nested
   // one); longer examples are matched first.
-  const unique = sources.filter((source, i) => sources.findIndex((other) => other.example === source.example) === i).sort((a, b) => b.example.length - a.example.length);
+  const firsts = new Map<string, Source & { example: string }>();
+  for (const source of sources) if (!firsts.has(source.example)) firsts.set(source.example, source);
+  const unique = [...firsts.values()].sort((a, b) => b.example.length - a.example.length);
   const derivations: Derivation[] = [];
   for (const { path, example: text } of examplesOf(resource, false)) {
     const name = path[0]!;
     // Prose (a code of conduct quoting its name) is written, not derived: a derived member is one token (a name, a URL).
     if (path.length !== 1 || name === resource.idProperty || /\s/.test(text) || derivations.some((one) => one.member === name) || mainType(resource.properties[name]!) !== 'string') continue;
     // A member may copy its parent's address whole (`repository_url`); one that equals another of its own record's is no copy of it.
-    const usable = unique.filter((source) => (source.parent || source.path[0] !== name) && (source.example !== text || (source.parent && text.includes('/'))));
+    // Only sources whose example occurs in the text can match: the pattern is built of those alone (a record of a
+    // large description has hundreds of examples, and one pattern of all of them per member cost seconds at start).
+    const usable = unique.filter((source) => text.includes(source.example) && (source.parent || source.path[0] !== name) && (source.example !== text || (source.parent && text.includes('/'))));
     if (usable.length === 0) continue;
     const pattern = new RegExp(`(?<![A-Za-z0-9])(${usable.map((source) => (source.example.length < SHORTEST ? `(?<=/)${escape(source.example)}` : escape(source.example))).join('|')})(?![A-Za-z0-9])`, 'g');
     const parts = text.split(pattern);

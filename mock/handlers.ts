@@ -78,8 +78,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   const wrap = envelopeWrap(op);
   // An answer whose own schema is not the record's (a create adding a one-time secret) is fit to it (D155).
   const fit = op.role === 'list' || op.role === 'delete' ? undefined : answerFit(op, resource);
-  // A created record is stored as its list shows it where the list's items ask for more (D230).
-  const listed = op.role === 'create' ? listAlign(resource) : undefined;
+  // A created record is stored as its list shows it where the list's items ask for more (D230). Found on the first
+  // create: it compiles the list's item schema, which no request before a create needs.
+  let listedFit: ReturnType<typeof listAlign> | null = null;
+  const listed = (): ReturnType<typeof listAlign> => (listedFit === null ? (listedFit = op.role === 'create' ? listAlign(resource) : undefined) : listedFit);
   const answer = (json: string): string => (withBody ? (wrap === undefined ? (fit === undefined ? withoutLink(resource, json) : fit.answer(withoutLink(resource, json))) : wrap(withoutLink(resource, json))) : '');
   // The id a read, replace, update or delete names: the last path segment, the body's id property (`PUT /pet`), or
   // for a singleton the one record under the path's parent (found by the store's parent link, D53).
@@ -159,7 +161,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
           fillCaller?.(made);
           const aligned = fit === undefined ? made : fit.align(made);
-          const fields = linked(listed === undefined ? aligned : listed(aligned), path);
+          const fields = linked(listed()?.(aligned) ?? aligned, path);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };

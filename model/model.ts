@@ -1,6 +1,5 @@
 import type { Schema, SchemaFailures, Validator } from './schema.js';
 import type { StreamModel } from './streams.js';
-import type { NumberingModel } from './numbering.js';
 
 /**
  * HTTP methods an OpenAPI path item may hold, as the model names them: the fixed fields (3.2 adds `query`), and
@@ -399,6 +398,36 @@ export interface ResourceModel {
    * the member the stores key records by and the siblings sharing the numbers (spec/DECISIONS.md › D240).
    */
   numbering?: NumberingModel | undefined;
+}
+
+/**
+ * Keys counted per parent (spec/DECISIONS.md › D240). A sub-resource whose path names its records by an integer
+ * member other than the record's own `id` (`/repos/{owner}/{repo}/issues/{issue_number}` → `number`, D141), and
+ * whose records also carry that `id` as the server's, is numbered under its parent: the first record of each
+ * parent is 1, the next one more than the largest held under that parent; the stores key such records by the
+ * global `id` (mock/store/record-store.ts storeView), and the path's number is looked up under the path's parent.
+ *
+ * Two such siblings (one parent, one key name) share one number space where each record names the other: a
+ * member of one is the other's singular or starts with it and `_` (`pull_request` of an issue names `pulls`,
+ * `issue_url` of a pull request names `issues`). A milestone, named by an issue's `milestone` but naming no issue
+ * in turn (`open_issues` counts them), keeps its own numbers; so does a stack, whose `pull_requests` (an array)
+ * holds pull requests rather than being one.
+ */
+export interface NumberingModel {
+  /** The member counted per parent (`number`): the model's key, which the path names. */
+  key: string;
+  /** The record's member the stores key it by: its global id (`id`), which the server assigns. */
+  storeKey: string;
+  /** Names of the sibling resources whose records share this resource's numbers under one parent. */
+  shared: string[];
+  /**
+   * A sharing sibling whose records each of this resource's records also is (spec/DECISIONS.md › D244): a pull
+   * request is an issue, marked there by the issue's object member `pull_request`. Named where the sibling's record
+   * has an object member (not an array) named after this resource.
+   */
+  alsoIn?: { resource: string; member: string } | undefined;
+  /** The converse of {@link alsoIn}: this resource's records whose `member` is set are also records of `resource`. */
+  marks?: { resource: string; member: string } | undefined;
 }
 
 /** A tag of the document (OpenAPI 3.2 Tag Object): `parent` nests it under another tag, `kind` says what it is for. */

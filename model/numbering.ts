@@ -1,37 +1,7 @@
 import type { ResourceModel } from './model.js';
 import { admittedTypes, isMarked, mainType } from './schema.js';
 
-/**
- * Keys counted per parent (spec/DECISIONS.md › D240). A sub-resource whose path names its records by an integer
- * member other than the record's own `id` (`/repos/{owner}/{repo}/issues/{issue_number}` → `number`, D141), and
- * whose records also carry that `id` as the server's, is numbered under its parent: the first record of each
- * parent is 1, the next one more than the largest held under that parent; the stores key such records by the
- * global `id` (mock/store/record-store.ts storeView), and the path's number is looked up under the path's parent.
- *
- * Two such siblings (one parent, one key name) share one number space where each record names the other: a
- * member of one is the other's singular or starts with it and `_` (`pull_request` of an issue names `pulls`,
- * `issue_url` of a pull request names `issues`). A milestone, named by an issue's `milestone` but naming no issue
- * in turn (`open_issues` counts them), keeps its own numbers; so does a stack, whose `pull_requests` (an array)
- * holds pull requests rather than being one.
- */
-export interface NumberingModel {
-  /** The member counted per parent (`number`): the model's key, which the path names. */
-  key: string;
-  /** The record's member the stores key it by: its global id (`id`), which the server assigns. */
-  storeKey: string;
-  /** Names of the sibling resources whose records share this resource's numbers under one parent. */
-  shared: string[];
-  /**
-   * A sharing sibling whose records each of this resource's records also is (spec/DECISIONS.md › D244): a pull
-   * request is an issue, marked there by the issue's object member `pull_request`. Named where the sibling's record
-   * has an object member (not an array) named after this resource.
-   */
-  alsoIn?: { resource: string; member: string } | undefined;
-  /** The converse of {@link alsoIn}: this resource's records whose `member` is set are also records of `resource`. */
-  marks?: { resource: string; member: string } | undefined;
-}
-
-/** Sets `numbering` on each resource numbered per parent (see {@link NumberingModel}); `resources` have their parents set. */
+/** Sets `numbering` on each resource numbered per parent (see `NumberingModel` in model.ts); `resources` have their parents set. */
 export function numberPerParent(resources: readonly ResourceModel[]): void {
   const numbered = resources.filter(isNumbered);
   for (const resource of numbered) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sample } from 'openapi-sampler';
 import { isNullOnly } from './lenient-schema.js';
 import { unrolledSize } from './schema-refs.js';
-import { compile, createAjv, jsonType, objectShape, patternRegExp, typesOf, type Schema, type Validator } from './schema.js';
+import { compile, createAjv, jsonType, objectShape, ownerOf, patternRegExp, typesOf, type Schema, type Validator } from './schema.js';
 
 /**
  * Values the mock makes up where the spec gives none that fits (spec/DECISIONS.md › D55): every candidate is
@@ -17,16 +17,19 @@ export interface Answer {
   valid: boolean;
 }
 
-/** A validator of the samples' own (compiled once per schema object, outside any model). */
+/** A validator of the samples' own, for a schema no model compiles (compiled once per schema object). */
 const ajv = createAjv();
 const validators = new WeakMap<Schema, Validator | null>();
 
-/** The compiled validator of `schema`, or `undefined` when ajv cannot compile it (then every value is taken as valid). */
+/**
+ * The compiled validator of `schema`, or `undefined` when ajv cannot compile it (then every value is taken as valid).
+ * A schema of a model is checked by the function its model compiled (D420): one compilation, not two.
+ */
 export function validatorOf(schema: Schema): Validator | undefined {
   let found = validators.get(schema);
   if (found === undefined) {
     try {
-      found = compile(ajv, schema);
+      found = compile(ownerOf(schema) ?? ajv, schema);
     } catch {
       found = null;
     }

@@ -22,9 +22,15 @@ const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * `validateSchema: false` skips compiling the 2020-12 meta-schema at every start (a fifth of the start-up);
  * the model leaves out the keywords no validator can compile ({@link SchemaConverter}), and Spectral lints the shipped spec.
  * Patterns compile as {@link patternRegExp} does: with the `u` flag when they can, without it otherwise.
+ *
+ * Compilation is most of a large description's start-up (spec/DECISIONS.md › D420): `inlineRefs: false` compiles
+ * each `$ref` target (the parts {@link compilable} hoists) once, as a function its users call, instead of copying
+ * its code into every schema that names it, and `code.optimize: false` skips ajv's passes over the generated code,
+ * which cost as much as generating it. On GitHub's description the validators the mock compiles before its first
+ * answer took about half the CPU time and a quarter of the memory; validating is as fast (bench/RESULTS.md).
  */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, discriminator: false, logger: false, code: { regExp: PATTERN_ENGINE } });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, discriminator: false, logger: false, inlineRefs: false, code: { regExp: PATTERN_ENGINE, optimize: false } });
   addFormats.default(ajv);
   ajv.addFormat('int64', { type: 'number', validate: (x: number) => x >= -(2 ** 63) && x <= 2 ** 63 });
   ajv.addFormat('int32', { type: 'number', validate: (x: number) => x >= -(2 ** 31) && x <= 2 ** 31 - 1 });
@@ -150,6 +156,7 @@ export interface SchemaFailures {
  * says why through `failure()`, and counts each value it let through in `track` (D134). Never throws for that.
  */
 export function compile(ajv: Ajv2020, schema: Schema, prefix = '', track?: { failures: SchemaFailures; where: string }): Validator {
+  if (!owners.has(schema)) owners.set(schema, ajv);
   let validate: ValidateFunction | undefined;
   let broken: string | undefined;
   // Set when the last value was refused before or outside ajv (too deep, the stack ran out): its one error.
@@ -171,7 +178,7 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = '', track?: { fai
     try {
       if (validate === undefined) {
         try {
-          validate = ajv.compile(compilable(ajv, schema));
+          validate = compiledIn(ajv, schema);
         } catch (error) {
           if (error instanceof RangeError) throw error;
           // A schema ajv cannot compile costs only its own judgement (D134): values pass unjudged, the reason is kept.
@@ -192,6 +199,29 @@ export function compile(ajv: Ajv2020, schema: Schema, prefix = '', track?: { fai
   check.issues = () => issuesOf(refused ?? validate?.errors, prefix);
   check.failure = () => broken;
   return check;
+}
+
+/** The ajv instance each schema object was first handed to {@link compile} with (a model's, as a rule). */
+const owners = new WeakMap<Schema, Ajv2020>();
+/** The compiled function of each schema object, per ajv instance: validators of one schema share one function. */
+const compiledBy = new WeakMap<Ajv2020, WeakMap<Schema, ValidateFunction>>();
+
+/**
+ * The ajv instance that {@link compile} first met `schema` with, if any: a value made up for the schema
+ * (model/samples.ts) is then checked by the function the model compiled, not by a second compilation of the same
+ * schema in another instance (spec/DECISIONS.md › D420).
+ */
+export function ownerOf(schema: Schema): Ajv2020 | undefined {
+  return owners.get(schema);
+}
+
+/** `schema` compiled by `ajv` once (the large ones in their hoisted form, {@link compilable}). Errors: what `ajv.compile` throws. */
+function compiledIn(ajv: Ajv2020, schema: Schema): ValidateFunction {
+  let byObject = compiledBy.get(ajv);
+  if (byObject === undefined) compiledBy.set(ajv, (byObject = new WeakMap()));
+  let found = byObject.get(schema);
+  if (found === undefined) byObject.set(schema, (found = ajv.compile(compilable(ajv, schema))));
+  return found;
 }
 
 /**

@@ -1,63 +1,11 @@
 import { canonicalJson, sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
-import type { CheckContext } from '../check-context.js';
+import type { CheckContext, ExactRecord, ResourceMemory } from '../check-context.js';
 import { inWindow } from '../window-query.js';
 
-/**
- * One conformance check: a stable id (derived from the spec's operationIds, see catalogue.ts), the rule it
- * verifies, whether it must write (then `--read-only` skips it, with that reason), and `run`, which resolves when
- * the target conforms and throws a `Violation` or a `PropertyFailure` otherwise.
- */
-export interface Check {
-  id: string;
-  rule: string;
-  writes: boolean;
-  /** Why `--read-only` skips it, when it writes: `read-only: this check must create pets` on the seed's spec. */
-  readOnlySkip?: string;
-  /** Why it never runs against any target (an operation served at its own server, D78): reported as skipped. */
-  skip?: string;
-  run(context: CheckContext): Promise<void>;
-}
-
-/** A record as read from a response: an exact JSON object (numbers as `LosslessNumber`, int64 digit for digit). */
-export type ExactRecord = Record<string, unknown>;
-
-/**
- * What a run has learnt about one resource of its target: every id it has seen, the
- * ids it created and deleted, and how many records it is known to hold in all and per filter value (lower bounds).
- */
-export interface ResourceMemory {
-  /** Ids (see {@link idKey}) seen in any response, with the tick at which each was first seen. */
-  knownIds: Map<string, number>;
-  /** Ids carried by a create of this process: no two creates may share one. */
-  createdIds: Set<string>;
-  /** Records as their create acknowledged them, by id, for resources whose records never change (no replace/update). */
-  created: Map<string, ExactRecord>;
-  /** Ids this process deleted: they no longer count toward the population. */
-  deletedIds: Set<string>;
-  /** Ids created holding no value in the list's window range (D90): no list request can be held to show them. */
-  outOfView: Set<string>;
-  /** The id of the latest create, when ids are integers (for the id-gap search of `expectNothingCreated`). */
-  lastCreatedId: bigint | undefined;
-  tick: number;
-  population: Promise<void> | undefined;
-  /** Records held at least, by `all` or by `<parameter>=<canonical JSON value>`. */
-  atLeast: Map<string, number>;
-  /** Values seen per filter property (to draw filter values for filters without an enum). */
-  seen: Map<string, Map<string, unknown>>;
-  /** How many ids the suite chose for this resource's creates (where the client chooses them), and which. */
-  clientIds: number;
-  chosenIds: Set<string>;
-  /** The record sub-resources live under during this process (its id), once made. */
-  fixture: Promise<string | undefined> | undefined;
-  /** The fixture's other item-path values (`{owner}` beside its key `{repo}`, D145), read from the record itself. */
-  address?: Record<string, string>;
-  /** Every seen record's other item-path values by id (D236), and the last seen, for a key no record showed. */
-  addresses?: Map<string, Record<string, string>>;
-  lastAddress?: Record<string, string>;
-  /** For a sub-resource whose parent only the spec's examples name (D72): whether the target holds it (D161), once asked. */
-  exampleParent?: Promise<Error | undefined>;
-}
+// Declared with the run's other types in conformance/check-context.ts (which the run state stands on too), and
+// named here as well for the checks that import them beside these helpers.
+export type { Check, ExactRecord, ResourceMemory } from '../check-context.js';
 
 /** The memory of one resource on the context's target, held by the context's run. */
 export function memory(context: CheckContext, resource: ResourceModel): ResourceMemory {

@@ -1,6 +1,6 @@
 import type { Exchange } from '../../judge/verdict.js';
 import { consistencySummary, type ConsistencySummary } from '../consistency.js';
-import type { RunState } from '../run-state.js';
+import type { RunState } from '../check-context.js';
 
 /** One check's result as the reports need it. `exchange`: the failing request and response, when there was one. */
 export interface CheckRecord {
