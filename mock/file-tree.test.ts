@@ -56,6 +56,9 @@ describe.skipIf(!existsSync(JUPYTER))(`a file tree on Jupyter Server's descripti
     const copy = send('POST', '/api/contents/untitled', { copy_from: 'untitled/a.txt' });
     expect([copy.status, copy.json.path, copy.json.content]).toEqual([201, 'untitled/a-Copy1.txt', 'A']);
     expect(send('POST', '/api/contents/untitled', { copy_from: 'untitled/none.txt' }).status).toBe(404);
+    // Jupyter's POST cannot carry content: a path nothing holds is no directory (404); a file is no directory (400).
+    expect(send('POST', '/api/contents/nowhere', { type: 'file' }).status).toBe(404);
+    expect(send('POST', '/api/contents/untitled/a.txt', { type: 'file' }).status).toBe(400);
     const moved = send('PATCH', '/api/contents/untitled', { path: 'work' });
     expect([moved.status, moved.json.path, moved.json.content.map((item: { path: string }) => item.path)]).toEqual([200, 'work', ['work/a-Copy1.txt', 'work/a.txt', 'work/untitled.txt', 'work/untitled1.txt']]);
     expect([send('GET', '/api/contents/untitled').status, send('GET', '/api/contents/work/a.txt').json.content]).toEqual([404, 'A']);
@@ -91,7 +94,8 @@ describe.skipIf(GITEA === undefined)(`a file tree on Gitea's description${GITEA 
     expect(send('GET', `${base}/docs/readme.md`).json.content).toBe('aGVsbG8=');
     expect(send('GET', base).json.map((item: { name: string }) => item.name)).toEqual(['docs']);
     expect(send('GET', `${base}/docs`).json.content.map((item: { path: string }) => item.path)).toEqual(['docs/readme.md']);
-    expect(send('POST', `${base}/docs/readme.md`, { content: 'eA==', message: 'again' }).status).toBe(409);
+    // A POST on a file is refused as a request (Gitea documents 422 for it).
+    expect(send('POST', `${base}/docs/readme.md`, { content: 'eA==', message: 'again' }).status).toBe(422);
     expect(send('PUT', `${base}/docs/readme.md`, { content: 'Ynll', message: 'edit', sha: 'abc' }).status).toBe(200);
     expect(send('GET', `${base}/docs/readme.md`).json.content).toBe('Ynll');
     expect(send('DELETE', `${base}/docs/readme.md`, { message: 'rm', sha: 'abc' }).status).toBe(200);

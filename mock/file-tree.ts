@@ -407,9 +407,13 @@ function createIn(context: Context, directory: string, request: MockRequest): Mo
   const body = parsed.body;
   const { tree, items } = context;
   const op = tree.byMethod.get('POST');
-  if (items.has(directory) && !isDirectory(context, directory)) return context.refuse({ error: 'RECORD_EXISTS', detail: `A file is at ${JSON.stringify(directory)} already.` });
+  // A POST on a file is a request the operation cannot serve: its documented refusal of the request (400, or the 422 it documents).
+  if (items.has(directory) && !isDirectory(context, directory)) return context.refuse({ error: 'INVALID_BODY', detail: `A file is at ${JSON.stringify(directory)}: a POST makes an item in a directory.` });
   if (!isDirectory(context, directory)) {
-    // Nothing at the path: the item is made there, as a PUT would (Gitea's create of a file at its path).
+    // Nothing at the path: a POST whose body can carry the content makes the item there, as a PUT would (Gitea's
+    // create of a file at its path); one that cannot (Jupyter's copy_from, type, ext) names a directory that is not there.
+    const carries = tree.contentMember !== undefined && op?.body !== undefined && tree.contentMember in propertiesOf(objectSchema(op.body.schema));
+    if (!carries) return notFound(context, directory);
     const made = tree.directoryValue !== undefined && body['type'] === tree.directoryValue;
     items.set(directory, { record: newRecord(context, directory, made, body), directory: made, snapshots: new Map(), nextSnapshot: 1 });
     return json(createdStatus(op), writeAnswer(context, op, directory), { location: locationOf(context, directory) });
