@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Before `npm test`: some tests start real programs that npm does not ship, from Debian's packages (npm downloads
 // no browser and no server): chromium (the browser tests), redis-server (the Redis store's replicas), openssl (a
-// throwaway CA for the TLS tests) and script (a terminal for the colour tests). Whatever is missing is installed
+// throwaway CA for the TLS tests), script (a terminal for the colour tests) and python3-jupyter-server (a real
+// backend with its own description, test/real/). Whatever is missing is installed
 // with apt on a Debian machine run as root; otherwise this says which command to run, and the tests that need it
 // will fail saying the same.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -13,6 +14,8 @@ const NEEDED = [
   { program: 'redis-server', pkg: 'redis-server' },
   { program: 'openssl', pkg: 'openssl' },
   { program: 'script', pkg: 'bsdutils' },
+  // A real backend and its own description: Jupyter Server, run by Debian's /usr/bin/python3 (test/real/).
+  { program: '/usr/lib/python3/dist-packages/jupyter_server/services/api/api.yaml', pkg: 'python3-jupyter-server' },
 ];
 
 const found = (program) => (program.startsWith('/') ? existsSync(program) : spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0);
