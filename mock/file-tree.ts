@@ -149,7 +149,7 @@ function findTrees(api: ApiModel): Tree[] {
     const parameter = read.pathParams.find((one) => one.name === last[2]);
     if (parameter === undefined || !namesFilePath(parameter)) continue;
     const prefix = last[1]!;
-    const whole = read.responses.find((response) => response.status.startsWith('2'))?.contents[0]?.schema;
+    const whole = successSchema(read);
     const schema = objectSchema(whole);
     const properties = propertiesOf(schema);
     const listed = arraySchema(whole);
@@ -185,7 +185,7 @@ function snapshotsOf(api: ApiModel, itemPath: string): Tree['snapshots'] {
     list: below.find((op) => op.path === collection && op.method === 'GET'),
     restore: items.find((op) => op.method === 'POST' && op.body === undefined),
     remove: items.find((op) => op.method === 'DELETE'),
-    schema: objectSchema(create.responses.find((response) => response.status.startsWith('2'))?.contents[0]?.schema),
+    schema: objectSchema(successSchema(create)),
   };
 }
 
@@ -350,7 +350,12 @@ function answerOf(context: Context, path: string, withContent: boolean): Json | 
 /** The items directly in the directory at `path`, each without its content, in the order of their paths (D462). */
 function listingOf(context: Context, path: string): Json[] {
   const { tree, items } = context;
-  const withoutContent = (one: Json): Json => (tree.contentMember === undefined ? { ...one } : { ...one, [tree.contentMember]: null });
+  // Items listed in a record's content member carry it as null (Jupyter's); items of a listed array leave it out (GitHub's).
+  const withoutContent = (one: Json): Json => {
+    if (tree.contentMember === undefined) return { ...one };
+    const { [tree.contentMember]: _content, ...rest } = one;
+    return tree.listsItems ? rest : { ...rest, [tree.contentMember]: null };
+  };
   const children = new Map<string, Json>();
   for (const [key, child] of items) {
     if (key === path || !(path === '' || key.startsWith(`${path}/`))) continue;
@@ -543,9 +548,10 @@ function answered(op: OperationModel | undefined): MockResponse {
   return empty(op?.successStatus ?? 204);
 }
 
-/** The 2xx answer schema of an operation, if it documents one. */
+/** The 2xx answer schema of an operation in JSON (`application/json` before a vendor's own media types), if it documents one. */
 function successSchema(op: OperationModel): Schema | undefined {
-  return op.responses.find((response) => response.status.startsWith('2'))?.contents[0]?.schema;
+  const contents = op.responses.find((response) => response.status.startsWith('2'))?.contents ?? [];
+  return (contents.find((content) => content.mediaType === 'application/json') ?? contents.find((content) => content.mediaType.endsWith('json')) ?? contents[0])?.schema;
 }
 
 /** A valid sample of an object schema, `{}` for anything else. */
