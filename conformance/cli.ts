@@ -235,8 +235,10 @@ async function fromHar(file: string): Promise<never> {
  */
 async function probe(target: Target): Promise<void> {
   const resolved = resolveTarget(target);
-  // The first list operation (smallest page), else any GET without path parameters, with the spec's credentials.
-  const list = model.resources.find((resource) => resource.operations.list !== undefined);
+  // The first list operation without path parameters (smallest page), else any GET without path parameters, with
+  // the spec's credentials: a template sent as it is (`/files/{path}/checkpoints`) names nothing, and its 404 says
+  // nothing about the base URL.
+  const list = model.resources.find((resource) => resource.operations.list !== undefined && resource.operations.list.pathParams.length === 0);
   const op = list?.operations.list ?? model.operations.find((candidate) => candidate.method === 'GET' && candidate.pathParams.length === 0);
   if (op === undefined) return;
   const limit = list?.limit === undefined ? '' : `?${encodeURIComponent(list.limit.parameter)}=${Math.max(1, list.limit.minimum)}`;

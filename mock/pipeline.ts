@@ -17,6 +17,7 @@ import { bracketedMembers, compileCoercion, type Coercion } from './parameters.j
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { fixedQueryRouter } from './fixed-query.js';
+import { fileTrees } from './file-tree.js';
 import { singularCode } from './record-bodies.js';
 import { bodyAsksStream, streamChunks } from './streams.js';
 import type { StreamModel } from '../model/streams.js';
@@ -112,6 +113,8 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
   }
   const withQuery = fixedQueryRouter(api);
+  // Records addressed by a file path (D460): routed before the templates, whose parameters take one segment each.
+  const trees = fileTrees(api, (op, refusal) => refuse(served.get(op)!.errors, refusal));
   const storeOf = (name: string): AnyRecordStore | undefined => options.data.get(name);
   // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
   // An action on an item's record (D323) works on that record's store.
@@ -137,6 +140,14 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 
     // 1. Route: an operation whose path key names the query sent (D250); a path without a template by one lookup;
     // else the operation whose template matches, then the method.
+    const tree = trees?.(method, pathname);
+    if (tree !== undefined) {
+      const treeEntry = served.get(tree.op)!;
+      if (treeEntry.auth.check !== undefined && !treeEntry.auth.check(request, search)) {
+        return refuse(treeEntry.errors, { error: 'UNAUTHORIZED', detail: treeEntry.unauthorized, ...(treeEntry.auth.challenge === undefined ? {} : { headers: treeEntry.auth.challenge }) });
+      }
+      return tree.answer(request, search);
+    }
     const queried = withQuery?.(method, pathname, search);
     let entry = queried === undefined ? (literalPaths.get(pathname)?.get(method) ?? (pathname.includes('%') ? literalPaths.get(decodedPath(pathname))?.get(method) : undefined)) : served.get(queried.op)!;
     let segments = queried?.segments ?? NONE;
