@@ -30,6 +30,20 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
   const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined && r.validate !== undefined);
   if (response === undefined || response.schema === resource.recordSchema) return undefined;
   const validate = response.validate!;
+  // A create whose answer holds nothing but the record's key, under the name of the item path's parameter or the
+  // record's own (`{"silenceID": "…"}` of a create whose records live at `/silence/{silenceID}`, D431), answers that key alone.
+  const answerNames = Object.keys(objectShape(response.schema!).properties);
+  const onlyKey = op.role !== 'create' || answerNames.length !== 1 ? undefined : (keyMemberOf(response.schema!, resource) ?? (answerNames[0] === resource.idProperty ? resource.idProperty : undefined));
+  if (onlyKey !== undefined) {
+    return {
+      answer: (json) => {
+        const parsed = parseExact(json);
+        const record = parsed.ok ? parsed.document.value : undefined;
+        return record !== null && typeof record === 'object' && !Array.isArray(record) ? canonicalJson({ [onlyKey]: (record as RecordValue)[resource.idProperty] }) : json;
+      },
+      align: (record) => record,
+    };
+  }
   const recordRequired = new Set(objectShape(resource.recordSchema).required);
   const extraRequired = objectShape(response.schema!).required.some((name) => !recordRequired.has(name));
   const recordSample = validSample(resource.recordSchema);

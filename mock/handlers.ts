@@ -22,6 +22,7 @@ import { removeBelow } from './cascade.js';
 import { alternateKeysOf, idByAlternateKey } from './alternate-keys.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
+import { createsOrUpdates, documentsNotFound } from './upsert.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -152,6 +153,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
                 }
                 return (lastSecondary = largest + 1n);
               });
+        const upserts = createsOrUpdates(op, resource);
+        const refusesUnknown = documentsNotFound(op);
         return ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
@@ -197,6 +200,16 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
               return placed();
             });
           };
+          // A create that also updates (D432): a held key is replaced as sent, keeping its key; an unknown one is its 404.
+          if (upserts && given !== undefined) {
+            const key = storeId(path, given);
+            return andThen(store!.get(key), (held) => {
+              if (held === undefined) return refusesUnknown ? notFound(given) : andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
+              return andThen(derive(fields, sentBody, path, parentStore), () =>
+                andThen(store!.replace(key, { ...fields, [resource.idProperty]: parseRecord(held)?.[resource.idProperty] ?? fields[resource.idProperty] }), (written): OperationResult => (written === undefined ? notFound(given) : { status, json: answer(written) })),
+              );
+            });
+          }
           return andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
         };
       }

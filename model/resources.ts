@@ -63,6 +63,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
+  joinSingularItems(groups);
   adoptOrphanItems(orphans, groups);
   const resources: ResourceModel[] = [];
   // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
@@ -184,6 +185,36 @@ function adoptOrphanItems(orphans: readonly (OperationModel & { extension: Resou
       const role = conventionalRole(op, true, read);
       if (role !== undefined && group.ops[role] === undefined) group.ops[role] = op;
     }
+  }
+}
+
+/**
+ * Joins an item path named in the singular to the list named in the plural beside it (spec/DECISIONS.md › D430):
+ * `/silence/{silenceID}` holds the records `GET /silences` lists and `POST /silences` makes. A group with an item
+ * path and no operation on its own collection path (`/silence` answers nothing) joins the group whose collection
+ * is the same path with the last segment in the plural (`s`, `es`, `y` → `ies`), when that group has a list and
+ * no item path of its own, and the item's read answers the record the list's items (or the create) answer. The
+ * item's operations play their usual parts in the joined group; `x-resource` on either keeps them apart.
+ */
+function joinSingularItems(groups: Map<string, Group>): void {
+  for (const [key, group] of [...groups]) {
+    const { item, ops } = group;
+    if (item === undefined || ops.list !== undefined || ops.create !== undefined || group.extension.name !== undefined) continue;
+    const read = successSchema(ops.read);
+    const slash = group.collection.lastIndexOf('/');
+    const prefix = group.collection.slice(0, slash + 1);
+    const last = group.collection.slice(slash + 1);
+    if (read === undefined || last === '' || last.includes('{')) continue;
+    const plurals = [`${last}s`, `${last}es`, `${last.replace(/y$/i, 'ies')}`].filter((name) => name !== last);
+    const target = [...groups.values()].find((other) => other !== group && other.item === undefined && other.ops.list !== undefined && other.extension.name === undefined && plurals.includes(other.collection.slice(prefix.length)) && other.collection.startsWith(prefix));
+    if (target === undefined) continue;
+    const listSchema = successSchema(target.ops.list);
+    const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+    const listed = listSchema === undefined || listShape === undefined ? undefined : listItemSchema(listSchema, listShape);
+    if (!sameSchema(listed, read) && !sameSchema(successSchema(target.ops.create), read)) continue;
+    target.item = item;
+    for (const [role, op] of Object.entries(ops) as [Role, NonNullable<Group['ops'][Role]>][]) if (target.ops[role] === undefined) target.ops[role] = op;
+    groups.delete(key);
   }
 }
 
