@@ -41,6 +41,23 @@ describe.skipIf(ALERTMANAGER === undefined)(`Alertmanager's silences${ALERTMANAG
   });
 });
 
+describe.skipIf(ALERTMANAGER === undefined)(`Alertmanager's silences in their time windows${ALERTMANAGER === undefined ? ` (${absentReason('alertmanager/openapi.yaml')})` : ''}`, () => {
+  it('shows a silence as pending, active or expired as its window gives (D433), and a delete expires it, still listed (D434)', async () => {
+    const send = caller(await createMock({ spec: ALERTMANAGER! }));
+    const hour = 3_600_000;
+    const at = (ms: number): string => new Date(Date.now() + ms).toISOString();
+    const future = send('POST', '/silences', { ...SILENCE, startsAt: at(hour), endsAt: at(2 * hour) }).json.silenceID as string;
+    const now = send('POST', '/silences', { ...SILENCE, startsAt: at(-hour), endsAt: at(hour) }).json.silenceID as string;
+    const past = send('POST', '/silences', { ...SILENCE, startsAt: at(-2 * hour), endsAt: at(-hour) }).json.silenceID as string;
+    const states = (): Record<string, string> => Object.fromEntries((send('GET', '/silences').json as { id: string; status: { state: string } }[]).map((one) => [one.id, one.status.state]));
+    expect(states()).toEqual({ [future]: 'pending', [now]: 'active', [past]: 'expired' });
+    expect(send('DELETE', `/silence/${now}`).status).toBe(200);
+    expect(states()).toEqual({ [future]: 'pending', [now]: 'expired', [past]: 'expired' });
+    const ended = send('GET', `/silence/${now}`).json as { endsAt: string };
+    expect(Date.parse(ended.endsAt)).toBeLessThanOrEqual(Date.now());
+  });
+});
+
 describe.skipIf(FIRE === undefined)('fire.com: users listed at /v1/users, read at /v1/user/{userId} (D430)', () => {
   it('reads at the singular item path each user the list shows', async () => {
     const mock = await createMock({ spec: FIRE! });
