@@ -3,7 +3,7 @@ import { LosslessNumber } from 'lossless-json';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
-import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
+import { arrayBodyItems, envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, mainType, objectShape } from '../model/schema.js';
 import { concreteType } from '../model/media.js';
 import { memberAt } from '../model/lists.js';
@@ -157,7 +157,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         const upserts = createsOrUpdates(op, resource);
         const window = resourceWindow(resource);
         const refusesUnknown = documentsNotFound(op);
-        return ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
+        // A body that is an array of records (D436) makes each of them, in order; the answer is the last one's.
+        const many = arrayBodyItems(op) !== undefined;
+        const single: Handler = ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
@@ -215,6 +217,14 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             });
           }
           return andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
+        };
+        if (!many) return single;
+        return (input) => {
+          if (!Array.isArray(input.body)) return single(input);
+          const items = input.body as unknown[];
+          const from = (i: number, last: Maybe<OperationResult>): Maybe<OperationResult> =>
+            i >= items.length ? last : andThen(single({ ...input, body: items[i] }), (result) => ('error' in result ? result : from(i + 1, result)));
+          return from(0, { status, json: '' });
         };
       }
       case 'read':

@@ -28,6 +28,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
   const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
   const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  // `POST`s on a collection path whose body is an array of records (D436): creates of the list beside them, if it fits.
+  const arrayCreates: (typeof operations)[number][] = [];
   // Item paths under no collection of their own (`/repos/{owner}/{repo}`): candidates for records created elsewhere (D141).
   const orphans: (typeof operations)[number][] = [];
   // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
@@ -47,7 +49,10 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       continue;
     }
     const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem, reads.get(op.path)));
-    if (role === undefined) continue;
+    if (role === undefined) {
+      if (!isItem && op.method === 'POST' && extension.name === undefined && arrayBodyItems(op) !== undefined) arrayCreates.push(op);
+      continue;
+    }
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
     // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
@@ -64,6 +69,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     groups.set(key, group);
   }
   joinSingularItems(groups);
+  adoptArrayCreates(arrayCreates, groups);
   adoptOrphanItems(orphans, groups);
   const resources: ResourceModel[] = [];
   // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
@@ -215,6 +221,39 @@ function joinSingularItems(groups: Map<string, Group>): void {
     target.item = item;
     for (const [role, op] of Object.entries(ops) as [Role, NonNullable<Group['ops'][Role]>][]) if (target.ops[role] === undefined) target.ops[role] = op;
     groups.delete(key);
+  }
+}
+
+/**
+ * The item schema of a JSON body that is an array of objects (`POST /alerts` takes `[{labels, annotations}, …]`),
+ * or `undefined` for any other body.
+ */
+export function arrayBodyItems(op: OperationModel): Schema | undefined {
+  const body = op.body;
+  if (body === undefined || !body.mediaTypes.some(isJsonMediaType) || mainType(body.schema) !== 'array') return undefined;
+  const items = body.schema['items'];
+  if (typeof items !== 'object' || items === null || Array.isArray(items)) return undefined;
+  // An `allOf` of object parts names no type of its own.
+  return mainType(items as Schema) === 'object' || (mainType(items as Schema) === undefined && Object.keys(objectShape(items as Schema).properties).length > 0) ? (items as Schema) : undefined;
+}
+
+/**
+ * Makes a `POST` whose body is an array of records the create of the list on the same path (spec/DECISIONS.md ›
+ * D436): Alertmanager's `POST /alerts` takes the alerts `GET /alerts` lists. It fits when the group has a list and
+ * no create, the list's items are objects, and every member the body's items name is a member of the listed record
+ * (what the client writes, the list shows). Each item of a body is then made a record.
+ */
+function adoptArrayCreates(creates: readonly (OperationModel & { extension: ResourceExtension | undefined })[], groups: Map<string, Group>): void {
+  for (const op of creates) {
+    const group = groups.get(op.path);
+    if (group === undefined || group.ops.create !== undefined || group.ops.list === undefined || group.collection !== op.path) continue;
+    const listSchema = successSchema(group.ops.list);
+    const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+    const listed = listSchema === undefined || listShape === undefined ? undefined : listItemSchema(listSchema, listShape);
+    const written = Object.keys(objectShape(arrayBodyItems(op)!).properties);
+    const shown = listed === undefined ? {} : objectShape(listed).properties;
+    if (written.length === 0 || !written.every((name) => Object.hasOwn(shown, name))) continue;
+    group.ops.create = op;
   }
 }
 
@@ -498,7 +537,7 @@ function buildResource(
     const member = enveloped ? envelopeMember(schema, listItem, names) : undefined;
     return member === undefined ? schema : objectShape(schema!).properties[member];
   };
-  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
+  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(arrayBodyItems(ops.create) ?? ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
   // A read that answers one of several shapes (the record, or what its delete leaves) reads the record's branch (D320).
   const others = [inner(createAnswer), listItem, inner(successSchema(ops.replace)), inner(successSchema(ops.update))];
@@ -598,7 +637,9 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   // An address names its record (DigitalOcean's reserved IPs: `/v2/reserved_ipv6/{reserved_ipv6}` holds `ip`).
   const address = names.find((name) => ['ipv4', 'ipv6'].includes(String(properties[name]!['format'])));
   if (address !== undefined && parameter !== undefined) return address;
-  return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+  const idLike = names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+  // A member the server makes whose name says it identifies (an alert's `fingerprint`, D436), where nothing else does.
+  return idLike ?? names.find((name) => /^(fingerprint|uuid|uid|key|hash|digest)$/i.test(name) && createProperties !== undefined && createProperties[name] === undefined && namesRecord(name, properties[name]!));
 }
 
 /**
