@@ -13,6 +13,8 @@ const NEEDED = [
   { program: 'redis-server', pkg: 'redis-server' },
   { program: 'openssl', pkg: 'openssl' },
   { program: 'script', pkg: 'bsdutils' },
+  // The real Alertmanager and its client amtool (test/real/): a server nobody here wrote, as the mock's oracle.
+  { program: '/usr/bin/prometheus-alertmanager', pkg: 'prometheus-alertmanager' },
 ];
 
 const found = (program) => (program.startsWith('/') ? existsSync(program) : spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0);
