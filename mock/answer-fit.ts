@@ -1,5 +1,6 @@
 import { canonicalJson, parseExact, toView } from '../model/json.js';
 import type { ListModel, OperationModel, ResourceModel } from '../model/model.js';
+import { keyOnlyAnswer } from '../model/resources.js';
 import { validatorOf, validSample } from '../model/samples.js';
 import { objectShape, type Schema, type Validator } from '../model/schema.js';
 import { admitsNull } from './record-bodies.js';
@@ -30,10 +31,8 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
   const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined && r.validate !== undefined);
   if (response === undefined || response.schema === resource.recordSchema) return undefined;
   const validate = response.validate!;
-  // A create whose answer holds nothing but the record's key, under the name of the item path's parameter or the
-  // record's own (`{"silenceID": "…"}` of a create whose records live at `/silence/{silenceID}`, D431), answers that key alone.
-  const answerNames = Object.keys(objectShape(response.schema!).properties);
-  const onlyKey = op.role !== 'create' || answerNames.length !== 1 ? undefined : (keyMemberOf(response.schema!, resource) ?? (answerNames[0] === resource.idProperty ? resource.idProperty : undefined));
+  // A create whose answer holds nothing but the record's key answers that key alone (D431).
+  const onlyKey = keyOnlyAnswer(op, resource);
   if (onlyKey !== undefined) {
     return {
       answer: (json) => {

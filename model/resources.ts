@@ -257,6 +257,23 @@ function adoptArrayCreates(creates: readonly (OperationModel & { extension: Reso
   }
 }
 
+/**
+ * The one member of a create's success answer when that answer holds nothing but the new record's key
+ * (spec/DECISIONS.md › D431): `{"silenceID": …}` beside `/silence/{silenceID}` (the item path's parameter, no member
+ * of the record), or `{"batchUuid": …}` (the record's own key). The mock answers that member alone; the suite reads
+ * the record back by it. `undefined` for any other operation or answer.
+ */
+export function keyOnlyAnswer(op: OperationModel, resource: ResourceModel): string | undefined {
+  if (op.role !== 'create' || op.answerEnvelope !== undefined) return undefined;
+  const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined);
+  if (response === undefined || response.schema === resource.recordSchema) return undefined;
+  const names = Object.keys(objectShape(response.schema!).properties);
+  if (names.length !== 1) return undefined;
+  const name = names[0]!;
+  if (name === resource.idProperty) return name;
+  return name === resource.idParameter && !Object.hasOwn(resource.properties, name) ? name : undefined;
+}
+
 /** Whether two schemas describe the same record: the very schema object, or the same members (lists.ts sameRecords). */
 function sameSchema(a: Schema | undefined, b: Schema): boolean {
   return a !== undefined && (a === b || sameRecords(a, b));
