@@ -1,5 +1,6 @@
 import { canonicalJson, parseExact, toView } from '../model/json.js';
 import type { ListModel, OperationModel, ResourceModel } from '../model/model.js';
+import { keyOnlyAnswer } from '../model/resources.js';
 import { validatorOf, validSample } from '../model/samples.js';
 import { objectShape, type Schema, type Validator } from '../model/schema.js';
 import { admitsNull } from './record-bodies.js';
@@ -30,6 +31,18 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
   const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined && r.validate !== undefined);
   if (response === undefined || response.schema === resource.recordSchema) return undefined;
   const validate = response.validate!;
+  // A create whose answer holds nothing but the record's key answers that key alone (D431).
+  const onlyKey = keyOnlyAnswer(op, resource);
+  if (onlyKey !== undefined) {
+    return {
+      answer: (json) => {
+        const parsed = parseExact(json);
+        const record = parsed.ok ? parsed.document.value : undefined;
+        return record !== null && typeof record === 'object' && !Array.isArray(record) ? canonicalJson({ [onlyKey]: (record as RecordValue)[resource.idProperty] }) : json;
+      },
+      align: (record) => record,
+    };
+  }
   const recordRequired = new Set(objectShape(resource.recordSchema).required);
   const extraRequired = objectShape(response.schema!).required.some((name) => !recordRequired.has(name));
   const recordSample = validSample(resource.recordSchema);

@@ -3,7 +3,7 @@ import { LosslessNumber } from 'lossless-json';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
-import { envelopeBranch, recordIn, renameMember } from '../model/resources.js';
+import { arrayBodyItems, envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, mainType, objectShape } from '../model/schema.js';
 import { concreteType } from '../model/media.js';
 import { memberAt } from '../model/lists.js';
@@ -22,6 +22,8 @@ import { removeBelow } from './cascade.js';
 import { alternateKeysOf, idByAlternateKey } from './alternate-keys.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
+import { createsOrUpdates, documentsNotFound } from './upsert.js';
+import { resourceWindow, setWindowState, type TimeWindow } from '../model/time-window.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -154,7 +156,12 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
                 }
                 return (lastSecondary = largest + 1n);
               });
-        return ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
+        const upserts = createsOrUpdates(op, resource);
+        const window = resourceWindow(resource);
+        const refusesUnknown = documentsNotFound(op);
+        // A body that is an array of records (D436) makes each of them, in order; the answer is the last one's.
+        const many = arrayBodyItems(op) !== undefined;
+        const single: Handler = ({ store, body, path, files, siblingStores, parentStore, storeOf }) => {
           // An optional body may be absent: the record is then made of defaults and samples (D35).
           const sentBody = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as RecordValue;
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
@@ -162,6 +169,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           fillCaller?.(made);
           const aligned = fit === undefined ? made : fit.align(made);
           const fields = linked(listed()?.(aligned) ?? aligned, path);
+          // A state that follows the record's own time window is the phase the window is in (D433).
+          if (window !== undefined) setWindowState(window, fields);
           const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
@@ -199,7 +208,25 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
               return placed();
             });
           };
+          // A create that also updates (D432): a held key is replaced as sent, keeping its key; an unknown one is its 404.
+          if (upserts && given !== undefined) {
+            const key = storeId(path, given);
+            return andThen(store!.get(key), (held) => {
+              if (held === undefined) return refusesUnknown ? notFound(given) : andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
+              return andThen(derive(fields, sentBody, path, parentStore), () =>
+                andThen(store!.replace(key, { ...fields, [resource.idProperty]: parseRecord(held)?.[resource.idProperty] ?? fields[resource.idProperty] }), (written): OperationResult => (written === undefined ? notFound(given) : { status, json: answer(written) })),
+              );
+            });
+          }
           return andThen(dangling(sentBody, storeOf), (missing) => missing ?? stored());
+        };
+        if (!many) return single;
+        return (input) => {
+          if (!Array.isArray(input.body)) return single(input);
+          const items = input.body as unknown[];
+          const from = (i: number, last: Maybe<OperationResult>): Maybe<OperationResult> =>
+            i >= items.length ? last : andThen(single({ ...input, body: items[i] }), (result) => ('error' in result ? result : from(i + 1, result)));
+          return from(0, { status, json: '' });
         };
       }
       case 'read':
@@ -213,6 +240,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           });
       case 'replace':
       case 'update': {
+        const window = resourceWindow(resource);
         return ({ store, path, body, siblingStores, parentStore }) =>
           andThen(idOf(path, body, store!), (id) => {
           // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
@@ -229,6 +257,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
             const record = linked(body === undefined ? previous : op.role === 'replace' ? recordFromBody(resource, body as RecordValue, previous) : mergePatch(resource, previous, body as RecordValue, op.method === 'POST'), path);
             // A number counted per parent stays the record's (D240); the store keeps the global id.
             if (numbered) record[resource.idProperty] = previous[resource.idProperty];
+            if (window !== undefined) setWindowState(window, record);
             const sentFields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as RecordValue) : {};
             return andThen(derive(record, sentFields, path, parentStore), (): Maybe<OperationResult> => {
               const invalid = recordProblem(resource, { ...record, [keyed.idProperty]: ownKey(id) });
@@ -254,6 +283,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       }
       case 'delete': {
         const deleted = deletionAnswer(op, resource, answer);
+        const ends = ((window) => (window?.outlives === true ? window : undefined))(resourceWindow(resource));
         const remaining = scope === undefined || !answersArray(op) ? undefined : (path: Record<string, unknown>): unknown[] => [...resource.filters.map(() => undefined), filterKey(scope.parentId(path))];
         return ({ store, path, body, below }) =>
           andThen(idOf(path, body, store!), (id) => {
@@ -263,6 +293,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
               remaining === undefined ? { status, json: deleted(json) } : andThen(store!.list({ keys: remaining(path), limit: Infinity }), (page) => ({ status, json: withoutLink(resource, page.json) }));
             // What lived under the record goes with it (D292): a parent made again under its key starts empty.
             const gone = (json: string | undefined): Maybe<OperationResult> => (json === undefined ? notFound(id) : below === undefined || below.length === 0 ? answered(json) : andThen(removeBelow(resource, id, below), () => answered(json)));
+            // A record that outlives its end (`expired`, D434) is ended, not removed: it stays listed in its new state.
+            if (ends !== undefined) return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.replace(id, ended(ends, parseRecord(json!)!)), (written) => (written === undefined ? notFound(id) : answered(written)))));
             if (scope === undefined && addressed === undefined) return andThen(store!.delete(id), gone);
             return andThen(store!.get(id), (json) => (owned(json, path) === undefined ? notFound(id) : andThen(store!.delete(id), gone)));
           });
@@ -733,3 +765,15 @@ function deletionAnswer(op: OperationModel, resource: ResourceModel, answer: (js
   };
 }
 
+/**
+ * A record ended now (D434): its end time moved to now when it lay ahead, and its state the window's ended phase.
+ * `updatedAt`-like members are left to the store's own rules.
+ */
+function ended(window: TimeWindow, record: RecordValue): RecordValue {
+  const now = Date.now();
+  const end = Date.parse(String(record[window.end]));
+  const out: RecordValue = { ...record };
+  if (Number.isNaN(end) || end > now) out[window.end] = new Date(now).toISOString();
+  setWindowState(window, out, now);
+  return out;
+}

@@ -1,3 +1,4 @@
+import { labelMembers, labelParameters, labelsOf, parseLabelTerms, termHolds } from '../model/label-matchers.js';
 import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson, exactJson, parseExact, toView } from '../model/json.js';
 import { withoutNull } from '../model/lenient-schema.js';
@@ -98,7 +99,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
-  const testOf = [...tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) })), ...rangeTests(op)];
+  const testOf = [...tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) })), ...rangeTests(op), ...labelTests(op, resource)];
   const size = pageSize(model);
   const paging = model.paging;
   // A filter value that asks for every record (`state=all`, D142) is no filter: the query is read without it.
@@ -263,6 +264,37 @@ function compileTest(filter: FilterModel, resource: ResourceModel): (value: unkn
       return items.some((item) => itemMatches(item, wanted));
     };
   };
+}
+
+/**
+ * The query parameters of a list operation the mock applies (D435's start-up note): its filters, page size and
+ * position, time and number ranges, and label terms. Any other query parameter is read and checked, not applied.
+ */
+export function appliedParameters(op: OperationModel, resource: ResourceModel): Set<string> {
+  const model = [resource.list, ...resource.views].find((list) => list?.operation === op) ?? fallbackModel(op, resource);
+  const names = new Set<string>(model.filters.map((filter) => filter.parameter.name));
+  if (model.limit !== undefined) names.add(model.limit.parameter);
+  if (model.paging !== undefined) names.add(model.paging.parameter);
+  for (const { name } of [...rangeTests(op), ...labelTests(op, resource)]) names.add(name);
+  return names;
+}
+
+/**
+ * The record tests of a list's label parameters (D435, model/label-matchers.ts): every term of every value sent
+ * must hold on the record's labels. A value not written in the language is no term (it filters nothing).
+ */
+function labelTests(op: OperationModel, resource: ResourceModel): { name: string; test: (value: unknown) => (record: RecordValue) => boolean }[] {
+  const members = labelMembers(resource.recordSchema);
+  return labelParameters(op, resource).map((parameter) => ({
+    name: parameter.name,
+    test: (value: unknown) => {
+      const terms = (Array.isArray(value) ? value : [value]).flatMap((text) => parseLabelTerms(String(text)) ?? []);
+      return (record: RecordValue) => {
+        const labels = labelsOf(record, members);
+        return terms.every((term) => termHolds(term, labels));
+      };
+    },
+  }));
 }
 
 /**

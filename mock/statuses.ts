@@ -1,4 +1,5 @@
 import type { ApiModel, OperationModel } from '../model/model.js';
+import { appliedParameters } from './list-handler.js';
 
 /**
  * The statuses the mock may answer for an operation besides its success (README › Error bodies): 400 for an
@@ -31,6 +32,13 @@ export function startupNotes(api: ApiModel, sharedStore = false): string[] {
   for (const op of api.operations) {
     const missing = answerableStatuses(op, sharedStore).filter((status) => !op.errors.documents(status));
     if (missing.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not document ${missing.join(', ')}, which the mock may answer`);
+  }
+  // A list's query parameters the mock reads and checks but does not apply (D435): named, so no one takes the list for filtered.
+  for (const op of api.operations) {
+    if (op.role !== 'list' || op.resource === undefined) continue;
+    const applied = appliedParameters(op, op.resource);
+    const unapplied = op.queryParams.map((parameter) => parameter.name).filter((name) => !applied.has(name));
+    if (unapplied.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not apply its query parameters ${unapplied.join(', ')}: they are checked, and the list answered as if they were absent`);
   }
   return notes;
 }

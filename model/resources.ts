@@ -28,6 +28,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   const keyOf = (name: string): string => [...groups.keys()].find((key) => key === name || key.split('/').at(-1) === name) ?? name;
   const isNamed = (op: (typeof operations)[number]): boolean => op.extension?.name !== undefined;
   const named: { parent: string; op: (typeof operations)[number] }[] = [];
+  // `POST`s on a collection path whose body is an array of records (D436): creates of the list beside them, if it fits.
+  const arrayCreates: (typeof operations)[number][] = [];
   // Item paths under no collection of their own (`/repos/{owner}/{repo}`): candidates for records created elsewhere (D141).
   const orphans: (typeof operations)[number][] = [];
   // A sub-collection whose GET answers one record, not a list, is a singleton: its other methods act on that record.
@@ -47,7 +49,10 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       continue;
     }
     const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem, reads.get(op.path)));
-    if (role === undefined) continue;
+    if (role === undefined) {
+      if (!isItem && op.method === 'POST' && extension.name === undefined && arrayBodyItems(op) !== undefined) arrayCreates.push(op);
+      continue;
+    }
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
     // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
@@ -63,6 +68,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     Object.assign(group.extension, extension);
     groups.set(key, group);
   }
+  joinSingularItems(groups);
+  adoptArrayCreates(arrayCreates, groups);
   adoptOrphanItems(orphans, groups);
   const resources: ResourceModel[] = [];
   // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
@@ -185,6 +192,86 @@ function adoptOrphanItems(orphans: readonly (OperationModel & { extension: Resou
       if (role !== undefined && group.ops[role] === undefined) group.ops[role] = op;
     }
   }
+}
+
+/**
+ * Joins an item path named in the singular to the list named in the plural beside it (spec/DECISIONS.md › D430):
+ * `/silence/{silenceID}` holds the records `GET /silences` lists and `POST /silences` makes. A group with an item
+ * path and no operation on its own collection path (`/silence` answers nothing) joins the group whose collection
+ * is the same path with the last segment in the plural (`s`, `es`, `y` → `ies`), when that group has a list and
+ * no item path of its own, and the item's read answers the record the list's items (or the create) answer. The
+ * item's operations play their usual parts in the joined group; `x-resource` on either keeps them apart.
+ */
+function joinSingularItems(groups: Map<string, Group>): void {
+  for (const [key, group] of [...groups]) {
+    const { item, ops } = group;
+    if (item === undefined || ops.list !== undefined || ops.create !== undefined || group.extension.name !== undefined) continue;
+    const read = successSchema(ops.read);
+    const slash = group.collection.lastIndexOf('/');
+    const prefix = group.collection.slice(0, slash + 1);
+    const last = group.collection.slice(slash + 1);
+    if (read === undefined || last === '' || last.includes('{')) continue;
+    const plurals = [`${last}s`, `${last}es`, `${last.replace(/y$/i, 'ies')}`].filter((name) => name !== last);
+    const target = [...groups.values()].find((other) => other !== group && other.item === undefined && other.ops.list !== undefined && other.extension.name === undefined && plurals.includes(other.collection.slice(prefix.length)) && other.collection.startsWith(prefix));
+    if (target === undefined) continue;
+    const listSchema = successSchema(target.ops.list);
+    const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+    const listed = listSchema === undefined || listShape === undefined ? undefined : listItemSchema(listSchema, listShape);
+    if (!sameSchema(listed, read) && !sameSchema(successSchema(target.ops.create), read)) continue;
+    target.item = item;
+    for (const [role, op] of Object.entries(ops) as [Role, NonNullable<Group['ops'][Role]>][]) if (target.ops[role] === undefined) target.ops[role] = op;
+    groups.delete(key);
+  }
+}
+
+/**
+ * The item schema of a JSON body that is an array of objects (`POST /alerts` takes `[{labels, annotations}, …]`),
+ * or `undefined` for any other body.
+ */
+export function arrayBodyItems(op: OperationModel): Schema | undefined {
+  const body = op.body;
+  if (body === undefined || !body.mediaTypes.some(isJsonMediaType) || mainType(body.schema) !== 'array') return undefined;
+  const items = body.schema['items'];
+  if (typeof items !== 'object' || items === null || Array.isArray(items)) return undefined;
+  // An `allOf` of object parts names no type of its own.
+  return mainType(items as Schema) === 'object' || (mainType(items as Schema) === undefined && Object.keys(objectShape(items as Schema).properties).length > 0) ? (items as Schema) : undefined;
+}
+
+/**
+ * Makes a `POST` whose body is an array of records the create of the list on the same path (spec/DECISIONS.md ›
+ * D436): Alertmanager's `POST /alerts` takes the alerts `GET /alerts` lists. It fits when the group has a list and
+ * no create, the list's items are objects, and every member the body's items name is a member of the listed record
+ * (what the client writes, the list shows). Each item of a body is then made a record.
+ */
+function adoptArrayCreates(creates: readonly (OperationModel & { extension: ResourceExtension | undefined })[], groups: Map<string, Group>): void {
+  for (const op of creates) {
+    const group = groups.get(op.path);
+    if (group === undefined || group.ops.create !== undefined || group.ops.list === undefined || group.collection !== op.path) continue;
+    const listSchema = successSchema(group.ops.list);
+    const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+    const listed = listSchema === undefined || listShape === undefined ? undefined : listItemSchema(listSchema, listShape);
+    const written = Object.keys(objectShape(arrayBodyItems(op)!).properties);
+    const shown = listed === undefined ? {} : objectShape(listed).properties;
+    if (written.length === 0 || !written.every((name) => Object.hasOwn(shown, name))) continue;
+    group.ops.create = op;
+  }
+}
+
+/**
+ * The one member of a create's success answer when that answer holds nothing but the new record's key
+ * (spec/DECISIONS.md › D431): `{"silenceID": …}` beside `/silence/{silenceID}` (the item path's parameter, no member
+ * of the record), or `{"batchUuid": …}` (the record's own key). The mock answers that member alone; the suite reads
+ * the record back by it. `undefined` for any other operation or answer.
+ */
+export function keyOnlyAnswer(op: OperationModel, resource: ResourceModel): string | undefined {
+  if (op.role !== 'create' || op.answerEnvelope !== undefined) return undefined;
+  const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined);
+  if (response === undefined || response.schema === resource.recordSchema) return undefined;
+  const names = Object.keys(objectShape(response.schema!).properties);
+  if (names.length !== 1) return undefined;
+  const name = names[0]!;
+  if (name === resource.idProperty) return name;
+  return name === resource.idParameter && !Object.hasOwn(resource.properties, name) ? name : undefined;
 }
 
 /** Whether two schemas describe the same record: the very schema object, or the same members (lists.ts sameRecords). */
@@ -467,7 +554,7 @@ function buildResource(
     const member = enveloped ? envelopeMember(schema, listItem, names) : undefined;
     return member === undefined ? schema : objectShape(schema!).properties[member];
   };
-  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
+  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(arrayBodyItems(ops.create) ?? ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
   // A read that answers one of several shapes (the record, or what its delete leaves) reads the record's branch (D320).
   const others = [inner(createAnswer), listItem, inner(successSchema(ops.replace)), inner(successSchema(ops.update))];
@@ -567,7 +654,9 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   // An address names its record (DigitalOcean's reserved IPs: `/v2/reserved_ipv6/{reserved_ipv6}` holds `ip`).
   const address = names.find((name) => ['ipv4', 'ipv6'].includes(String(properties[name]!['format'])));
   if (address !== undefined && parameter !== undefined) return address;
-  return names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+  const idLike = names.find((name) => createProperties !== undefined && createProperties[name] === undefined && /id$/i.test(name));
+  // A member the server makes whose name says it identifies (an alert's `fingerprint`, D436), where nothing else does.
+  return idLike ?? names.find((name) => /^(fingerprint|uuid|uid|key|hash|digest)$/i.test(name) && createProperties !== undefined && createProperties[name] === undefined && namesRecord(name, properties[name]!));
 }
 
 /**

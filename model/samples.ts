@@ -90,7 +90,7 @@ function* candidates(schema: Schema, examples: readonly unknown[]): Generator<un
     sampled = undefined;
   }
   // A null where the schema admits something else says little (a nullable union): the generator's value first (D131).
-  if (sampled !== undefined && !(sampled === null && !isNullOnly(schema))) yield sampled;
+  if (sampled !== undefined && !(sampled === null && !isNullOnly(schema))) yield withoutPlaceholders(schema, sampled);
   yield generate(schema, { optional: true, examples: true, depth: 0 });
   yield generate(schema, { optional: true, examples: false, depth: 0 });
   yield generate(schema, { optional: false, examples: false, depth: 0 });
@@ -361,4 +361,34 @@ function regexOf(pattern: string): RegExp | undefined {
     // Valid in neither mode: no value drawn from it.
     return undefined;
   }
+}
+
+/** The version text a member named as a version is sampled with (D437). */
+export const SAMPLE_VERSION = '1.0.0';
+
+/**
+ * openapi-sampler's value with its placeholders read as the schema means them (spec/DECISIONS.md › D437): a free-form
+ * map (`additionalProperties`, no member of that name) holds none of its made-up `property1`, `property2` (a map of
+ * labels sampled empty, not with labels nobody wrote), and a plain string member named as a version (`version`,
+ * `apiVersion`; no enum, pattern or format) is a version text rather than `"string"`. A value the schema then
+ * refuses (`minProperties`) is dropped by the validity check that follows, as any candidate is.
+ */
+function withoutPlaceholders(schema: Schema, value: unknown, name?: string): unknown {
+  if (Array.isArray(value)) {
+    const items = typeof schema['items'] === 'object' && schema['items'] !== null && !Array.isArray(schema['items']) ? (schema['items'] as Schema) : undefined;
+    return items === undefined ? value : value.map((item) => withoutPlaceholders(items, item));
+  }
+  if (value !== null && typeof value === 'object') {
+    const { properties } = objectShape(schema);
+    const open = schema['additionalProperties'] !== undefined && schema['additionalProperties'] !== false;
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+      const sub = properties[key];
+      if (sub === undefined && open && /^property\d+$/.test(key)) continue;
+      out[key] = sub === undefined || typeof sub !== 'object' ? member : withoutPlaceholders(sub, member, key);
+    }
+    return out;
+  }
+  if (value === 'string' && name !== undefined && /version$/i.test(name) && schema['enum'] === undefined && schema['pattern'] === undefined && schema['format'] === undefined) return SAMPLE_VERSION;
+  return value;
 }

@@ -9,7 +9,7 @@ import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
 import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, returnedPart, shows } from '../../judge/record-rules.js';
-import { recordIn } from '../../model/resources.js';
+import { keyOnlyAnswer, recordIn } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
@@ -97,7 +97,10 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   }
   // The record sent is the body's, or its envelope's member (D73).
   const sent = (recordIn(sentValue, op.bodyEnvelope) ?? {}) as ExactRecord;
-  const created = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : await createdWithoutAnswer(context, resource, sent, exchange);
+  // A create that answers only the new key (D431) is read back by it, as one that answers nothing is.
+  const keyMember = keyOnlyAnswer(op, resource);
+  const answered = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : undefined;
+  const created = answered !== undefined && keyMember === undefined ? answered : await createdWithoutAnswer(context, resource, sent, exchange, keyMember === undefined || answered?.[keyMember] === undefined ? undefined : idKey(answered[keyMember]));
   expectEcho(context, resource, op, sent, created, exchange);
   const id = idOf(resource, created);
   if (!isNewId(context, resource, id, sentAt)) throw new Violation(`the ${exchange.response.status} carries ${resource.idProperty} ${id}, which another record already has (ids must be new)`, exchange);
@@ -164,10 +167,10 @@ async function createSingleAware(context: CheckContext, resource: ResourceModel,
  * its `Location` header, else by the id the client sent; without a read operation, the body sent with that id.
  * Errors: a {@link Violation} when neither names the record (a client could never find what it created).
  */
-async function createdWithoutAnswer(context: CheckContext, resource: ResourceModel, sent: ExactRecord, exchange: Exchange): Promise<ExactRecord> {
+async function createdWithoutAnswer(context: CheckContext, resource: ResourceModel, sent: ExactRecord, exchange: Exchange, answeredKey?: string): Promise<ExactRecord> {
   const location = exchange.response.headers['location'];
   const fromLocation = location === undefined ? undefined : decodeURIComponent(new URL(location, 'http://target').pathname.split('/').filter(Boolean).at(-1) ?? '');
-  const id = fromLocation ?? (Object.hasOwn(sent, resource.idProperty) ? idKey(sent[resource.idProperty]) : undefined);
+  const id = answeredKey ?? fromLocation ?? (Object.hasOwn(sent, resource.idProperty) ? idKey(sent[resource.idProperty]) : undefined);
   if (id === undefined) throw new Violation(`the ${exchange.response.status} answers no record and no Location header, and the body named no ${resource.idProperty}: the new record cannot be found`, exchange);
   if (resource.operations.read === undefined) return { ...sent, [resource.idProperty]: idValue(resource, id) };
   const read = await settleRead(context, () => readRecord(context, resource, id, [...successStatuses(resource.operations.read!), 404]), (r) => r.record !== undefined);
