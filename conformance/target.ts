@@ -40,6 +40,8 @@ export interface Target {
   tls?: TargetTls;
   /** The OpenAPI document the target implements (the checks are derived from it). Default `spec/openapi.yaml`. */
   spec?: string;
+  /** OpenAPI Overlay files applied, in order, to `spec` before the checks are derived from it (model/overlay.ts). */
+  overlays?: readonly string[];
 }
 
 /** TLS options of a {@link Target}: paths of PEM files, read by the process that sends the requests. */
@@ -55,7 +57,7 @@ export interface TargetTls {
 }
 
 /** A target with every option decided. */
-export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>;
+export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays'>;
 
 /** Fills the defaults of a {@link Target}; strips a trailing `/` from `baseUrl`. */
 export function resolveTarget(target: Target): ResolvedTarget {
