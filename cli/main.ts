@@ -24,6 +24,12 @@ if (subcommand === undefined || subcommand === '--help' || subcommand === '-h' |
 } else if (Object.hasOwn(ENTRIES, subcommand)) {
   // The subcommand's entry parses process.argv as if it had been started alone.
   process.argv.splice(2, process.argv.length - 2, ...rest);
+  // The mock's console explains what it read with the suite's checks too: the CLI stands on both, the mock on neither.
+  // The catalogue loads only when the Explain page asks, so the mock starts no slower.
+  if (subcommand === 'mock') {
+    const { provideCheckCatalogue } = await import('../mock/explain.js');
+    provideCheckCatalogue(async (model) => (await import('../conformance/catalogue.js')).checksFor(model).map((check) => ({ id: check.id, rule: check.rule })));
+  }
   await import(ENTRIES[subcommand as keyof typeof COMMANDS]);
 } else {
   process.stderr.write(`${PRODUCT}: unknown command ${JSON.stringify(subcommand)}\n\n${usage()}`);

@@ -8,6 +8,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
 import { applyConfigFile, overlaysOf } from '../cli/config.js';
 import { OverlayError } from '../model/overlay.js';
+import { SPEC_PATH } from '../model/loader.js';
 import type { OperationModel } from '../model/model.js';
 import { corsSetting, list, positive, serveCommand, unsetFalseEnvFlags, type ServeOptions } from './cli-options.js';
 import { readDataFile } from './data.js';
@@ -93,6 +94,7 @@ try {
     adminToken,
     journalSize: options.journalSize,
     stateFile: options.stateFile,
+    overlays,
     logger,
     ...(redisUrl === undefined
       ? {}
@@ -123,6 +125,7 @@ try {
       `API key: ${keyText}\n` +
       `Admin API: ${adminText}\n` +
       (options.admin ? `Console: ${mock.origin}/__admin/ (sign in with the admin token)\n` : '') +
+      `What was read, and why: run '${[COMMANDS.explain, ...explainArguments(options.spec, overlays)].join(' ')}'${options.admin ? ` or open the console's Explain tab (${mock.origin}/__admin/)` : ''}\n` +
       `Store: ${storeText}\n` +
       (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
   );
@@ -199,6 +202,12 @@ function tryLine(op: OperationModel | undefined, key: string, url: string): stri
   if (scheme.in === 'query') return `curl '${url}?${scheme.parameter}=${encodeURIComponent(key)}'`;
   if (scheme.in === 'cookie') return `curl -b '${scheme.parameter}=${key}' ${url}`;
   return `curl -H '${scheme.parameter}: ${key}' ${url}`;
+}
+
+/** The arguments of the explain command that reads what this mock read: the description (none for the shipped one) and its overlays. */
+function explainArguments(spec: string, overlays: readonly string[]): string[] {
+  const quote = (text: string): string => (/^[\w./@:+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+  return [...(spec === SPEC_PATH ? [] : [quote(spec)]), ...overlays.map((file) => `--overlay ${quote(file)}`)];
 }
 
 /** `--store`: `memory`, or a Redis URL (`redis://HOST:PORT[/DB]`, `rediss://` for TLS). */

@@ -98,6 +98,28 @@ export interface CheckSummary {
   rule: string;
 }
 
+/**
+ * Where the mock finds the suite's checks of a model: the CLI, which stands on both, hands one in
+ * ({@link provideCheckCatalogue}); the mock never imports the suite.
+ */
+export type CheckCatalogue = (api: ApiModel) => readonly CheckSummary[] | Promise<readonly CheckSummary[]>;
+
+let provided: CheckCatalogue | undefined;
+
+/**
+ * Sets the catalogue the mock started in this process lists checks from (`GET /__admin/explain`): the CLI
+ * (cli/main.ts) provides the suite's `checksFor` before it starts `openapi-harness mock`. Process-wide, as the
+ * command is; a mock started as a library passes `explainChecks` in its options instead.
+ */
+export function provideCheckCatalogue(catalogue: CheckCatalogue): void {
+  provided = catalogue;
+}
+
+/** The catalogue {@link provideCheckCatalogue} set, if any. */
+export function providedCheckCatalogue(): CheckCatalogue | undefined {
+  return provided;
+}
+
 const ROLES: readonly Role[] = ['list', 'create', 'read', 'replace', 'update', 'delete'];
 
 /**
