@@ -1,6 +1,7 @@
 import type { ApiModel, AuthScheme, FilterModel, ListModel, OperationModel, Reading, ResourceModel, Role } from '../model/model.js';
 import { numericRangesOf, windowOf } from '../model/windows.js';
 import { servedListOf } from '../model/served-lists.js';
+import { echoedMembers } from '../model/echoes.js';
 import { successAnswer } from './answers.js';
 
 /** One line of the explanation: what was read, the sentence saying why, and the decision of spec/DECISIONS.md it follows. */
@@ -25,6 +26,8 @@ export interface ExplainedFilter extends ExplainLine {
   property?: string | undefined;
   /** `equal`, `in`, `contains`, `overlap` (D33, D47), `range` (D90, D105), or `ignored`. */
   match: FilterModel['match'] | 'range' | 'ignored';
+  /** For a range: whether the value sent is the lowest (`lower`) or the highest (`upper`) the records kept may hold. */
+  bound?: 'lower' | 'upper' | undefined;
 }
 
 /** The filters of one list operation: those the mock applies, and the query parameters it ignores. */
@@ -58,6 +61,8 @@ export interface ExplainedAnswer extends ExplainLine {
   from: 'example' | 'sample' | 'empty';
   /** Why from that source, in a sentence. */
   source: string;
+  /** Members of the answer that repeat what the request sent instead of the example's values (D280). */
+  echoes: string[];
   /** A list whose example records the mock pages and filters (D110-D114), when it is one. */
   list?: ExplainedList | undefined;
 }
@@ -201,14 +206,15 @@ function explainList(list: ListModel, filters: readonly FilterModel[], served = 
       decision: served ? 'D113' : match === 'equal' ? (any === '' ? 'D33' : 'D142') : 'D47',
     };
   });
-  const window = served ? undefined : windowOf(op);
+  // Date windows and numeric ranges narrow a resource's list (D90, D105) and a served list's example records alike (D108, D276).
+  const window = windowOf(op);
   if (window?.property !== undefined) {
-    for (const parameter of window.parameters) applied.push({ parameter: parameter.parameter.name, property: window.property, match: 'range', reason: `keeps the records whose \`${window.property}\` is ${parameter.bound === 'lower' ? 'at or after' : 'at or before'} the ${parameter.format} sent`, decision: 'D90' });
+    for (const parameter of window.parameters) applied.push({ parameter: parameter.parameter.name, property: window.property, match: 'range', bound: parameter.bound, reason: `keeps the ${served ? "example's " : ''}records whose \`${window.property}\` is ${parameter.bound === 'lower' ? 'at or after' : 'at or before'} the ${parameter.format} sent`, decision: served ? 'D276' : 'D90' });
   }
   for (const range of numericRangesOf(op).ranges) {
     for (const end of [range.lower, range.upper]) {
       if (end === undefined) continue;
-      applied.push({ parameter: end.parameter.name, property: range.property, match: 'range', reason: `keeps the records whose \`${range.property}\` is ${end.bound === 'lower' ? 'above' : 'below'} the number sent${end.exclusive ? '' : ' or equal to it'}`, decision: 'D105' });
+      applied.push({ parameter: end.parameter.name, property: range.property, match: 'range', bound: end.bound, reason: `keeps the ${served ? "example's " : ''}records whose \`${range.property}\` is ${end.bound === 'lower' ? 'above' : 'below'} the number sent${end.exclusive ? '' : ' or equal to it'}`, decision: served ? 'D108' : 'D105' });
     }
   }
   const paging: ExplainedFilter[] = [];
@@ -247,9 +253,21 @@ function explainAnswer(op: OperationModel): ExplainedAnswer {
           ? 'a sample of its schema: none of its examples satisfies the schema'
           : 'a sample of its schema: the description gives no example';
   const reading = op.reading ?? { reason: 'no resource holds it', decision: 'D32' };
-  const served = servedListOf(op);
+  const served = from === 'empty' ? undefined : servedListOf(op);
+  // The mock pages and filters a served list's example records unless it is paged by a cursor it cannot write (mock/handlers.ts servedPager).
   const pages = served !== undefined && !(served.list.paging?.kind === 'cursor' && !served.list.headers.some((header) => header.holds === 'link') && !served.list.members.some((member) => member.holds === 'next' || member.holds === 'nextLink'));
-  return { operationId: op.operationId, method: op.method, path: op.path, status, from, source, ...reading, ...(pages ? { list: explainList(served.list, served.filters, true) } : {}) };
+  const echoes = from === 'empty' ? [] : echoedMembers(op).map((member) => member.name);
+  return {
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    status,
+    from,
+    source: `${source}${echoes.length === 0 ? '' : `, with ${echoes.map((name) => `\`${name}\``).join(', ')} as the request sent ${echoes.length === 1 ? 'it' : 'them'} (D280)`}`,
+    echoes,
+    ...reading,
+    ...(served === undefined ? {} : { list: explainList(served.list, pages ? served.filters : [], true) }),
+  };
 }
 
 function safeValid(validate: (value: unknown) => boolean, value: unknown): boolean {

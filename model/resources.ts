@@ -84,7 +84,11 @@ export function findResources(operations: (OperationModel & { extension: Resourc
         ? { reason: 'its item path is only read: with no list, create or write beside it nothing could put a record there', decision: 'D72' }
         : undefined;
     group.resource = unheld !== undefined ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
-    if (group.resource === undefined) explainGroup(group, unheld ?? { reason: 'no record schema could be read from its answers and bodies', decision: 'D32' });
+    const listOnly = Object.keys(group.ops).length === 1 && group.ops.list !== undefined;
+    const keyless = listOnly
+      ? { reason: 'a list with nothing beside it to create, read or write, whose records show no key: the records of its example are served', decision: 'D110' }
+      : { reason: 'no record with members and a key could be read from its answers and bodies', decision: 'D32' };
+    if (group.resource === undefined) explainGroup(group, unheld ?? keyless);
   }
   for (const group of groups.values()) {
     const resource = group.resource;
