@@ -86,7 +86,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     group.resource = unheld !== undefined ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
     const listOnly = Object.keys(group.ops).length === 1 && group.ops.list !== undefined;
     const keyless = listOnly
-      ? { reason: 'a list with nothing beside it to create, read or write, whose records show no key: the records of its example are served', decision: 'D110' }
+      ? { reason: 'a list with nothing beside it to create, read or write, whose records show no key: its answer is served from the description', decision: 'D110' }
       : { reason: 'no record with members and a key could be read from its answers and bodies', decision: 'D32' };
     if (group.resource === undefined) explainGroup(group, unheld ?? keyless);
   }
