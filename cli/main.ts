@@ -7,13 +7,14 @@ import { type COMMANDS, PRODUCT } from './product.js';
  * description, `test` runs the conformance suite against an implementation, `proxy` judges the traffic of one.
  * Each subcommand is its own entry (mock/cli.ts, conformance/cli.ts, proxy/cli.ts), loaded here with the rest of
  * the arguments, so `openapi-harness mock --help` lists the mock's flags. Exit codes are the subcommand's; 2 for an
- * unknown subcommand. `explain` shows what the others read in a description (cli/explain.ts).
+ * unknown subcommand. `explain` shows what the others read in a description (explain/cli.ts); `mock` starts through
+ * explain/mock.ts, which hands the suite's catalogue to the mock's console first.
  */
 const ENTRIES: Record<keyof typeof COMMANDS, string> = {
-  mock: '../mock/cli.js',
+  mock: '../explain/mock.js',
   test: '../conformance/cli.js',
   proxy: '../proxy/cli.js',
-  explain: './explain.js',
+  explain: '../explain/cli.js',
 };
 
 const [subcommand, ...rest] = process.argv.slice(2);
@@ -24,12 +25,6 @@ if (subcommand === undefined || subcommand === '--help' || subcommand === '-h' |
 } else if (Object.hasOwn(ENTRIES, subcommand)) {
   // The subcommand's entry parses process.argv as if it had been started alone.
   process.argv.splice(2, process.argv.length - 2, ...rest);
-  // The mock's console explains what it read with the suite's checks too: the CLI stands on both, the mock on neither.
-  // The catalogue loads only when the Explain page asks, so the mock starts no slower.
-  if (subcommand === 'mock') {
-    const { provideCheckCatalogue } = await import('../mock/explain.js');
-    provideCheckCatalogue(async (model) => (await import('../conformance/catalogue.js')).checksFor(model).map((check) => ({ id: check.id, rule: check.rule })));
-  }
   await import(ENTRIES[subcommand as keyof typeof COMMANDS]);
 } else {
   process.stderr.write(`${PRODUCT}: unknown command ${JSON.stringify(subcommand)}\n\n${usage()}`);

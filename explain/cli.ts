@@ -3,9 +3,9 @@ import { checksFor } from '../conformance/catalogue.js';
 import { explain } from '../mock/explain.js';
 import { loadModel, SPEC_PATH } from '../model/loader.js';
 import { OverlayError } from '../model/overlay.js';
-import { applyConfigFile, overlayOption, overlaysOf } from './config.js';
-import { renderExplanation } from './explain-text.js';
-import { adoptLegacyEnvironment, COMMANDS, envName } from './product.js';
+import { applyConfigFile, overlayOption, overlaysOf } from '../cli/config.js';
+import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
+import { renderExplanation } from './text.js';
 
 /**
  * `openapi-harness explain [spec]`: what the mock and the suite read in a description (default: the shipped one),
@@ -13,7 +13,7 @@ import { adoptLegacyEnvironment, COMMANDS, envName } from './product.js';
  * parent, filters applied and ignored), the operations answered from the description's examples or samples, the
  * security schemes, and what the suite checks per operation (conformance/catalogue.ts). `--json` writes the same
  * as one JSON document (mock/explain.ts `Explanation`), the one the console's Explain page shows. It sits above
- * every floor, so it reads both the mock's view and the suite's catalogue. Exit codes: 0, or 2 when the
+ * the mock's floor and the suite's, so it reads both the mock's view and the suite's catalogue. Exit codes: 0, or 2 when the
  * description or an overlay cannot be read (the message names the file, and for an overlay the action).
  */
 adoptLegacyEnvironment();
