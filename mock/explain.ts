@@ -113,7 +113,7 @@ let provided: CheckCatalogue | undefined;
 
 /**
  * Sets the catalogue the mock started in this process lists checks from (`GET /__admin/explain`): the CLI
- * (cli/main.ts) provides the suite's `checksFor` before it starts `openapi-harness mock`. Process-wide, as the
+ * (explain/mock.ts, the entry of `openapi-harness mock`) provides the suite's `checksFor` before it starts the mock. Process-wide, as the
  * command is; a mock started as a library passes `explainChecks` in its options instead.
  */
 export function provideCheckCatalogue(catalogue: CheckCatalogue): void {
