@@ -77,13 +77,19 @@ describe('the config file', () => {
     expect(() => readConfigInto(command, 'mock', { OPENAPI_HARNESS_CONFIG: 'missing.json' }, empty)).toThrow(/missing\.json: cannot read the config file \(ENOENT\)/);
   });
 
+  it('takes overlays at the top (for every command) or in a section, one file or a list', () => {
+    expect(parse('mock', [], { overlay: ['a.yaml', 'b.yaml'] }).opts()['overlay']).toEqual(['a.yaml', 'b.yaml']);
+    expect(parse('mock', [], { overlay: 'a.yaml', mock: { overlay: 'c.yaml' } }).opts()['overlay']).toEqual(['c.yaml']);
+    expect(parse('mock', ['--overlay', 'd.yaml'], { overlay: 'a.yaml' }).opts()['overlay']).toEqual(['d.yaml']);
+  });
+
   it('refuses a bad file with a message naming the file and the key', () => {
     const cases: [unknown, RegExp][] = [
       ['{"mock": ', /config-\w+\.json: not valid JSON/],
       [[1], /must hold a JSON object/],
-      [{ mocks: {} }, /config-\w+\.json: unknown key "mocks" \(known at the top: \$schema, spec, api-key, mock, test, proxy\)/],
+      [{ mocks: {} }, /config-\w+\.json: unknown key "mocks" \(known at the top: \$schema, spec, api-key, overlay, mock, test, proxy, explain\)/],
       [{ mock: 'fast' }, /config-\w+\.json › mock: must be an object of openapi-harness mock's flags/],
-      [{ mock: { 'max-pet': 3 } }, /config-\w+\.json › mock: unknown key "max-pet" \(openapi-harness mock's flags without "--": spec, port, .*max-records/],
+      [{ mock: { 'max-pet': 3 } }, /config-\w+\.json › mock: unknown key "max-pet" \(openapi-harness mock's flags without "--": spec, overlay, port, .*max-records/],
       [{ mock: { port: 70000 } }, /config-\w+\.json › mock: "port" must be an integer from 0 to 65535/],
       [{ mock: { 'log-level': 'loud' } }, /› mock: "log-level" Allowed choices are/],
       [{ mock: { empty: 'yes' } }, /› mock: "empty" must be true or false/],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InvalidArgumentError, type Command, type Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { COMMANDS, envName, PRODUCT } from './product.js';
 
 /** The config file each command reads from its working folder when present (docs/configuration.md). */
@@ -10,7 +10,21 @@ export const CONFIG_FILE = `${PRODUCT}.config.json`;
 export type ConfigSection = keyof typeof COMMANDS;
 
 /** Keys the config file may hold at its top level, for every command that has the flag. */
-const SHARED_KEYS = ['spec', 'api-key'];
+const SHARED_KEYS = ['spec', 'api-key', 'overlay'];
+
+/**
+ * `--overlay FILE`, repeatable, for every command that reads a description: OpenAPI Overlay files applied in order
+ * before the description is read (model/overlay.ts). In the config file a string or a list (top level or a
+ * command's section); in `OPENAPI_HARNESS_OVERLAY` one file or several separated by commas.
+ */
+export function overlayOption(): Option {
+  return new Option('--overlay <file...>', 'OpenAPI Overlay file(s) applied, in order, to the description before it is read (repeatable)').env(envName('OVERLAY')).default([], 'none');
+}
+
+/** The overlay files an {@link overlayOption} holds: flags give a list, the environment one text of comma-separated files. */
+export function overlaysOf(value: string[] | string | undefined): string[] {
+  return (value === undefined ? [] : Array.isArray(value) ? value : value.split(',')).map((file) => file.trim()).filter(Boolean);
+}
 
 /** A setting of the config file that cannot be used: the file, where in it, and why. */
 export class ConfigError extends Error {}

@@ -7,12 +7,14 @@ import { type COMMANDS, PRODUCT } from './product.js';
  * description, `test` runs the conformance suite against an implementation, `proxy` judges the traffic of one.
  * Each subcommand is its own entry (mock/cli.ts, conformance/cli.ts, proxy/cli.ts), loaded here with the rest of
  * the arguments, so `openapi-harness mock --help` lists the mock's flags. Exit codes are the subcommand's; 2 for an
- * unknown subcommand.
+ * unknown subcommand. `explain` shows what the others read in a description (explain/cli.ts); `mock` starts through
+ * explain/mock.ts, which hands the suite's catalogue to the mock's console first.
  */
 const ENTRIES: Record<keyof typeof COMMANDS, string> = {
-  mock: '../mock/cli.js',
+  mock: '../explain/mock.js',
   test: '../conformance/cli.js',
   proxy: '../proxy/cli.js',
+  explain: '../explain/cli.js',
 };
 
 const [subcommand, ...rest] = process.argv.slice(2);
@@ -35,7 +37,8 @@ function usage(): string {
     `Commands:\n` +
     `  mock    serve a stateful mock of an OpenAPI description (default: the shipped Pet Store spec)\n` +
     `  test    run the conformance suite against an implementation (--base-url URL --api-key KEY)\n` +
-    `  proxy   forward to an implementation and judge every exchange against the description (--upstream URL)\n\n` +
+    `  proxy   forward to an implementation and judge every exchange against the description (--upstream URL)\n` +
+    `  explain show what the mock and the suite read in the description, each reading with its reason (--json)\n\n` +
     `Settings: flags, then OPENAPI_HARNESS_* variables, then ${PRODUCT}.config.json in this folder, then defaults.\n`
   );
 }

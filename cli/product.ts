@@ -12,6 +12,7 @@ export const COMMANDS = {
   mock: `${PRODUCT} mock`,
   test: `${PRODUCT} test`,
   proxy: `${PRODUCT} proxy`,
+  explain: `${PRODUCT} explain`,
 } as const;
 
 /** Prefix of every environment variable the commands read (`OPENAPI_HARNESS_SPEC`, `OPENAPI_HARNESS_API_KEY`, …). */

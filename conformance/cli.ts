@@ -7,7 +7,8 @@ import type { Exchange } from '../judge/verdict.js';
 import { readSpecDocument } from '../model/document.js';
 import { PACKAGE_VERSION, SPEC_PATH } from '../model/loader.js';
 import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
-import { applyConfigFile } from '../cli/config.js';
+import { applyConfigFile, overlayOption, overlaysOf } from '../cli/config.js';
+import { OverlayError } from '../model/overlay.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { ClientState, send, TargetRefusing } from './client.js';
@@ -48,6 +49,7 @@ const program = new Command(COMMANDS.test)
   .addOption(new Option('--seed <n>', 'fast-check seed, to replay a printed failure').argParser(integer))
   .addOption(new Option('--path <path>', 'fast-check path of a printed counterexample (with --seed and one --check)'))
   .addOption(new Option('--spec <file>', 'the OpenAPI document the target implements (the checks are derived from it)').default(SPEC_PATH, 'spec/openapi.yaml, the Pet Store Animals interface').env(envName('SPEC')))
+  .addOption(overlayOption())
   .addOption(new Option('--check <id...>', 'run only these checks (ids derive from the spec\'s operationIds, e.g. listPets.status-filter, auth.getPet; an unknown id lists them all)'))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
@@ -79,6 +81,7 @@ interface CliOptions {
   path?: string;
   check?: string[];
   spec: string;
+  overlay: string[] | string;
   timeBudget?: number;
   maxRps?: number;
   concurrency: number;
@@ -104,7 +107,8 @@ if (options.fromHar !== undefined) await fromHar(options.fromHar);
 const baseUrl = options.baseUrl ?? (options.target === undefined ? undefined : await serverUrl(options.target));
 if (baseUrl === undefined) usage('give --base-url URL (or OPENAPI_HARNESS_BASE_URL), or --target staging');
 if (!/^https?:\/\/[^/]/.test(baseUrl)) usage(`--base-url must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
-const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
+const overlays = overlaysOf(options.overlay);
+const model = await modelOf(options.spec, overlays).catch((error: unknown) => usage(error instanceof OverlayError ? error.message : `cannot load the spec ${options.spec}: ${(error as Error).message}`));
 const secured = model.operations.some((op) => op.security.length > 0);
 if (secured && (options.apiKey === undefined || options.apiKey === '')) usage('give --api-key KEY (or OPENAPI_HARNESS_API_KEY): the spec asks for credentials');
 const catalogue = checksFor(model);
@@ -125,6 +129,7 @@ const target: Target = {
   baseUrl: baseUrl.replace(/\/+$/, ''),
   apiKey: options.apiKey ?? '',
   spec: options.spec,
+  ...(overlays.length === 0 ? {} : { overlays }),
   readOnly: options.readOnly,
   strict: options.strict,
   runs: options.runs,
@@ -184,7 +189,7 @@ async function flushed(): Promise<void> {
 async function writeReports({ checks, summary, exchanges }: SuiteResult, reach: RunReach): Promise<void> {
   if (junitFile !== undefined) writeFileSync(junitFile, renderJunit(`conformance of ${target.baseUrl}`, checks, reach));
   if (options.html === undefined && options.har === undefined && process.env['GITHUB_STEP_SUMMARY'] === undefined) return;
-  const { operations, unmatched } = await coverage(options.spec, summary.statuses);
+  const { operations, unmatched } = await coverage(options.spec, summary.statuses, overlays);
   const report: RunReport = { baseUrl: target.baseUrl, finishedAt: new Date().toISOString(), checks, summary, operations, unmatched, reach };
   if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
   if (options.har !== undefined) {
@@ -218,10 +223,10 @@ function withEveryExchange(failing: { exchange: Exchange; comment: string }[], e
  */
 async function fromHar(file: string): Promise<never> {
   if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
-  const model = await modelOf(options.spec).catch((error: unknown) => usage(`cannot load the spec ${options.spec}: ${(error as Error).message}`));
+  const model = await modelOf(options.spec, overlaysOf(options.overlay)).catch((error: unknown) => usage(error instanceof OverlayError ? error.message : `cannot load the spec ${options.spec}: ${(error as Error).message}`));
   const { runFromHar } = await import('./from-har.js');
   try {
-    const code = await runFromHar({ file, model, specPath: options.spec, strict: options.strict, html: options.html, junit: options.junit ?? (options.reporter === 'junit' ? options.output : undefined), har: options.har, version: PACKAGE_VERSION });
+    const code = await runFromHar({ file, model, specPath: options.spec, overlays: overlaysOf(options.overlay), strict: options.strict, html: options.html, junit: options.junit ?? (options.reporter === 'junit' ? options.output : undefined), har: options.har, version: PACKAGE_VERSION });
     process.exit(code);
   } catch (error) {
     return usage((error as Error).message);
@@ -269,7 +274,7 @@ async function probe(target: Target): Promise<void> {
 /** The URL of a server entry of the spec, its variables filled with their defaults (seed, Versioning). */
 async function serverUrl(name: 'production' | 'staging' | 'mock'): Promise<string> {
   // The loader the model reads with: a Swagger 2.0 or multi-file spec names its servers as the mock serves them.
-  const document = await readSpecDocument(options.spec).then(({ document: read }) => read as unknown as OpenAPIV3_1.Document, (error: unknown) => usage(`${options.spec}: ${(error as Error).message}`));
+  const document = await readSpecDocument(options.spec, { overlays: overlaysOf(options.overlay) }).then(({ document: read }) => read as unknown as OpenAPIV3_1.Document, (error: unknown) => usage(`${options.spec}: ${(error as Error).message}`));
   const server = document.servers?.find((entry) => (entry.description ?? '').toLowerCase().includes(name === 'mock' ? 'local' : name));
   if (server === undefined) return usage(`${options.spec} has no ${name} server`);
   return server.url.replace(/\{(\w+)\}/g, (_match, variable: string) => process.env[variable.toUpperCase()] ?? server.variables?.[variable]?.default ?? '');

@@ -18,14 +18,16 @@ export class Violation extends Error {
 const models = new Map<string, Promise<ApiModel>>();
 
 /**
- * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), loaded once per
- * process and path (the suite reads the same model as the mock, never the mock's code: a judge sharing the defendant's code would share its bugs).
+ * The model of the spec a target implements (`target.spec`, default `spec/openapi.yaml`) with its `overlays`
+ * (OpenAPI Overlay files, `target.overlays`) applied, loaded once per process, path and overlays (the suite reads the same model as the mock, never the mock's code: a judge sharing the defendant's code would share its bugs).
  * Errors: rejects with the loader's message when the spec is invalid.
  */
-export function modelOf(specPath: string | undefined): Promise<ApiModel> {
+export function modelOf(specPath: string | undefined, overlays: readonly string[] = []): Promise<ApiModel> {
   const path = specPath ?? SPEC_PATH;
-  let model = models.get(path);
-  if (model === undefined) models.set(path, (model = loadModel(path)));
+  // The same description under other overlays is another model.
+  const key = overlays.length === 0 ? path : JSON.stringify([path, ...overlays]);
+  let model = models.get(key);
+  if (model === undefined) models.set(key, (model = loadModel(path, { overlays })));
   return model;
 }
 

@@ -19,6 +19,8 @@ export interface FromHarOptions {
   file: string;
   model: ApiModel;
   specPath: string;
+  /** OpenAPI Overlay files the model was read with (`--overlay`): the coverage report reads the description with them too. */
+  overlays?: readonly string[] | undefined;
   strict: boolean;
   html?: string | undefined;
   junit?: string | undefined;
@@ -67,7 +69,7 @@ export async function runFromHar(options: FromHarOptions): Promise<number> {
   }
   const stepSummary = process.env['GITHUB_STEP_SUMMARY'];
   if (options.html !== undefined || (stepSummary !== undefined && stepSummary !== '')) {
-    const { operations, unmatched } = await coverage(options.specPath, [...statuses].map(([key, counts]) => [key, [...counts]]));
+    const { operations, unmatched } = await coverage(options.specPath, [...statuses].map(([key, counts]) => [key, [...counts]]), options.overlays);
     const report: RunReport = { baseUrl: `HAR ${options.file}`, finishedAt: new Date().toISOString(), checks, summary: undefined, operations, unmatched, reach };
     if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
     if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, renderMarkdown(report));

@@ -29,7 +29,7 @@ export type CheckId = string;
 
 /** The checks of the spec a target implements (`target.spec`, default `spec/openapi.yaml`), in catalogue order. */
 export async function checksOf(target: Target): Promise<Check[]> {
-  return checksFor(await modelOf(target.spec));
+  return checksFor(await modelOf(target.spec, target.overlays));
 }
 
 /**
@@ -39,7 +39,7 @@ export async function checksOf(target: Target): Promise<Check[]> {
  * `close()` it at the end. Rejects when the spec cannot be loaded.
  */
 export async function startRun(target: Target, options: { model?: ApiModel; keepExchanges?: number } = {}): Promise<RunState> {
-  const model = options.model ?? (await modelOf(target.spec));
+  const model = options.model ?? (await modelOf(target.spec, target.overlays));
   return new RunState(model, checksFor(model), options.keepExchanges === undefined ? {} : { keepExchanges: options.keepExchanges });
 }
 

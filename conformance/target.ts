@@ -45,6 +45,8 @@ export interface Target {
    * against a server on another clock (a test's fixed day) asks the same windows. Default: the system clock.
    */
   now?: () => Date;
+  /** OpenAPI Overlay files applied, in order, to `spec` before the checks are derived from it (model/overlay.ts). */
+  overlays?: readonly string[];
 }
 
 /** TLS options of a {@link Target}: paths of PEM files, read by the process that sends the requests. */
@@ -60,7 +62,7 @@ export interface TargetTls {
 }
 
 /** A target with every option decided. */
-export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>;
+export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays'>;
 
 /** Fills the defaults of a {@link Target}; strips a trailing `/` from `baseUrl`. */
 export function resolveTarget(target: Target): ResolvedTarget {

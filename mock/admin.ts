@@ -8,6 +8,7 @@ import { datasetSizes, reloadDataset, type Stores } from './isolation.js';
 import { consolePage } from './console-page.js';
 import { createOne, deleteOne, generate, healthOf, journalQuery, modelOf, pageOf, readOne, replaceOne, requestStream, type ConsoleAnswer, type ConsoleStatus } from './console-api.js';
 import type { Journal } from './journal.js';
+import { explain, type CheckCatalogue } from './explain.js';
 import { parseJsonBody } from './exact-body.js';
 import type { AnyDataset } from './pipeline.js';
 import type { MockRequest, MockResponse } from './messages.js';
@@ -32,6 +33,10 @@ export interface AdminOptions {
   onChange: () => void;
   /** What `GET /__admin/health` reports besides the spec (README › Console › Health); default: the in-memory store, no reload. */
   status?: ConsoleStatus | undefined;
+  /** The suite's checks of a model, for `GET /__admin/explain` (mock/explain.ts); without it the explanation lists no checks. */
+  explainChecks?: CheckCatalogue | undefined;
+  /** The OpenAPI Overlay files the model was read with, named by `GET /__admin/explain`. */
+  overlays?: readonly string[] | undefined;
 }
 
 type Answer = ConsoleAnswer | { error: ErrorCode; detail?: string; headers?: Record<string, string>; code?: string };
@@ -110,7 +115,7 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
     '': {
       GET: () =>
         json(200, {
-          endpoints: ['POST /__admin/reset', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}`, `PUT /__admin/${r.name}`]), 'GET /__admin/data', 'PUT /__admin/data', 'GET /__admin/requests?limit=N&operation=ID&status=4xx', 'DELETE /__admin/requests', 'GET /__admin/requests/stream', 'GET /__admin/model', 'GET /__admin/health', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}/page?offset=N&limit=N`, `POST /__admin/${r.name}`, `GET|PUT|DELETE /__admin/${r.name}/<id>`, `POST /__admin/${r.name}/generate?count=N`]), 'GET /__admin/ (the console)'],
+          endpoints: ['POST /__admin/reset', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}`, `PUT /__admin/${r.name}`]), 'GET /__admin/data', 'PUT /__admin/data', 'GET /__admin/requests?limit=N&operation=ID&status=4xx', 'DELETE /__admin/requests', 'GET /__admin/requests/stream', 'GET /__admin/model', 'GET /__admin/health', 'GET /__admin/explain', ...api.resources.flatMap((r) => [`GET /__admin/${r.name}/page?offset=N&limit=N`, `POST /__admin/${r.name}`, `GET|PUT|DELETE /__admin/${r.name}/<id>`, `POST /__admin/${r.name}/generate?count=N`]), 'GET /__admin/ (the console)'],
         }),
     },
     '/reset': {
@@ -154,6 +159,9 @@ function routesOf(api: ApiModel): Record<string, Record<string, Action>> {
     },
     '/health': {
       GET: ({ status, journal }) => healthOf(api, status ?? MEMORY_STATUS, journal),
+    },
+    '/explain': {
+      GET: ({ explainChecks, overlays }) => andThen(explainChecks === undefined ? undefined : explainChecks(api), (checks) => json(200, explain(api, checks, overlays))),
     },
   };
   for (const resource of api.resources) {

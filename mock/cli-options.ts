@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SPEC_PATH } from '../model/loader.js';
 import { DEFAULT_API_KEYS, envName, LEGACY } from '../cli/product.js';
+import { overlayOption } from '../cli/config.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 import { parseLatency, type Latency } from './prefer.js';
 
@@ -15,6 +16,7 @@ export function serveCommand(name: string, description: string): Command {
     .description(description)
     .argument('[spec]', 'the OpenAPI description, as --spec')
     .addOption(new Option('--spec <file>', 'OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; YAML or JSON; one file or several) to serve').env(envName('SPEC')).default(SPEC_PATH, 'spec/openapi.yaml, the shipped Pet Store Animals interface'))
+    .addOption(overlayOption())
     .addOption(new Option('--port <number>', 'TCP port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(port))
     .addOption(new Option('--host <address>', 'interface to listen on').env('HOST').default('127.0.0.1'))
     .addOption(new Option('--api-key <key...>', "API key(s) accepted by the spec's security schemes (the shipped spec: \"Authorization: Bearer <key>\")").env(envName('API_KEY')).default([...DEFAULT_API_KEYS]))
@@ -51,6 +53,8 @@ export function serveCommand(name: string, description: string): Command {
 /** The values of {@link serveCommand}'s flags once parsed (times in ms, sizes in bytes). */
 export interface ServeOptions {
   spec: string;
+  /** `--overlay`: a list from flags or the config file, one comma-separated text from the environment (cli/config.ts overlaysOf). */
+  overlay: string[] | string;
   port: number;
   host: string;
   apiKey: string[] | string;

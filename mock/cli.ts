@@ -6,7 +6,9 @@ import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option } from 'commander';
 import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
-import { applyConfigFile } from '../cli/config.js';
+import { applyConfigFile, overlaysOf } from '../cli/config.js';
+import { OverlayError } from '../model/overlay.js';
+import { SPEC_PATH } from '../model/loader.js';
 import type { OperationModel } from '../model/model.js';
 import { corsSetting, list, positive, serveCommand, unsetFalseEnvFlags, type ServeOptions } from './cli-options.js';
 import { readDataFile } from './data.js';
@@ -64,7 +66,13 @@ try {
     const given = program.getOptionValueSource(flag);
     if (redisUrl === undefined && given !== 'default' && given !== undefined) throw new Error(`--${flag === 'storePrefix' ? 'store-prefix' : 'store-timeout'} needs a Redis store (--store redis://HOST:PORT[/DB]); the memory store has no prefix or timeout`);
   }
-  const api = await loadApi(options.spec).catch((error: unknown) => {
+  const overlays = overlaysOf(options.overlay);
+  const api = await loadApi(options.spec, overlays).catch((error: unknown) => {
+    // An overlay that cannot be applied is a usage error: its message names the overlay file and the action.
+    if (error instanceof OverlayError) {
+      process.stderr.write(`${COMMANDS.mock}: ${error.message}\n`);
+      process.exit(2);
+    }
     throw new Error(`cannot load the spec ${options.spec}: ${(error as Error).message}`);
   });
   const data = options.empty === true ? new Map() : options.data === undefined ? undefined : readDataFile(api, options.data);
@@ -86,6 +94,7 @@ try {
     adminToken,
     journalSize: options.journalSize,
     stateFile: options.stateFile,
+    overlays,
     logger,
     ...(redisUrl === undefined
       ? {}
@@ -116,6 +125,7 @@ try {
       `API key: ${keyText}\n` +
       `Admin API: ${adminText}\n` +
       (options.admin ? `Console: ${mock.origin}/__admin/ (sign in with the admin token)\n` : '') +
+      `What was read, and why: run '${[COMMANDS.explain, ...explainArguments(options.spec, overlays)].join(' ')}'${options.admin ? ` or open the console's Explain tab (${mock.origin}/__admin/)` : ''}\n` +
       `Store: ${storeText}\n` +
       (first === undefined ? '' : `Try: ${tryLine(first.operations.list ?? first.operations.create, anyKey ? 'any-key' : apiKeys[0]!, `${mock.baseUrl}${first.collectionPath}`)}\n`),
   );
@@ -142,7 +152,7 @@ try {
         logger.warn(`spec not reloaded, still serving the previous one: ${event.message}`);
         mock.reloadRefused(event.message);
       } else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
-    });
+    }, undefined, overlays);
   }
   // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
   // The last log lines are written while the event loop still runs: when stdout is a closed pipe
@@ -192,6 +202,12 @@ function tryLine(op: OperationModel | undefined, key: string, url: string): stri
   if (scheme.in === 'query') return `curl '${url}?${scheme.parameter}=${encodeURIComponent(key)}'`;
   if (scheme.in === 'cookie') return `curl -b '${scheme.parameter}=${key}' ${url}`;
   return `curl -H '${scheme.parameter}: ${key}' ${url}`;
+}
+
+/** The arguments of the explain command that reads what this mock read: the description (none for the shipped one) and its overlays. */
+function explainArguments(spec: string, overlays: readonly string[]): string[] {
+  const quote = (text: string): string => (/^[\w./@:+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+  return [...(spec === SPEC_PATH ? [] : [quote(spec)]), ...overlays.map((file) => `--overlay ${quote(file)}`)];
 }
 
 /** `--store`: `memory`, or a Redis URL (`redis://HOST:PORT[/DB]`, `rediss://` for TLS). */

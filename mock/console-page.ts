@@ -15,7 +15,7 @@ const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; im
 
 const FILES: Record<string, { file: string; type: string }> = {
   '/__admin/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  ...Object.fromEntries(['console', 'session', 'dom', 'resources', 'requests', 'operations', 'health'].map((name) => [`/__admin/${name}.js`, { file: `${name}.js`, type: 'text/javascript; charset=utf-8' }])),
+  ...Object.fromEntries(['console', 'session', 'dom', 'resources', 'requests', 'operations', 'health', 'explain'].map((name) => [`/__admin/${name}.js`, { file: `${name}.js`, type: 'text/javascript; charset=utf-8' }])),
   '/__admin/console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
   '/__admin/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };

@@ -6,6 +6,7 @@ import { createCors, type Cors, type CorsOptions } from './cors.js';
 import { demoData, type StartingData } from './data.js';
 import { createFrontDoor, HEALTH_PATH } from './front-door.js';
 import { createDataset, inMemory, Stores } from './isolation.js';
+import { providedCheckCatalogue, type CheckCatalogue } from './explain.js';
 import type { ReloadInfo } from './console-api.js';
 import { Journal } from './journal.js';
 import { journalFacts } from './journal-facts.js';
@@ -63,6 +64,10 @@ export interface MockOptions {
   admin?: boolean;
   /** When set, the admin API needs `Authorization: Bearer <adminToken>`. Must differ from every API key. */
   adminToken?: string | undefined;
+  /** The suite's checks of a model for the console's Explain page (`GET /__admin/explain`); default the one the CLI provided (mock/explain.ts), else none. */
+  explainChecks?: CheckCatalogue | undefined;
+  /** The OpenAPI Overlay files the model was read with (`--overlay`), named on the Explain page. */
+  overlays?: readonly string[] | undefined;
   /** Requests kept by the journal of `GET /__admin/requests` (default 100; 0 keeps none). */
   journalSize?: number;
   /** JSON file the records are kept in across restarts: read at start when it exists, written within 200 ms of a change and by `flush()`. */
@@ -188,7 +193,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
     });
     const health = redis === undefined ? () => MEMORY_HEALTH : () => redis.health();
     const status = { health, lastReload: () => lastReload, sharedStore: redis !== undefined };
-    const admin = createAdmin({ api: model, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange, status });
+    const admin = createAdmin({ api: model, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange, status, explainChecks: options.explainChecks ?? providedCheckCatalogue(), overlays: options.overlays });
     return { stores, handle: createFrontDoor({ cors, admin, health, stores, journal, onChange: stateFile === undefined ? undefined : onChange }) };
   };
   let engine: Engine = build(api, starting, saved);

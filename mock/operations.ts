@@ -10,9 +10,10 @@ export type Api = ApiModel;
 export type Operation = OperationModel;
 
 /**
- * Reads a spec into the model the mock serves (`--spec`, default spec/openapi.yaml). Errors: rejects with a
+ * Reads a spec into the model the mock serves (`--spec`, default spec/openapi.yaml), with the OpenAPI Overlay
+ * files `overlays` (`--overlay`) applied first. Errors: rejects with a
  * message naming the file and what is wrong with it (see `loadModel`).
  */
-export async function loadApi(specPath: string = SPEC_PATH): Promise<Api> {
-  return loadModel(specPath);
+export async function loadApi(specPath: string = SPEC_PATH, overlays: readonly string[] = []): Promise<Api> {
+  return loadModel(specPath, { overlays });
 }

@@ -11,16 +11,16 @@ export type WatchEvent = { ok: true; changes: string[]; dropped: number } | { ok
  * debounced (`debounceMs`, default 150 ms, as editors write a file in several steps), the new spec is loaded
  * and compiled, and on success `mock.reload` serves it, keeping every record still valid; when the new spec
  * cannot be loaded, the previous one keeps being served and `onEvent` says why. The folder is watched, not
- * the file, so that an editor's write-and-rename is seen. Returns a function that stops watching.
+ * the file, so that an editor's write-and-rename is seen. `overlays` are applied on every reload as at the start. Returns a function that stops watching.
  */
-export function watchSpec(specPath: string, mock: Pick<Mock, 'reload'>, onEvent: (event: WatchEvent) => void, debounceMs = 150): () => void {
+export function watchSpec(specPath: string, mock: Pick<Mock, 'reload'>, onEvent: (event: WatchEvent) => void, debounceMs = 150, overlays: readonly string[] = []): () => void {
   let timer: NodeJS.Timeout | undefined;
   let loading = Promise.resolve();
   const name = basename(specPath);
   const reload = (): void => {
     loading = loading.then(async () => {
       try {
-        const model = await loadModel(specPath);
+        const model = await loadModel(specPath, { overlays });
         onEvent({ ok: true, ...mock.reload(model) });
       } catch (error) {
         onEvent({ ok: false, message: (error as Error).message });

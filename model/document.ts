@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import $RefParser, { getJsonSchemaRefParserDefaultOptions, JSONParserErrorGroup, ParserError, type FileInfo, type JSONParserError, type ParserOptions, type Plugin } from '@apidevtools/json-schema-ref-parser';
 import { JSON_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { OpenAPIV2 } from 'openapi-types';
+import { applyOverlays, OverlayError } from './overlay.js';
 
 /** A spec as read from disk: one OpenAPI 3 object, every `$ref` serving needs replaced by its target. */
 export interface SpecDocument {
@@ -16,6 +17,14 @@ export interface SpecDocument {
   refSiblings: string[];
   /** Where an object of the document was written, `file#/json/pointer` (file relative to the working directory). */
   locate: (value: object) => string | undefined;
+  /** What applying the overlays left to say (an action that selected nothing); empty without overlays. */
+  overlayNotes: string[];
+}
+
+/** How to read a description beyond its path. */
+export interface ReadOptions {
+  /** OpenAPI Overlay files applied, in order, to the description as written, before any `$ref` is followed (model/overlay.ts). */
+  overlays?: readonly string[] | undefined;
 }
 
 /**
@@ -49,7 +58,9 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
  * a file that cannot be read or parsed, a `$ref` that does not resolve, or a document that is neither OpenAPI 3
  * nor Swagger 2.0.
  */
-export async function readSpecDocument(specPath: string): Promise<SpecDocument> {
+export async function readSpecDocument(specPath: string, readOptions: ReadOptions = {}): Promise<SpecDocument> {
+  const overlays = readOptions.overlays ?? [];
+  const overlayNotes: string[] = [];
   // A URL is read as json-schema-ref-parser reads it (http/https); anything else is a file.
   const rootFile = /^https?:\/\//i.test(specPath) ? specPath : resolvePath(specPath);
   const origins = new WeakMap<object, string>();
@@ -79,7 +90,9 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
       // `swagger: 2.0` unquoted is the YAML number 2.
       if (root['swagger'] !== 2 && String(root['swagger']) !== '2.0') throw new SpecDocumentError(`${display(rootFile)}#/swagger: version ${JSON.stringify(root['swagger'])} is not supported (2.0 is)`);
       format = 'swagger-2.0';
-      const bundled = await new $RefParser().bundle(rootFile, root, options);
+      let bundled = (await new $RefParser().bundle(rootFile, root, options)) as Record<string, unknown>;
+      // Overlays name what the author wrote: the 2.0 document, before its conversion.
+      if (overlays.length > 0) bundled = await overlaid(bundled, overlays, overlayNotes);
       document = await convertSwagger(bundled as unknown as OpenAPIV2.Document, display(rootFile));
       document = (await new $RefParser().dereference(rootFile, document, options)) as Record<string, unknown>;
     } else {
@@ -91,14 +104,24 @@ export async function readSpecDocument(specPath: string): Promise<SpecDocument> 
       format = version.startsWith('3.0') ? 'openapi-3.0' : 'openapi-3.1';
       // OpenAPI 3.2 `$self`: the document's own URI. A `$ref` to it (`https://…/openapi.yaml#/components/…`) points into this file.
       if (typeof root['$self'] === 'string' && root['$self'] !== '') localiseSelfReferences(root, root['$self'].replace(/#.*$/, ''));
+      // Overlays apply to the description bundled into one document (every other file's part reached by a local
+      // `$ref`), so a target can name any part and every `$ref`, the overlay's own included, still resolves after.
+      const source = overlays.length === 0 ? root : await overlaid((await new $RefParser().bundle(rootFile, root, options)) as Record<string, unknown>, overlays, overlayNotes);
       // The root is parsed already: dereferencing it as an object reads only the files it refers to.
-      document = (await new $RefParser().dereference(rootFile, root, options)) as Record<string, unknown>;
+      document = (await new $RefParser().dereference(rootFile, source, options)) as Record<string, unknown>;
     }
   } catch (error) {
     throw describeFailure(error, rootFile);
   }
   checkStructure(document, display(rootFile));
-  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value) };
+  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value), overlayNotes };
+}
+
+/** `document` with `overlays` applied (model/overlay.ts), their notes added to `notes`. */
+async function overlaid(document: Record<string, unknown>, overlays: readonly string[], notes: string[]): Promise<Record<string, unknown>> {
+  const applied = await applyOverlays(document, overlays);
+  notes.push(...applied.outcome.notes);
+  return applied.document;
 }
 
 /** The parsers of json-schema-ref-parser (YAML: {@link parseYaml}), each followed by `watch` on what it returns. */
@@ -237,7 +260,7 @@ function localiseSelfReferences(value: unknown, self: string): void {
 
 /** One message naming the file, the pointer and the reason of each problem json-schema-ref-parser met. */
 function describeFailure(error: unknown, rootFile: string): Error {
-  if (error instanceof SpecDocumentError) return error;
+  if (error instanceof SpecDocumentError || error instanceof OverlayError) return error;
   const errors: JSONParserError[] = error instanceof JSONParserErrorGroup ? (error.errors as JSONParserError[]) : [];
   if (errors.length === 0) return new SpecDocumentError(`${displayPath(rootFile)}#: ${(error as Error).message}`);
   const lines = errors.slice(0, 10).map((problem) => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSpecDocument } from './document.js';
+import { readSpecDocument, type ReadOptions } from './document.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
@@ -34,14 +34,15 @@ const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(['ACL', 'BIND', 'CHECKOU
 
 /**
  * Reads a spec (OpenAPI 3.0 or 3.1, or Swagger 2.0 converted on load; YAML or JSON; one file or several, see
- * `readSpecDocument`), resolves every `$ref` serving needs, converts every schema once, and finds its resources,
+ * `readSpecDocument`), with `options.overlays` (OpenAPI Overlay files) applied to it first, resolves every `$ref` serving needs, converts every schema once, and finds its resources,
  * once at start-up, so no request looks anything up again. Validators compile on their first use (`compile`).
  * A schema keyword no validator can compile is left out and named in `notes` (file, pointer, reason).
  * Errors: rejects with a message naming the file, the JSON pointer and the reason when the document cannot be
- * read, a `$ref` serving needs does not resolve, or the document is not OpenAPI (`spec/document.ts`).
+ * read, a `$ref` serving needs does not resolve, or the document is not OpenAPI (`spec/document.ts`); an
+ * `OverlayError` naming the overlay file and the action when an overlay cannot be applied (model/overlay.ts).
  */
-export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel> {
-  const read = await readSpecDocument(specPath);
+export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptions = {}): Promise<ApiModel> {
+  const read = await readSpecDocument(specPath, options);
   const document = read.document as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
   const ajv = createAjv();
   const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0', ajv);
@@ -222,7 +223,7 @@ export async function loadModel(specPath: string = SPEC_PATH): Promise<ApiModel>
   // Before any validator runs: a format ajv does not know would otherwise be compiled as "ignored" with a warning.
   const unknownFormats = acceptFormats(ajv, converter.formats);
   const resources = findResources(operations, ajv);
-  const notes: string[] = [];
+  const notes: string[] = [...read.overlayNotes];
   if (unreceivable.length > 0) notes.push(`${unreceivable.length} operation${unreceivable.length === 1 ? '' : 's'} of additionalOperations left out: no HTTP/1.1 server built on node can receive ${unreceivable.length === 1 ? 'its method' : 'their methods'} (${unreceivable.slice(0, 3).join(', ')}${unreceivable.length > 3 ? ', …' : ''}) (D87)`);
   const kinds = new Map([...converter.lenient, ...exampleForms]);
   if (read.refSiblings.length > 0) kinds.set('ref-with-siblings', read.refSiblings.length);

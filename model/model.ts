@@ -132,6 +132,15 @@ export type AuthScheme =
 /** The part an operation plays for its resource (README › Resources): the convention, or `x-resource`. */
 export type Role = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
 
+/**
+ * Why the model reads something as it does, for people (`openapi-harness explain`): a sentence, and the decision of
+ * spec/DECISIONS.md it follows (`D32`).
+ */
+export interface Reading {
+  reason: string;
+  decision: string;
+}
+
 /** One operation of the spec, normalised once: everything a request needs, nothing to look up again. */
 export interface OperationModel {
   operationId: string;
@@ -199,6 +208,8 @@ export interface OperationModel {
    * body's members the record holds and answers the record; the operation plays no role (`resource` stays unset).
    */
   acts?: ResourceModel | undefined;
+  /** Why the operation plays its part (or none): the rule of the resource reading that decided it (model/resources.ts). */
+  reading?: Reading | undefined;
 }
 
 /**

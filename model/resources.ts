@@ -1,7 +1,7 @@
 import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { numberPerParent } from './numbering.js';
-import { PARENT_LINK, type IdSource, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
+import { PARENT_LINK, type IdSource, type Reading, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
@@ -38,25 +38,32 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   const reads = new Map(operations.filter((op) => op.method === 'GET').map((op) => [op.path, successSchema(op)]));
   for (const op of [...operations.filter((op) => !isNamed(op)), ...operations.filter(isNamed)]) {
     const extension = op.extension ?? {};
-    if (extension.role === 'none') continue;
+    if (extension.role === 'none') {
+      op.reading = { reason: 'its x-resource says role: none, so no resource holds it', decision: 'D32' };
+      continue;
+    }
     const collection = itemOf(op.path);
     // A collection below an item (`/owners/{ownerId}/pets`) is a sub-resource's (D53); other templates are not collections.
     const isCollection = (path: string): boolean => !path.includes('{') || parentItemOf(path) !== undefined;
     const isItem = collection !== undefined && isCollection(collection);
     const base = isItem ? collection : op.path;
     if (!isCollection(base) && extension.name === undefined) {
+      op.reading = collection !== undefined ? { reason: `its path is an item path under ${collection}, which is no collection, and no collection's create answers the record it reads`, decision: 'D141' } : { reason: 'its path is no collection: a path template sits before its last segment, and it is not the item path of one', decision: 'D32' };
       if (collection !== undefined && extension.role === undefined) orphans.push(op);
       continue;
     }
     const role: Role | undefined = extension.role ?? (singletons.has(op.path) ? singletonRole(op) : conventionalRole(op, isItem, reads.get(op.path)));
     if (role === undefined) {
+      op.reading = noRoleReading(op, isItem);
       if (!isItem && op.method === 'POST' && extension.name === undefined && arrayBodyItems(op) !== undefined) arrayCreates.push(op);
       continue;
     }
+    op.reading = roleReading(op, role, extension, singletons.has(op.path), isItem);
     const key = extension.name === undefined ? base : keyOf(extension.name);
     const group = groups.get(key) ?? { collection: base, item: undefined, ops: {}, extension: {} };
     // A second list that `x-resource` gives a resource (`/search/pets` named `pets`) is a view of it (D48), with its own parameters.
     if (role === 'list' && group.ops.list !== undefined && op.method === 'GET' && !isItem) {
+      op.reading = { reason: `its x-resource gives it to ${group.collection}, whose list is another operation: a filtered view of the same records`, decision: 'D48' };
       named.push({ parent: group.collection, op });
       continue;
     }
@@ -75,7 +82,19 @@ export function findResources(operations: (OperationModel & { extension: Resourc
   // A parent renamed below (`repos` taken, `user-repos`) is named again in its children's links once all are named.
   const parents = new Map<ResourceModel, ResourceModel>();
   const views = [...takeViews(groups), ...named];
-  for (const [key, group] of groups) group.resource = isAction(group) || isReadOnly(group) ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
+  for (const [key, group] of groups) {
+    const unheld = isAction(group)
+      ? { reason: 'its path takes only a create whose body is no JSON or whose answer has no body: an action, no collection whose records could be read back', decision: 'D52' }
+      : isReadOnly(group)
+        ? { reason: 'its item path is only read: with no list, create or write beside it nothing could put a record there', decision: 'D72' }
+        : undefined;
+    group.resource = unheld !== undefined ? undefined : (buildResource(key, group, ajv) ?? buildResource(key, group, ajv, false));
+    const listOnly = Object.keys(group.ops).length === 1 && group.ops.list !== undefined;
+    const keyless = listOnly
+      ? { reason: 'a list with nothing beside it to create, read or write, whose records show no key: its answer is served from the description', decision: 'D110' }
+      : { reason: 'no record with members and a key could be read from its answers and bodies', decision: 'D32' };
+    if (group.resource === undefined) explainGroup(group, unheld ?? keyless);
+  }
   for (const group of groups.values()) {
     const resource = group.resource;
     if (resource === undefined) continue;
@@ -88,11 +107,13 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       const action = parent === undefined ? undefined : actionOn(group, parent);
       if (action !== undefined) {
         action.acts = parent;
+        action.reading = { reason: `a POST on a verb below ${parentPath} that answers that item's record: an action on the ${parent!.name} record, whose members it writes`, decision: 'D323' };
         group.resource = undefined;
         continue;
       }
       // One answering its parent's record with no resource to act on is answered from its examples (D304).
       if (isParentAction(group, reads)) {
+        explainGroup(group, { reason: `its only operation is a create that answers the record of ${parentPath}: an action on that record, nothing new to hold`, decision: 'D304' });
         group.resource = undefined;
         continue;
       }
@@ -102,6 +123,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
       if (viaLink !== undefined) {
         resource.parent = parentOf(resource, viaLink, parentPath, singletons.has(group.collection));
       } else if (parent === undefined && known === undefined) {
+        explainGroup(group, { reason: `it lives under ${parentPath}, which no resource holds, and neither that path's examples nor a declared link name its parents`, decision: 'D72' });
         group.resource = undefined;
         continue;
       } else {
@@ -161,6 +183,7 @@ function attachFieldWrite(op: OperationModel, resources: ResourceModel[]): void 
   resource.fieldWrites.push(op);
   op.resource = resource;
   op.idIn = 'path';
+  op.reading = { reason: `a POST on ${resource.name}'s item path without a body, whose query parameters each name a writable member of the record: a field write`, decision: 'D116' };
 }
 
 /**
@@ -189,7 +212,10 @@ function adoptOrphanItems(orphans: readonly (OperationModel & { extension: Resou
     group.item = path;
     for (const op of ops) {
       const role = conventionalRole(op, true, read);
-      if (role !== undefined && group.ops[role] === undefined) group.ops[role] = op;
+      if (role !== undefined && group.ops[role] === undefined) {
+        group.ops[role] = op;
+        op.reading = { reason: `its item path lies under no collection, and ${group.collection} is the one collection whose create answers the record it reads`, decision: 'D141' };
+      }
     }
   }
 }
@@ -219,7 +245,11 @@ function joinSingularItems(groups: Map<string, Group>): void {
     const listed = listSchema === undefined || listShape === undefined ? undefined : listItemSchema(listSchema, listShape);
     if (!sameSchema(listed, read) && !sameSchema(successSchema(target.ops.create), read)) continue;
     target.item = item;
-    for (const [role, op] of Object.entries(ops) as [Role, NonNullable<Group['ops'][Role]>][]) if (target.ops[role] === undefined) target.ops[role] = op;
+    for (const [role, op] of Object.entries(ops) as [Role, NonNullable<Group['ops'][Role]>][]) {
+      if (target.ops[role] !== undefined) continue;
+      target.ops[role] = op;
+      op.reading = { reason: `its item path, named in the singular, holds the records of the plural list ${target.collection} beside it: its ${role}`, decision: 'D430' };
+    }
     groups.delete(key);
   }
 }
@@ -254,6 +284,7 @@ function adoptArrayCreates(creates: readonly (OperationModel & { extension: Reso
     const shown = listed === undefined ? {} : objectShape(listed).properties;
     if (written.length === 0 || !written.every((name) => Object.hasOwn(shown, name))) continue;
     group.ops.create = op;
+    op.reading = { reason: 'a POST whose body is an array of the records the list on its path shows: each item is created', decision: 'D436' };
   }
 }
 
@@ -272,6 +303,33 @@ export function keyOnlyAnswer(op: OperationModel, resource: ResourceModel): stri
   const name = names[0]!;
   if (name === resource.idProperty) return name;
   return name === resource.idParameter && !Object.hasOwn(resource.properties, name) ? name : undefined;
+}
+
+/** Sets the reading of every operation of a group that no resource holds in the end. */
+function explainGroup(group: { ops: Partial<Record<Role, OperationModel>> }, reading: Reading): void {
+  for (const op of Object.values(group.ops)) op.reading = reading;
+}
+
+/** Why an operation plays `role`: its `x-resource`, a singleton's path (D53), or the convention's rule that fits (D32, D50, D70, D150). */
+function roleReading(op: OperationModel, role: Role, extension: ResourceExtension, singleton: boolean, isItem: boolean): Reading {
+  if (extension.role !== undefined) return { reason: `its x-resource says role: ${role}`, decision: 'D32' };
+  if (singleton) return { reason: `its path is a sub-collection whose GET answers one record: a singleton, whose ${op.method} is its ${role}`, decision: 'D53' };
+  if (isItem && op.method === 'POST') return isFormOnly(op) ? { reason: 'a POST of a form on the item path changes the fields it sends: an update', decision: 'D70' } : { reason: 'a POST on the item path whose body is a part of the record the path reads: an update', decision: 'D150' };
+  if (!isItem && (role === 'replace' || role === 'update')) return { reason: `a ${op.method} on the collection path with a body: it ${role === 'replace' ? 'replaces' : 'updates'} the record the body's id names`, decision: 'D50' };
+  const named = extension.name === undefined ? '' : ` (its x-resource names the resource ${extension.name})`;
+  return { reason: `by the convention, ${op.method} on ${isItem ? 'an item' : 'a collection'} path is the ${role}${named}`, decision: role === 'list' ? 'D33' : 'D32' };
+}
+
+/** Why the convention gives an operation no part ({@link conventionalRole} returned none). */
+function noRoleReading(op: OperationModel, isItem: boolean): Reading {
+  if (!op.responses.some((r) => r.status.startsWith('2')) && describesError(op.responses.find((r) => r.status === 'DEFAULT')?.schema)) return { reason: 'it documents no success, and its default response describes an error: what it answers is not shown', decision: 'D77' };
+  if (isItem && op.method === 'POST') return { reason: 'a POST on an item path that is neither a form nor a part of the record the path reads: an action', decision: 'D150' };
+  const answer = successSchema(op);
+  if (!isItem && op.method === 'POST') return { reason: answer !== undefined && mainType(answer) === 'array' ? 'a POST whose success answers a list creates no one record' : 'a POST that takes no JSON or form object body creates no record', decision: 'D52' };
+  if (!isItem && op.method === 'GET') return { reason: 'a GET on a collection path whose success answer is no list of records', decision: 'D33' };
+  if (isItem && op.method === 'GET') return { reason: 'a GET on an item path whose success answers no body', decision: 'D32' };
+  if (op.method === 'PUT' || op.method === 'PATCH') return { reason: `a ${op.method} without a JSON or form object body writes no record`, decision: 'D32' };
+  return { reason: `the convention gives ${op.method} on ${isItem ? 'an item' : 'a collection'} path no part`, decision: 'D32' };
 }
 
 /** Whether two schemas describe the same record: the very schema object, or the same members (lists.ts sameRecords). */
@@ -305,6 +363,7 @@ function takeViews(groups: Map<string, Group>): { parent: string; op: OperationM
  * `views` hold its list model. Otherwise it is answered from examples, as any operation no resource holds.
  */
 function attachView(view: { parent: string; op: OperationModel & { extension: ResourceExtension | undefined } }, resources: ResourceModel[]): void {
+  view.op.reading = { reason: `a list on a sub-path of ${view.parent} whose records are not that collection's (or which no resource holds)`, decision: 'D48' };
   const resource = resources.find((r) => r.collectionPath === view.parent);
   if (resource === undefined) return;
   const model = listModelOf(view.op, true, resource.properties, view.op.extension ?? {});
@@ -315,6 +374,7 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
   resource.views.push(model);
   // Its records are the resource's (the mock serves it from that store); it plays no role of the resource's own.
   view.op.resource = resource;
+  view.op.reading = { reason: `a list on a sub-path of ${resource.collectionPath}${view.op.extension?.name === undefined ? '' : ' (its x-resource names the resource)'} whose records are ${resource.name}'s: a filtered view of them`, decision: 'D48' };
 }
 
 /**

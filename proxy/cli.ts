@@ -8,7 +8,8 @@ import { redactUrl } from '../mock/store/redis-options.js';
 import { installShutdown } from '../mock/shutdown.js';
 import { PACKAGE_VERSION } from '../model/loader.js';
 import { adoptLegacyEnvironment, COMMANDS, envName } from '../cli/product.js';
-import { applyConfigFile } from '../cli/config.js';
+import { applyConfigFile, overlaysOf } from '../cli/config.js';
+import { OverlayError } from '../model/overlay.js';
 import { startProxy } from './proxy.js';
 
 /**
@@ -55,7 +56,12 @@ const options = program.opts<ProxyCliOptions>();
 
 try {
   const upstream = checkFlags();
-  const api = await loadApi(options.spec).catch((error: unknown) => {
+  const api = await loadApi(options.spec, overlaysOf(options.overlay)).catch((error: unknown) => {
+    // An overlay that cannot be applied is a usage error: its message names the overlay file and the action.
+    if (error instanceof OverlayError) {
+      process.stderr.write(`${COMMANDS.proxy}: ${error.message}\n`);
+      process.exit(2);
+    }
     throw new Error(`cannot load the spec ${options.spec}: ${(error as Error).message}`);
   });
   const data = options.empty === true ? new Map() : options.data === undefined ? undefined : readDataFile(api, options.data);

@@ -7,7 +7,7 @@ import { PACKAGE_ROOT } from '../mock/operations.js';
 export const CLI_PATH = join(PACKAGE_ROOT, 'dist', 'mock', 'cli.js');
 
 /** Every compiled entry the CLI tests start: the mock's, the proxy's and the suite's. */
-const BUILT_CLIS = [CLI_PATH, join(PACKAGE_ROOT, 'dist', 'cli', 'main.js'), join(PACKAGE_ROOT, 'dist', 'proxy', 'cli.js'), join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js')];
+const BUILT_CLIS = [CLI_PATH, join(PACKAGE_ROOT, 'dist', 'cli', 'main.js'), join(PACKAGE_ROOT, 'dist', 'explain', 'cli.js'), join(PACKAGE_ROOT, 'dist', 'proxy', 'cli.js'), join(PACKAGE_ROOT, 'dist', 'conformance', 'cli.js')];
 
 /**
  * Builds `dist/` (tsc) when it is missing or older than a source file of the model, the judge, the mock, the suite
@@ -16,7 +16,7 @@ const BUILT_CLIS = [CLI_PATH, join(PACKAGE_ROOT, 'dist', 'cli', 'main.js'), join
  * still missing after the build.
  */
 export function ensureBuilt(): void {
-  const sources = ['cli', 'model', 'judge', 'mock', 'conformance', 'proxy'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
+  const sources = ['cli', 'model', 'judge', 'mock', 'conformance', 'proxy', 'explain'].flatMap((dir) => readdirSync(join(PACKAGE_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((name) => join(PACKAGE_ROOT, dir, name)));
   const newest = Math.max(...sources.map((path) => statSync(path).mtimeMs));
   const builtAt = (path: string): number => (existsSync(path) ? statSync(path).mtimeMs : 0);
   if (Math.min(...BUILT_CLIS.map(builtAt)) >= newest) return;

@@ -17,13 +17,13 @@ export interface OperationCoverage {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
- * Reads the spec's operations (from `specPath`) and files the statuses seen per `METHOD path` (query stripped,
+ * Reads the spec's operations (from `specPath`, with the OpenAPI Overlay files `overlays` applied) and files the statuses seen per `METHOD path` (query stripped,
  * as `traffic.statuses` records them) under the operation whose path template matches. Requests matching no
  * operation (unknown routes, other methods) are returned apart, by their key. Errors: an unreadable spec rejects.
  */
-export async function coverage(specPath: string, statuses: readonly [string, readonly [number, number][]][]): Promise<{ operations: OperationCoverage[]; unmatched: Map<string, Map<number, number>> }> {
+export async function coverage(specPath: string, statuses: readonly [string, readonly [number, number][]][], overlays: readonly string[] = []): Promise<{ operations: OperationCoverage[]; unmatched: Map<string, Map<number, number>> }> {
   // The model's loader: path items by `$ref` (multi-file specs) and Swagger 2.0 documents read as the suite reads them.
-  const document = (await readSpecDocument(specPath)).document as unknown as OpenAPIV3_1.Document;
+  const document = (await readSpecDocument(specPath, { overlays })).document as unknown as OpenAPIV3_1.Document;
   const operations: (OperationCoverage & { pattern: RegExp })[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {

@@ -4,6 +4,7 @@
 
 
 import { $, el, parseExact } from './dom.js';
+import { loadExplain } from './explain.js';
 import { loadHealth } from './health.js';
 import { setupOperations } from './operations.js';
 import { addRequests, loadRequests } from './requests.js';
@@ -40,7 +41,7 @@ function signOut(message) {
 
 /** Drops whatever the page shows of the mock's state (on sign-out or a refused token). */
 function clearState() {
-  for (const id of ['filters', 'requests', 'operations', 'operation-fields', 'health', 'resource', 'request-operation']) {
+  for (const id of ['filters', 'requests', 'operations', 'operation-fields', 'health', 'explain', 'resource', 'request-operation']) {
     const node = $(id);
     if (id === 'request-operation') node.replaceChildren(el('option', { value: '' }, 'All operations'));
     else node.replaceChildren();
@@ -83,7 +84,7 @@ hooks.refused = signOut;
 
 // ---------- tabs ----------
 
-const TABS = ['resources', 'requests', 'operations', 'health'];
+const TABS = ['resources', 'requests', 'operations', 'health', 'explain'];
 
 function select(view, focus = false) {
   state.view = view;
@@ -95,6 +96,7 @@ function select(view, focus = false) {
   }
   if (focus) $(`tab-${view}`).focus();
   if (view === 'health') loadHealth().catch(() => {});
+  if (view === 'explain') loadExplain().catch(() => {});
   if (view === 'resources') loadPage().catch(() => {});
 }
 
