@@ -38,4 +38,6 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   body?: string;
   credentials?: BadCredentials;
+  /** The value `body` encodes, when the suite drew it (see `requestOf`): what a documented refusal is about (D490). */
+  value?: unknown;
 }

@@ -4,6 +4,17 @@ import type { Check, ResourceMemory } from './checks/check.js';
 import { ClientState } from './client.js';
 import type { ObservedConsistency } from './consistency.js';
 import type { Resolution } from './references.js';
+import type { Narrowings } from './arbitraries/narrowed.js';
+
+/** What a run learnt from documented refusals of values it drew (conformance/refusals.ts, D490, D491). */
+export interface RefusalState {
+  /** Per operation, whether the target took the description's own example after refusing a drawn value (once asked). */
+  readonly examples: Map<OperationModel, 'taken' | 'none'>;
+  /** The members refusals named, drawn as the description's example from then on. */
+  readonly narrowings: Narrowings;
+  /** How many drawn values were refused, by `<operationId> <status>`, with the first answer's text (for the advice). */
+  readonly counts: Map<string, { count: number; text: string }>;
+}
 
 /**
  * What a run learnt of the records other collections name (conformance/references.ts, D95), keyed by
@@ -54,6 +65,8 @@ export class RunState {
   readonly parents: ParentState = { ids: new Map(), examples: new Map(), unprepared: new Map(), resources: new Map() };
   /** Body members pinned to a record the target holds, by operation (conformance/arbitraries/body.ts, D95). */
   readonly pins = new Map<OperationModel, Map<string, unknown>>();
+  /** What documented refusals of drawn values taught the run (conformance/refusals.ts, D490). */
+  readonly refusals: RefusalState = { examples: new Map(), narrowings: new Map(), counts: new Map() };
   /** Create bodies whose client-chosen id is fresh already (conformance/checks/identity.ts). */
   readonly chosenBodies = new WeakSet<Record<string, unknown>>();
   /**
