@@ -216,6 +216,6 @@ export function expectSameRecord(resource: ResourceModel, expected: ExactRecord,
   // Nothing sent for a member the record need not hold may be answered as the member left out (D260).
   // The key is the same key when its text is (a create answering `13` for the record read as `"13"`: each schema types it its own way).
   const sameKey = (name: string, value: unknown): boolean => name === resource.idProperty && Object.hasOwn(got, name) && idKey(got[name]) === idKey(value);
-  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && !sameKey(name, value) && (Object.hasOwn(got, name) ? !shows(got[name], value) : !mayBeLeftOut(resource, name, value)));
+  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && !sameKey(name, value) && (Object.hasOwn(got, name) ? !shows(got[name], value, resource.properties[name]) : !mayBeLeftOut(resource, name, value)));
   if (differs) throw new Violation(`${where}: ${resource.name} ${idOf(resource, expected)} is ${show(got)} but was ${show(expected)}`, exchange);
 }
