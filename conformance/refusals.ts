@@ -133,6 +133,12 @@ export async function excuseRefusal(context: CheckContext, refusal: DocumentedRe
   } catch (error) {
     const again = refusalIn(error);
     if (again === undefined) throw error;
+    // The body without the id, refused for another of its drawn values: judged as a refusal of that body (its
+    // own example trial), and the id is left out from now on all the same (D492).
+    if (idMember !== undefined && again.exchange!.response.status !== 404) {
+      const learnt = await excuseRefusal(context, again);
+      return narrow(state.narrowings, op, { path: [idMember], value: undefined, replaces: 'absent' }) || learnt;
+    }
     const why = idMember === undefined ? "the description's own example" : `the same body without \`${idMember}\``;
     throw new Violation(`${op.operationId} refused a drawn value with its documented ${status}, and refuses ${why} too (${again.exchange!.response.status}): a server that follows the description takes it`, again.exchange);
   }
