@@ -120,8 +120,8 @@ export async function excuseRefusal(context: CheckContext, refusal: DocumentedRe
   context.advise(`${op.operationId} refused a value the suite drew with its documented ${status} (${excerpt(refusal.exchange!.response.text)}): the server's own rule, not a failure while it takes the description's example (D490)`, `refusal ${key}`);
   const drawn = request.value;
   const idMember = status === 404 ? updatedIdMember(op, drawn) : undefined;
-  const trial = idMember !== undefined ? withoutMember(drawn, idMember) : exampleTrial(context, op, drawn);
-  const named = namedMembers(refusal.exchange!.response.text, drawn);
+  const named = namedMembers(refusal.exchange!.response.text, drawn, op);
+  const trial = idMember !== undefined ? withoutMember(drawn, idMember) : exampleTrial(context, op, drawn, named);
   if (trial === undefined || (state.examples.get(op) === 'taken' && idMember === undefined)) {
     if (trial === undefined) state.examples.set(op, state.examples.get(op) ?? 'none');
     return learn(context, op, drawn, trial, named);
@@ -202,11 +202,11 @@ function exampleBody(op: OperationModel): unknown {
  * pinned and the drawn id member kept as drawn; else the drawn body with each member that has an example of its own
  * set to it. `undefined` when neither differs from what was drawn.
  */
-function exampleTrial(context: CheckContext, op: OperationModel, value: unknown): unknown {
+function exampleTrial(context: CheckContext, op: OperationModel, value: unknown, named: readonly string[][] = []): unknown {
   const updated = updatedIdMember(op, value);
   if (updated !== undefined) {
     // On an operation that creates or updates, a drawn id names a record to update: the trial creates (D492).
-    const trial = exampleTrial(context, op, withoutMember(value, updated));
+    const trial = exampleTrial(context, op, withoutMember(value, updated), named);
     return trial ?? withoutMember(value, updated);
   }
   const example = exampleBody(op);
@@ -219,10 +219,12 @@ function exampleTrial(context: CheckContext, op: OperationModel, value: unknown)
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   let changed = value as Record<string, unknown>;
-  for (const path of leafPaths(value)) {
+  // The members the body holds, and those the refusal named that it left out (an optional member a server wants).
+  const absent = named.filter((path) => valueAt(value, path) === undefined);
+  for (const path of [...leafPaths(value), ...absent]) {
     if (isPinned(context, op, path[0]!) || path[0] === id) continue;
     const own = memberExample(op, path);
-    if (own !== undefined) changed = setAt(changed, path, own);
+    if (own !== undefined && (path.length === 1 || valueAt(changed, path.slice(0, -1)) !== undefined)) changed = setAt(changed, path, own);
   }
   return changed === value || !op.body!.validate(toView(changed)) ? undefined : changed;
 }
@@ -261,7 +263,7 @@ function leafPaths(value: unknown, path: string[] = []): string[][] {
  * (`startsAt` in "start time must be before end time", `sortCode` in "the sort code"). A member named inside one also
  * named is the one meant.
  */
-export function namedMembers(text: string, value: unknown): string[][] {
+export function namedMembers(text: string, value: unknown, op?: OperationModel): string[][] {
   const parsed = parseExact(text);
   const texts: string[] = [];
   const collect = (node: unknown): void => {
@@ -290,6 +292,10 @@ export function namedMembers(text: string, value: unknown): string[][] {
     }
   };
   walk(value, []);
+  // A member the body's schema declares at its top, left out of the drawn body, may be the one named (a server that
+  // wants a member its schema leaves optional).
+  const declared = op?.body === undefined ? [] : Object.keys(objectShape(op.body.schema).properties);
+  for (const name of declared) if (name.length > 1 && !paths.some((path) => path[0] === name) && names(name) && (value === null || typeof value !== 'object' || !Object.hasOwn(value, name))) paths.push([name]);
   const deepest = paths.filter((path) => !paths.some((other) => other.length > path.length && path.every((step, i) => other[i] === step)));
   return deepest.sort((one, other) => other.length - one.length);
 }
