@@ -2,6 +2,7 @@ import type fc from 'fast-check';
 import type { Exchange, OutgoingRequest } from '../judge/verdict.js';
 import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import type { BadCredentials } from './arbitraries/credentials.js';
+import type { Narrowings } from './arbitraries/narrowed.js';
 import type { ClientState } from './client.js';
 import type { ObservedConsistency } from './consistency.js';
 import type { ResolvedTarget } from './target.js';
@@ -42,6 +43,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   body?: string;
   credentials?: BadCredentials;
+  /** The value `body` encodes, when the suite drew it (see `requestOf`): what a documented refusal is about (D490). */
+  value?: unknown;
 }
 
 /**
@@ -100,6 +103,16 @@ export interface ResourceMemory {
   exampleParent?: Promise<Error | undefined>;
 }
 
+/** What a run learnt from documented refusals of values it drew (conformance/refusals.ts, D490, D491). */
+export interface RefusalState {
+  /** Per operation, whether the target took the description's own example after refusing a drawn value (once asked). */
+  readonly examples: Map<OperationModel, 'taken' | 'none'>;
+  /** The members refusals named, drawn as the description's example from then on. */
+  readonly narrowings: Narrowings;
+  /** How many drawn values were refused, by `<operationId> <status>`, with the first answer's text (for the advice). */
+  readonly counts: Map<string, { count: number; text: string }>;
+}
+
 /**
  * What one run of the suite holds (conformance/run-state.ts makes it): everything it learns of its target, handed to
  * every check through its `CheckContext.run`, so that two runs in one process never share ids, parents, pins or
@@ -117,6 +130,8 @@ export interface RunState {
   readonly memories: Map<string, ResourceMemory>;
   readonly references: ReferenceState;
   readonly parents: ParentState;
+  /** What documented refusals of drawn values taught the run (conformance/refusals.ts, D490). */
+  readonly refusals: RefusalState;
   /** Body members pinned to a record the target holds, by operation (conformance/arbitraries/body.ts, D95). */
   readonly pins: Map<OperationModel, Map<string, unknown>>;
   /** Create bodies whose client-chosen id is fresh already (conformance/checks/identity.ts). */

@@ -21,7 +21,7 @@ import { renderJunit } from './report/junit.js';
 import { coverage } from './report/coverage.js';
 import { progressLine } from './report/progress.js';
 import { runSuite, type SuiteResult } from './run-suite.js';
-import { resolveTarget, type Target, type TargetTls } from './target.js';
+import { parseHeaders, resolveTarget, type Target, type TargetTls } from './target.js';
 import { freshDispatcherFor } from './transport/dispatcher.js';
 
 /**
@@ -52,6 +52,7 @@ const program = new Command(COMMANDS.test)
   .addOption(overlayOption())
   .addOption(new Option('--check <id...>', 'run only these checks (ids derive from the spec\'s operationIds, e.g. listPets.status-filter, auth.getPet; an unknown id lists them all)'))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
+  .addOption(new Option('--header <name:value...>', "a header of your own sent with every request (repeatable), for a target whose description leaves out the authentication it wants: --header 'Authorization: token abc'").env(envName('HEADER')))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
   .addOption(new Option('--concurrency <n>', 'requests in flight at once; same verdicts and seed replay as 1').default(1).argParser(positiveInteger))
   .addOption(new Option('--consistency-window <ms>', 'how long a written record may stay invisible to reads (0: strict)').default(0).argParser(nonNegative).env(envName('CONSISTENCY_WINDOW')))
@@ -84,6 +85,7 @@ interface CliOptions {
   overlay: string[] | string;
   timeBudget?: number;
   maxRps?: number;
+  header?: string[] | string;
   concurrency: number;
   consistencyWindow: number;
   ca?: string;
@@ -118,6 +120,14 @@ if (unknown.length > 0) usage(`unknown check ${unknown.join(', ')}; known: ${che
 if (options.reporter === 'junit' && options.output === undefined && options.junit === undefined) usage('--reporter junit needs --output FILE');
 if ((options.cert === undefined) !== (options.key === undefined)) usage('a client certificate needs both --cert FILE and --key FILE');
 const junitFile = options.junit ?? (options.reporter === 'junit' ? options.output : undefined);
+// The environment variable holds one header, or several on lines of their own.
+const headerTexts = (Array.isArray(options.header) ? options.header : options.header === undefined ? [] : [options.header]).flatMap((text) => text.split(/\r?\n/)).filter((text) => text.trim() !== '');
+let headers: Record<string, string> = {};
+try {
+  headers = parseHeaders(headerTexts);
+} catch (error) {
+  usage((error as Error).message);
+}
 
 const tls: TargetTls = {
   ...(options.ca === undefined ? {} : { ca: options.ca }),
@@ -140,6 +150,7 @@ const target: Target = {
   ...(options.maxRps === undefined ? {} : { maxRps: options.maxRps }),
   ...(options.timeBudget === undefined ? {} : { timeBudgetMs: options.timeBudget * 1000 }),
   ...(Object.keys(tls).length === 0 ? {} : { tls }),
+  ...(Object.keys(headers).length === 0 ? {} : { headers }),
 };
 if (options.insecure) {
   process.stderr.write(colour.bold(colour.red(`${COMMANDS.test}: WARNING --insecure: the server certificate is NOT verified; anyone between you and the target can read the key and forge answers.\n`)));

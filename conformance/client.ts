@@ -137,7 +137,7 @@ async function sendOnce(client: ClientState, target: ResolvedTarget, request: Ou
     client.requests += 1;
     const response = await undiciRequest(url, {
       method: request.method,
-      headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
+      headers: { 'accept-encoding': ACCEPT_ENCODING, ...usersHeaders(target, request.headers), ...request.headers },
       ...(request.body === undefined ? {} : { body: request.body }),
       dispatcher: fresh ?? dispatcherFor(client.dispatchers, target),
       headersTimeout: 30_000,
@@ -164,6 +164,16 @@ async function sendOnce(client: ClientState, target: ResolvedTarget, request: Ou
     client.throttle.release();
     if (fresh !== undefined) void fresh.close();
   }
+}
+
+/**
+ * The user's own headers of `target` (`--header`, D496) that the request does not name itself (names compared case
+ * aside): sent on the wire, never kept in the exchange a report shows.
+ */
+function usersHeaders(target: ResolvedTarget, own: Record<string, string>): Record<string, string> {
+  if (target.headers === undefined) return {};
+  const named = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+  return Object.fromEntries(Object.entries(target.headers).filter(([name]) => !named.has(name.toLowerCase())));
 }
 
 /** Methods sent again on a dropped connection (no state changes); the others are writes. */

@@ -17,6 +17,7 @@ import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
 import { NotRun } from './arbitraries/bounded.js';
 import { KEY_PLACEHOLDER } from '../cli/product.js';
+import { documentedRefusal, DocumentedUnavailable, excuseRefusal, refusalIn } from './refusals.js';
 
 /**
  * The path of `op` with its path parameters filled (each value encoded as one path segment). Errors: a
@@ -139,6 +140,7 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
     // A path key may carry a fixed query of its own (`/services?funcs=news`, D250): the drawn one joins it.
     path: query === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${query}`,
     ...(encoded === undefined ? {} : { body: encoded.text, headers: { 'content-type': encoded.contentType } }),
+    ...(parts.value === undefined ? {} : { value: parts.value }),
   };
 }
 
@@ -220,13 +222,30 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       const path = query === undefined ? request.path : `${request.path}${request.path.includes('?') ? '&' : '?'}${query}`;
       const exchange = await send(run.client, target, { method: request.method, path, headers, ...(request.body === undefined ? {} : { body: request.body }) });
       noteDeleted(context, op, request, exchange.response.status);
-      const body = expectResponse(op, exchange, expected);
+      let body: unknown;
+      try {
+        body = expectResponse(op, exchange, expected);
+      } catch (error) {
+        // A documented refusal of a value the suite drew is the server's rule, judged apart (D490).
+        throw (error instanceof Violation && !(error instanceof DocumentedUnavailable) ? documentedRefusal(op, request, expected, exchange, error) : undefined) ?? error;
+      }
       // A single-record answer wrapped in an envelope (D73) is judged whole, and read by the checks as its record.
       const status = exchange.response.status;
       return { exchange, body: status >= 200 && status < 300 ? recordIn(body, op.answerEnvelope) : body };
     },
     async forAll(arbitrary, predicate, options = {}) {
-      const details = await checkProperty(target, arbitrary, predicate, options.runs ?? target.runs);
+      // A value the target refuses with a refusal it documents is excused once its example is taken (D490): the
+      // property goes on with the next value, drawn narrower where the refusal named a member (D491).
+      const guarded = async (value: Parameters<typeof predicate>[0]): Promise<void> => {
+        try {
+          await predicate(value);
+        } catch (error) {
+          const refusal = refusalIn(error);
+          if (refusal === undefined) throw error;
+          await excuseRefusal(context, refusal);
+        }
+      };
+      const details = await checkProperty(target, arbitrary, guarded, options.runs ?? target.runs);
       if (!details.failed) return;
       const cause = details.errorInstance;
       const violation = cause instanceof Violation ? cause : cause instanceof PropertyFailure ? cause.violation : undefined;

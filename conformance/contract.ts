@@ -14,6 +14,18 @@ export class Violation extends Error {
   }
 }
 
+/**
+ * A documented 501 or 503 (D493): the description says the server may not offer the operation (a feature not
+ * built, a service not available), and the answer is in the documented shape. No verdict on the check that needed
+ * another answer; unhandled, a {@link Violation}.
+ */
+export class DocumentedUnavailable extends Violation {
+  constructor(problem: string, exchange: Exchange) {
+    super(problem, exchange);
+    this.name = 'DocumentedUnavailable';
+  }
+}
+
 /** The models read from each spec file: a cache of what the file alone determines (no run learns anything here). */
 const models = new Map<string, Promise<ApiModel>>();
 
@@ -43,11 +55,18 @@ export function modelOf(specPath: string | undefined, overlays: readonly string[
  */
 export function expectResponse(op: OperationModel, exchange: Exchange, expected: readonly number[]): unknown {
   const { status } = exchange.response;
-  if (status >= 500) throw new Violation(`server error ${status} (never acceptable for a valid or invalid request)`, exchange);
-  if (!expected.includes(status)) throw new Violation(`expected status ${expected.join(' or ')}, got ${status}`, exchange);
   // The same judge as the proxy and --from-har (conformance/exchange.ts): the first rule broken is the report.
   const accept = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'accept')?.[1];
-  const { violations, body } = judgeResponseBody(op, exchange.response, exchange.request.method, false, accept);
+  const judged = (): ReturnType<typeof judgeResponseBody> => judgeResponseBody(op, exchange.response, exchange.request.method, false, accept);
+  if (status >= 500) {
+    // "Not implemented" and "not available" are answers a description may promise (D493); every other 5xx, and
+    // one it does not list, is a server error.
+    const listed = (status === 501 || status === 503) && op.responses.some((response) => response.status === String(status) || response.status === '5XX');
+    if (listed && judged().violations.length === 0) throw new DocumentedUnavailable(`${op.operationId} answered its documented ${status}: ${exchange.response.text.slice(0, 160)}`, exchange);
+    throw new Violation(`server error ${status} (${listed ? 'documented, but its body is outside the documented shape' : 'never acceptable for a valid or invalid request unless the operation documents a 501 or 503'})`, exchange);
+  }
+  if (!expected.includes(status)) throw new Violation(`expected status ${expected.join(' or ')}, got ${status}`, exchange);
+  const { violations, body } = judged();
   const first = violations[0];
   if (first === undefined) return body;
   if (first.rule !== 'body.schema') throw new Violation(first.message, exchange);

@@ -1,9 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { ApiModel, OperationModel } from '../model/model.js';
-import type { Check, ParentState, ReferenceState, ResourceMemory, RunState as Run } from './check-context.js';
+import type { Check, ParentState, ReferenceState, RefusalState, ResourceMemory, RunState as Run } from './check-context.js';
 import { ClientState } from './client.js';
 import type { ObservedConsistency } from './consistency.js';
-
 /**
  * One run of the suite against one target: everything it learns lives here, created when the run starts and handed
  * to every check through its `CheckContext.run`, so that two runs in one process (one after the other, or side by
@@ -25,6 +24,8 @@ export class RunState implements Run {
   readonly parents: ParentState = { ids: new Map(), examples: new Map(), unprepared: new Map(), resources: new Map() };
   /** Body members pinned to a record the target holds, by operation (conformance/arbitraries/body.ts, D95). */
   readonly pins = new Map<OperationModel, Map<string, unknown>>();
+  /** What documented refusals of drawn values taught the run (conformance/refusals.ts, D490). */
+  readonly refusals: RefusalState = { examples: new Map(), narrowings: new Map(), counts: new Map() };
   /** Create bodies whose client-chosen id is fresh already (conformance/checks/identity.ts). */
   readonly chosenBodies = new WeakSet<Record<string, unknown>>();
   /**

@@ -6,7 +6,8 @@ import type { Check } from './checks/check.js';
 import { honestly, prepareReferences, unresolvedReason } from './references.js';
 import { NothingToJudge } from './checks/served-lists.js';
 import { TargetRefusing } from './client.js';
-import { createContext, formatFailure } from './context.js';
+import { createContext, formatFailure, PropertyFailure } from './context.js';
+import { excuseRefusal, narrowToExample, refusalIn, unavailableIn } from './refusals.js';
 import type { CheckContext } from './check-context.js';
 import { modelOf } from './contract.js';
 import { RunState } from './run-state.js';
@@ -95,13 +96,16 @@ async function checkIn(run: RunState, id: CheckId, target: Target): Promise<Chec
     context = createContext(resolved, model, advice, run);
     await prepareReferences(context);
     await prepareParents(context, honestly(context, parentRecord(context)));
-    await check.run(context);
+    await runLearning(check, context, advice);
     const notRun = unjudged();
     return notRun === undefined ? { id, ok: true, advice } : { id, ok: true, advice, skipped: notRun };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
     const notRun = unjudged();
     if (notRun !== undefined) return { id, ok: true, advice, skipped: notRun };
+    // An answer the description allows for an operation it may not offer (D493): no verdict, the answer instead.
+    const unavailable = unavailableIn(failure);
+    if (unavailable !== undefined) return { id, ok: true, advice, skipped: `not run: ${unavailable.problem}` };
     // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
     const unfilled = unfilledReference(failure) ?? (context === undefined ? undefined : unresolvedReason(context, failingExchange(failure)));
     if (unfilled !== undefined) return { id, ok: true, advice, skipped: unfilled };
@@ -112,6 +116,30 @@ async function checkIn(run: RunState, id: CheckId, target: Target): Promise<Chec
     if (gaveUp !== undefined) return { id, ok: true, advice: [...advice, `not fully tested: ${gaveUp.message}`] };
     const exchange = failingExchange(failure);
     return { id, ok: false, report: formatFailure(id, check.rule, failure, resolved), ...(exchange === undefined ? {} : { exchange }) };
+  }
+}
+
+/**
+ * Runs `check` in `context`. A documented refusal of a value it drew outside a property (its fixed cases) is judged
+ * by {@link excuseRefusal} (D490): when the refusal taught the run a narrower draw, the check runs again with it (at
+ * most twice); otherwise it ends there, passed, with the refusal in its advice (not fully tested). A refusal the
+ * check's example trial condemns is a failure as before.
+ */
+async function runLearning(check: Check, context: CheckContext, advice: string[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await check.run(context);
+      return;
+    } catch (failure) {
+      const refusal = failure instanceof PropertyFailure ? undefined : refusalIn(failure);
+      if (refusal === undefined) throw failure;
+      const learnt = (await excuseRefusal(context, refusal)) || narrowToExample(context, refusal);
+      const status = refusal.exchange!.response.status;
+      if (!learnt || attempt >= 2) {
+        advice.push(`not fully tested: ${refusal.op.operationId} refused a value the suite drew with its documented ${status} (${refusal.exchange!.response.text.slice(0, 160)}), the server's own rule (D490)`);
+        return;
+      }
+    }
   }
 }
 

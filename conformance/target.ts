@@ -47,6 +47,12 @@ export interface Target {
   now?: () => Date;
   /** OpenAPI Overlay files applied, in order, to `spec` before the checks are derived from it (model/overlay.ts). */
   overlays?: readonly string[];
+  /**
+   * Headers of the user's own sent with every request (`{authorization: 'token abc'}`, D496): for a target whose
+   * description leaves out the authentication it wants. A header the suite sends itself (its credentials, `Accept`,
+   * `Content-Type`, a bad key on purpose) wins. Not written into reports (they usually carry a secret).
+   */
+  headers?: Record<string, string>;
 }
 
 /** TLS options of a {@link Target}: paths of PEM files, read by the process that sends the requests. */
@@ -62,7 +68,22 @@ export interface TargetTls {
 }
 
 /** A target with every option decided. */
-export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays'>;
+export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays' | 'headers'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays' | 'headers'>;
+
+/**
+ * The headers of `NAME:VALUE` texts (`--header`, D496), names in lower case, the value without the spaces around it.
+ * Errors: throws an `Error` naming the text when it has no `:` or its name is not an HTTP token (RFC 9110 §5.1).
+ */
+export function parseHeaders(texts: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of texts) {
+    const colon = text.indexOf(':');
+    const name = colon < 0 ? '' : text.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`--header takes NAME:VALUE (an HTTP header name, a colon, its value), got ${JSON.stringify(text)}`);
+    headers[name.toLowerCase()] = text.slice(colon + 1).trim();
+  }
+  return headers;
+}
 
 /** Fills the defaults of a {@link Target}; strips a trailing `/` from `baseUrl`. */
 export function resolveTarget(target: Target): ResolvedTarget {

@@ -33,3 +33,13 @@ describe('what an answer must echo of a write', () => {
     expect(keptAsSent(issue, 'title', 'a')).toBe(true);
   });
 });
+
+describe('hexadecimal digits have no case (D495)', () => {
+  const labels = resource({ id: { type: 'integer' }, color: { type: 'string', description: '6-character hex code, without the leading #, identifying the color' }, tint: { type: 'string', pattern: '^[0-9a-fA-F]{6}$' }, name: { type: 'string' } }, ['id']);
+
+  test('a hex colour or a hex pattern may come back in the other case; other text, or a colour with a # added, may not', () => {
+    expect(echoProblems(labels, { color: 'FFAA0B', tint: 'ABCDEF' }, { id: 1, color: 'ffaa0b', tint: 'abcdef' })).toEqual([]);
+    expect(echoProblems(labels, { name: 'ABC' }, { id: 1, name: 'abc' }).map((problem) => problem.name)).toEqual(['name']);
+    expect(echoProblems(labels, { color: 'ffaa0b' }, { id: 1, color: '#ffaa0b' }).map((problem) => problem.name)).toEqual(['color']);
+  });
+});

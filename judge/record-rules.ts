@@ -191,7 +191,7 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
     // Nothing sent for a member the record need not hold may come back as the member left out (D260).
     if (!Object.hasOwn(record, name) && mayBeLeftOut(resource, name, member)) continue;
     if (!Object.hasOwn(record, name)) problems.push({ name, expected: canonicalJson(value), got: '(absent)', message: `${name} was sent as ${canonicalJson(value)} but the answer leaves it out` });
-    else if (!shows(record[name], value)) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
+    else if (!shows(record[name], value, resource.properties[name])) problems.push({ name, expected: canonicalJson(value), got: canonicalJson(record[name]), message: `${name} was sent as ${canonicalJson(value)} but came back as ${canonicalJson(record[name])}` });
   }
   return problems;
 }
@@ -202,16 +202,36 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
  * keeps those not sent: spec/DECISIONS.md › D75); arrays item by item, in order, except that a list of days or
  * instants may come back in time order (D189).
  */
-export function shows(got: unknown, sent: unknown): boolean {
-  if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member));
+export function shows(got: unknown, sent: unknown, schema?: unknown): boolean {
+  if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member, partOf(schema, 'properties', name)));
   if (Array.isArray(sent) && Array.isArray(got)) {
     if (sent.length !== got.length) return false;
-    if (sent.every((item, i) => shows(got[i], item))) return true;
+    if (sent.every((item, i) => shows(got[i], item, partOf(schema, 'items')))) return true;
     // A list of days or instants is a calendar: a server may keep it in time order rather than as sent (D189).
     return isCalendar(sent) && isCalendar(got) && calendarOrder(got).every((item, i) => item === calendarOrder(sent)[i]);
   }
-  return sameJson(got, sent) || maskedEcho(got, sent);
+  return sameJson(got, sent) || maskedEcho(got, sent) || sameHex(schema, got, sent);
 }
+
+/** The schema of a member (`properties`, `name`) or of the items (`items`) of `schema`, when it says one. */
+function partOf(schema: unknown, key: 'properties' | 'items', name?: string): unknown {
+  if (!isObject(schema)) return undefined;
+  const part = schema[key];
+  return name === undefined ? part : isObject(part) ? part[name] : undefined;
+}
+
+/**
+ * Whether `got` is `sent` in another case, where both are hexadecimal digits and the member's schema says they are:
+ * a pattern that admits both cases of `a-f`, or a description of a hex code or colour (D495). Hexadecimal digits
+ * have no case: a server may keep `FFAA00` as `ffaa00`.
+ */
+function sameHex(schema: unknown, got: unknown, sent: unknown): boolean {
+  if (typeof got !== 'string' || typeof sent !== 'string' || got.toLowerCase() !== sent.toLowerCase() || !HEX_TEXT.test(sent) || !isObject(schema)) return false;
+  const pattern = typeof schema['pattern'] === 'string' ? schema['pattern'] : '';
+  const text = typeof schema['description'] === 'string' ? schema['description'] : '';
+  return (pattern.includes('a-f') && pattern.includes('A-F')) || /\bhex(?:adecimal)?\b/i.test(text);
+}
+const HEX_TEXT = /^#?[0-9a-fA-F]+$/;
 
 const CALENDAR_ITEM = /^\d{4}-\d{2}-\d{2}(?:[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2}))?$/;
 

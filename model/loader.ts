@@ -157,7 +157,9 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
       const jsonType = mediaTypes.find(isJsonMediaType) ?? mediaTypes[0];
       const schema = directionalView(json(jsonType === undefined ? {} : requestBody.content?.[jsonType]?.schema), 'request', views.request);
       const deepObjects = Object.values(requestBody.content ?? {}).flatMap((media) => Object.entries(media?.encoding ?? {}).filter(([, encoding]) => encoding?.style === 'deepObject').map(([name]) => name));
-      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} request` }), ...(deepObjects.length === 0 ? {} : { deepObjects: [...new Set(deepObjects)] }) };
+      const media = (jsonType === undefined ? undefined : requestBody.content?.[jsonType]) as { example?: unknown; examples?: unknown } | undefined;
+      const examples = [...(media?.example === undefined ? [] : [media.example]), ...namedExamples(media?.examples, exampleForms).map((one) => one.value)].filter((value) => value !== undefined);
+      body = { required: requestBody.required === true, mediaTypes, schema, validate: compile(ajv, schema, 'body', { failures: schemaFailures, where: `${method} ${path} request` }), ...(deepObjects.length === 0 ? {} : { deepObjects: [...new Set(deepObjects)] }), ...(examples.length === 0 ? {} : { examples }) };
     }
 
     // The request member that asks for a stream (D86), and its description, which often states the terminator.

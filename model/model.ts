@@ -50,6 +50,11 @@ export interface BodyModel {
    * Encoding Object says `style: deepObject` (OpenAPI 3 § Encoding Object). Other object members travel as JSON text.
    */
   deepObjects?: string[];
+  /**
+   * The examples the spec gives for the body (the JSON media type's `example`, then its named `examples`), in its
+   * order: the values the description itself shows a client sending (D490).
+   */
+  examples?: unknown[];
 }
 
 /** An example the spec gives for a media type: a named one of `examples` (its key), or the media `example` (no name). */

@@ -7,6 +7,7 @@ import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp, orElse } from './bounded.js';
 import { admitsValue, validValues, type ValueOptions } from './schema-values.js';
+import { withNarrowings, type Narrowings } from './narrowed.js';
 
 // The WeakMaps of this module other than a run's pins are caches of what an operation's schemas alone determine
 // (canonical forms, compiled bounds, the bodies a seed draws before pins are set): no run learns anything there.
@@ -26,9 +27,9 @@ export function bodyForm(op: OperationModel): Canonical {
  */
 export type BodyPins = Map<OperationModel, Map<string, unknown>>;
 
-/** What the body arbitraries read of a check's context: its run's pins. */
+/** What the body arbitraries read of a check's context: its run's pins, and the narrowings its refusals taught it (D491). */
 export interface PinsHolder {
-  run: { pins: BodyPins };
+  run: { pins: BodyPins; refusals?: { narrowings: Narrowings } };
 }
 
 /**
@@ -49,8 +50,12 @@ export function isPinned(context: PinsHolder, op: OperationModel, member: string
   return context.run.pins.get(op)?.has(member) === true;
 }
 
-/** `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks. */
-function withPins<T extends Record<string, unknown>>(context: PinsHolder, op: OperationModel, body: T): T {
+/**
+ * `body` with the pinned members of `op` set (a copy when any is), as {@link pinMember} asks, and the members a
+ * documented refusal named drawn as the description's example (D491).
+ */
+function withPins<T extends Record<string, unknown>>(context: PinsHolder, op: OperationModel, drawn: T): T {
+  const body = withNarrowings(context.run.refusals?.narrowings, op, drawn);
   const pinned = context.run.pins.get(op);
   if (pinned === undefined || pinned.size === 0 || Array.isArray(body)) return body;
   const copy: Record<string, unknown> = { ...body };
@@ -63,7 +68,8 @@ function withPins<T extends Record<string, unknown>>(context: PinsHolder, op: Op
  * the members the context's run pinned.
  */
 export function bodyValues(context: PinsHolder, op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
-  return context.run.pins.get(op)?.size ? drawnBodies(op, options).map((body) => withPins(context, op, body)) : drawnBodies(op, options);
+  // Read at each draw: a refusal met during the property narrows the draws after it (D491).
+  return drawnBodies(op, options).map((body) => withPins(context, op, body));
 }
 
 function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {

@@ -11,6 +11,12 @@ describe('rules a description states (D98)', () => {
     expect(describedRule({ type: 'string', description: 'A password of at least 8 characters.' })).toMatchObject({ pattern: undefined, minLength: 8 });
   });
 
+  test('a text held to a count of digits (D494)', () => {
+    expect(describedRule({ type: 'string', description: 'The sort code for the bank account, in string form. Must be a six-digit number.' })).toMatchObject({ pattern: '^[0-9]{6}$', minLength: 6, maxLength: 6 });
+    expect(describedRule({ type: 'string', description: 'A 4-digit PIN code.' })).toMatchObject({ pattern: '^[0-9]{4}$' });
+    expect(describedRule({ type: 'string', description: 'The postal code, a five digit code.' })?.pattern).toBe('^[0-9]{5}$');
+  });
+
   test('a hexadecimal colour without its leading #, and a length stated as "N characters or fewer" (D262)', () => {
     expect(describedRule({ type: 'string', description: 'The [hexadecimal color code](http://www.color-hex.com/) for the label, without the leading `#`.' })).toMatchObject({ pattern: '^[0-9a-fA-F]{6}$', minLength: 6, maxLength: 6 });
     expect(describedRule({ type: 'string', description: '6-character hex code, without the leading #, identifying the color' })?.pattern).toBe('^[0-9a-fA-F]{6}$');

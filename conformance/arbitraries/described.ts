@@ -15,13 +15,15 @@ export interface DescribedRule {
 }
 
 const LETTERS: Record<string, number> = { two: 2, three: 3, '2': 2, '3': 3 };
+const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 
 /**
  * The rule a string schema's description states (D98), or `undefined`: only where the schema itself gives no
  * `pattern`, `format`, `enum` or `const` (a schema that encodes a rule speaks for itself). Recognised forms: ISO
  * 3166-1 alpha-2 / alpha-3 and ISO 4217 codes, "two-letter" / "three-letter" codes (lower case where the
  * description says "lowercase"), "digits only" / "only digits", "N or M digits", "at least N characters",
- * "hexadecimal color code" (six hex digits, no `#` unless the text asks for it), "N characters or fewer".
+ * "hexadecimal color code" (six hex digits, no `#` unless the text asks for it), "N characters or fewer", "a six-digit
+ * number" (that many digits, D494).
  */
 export function describedRule(schema: Schema): DescribedRule | undefined {
   const text = typeof schema['description'] === 'string' ? schema['description'] : '';
@@ -35,6 +37,12 @@ export function describedRule(schema: Schema): DescribedRule | undefined {
   if (named !== null) return letters(LETTERS[named[1]!.toLowerCase()]!, named[0]);
   const range = /\b(\d+) or (\d+) digits\b/i.exec(text);
   if (range !== null) return { pattern: `^[0-9]{${range[1]},${range[2]}}$`, minLength: Number(range[1]), maxLength: Number(range[2]), says: range[0] };
+  // A text "Must be a six-digit number" (a sort code, a PIN held as a string) is that many digits (D494).
+  const counted = /\b(one|two|three|four|five|six|seven|eight|nine|ten|[1-9]|1[0-9])[- ]digits? (?:number|code|string|pin)\b/i.exec(text);
+  if (counted !== null) {
+    const count = COUNTS[counted[1]!.toLowerCase()] ?? Number(counted[1]);
+    return { pattern: `^[0-9]{${count}}$`, minLength: count, maxLength: count, says: counted[0] };
+  }
   const digits = /\b(?:digits only|only digits|numeric string)\b/i.exec(text);
   if (digits !== null) return { pattern: '^[0-9]+$', minLength: 1, maxLength: undefined, says: digits[0] };
   const least = /\bat least (\d+) (?:characters|chars|letters)\b/i.exec(text);

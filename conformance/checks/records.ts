@@ -11,6 +11,7 @@ import { bodyForm, isPinned } from '../arbitraries/body.js';
 import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, returnedPart, shows } from '../../judge/record-rules.js';
 import { keyOnlyAnswer, recordIn } from '../../model/resources.js';
 import { requestOf } from '../context.js';
+import { refusalIn } from '../refusals.js';
 import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
@@ -137,7 +138,15 @@ async function createConflictAware(context: CheckContext, resource: ResourceMode
   let current = value as Record<string, unknown>;
   const optional = Object.keys(current).filter((name) => !required.includes(name) && !isPinned(context, op, name) && name !== resource.idProperty);
   for (;;) {
-    const answer = await context.call(op, requestOf(context, op, { value: current }), [...allowed, 409]);
+    let answer: Awaited<ReturnType<CheckContext['call']>>;
+    try {
+      answer = await context.call(op, requestOf(context, op, { value: current }), [...allowed, 409]);
+    } catch (error) {
+      // The body the suite cut down after a 409 is its own, not a drawn one: a refusal of it leaves the 409 unexplained.
+      const refusal = current === value ? undefined : refusalIn(error);
+      if (refusal === undefined) throw error;
+      throw new Violation(`${op.operationId} answered 409 to a valid body, and ${refusal.exchange!.response.status} to it without its optional members: a rule of the text refuses some combinations of members, not every record`, refusal.exchange);
+    }
     if (answer.exchange.response.status !== 409) return { ...answer, sentValue: current };
     const dropped = optional.pop();
     if (dropped === undefined) throw new Violation(`${op.operationId} answered 409 to a valid body${optional.length === 0 && current === value ? '' : ' even without its optional members'}: a rule of the text refuses some combinations of members, not every record`, answer.exchange);
@@ -219,6 +228,6 @@ export function expectSameRecord(resource: ResourceModel, expected: ExactRecord,
   // Nothing sent for a member the record need not hold may be answered as the member left out (D260).
   // The key is the same key when its text is (a create answering `13` for the record read as `"13"`: each schema types it its own way).
   const sameKey = (name: string, value: unknown): boolean => name === resource.idProperty && Object.hasOwn(got, name) && idKey(got[name]) === idKey(value);
-  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && !sameKey(name, value) && (Object.hasOwn(got, name) ? !shows(got[name], value) : !mayBeLeftOut(resource, name, value)));
+  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && !sameKey(name, value) && (Object.hasOwn(got, name) ? !shows(got[name], value, resource.properties[name]) : !mayBeLeftOut(resource, name, value)));
   if (differs) throw new Violation(`${where}: ${resource.name} ${idOf(resource, expected)} is ${show(got)} but was ${show(expected)}`, exchange);
 }

@@ -25,7 +25,7 @@ function mismatch(resource: ResourceModel, expected: Expected, got: ExactRecord)
     if (!isReturned(resource, name) || !keptAsSent(resource, name, sent)) continue;
     if (!Object.hasOwn(got, name) && mayBeLeftOut(resource, name, sent)) continue;
     const value = returnedPart(resource.properties[name], sent);
-    if (!Object.hasOwn(got, name) || !shows(got[name], value)) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
+    if (!Object.hasOwn(got, name) || !shows(got[name], value, resource.properties[name])) return `${name} should be ${show(value)} but is ${Object.hasOwn(got, name) ? show(got[name]) : 'absent'}`;
   }
   return undefined;
 }

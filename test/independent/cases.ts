@@ -14,6 +14,8 @@ import { startMarketServer } from './marketplace/marketplace-server.js';
 import { NURSERY_FAULTS } from './nursery/faults.js';
 import { startNurseryServer } from './nursery/nursery-server.js';
 import { PETSTORE_FAULTS, PETSTORE_SPEC } from './swagger-petstore/faults.js';
+import { QUIET_FAULTS } from './quiet-windows/faults.js';
+import { startQuietServer } from './quiet-windows/quiet-windows-server.js';
 import { startPetstoreServer } from './swagger-petstore/petstore-server.js';
 import { TRAIN_FAULTS, TRAIN_TRAVEL_CORPUS_SPEC } from './train-travel/faults.js';
 import { startTrainServer } from './train-travel/train-travel-server.js';
@@ -55,6 +57,7 @@ export function independentCases(): IndependentCase[] {
     caseOf(MUSEUM_CORPUS_SPEC, (fault) => startMuseumServer({ user: INDEPENDENT_KEY, now: INDEPENDENT_CLOCK, ...(fault === undefined ? {} : { fault }) }), MUSEUM_FAULTS),
     caseOf('nursery-3.0.yaml', (fault) => startNurseryServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), NURSERY_FAULTS),
     caseOf(PETSTORE_SPEC, (fault) => startPetstoreServer({ key: INDEPENDENT_KEY, ...(fault === undefined ? {} : { fault }) }), PETSTORE_FAULTS),
+    caseOf('quiet-windows-3.0.yaml', (fault) => startQuietServer({ key: INDEPENDENT_KEY, fault }), QUIET_FAULTS),
     caseOf(TRAIN_TRAVEL_CORPUS_SPEC, (fault) => startTrainServer({ tokens: [INDEPENDENT_KEY], ...(fault === undefined ? {} : { fault }) }), TRAIN_FAULTS),
   ];
 }

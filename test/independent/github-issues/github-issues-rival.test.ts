@@ -6,7 +6,8 @@ import { startGithubIssuesServer, type GithubIssuesChoices } from './github-issu
 // The same issues backend with every open point of the text decided the other way: members without a value left
 // out rather than `null`, an unparsable body a 422 rather than a 400, an issue's comments newest first, an issue
 // closed without a reason keeping none, pages without a `Link` header, a label made without a colour given one of
-// its own. A check that fails it is a false alarm of the suite, whatever the first server chose.
+// its own, a colour kept in lower case, a blank comment refused with the documented 422. A check that fails it is a
+// false alarm of the suite, whatever the first server chose.
 const RIVAL: Required<GithubIssuesChoices> = {
   omitNulls: true,
   unparsableAs422: true,
@@ -14,6 +15,8 @@ const RIVAL: Required<GithubIssuesChoices> = {
   noDefaultStateReason: true,
   noLinkHeader: true,
   colourFromName: true,
+  lowerCaseColours: true,
+  blankCommentRefused: true,
 };
 
 const spec = specPath(GITHUB_ISSUES_SPEC);

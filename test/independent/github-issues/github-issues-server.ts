@@ -48,6 +48,10 @@ export interface GithubIssuesChoices {
   noLinkHeader?: boolean;
   /** A label made without a colour gets one of its own, from its name, rather than `ededed`. */
   colourFromName?: boolean;
+  /** A label's colour kept in lower case (hexadecimal digits have no case) rather than as sent. */
+  lowerCaseColours?: boolean;
+  /** A comment whose body is blank refused with 422 "Body cannot be blank" rather than kept. */
+  blankCommentRefused?: boolean;
 }
 
 /** Options of {@link startGithubIssuesServer}. */
@@ -391,7 +395,7 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
     if (body['color'] !== undefined) {
       // "The hexadecimal color code for the label, without the leading #."
       if (typeof body['color'] !== 'string' || !HEX.test(body['color'])) throw invalid('Label', 'color', 'invalid');
-      fields.color = body['color'];
+      fields.color = choices.lowerCaseColours === true ? body['color'].toLowerCase() : body['color'];
     }
     if (body['description'] !== undefined) {
       // "A short description of the label. Must be 100 characters or fewer."
@@ -685,6 +689,7 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
       if (sameMethod('PATCH')) {
         const body = json();
         if (!isRecord(body) || typeof body['body'] !== 'string') throw invalid('IssueComment', 'body', isRecord(body) && body['body'] === undefined ? 'missing_field' : 'invalid');
+        if (choices.blankCommentRefused === true && body['body'].trim() === '') throw invalid('IssueComment', 'body', 'custom', 'Body cannot be blank');
         comment.body = body['body'];
         comment.updated_at = now();
         return { status: 200, body: commentView(repo, comment) };
@@ -710,6 +715,7 @@ export async function startGithubIssuesServer(options: GithubIssuesOptions = {})
       if (sameMethod('POST')) {
         const body = json();
         if (!isRecord(body) || typeof body['body'] !== 'string') throw invalid('IssueComment', 'body', isRecord(body) && body['body'] === undefined ? 'missing_field' : 'invalid');
+        if (choices.blankCommentRefused === true && body['body'].trim() === '') throw invalid('IssueComment', 'body', 'custom', 'Body cannot be blank');
         const stamp = now();
         const comment: Comment = { id: nextId++, issue: issue.number, body: body['body'], created_at: stamp, updated_at: stamp };
         repo.comments.set(comment.id, comment);

@@ -10,7 +10,9 @@ import { STATIONS, TRIPS, type Trip } from './data.js';
 // needs no passenger name (the schema requires none), a read-only `id` sent is refused, a malformed booking id is
 // a 404, a create answers the booking without its links, an out-of-range `limit` is clamped, a payment stays
 // `pending`, card numbers are masked with `X` by character, bookings list newest first, ids are UUIDv7, a token it
-// does not know is a 403 where documented, and problems carry `instance`. Nothing is shared with the other server.
+// does not know is a 403 where documented, problems carry `instance`, a bank account's sort code is held to the six
+// digits its text asks for and a blank passenger name is refused (both with the documented 400 problem). Nothing is
+// shared with the other server.
 
 /** A booking as this server keeps it (members the description's `Booking` names). */
 type Booking = { id: string; trip_id: string; passenger_name?: string; has_bicycle?: boolean; has_dog?: boolean };
@@ -100,6 +102,7 @@ export async function startTrainRivalServer(options: { tokens: readonly string[]
     const fields = body as Record<string, unknown>;
     if ('id' in fields) return refuse(400, 'Bad Request', 'id is assigned by the server');
     const { trip_id: trip, passenger_name: name, has_bicycle: bicycle, has_dog: dog } = fields;
+    if (typeof name === 'string' && name.trim() === '') return refuse(400, 'Bad Request', 'passenger_name cannot be blank');
     if (typeof trip !== 'string' || !UUID_TEXT.test(trip)) return refuse(400, 'Bad Request', 'trip_id names a trip (uuid)');
     if ((name !== undefined && typeof name !== 'string') || ![bicycle, dog].every((flag) => flag === undefined || typeof flag === 'boolean')) return refuse(400, 'Bad Request', 'passenger_name is a string, has_bicycle and has_dog booleans');
     if (!TRIPS.some((one) => one.id === trip.toLowerCase())) return refuse(404, 'Not Found', 'no such trip');
@@ -133,6 +136,8 @@ export async function startTrainRivalServer(options: { tokens: readonly string[]
     const [tag] = matching[0]!;
     if (tag === 'card' && !/^.{3,4}$/su.test(given['cvc'] as string)) return bad('cvc has 3 or 4 characters');
     if (tag === 'bank_account' && given['account_type'] !== 'individual' && given['account_type'] !== 'company') return bad('account_type is individual or company');
+    // "The sort code for the bank account, in string form. Must be a six-digit number."
+    if (tag === 'bank_account' && given['sort_code'] !== undefined && !/^[0-9]{6}$/.test(given['sort_code'] as string)) return bad('sort_code must be a six-digit number');
     const kept = Object.fromEntries(Object.entries(given).filter(([key]) => !['cvc', 'address_line1', 'address_line2'].includes(key)));
     const number = String(given['number']);
     kept['number'] = number.replace(/.(?=.{4})/gsu, 'X');
