@@ -35,3 +35,25 @@ describe('a route with more fixed text wins (D393)', () => {
     expect(call(mock.handle, { method: 'DELETE', url: '/api/things/a1' }).status).toBe(404);
   });
 });
+
+describe('a server-made id fits its schema (D394)', () => {
+  it('draws an id matching its pattern, or as long as its minLength, where the counter would not fit; a read finds it', async () => {
+    for (const [idSchema, fits] of [
+      [{ type: 'string', minLength: 34, maxLength: 34, pattern: '^AC[0-9a-fA-F]{32}$' }, /^AC[0-9a-fA-F]{32}$/],
+      [{ type: 'string', minLength: 20 }, /^.{20,}$/],
+      [{ type: 'string' }, /^\d+$/],
+    ] as const) {
+      const account = { type: 'object', required: ['sid', 'name'], properties: { sid: { ...idSchema, readOnly: true }, name: { type: 'string' } } };
+      const mock = await mockOf({
+        paths: {
+          '/accounts': { post: { operationId: 'createAccount', requestBody: { content: { 'application/json': { schema: account } } }, responses: { 201: json(account) } } },
+          '/accounts/{sid}': { get: { operationId: 'getAccount', parameters: [{ name: 'sid', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: json(account), 404: { description: 'none' } } } },
+        },
+      });
+      const ids = [1, 2].map(() => call(mock.handle, { method: 'POST', url: '/api/accounts', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ada' }) }).json.sid as string);
+      expect(ids.every((id) => fits.test(id))).toBe(true);
+      expect(new Set(ids).size).toBe(2);
+      expect(call(mock.handle, { url: `/api/accounts/${ids[0]!}` }).json).toEqual({ sid: ids[0], name: 'Ada' });
+    }
+  });
+});
