@@ -191,6 +191,9 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   }
   // A documented media type that is not JSON (`image/png`) has no JSON to read: its Content-Type is the contract.
   if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => within(essence(content.mediaType), answered)) === true) return { violations, body: undefined };
+  // An undocumented error in a media type the operation documents for its own errors (a `text/plain` 401 where its
+  // 400 is `text/plain`) is in a form its clients read (D395): its bytes are not judged, as a documented one's.
+  if (!isDocumented && status >= 400 && !isJsonMediaType(answered) && op.responses.some((other) => /^[45d]/i.test(other.status) && other.contents.some((content) => within(essence(content.mediaType), answered)))) return { violations, body: undefined };
   const wanted = essence(documented?.mediaType ?? 'application/json');
   // A status the operation does not document has no media type or shape in the spec (D59): any JSON answer will do.
   if (isDocumented ? !within(wanted, essence(headers['content-type'])) : !isJsonMediaType(essence(headers['content-type']))) {
