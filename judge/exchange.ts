@@ -181,7 +181,9 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   const { response: documented, documented: isDocumented } = documentedResponse(op, status);
   const bodyless = documented !== undefined && documented.mediaType === undefined;
   // An operation that documents no response at all says nothing of a body: an empty one is as good as any.
-  if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0) && text === '')) return { violations, body: undefined };
+  // An operation that lists only errors says nothing of its success's body: an empty 2xx is as good as any (D397).
+  const unsaid = status >= 200 && status < 300 && !op.responses.some((response) => /^[123]/.test(response.status));
+  if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0 || unsaid) && text === '')) return { violations, body: undefined };
   const answered = essence(headers['content-type']);
   // A documented stream is judged event by event and by its framing (D85), never as one JSON body.
   const stream = isDocumented ? documented?.contents.find((content) => content.stream !== undefined && essence(content.mediaType) === answered)?.stream : undefined;
