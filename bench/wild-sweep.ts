@@ -1,10 +1,11 @@
 import { fork } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMock } from '../mock/index.js';
 import { probeOperations } from './wild-requests.js';
 import { roundTrip, type RoundTrip } from './wild-roundtrip.js';
+import { descriptions, onePerProvider, seededSample } from './wild-directory.js';
 import { modelOf } from '../conformance/contract.js';
 import { runSuite } from '../conformance/run-suite.js';
 
@@ -93,7 +94,7 @@ async function parent(args: string[]): Promise<void> {
   const noSuite = args.includes('--no-suite');
   const all = descriptions(DIRECTORY);
   // One description per provider entry (a top-level file, or the first file of a folder) unless every version is asked for.
-  const pool = args.includes('--all-versions') ? all : all.filter((name, index) => index === 0 || provider(name) !== provider(all[index - 1] as string));
+  const pool = args.includes('--all-versions') ? all : onePerProvider(all);
   const kept = pool.filter((name, index) => (only === undefined ? index % every === 0 : name.includes(only)));
   const ordered = sampled === undefined ? kept : seededSample(kept, Number(sampled), Number(option('--seed') ?? 1));
   const chosen = ordered.slice(offset, offset + limit);
@@ -115,43 +116,6 @@ async function parent(args: string[]): Promise<void> {
   const totals = summarise(rows);
   console.log(totals.join('\n'));
   if (args.includes('--write')) writeResults(rows, totals, args);
-}
-
-/** `count` of `names` drawn without repetition by a seeded generator (mulberry32): the same seed draws the same ones. */
-function seededSample(names: readonly string[], count: number, seed: number): string[] {
-  let state = seed >>> 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pool = [...names];
-  for (let index = pool.length - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [pool[index], pool[other]] = [pool[other] as string, pool[index] as string];
-  }
-  return pool.slice(0, count);
-}
-
-/** The provider entry a description belongs to: its top-level file or folder. */
-function provider(name: string): string {
-  return name.split('/')[0] as string;
-}
-
-/** Every `.json` description under `dir`, as a path relative to it, sorted. */
-function descriptions(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at)) {
-      const path = join(at, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (entry.endsWith('.json')) found.push(relative(dir, path));
-    }
-  };
-  walk(dir);
-  return found.sort();
 }
 
 /** Runs one description in a child process (its own process group, so the suite it spawns dies with it). */
