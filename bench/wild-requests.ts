@@ -26,9 +26,10 @@ export interface Probe {
  * body from the model's examples and samples, the credentials of its first security scheme with `key`) and one bad
  * one (a body that is not JSON, else a numeric path parameter that is not a number; none when neither fits), and
  * judges each answer only on what any correct server owes whatever its state: no undocumented 5xx, JSON where only
- * JSON is documented, an answer within 10 s. Never throws.
+ * JSON is documented, an answer within 10 s. `onAnswer`, if given, sees each answer's text beside the body sent.
+ * Never throws.
  */
-export async function probeOperations(operations: readonly OperationModel[], baseUrl: string, key: string): Promise<Probe> {
+export async function probeOperations(operations: readonly OperationModel[], baseUrl: string, key: string, onAnswer?: (label: string, sent: string | undefined, text: string) => void): Promise<Probe> {
   const probe: Probe = { requests: 0, undocumented5xx: 0, notJson: 0, hangs: 0, unanswered: 0, notes: [] };
   const note = (text: string): void => {
     if (probe.notes.length < 20) probe.notes.push(text.slice(0, 300));
@@ -43,6 +44,7 @@ export async function probeOperations(operations: readonly OperationModel[], bas
         // The mock's own answer is judged: a redirect it gives is not followed (it may point to a host the spec names).
         const response = await fetch(request.url, { method: operation.method, headers: request.headers, body: request.body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_MS) });
         const text = await response.text();
+        onAnswer?.(label, request.body, text);
         if (response.status >= 500 && !operation.responses.some((documented) => documented.status.startsWith('5'))) {
           probe.undocumented5xx++;
           note(`${response.status} on ${label}: ${text.slice(0, 200)}`);
@@ -63,8 +65,8 @@ export async function probeOperations(operations: readonly OperationModel[], bas
   return probe;
 }
 
-/** A request for `operation`: valid-looking, or (`bad`) one the mock must refuse with a 4xx; `undefined` when no bad one fits. */
-function sampleRequest(operation: OperationModel, baseUrl: string, key: string, bad: boolean): { url: string; headers: Record<string, string>; body: string | undefined } | undefined {
+/** A request for `operation`: valid-looking, or (`bad`) one the mock must refuse with a 4xx; `undefined` when no bad one fits. Credentials from `key` in the operation's first security scheme. */
+export function sampleRequest(operation: OperationModel, baseUrl: string, key: string, bad: boolean): { url: string; headers: Record<string, string>; body: string | undefined } | undefined {
   const headers: Record<string, string> = {};
   const query = new URLSearchParams();
   // A GET or HEAD body is one no client can send (fetch refuses it): such an operation is probed without it.

@@ -20,7 +20,7 @@ import { renderHtml, renderMarkdown, type RunReport } from './report/html.js';
 import { renderJunit } from './report/junit.js';
 import { coverage } from './report/coverage.js';
 import { progressLine } from './report/progress.js';
-import { runSuite, type SuiteResult } from './run-suite.js';
+import { RUN_BUDGET_REASON, runSuite, type SuiteResult } from './run-suite.js';
 import { parseHeaders, resolveTarget, type Target, type TargetTls } from './target.js';
 import { freshDispatcherFor } from './transport/dispatcher.js';
 
@@ -29,7 +29,9 @@ import { freshDispatcherFor } from './transport/dispatcher.js';
  * OpenAPI spec (default the shipped Pet Store Animals interface) against any implementation of it, in this process
  * (conformance/run-suite.ts › runSuite), and writes what was asked for: the console report, JUnit, HTML, HAR, a GitHub
  * step summary. Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target
- * unreachable, a certificate problem, or the target kept refusing (429/503): no verdict.
+ * unreachable, a certificate problem, the target kept refusing (429/503), or `--run-budget` was spent before any
+ * check ended: no verdict. A run its budget cut short exits on the checks that ended (0 or 1), the rest reported
+ * as not run.
  */
 const EXIT_USAGE = 2;
 /** Most exchanges `--har-all` keeps: a HAR file stays small enough for devtools. */
@@ -53,6 +55,7 @@ const program = new Command(COMMANDS.test)
   .addOption(new Option('--check <id...>', 'run only these checks (ids derive from the spec\'s operationIds, e.g. listPets.status-filter, auth.getPet; an unknown id lists them all)'))
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
   .addOption(new Option('--header <name:value...>', "a header of your own sent with every request (repeatable), for a target whose description leaves out the authentication it wants: --header 'Authorization: token abc'").env(envName('HEADER')))
+  .addOption(new Option('--run-budget <seconds>', 'most seconds the whole run may take: no check starts once it is spent (those are reported as not run), and a running check stops its properties early').argParser(positive).env(envName('RUN_BUDGET')))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
   .addOption(new Option('--concurrency <n>', 'requests in flight at once; same verdicts and seed replay as 1').default(1).argParser(positiveInteger))
   .addOption(new Option('--consistency-window <ms>', 'how long a written record may stay invisible to reads (0: strict)').default(0).argParser(nonNegative).env(envName('CONSISTENCY_WINDOW')))
@@ -84,6 +87,7 @@ interface CliOptions {
   spec: string;
   overlay: string[] | string;
   timeBudget?: number;
+  runBudget?: number;
   maxRps?: number;
   header?: string[] | string;
   concurrency: number;
@@ -170,6 +174,7 @@ const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.le
 const result = await runSuite(model, target, {
   checks: selected,
   keepExchanges: options.har !== undefined && options.harAll ? HAR_ALL_CAP : 0,
+  ...(options.runBudget === undefined ? {} : { runBudgetMs: options.runBudget * 1000 }),
   onCheck: (record) => {
     process.stdout.write(checkLines(record, out));
     progress?.done(record);
@@ -184,6 +189,13 @@ process.stdout.write(closingLines(result.checks, result.summary));
 await writeReports(result, reach);
 if (result.summary.refused !== undefined) {
   process.stderr.write(colour.red(`${COMMANDS.test}: ${result.summary.refused}\n`));
+  await flushed();
+  process.exit(EXIT_USAGE);
+}
+// A run whose budget was spent before any check reached a verdict says nothing of the target (D390).
+const verdicts = result.checks.filter((check) => check.state !== 'skipped').length;
+if (verdicts === 0 && result.checks.some((check) => check.skipped === RUN_BUDGET_REASON)) {
+  process.stderr.write(colour.red(`${COMMANDS.test}: no verdict: the run's time budget (--run-budget ${options.runBudget ?? ''} s) was spent before any check ended\n`));
   await flushed();
   process.exit(EXIT_USAGE);
 }

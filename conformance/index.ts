@@ -12,7 +12,7 @@
  * writeFileSync('junit.xml', renderJunit('my api', result.checks, reachOf(model, result.summary.statuses, result.checks)));
  * ```
  */
-export { listCheckIds, READ_ONLY_REASON, runCheck, runSuite, startRun, type CheckId, type CheckOutcome, type RunOptions, type SuiteResult } from './run-suite.js';
+export { listCheckIds, READ_ONLY_REASON, RUN_BUDGET_REASON, runCheck, runSuite, startRun, type CheckId, type CheckOutcome, type RunOptions, type SuiteResult } from './run-suite.js';
 export { modelOf } from './contract.js';
 export type { RunState } from './run-state.js';
 export type { Target, TargetTls } from './target.js';

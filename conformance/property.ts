@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { NotRun } from './arbitraries/bounded.js';
 import { TargetRefusing } from './client.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -15,8 +16,8 @@ export type PropertyVerdict<T> = fc.RunDetails<[T]> | { failed: false };
  * again serially with the same seed, so the failing run, the shrinking, the counterexample and the printed
  * `--seed/--path` replay are those of a serial run.
  *
- * Errors: rejects with {@link TargetRefusing} when the target kept refusing (no verdict); a failing predicate
- * is not an error but a `failed` verdict.
+ * Errors: rejects with {@link TargetRefusing} when the target kept refusing (no verdict), and with {@link NotRun}
+ * when the time budget was spent before one run ended; a failing predicate is not an error but a `failed` verdict.
  */
 export async function checkProperty<T>(target: ResolvedTarget, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number): Promise<PropertyVerdict<T>> {
   const parameters: fc.Parameters<[T]> = {
@@ -33,6 +34,9 @@ export async function checkProperty<T>(target: ResolvedTarget, arbitrary: fc.Arb
     if (await allPass(values, predicate, target.concurrency, deadline)) return { failed: false };
   }
   const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
+  // fast-check counts a property its time limit interrupted before one run ended as failed, with no counterexample:
+  // nothing was shown of the target, so the check is not run (D396).
+  if (details.failed && details.interrupted && details.counterexample === null) throw new NotRun('a run', `the time budget (${target.timeBudgetMs ?? 0} ms) was spent before one run of the property ended`);
   if (details.failed && refusal(details.errorInstance) !== undefined) throw refusal(details.errorInstance);
   return details;
 }

@@ -191,7 +191,17 @@ export interface RunOptions {
   onCheck?: (record: CheckRecord) => void;
   /** Keep the first this many exchanges of the run in memory (`--har-all`); default none. */
   keepExchanges?: number;
+  /**
+   * The whole run's time budget in milliseconds (`--run-budget`, D390): no check starts once it is spent, and each
+   * check that starts gets at most what is left as its properties' time budget (`target.timeBudgetMs` if smaller),
+   * so a property stops early, passing on the runs it made. The checks not reached are recorded as skipped with
+   * {@link RUN_BUDGET_REASON}. Default: none.
+   */
+  runBudgetMs?: number;
 }
+
+/** Why a check is skipped when the run's time budget ({@link RunOptions.runBudgetMs}) was spent before it started. */
+export const RUN_BUDGET_REASON = "the run's time budget (--run-budget) was spent before it started";
 
 /**
  * The outcome of a run: every check's record in catalogue order, the run's figures (requests, retries, statuses
@@ -226,17 +236,18 @@ async function suiteIn(run: RunState, target: Target, options: RunOptions): Prom
   const selected = options.checks === undefined || options.checks.length === 0 ? all : all.filter((check) => options.checks!.includes(check.id));
   const resolved = resolveTarget(target);
   const records: (CheckRecord | undefined)[] = selected.map(() => undefined);
+  const deadline = options.runBudgetMs === undefined ? Infinity : performance.now() + options.runBudgetMs;
   let next = 0;
   let refused = false;
   const worker = async (): Promise<void> => {
     while (!refused && next < selected.length) {
       const index = next++;
       const check = selected[index]!;
-      const reason = options.skip?.[check.id];
       const started = performance.now();
+      const reason = options.skip?.[check.id] ?? (started >= deadline ? RUN_BUDGET_REASON : undefined);
       let record: CheckRecord;
       try {
-        record = reason === undefined ? toRecord(check, await checkIn(run, check.id, target), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
+        record = reason === undefined ? toRecord(check, await checkIn(run, check.id, withinBudget(target, deadline - started)), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
       } catch (error) {
         if (!(error instanceof TargetRefusing)) throw error;
         refused = true;
@@ -248,6 +259,12 @@ async function suiteIn(run: RunState, target: Target, options: RunOptions): Prom
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(resolved.concurrency, selected.length)) }, worker));
   return { checks: records.filter((record) => record !== undefined), summary: summary(run, target.baseUrl), exchanges: [...run.client.kept] };
+}
+
+/** `target` with its properties' time budget cut to `left` milliseconds of the run's budget, where that is smaller. */
+function withinBudget(target: Target, left: number): Target {
+  if (left === Infinity || (target.timeBudgetMs !== undefined && target.timeBudgetMs <= left)) return target;
+  return { ...target, timeBudgetMs: Math.max(1, Math.round(left)) };
 }
 
 /** A check's outcome as the reports read it. */

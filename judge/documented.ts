@@ -21,7 +21,7 @@ export function statusFieldOf(response: ResponseModel | undefined): string | und
   return Object.keys(properties).find((name) => STATUS_NAMES.includes(name) && (mainType(properties[name]!) === 'integer' || mainType(properties[name]!) === 'number'));
 }
 
-/** The statuses an operation documents, as numbers below 500: exact ones, the hundred of a range, every 4xx under `default`, and its 2xx when no 1xx-3xx is listed. */
+/** The statuses an operation documents, as numbers below 500: exact ones, the hundred of a range, every 4xx under `default`, and every 2xx when no 1xx-3xx is listed (D344, D397). */
 export function documentedStatuses(op: OperationModel): number[] {
   const statuses = new Set<number>();
   for (const response of op.responses) {
@@ -33,7 +33,8 @@ export function documentedStatuses(op: OperationModel): number[] {
     const from = range !== null ? Number(range[1]) * 100 : response.status === 'DEFAULT' ? 400 : undefined;
     if (from !== undefined) for (let status = from; status < from + 100; status++) statuses.add(status);
   }
-  // With no 1xx-3xx listed, `default` is the only answer a success can have: it covers the 2xx too (D344).
-  if (![...statuses].some((status) => status < 400) && op.responses.some((response) => response.status === 'DEFAULT')) for (let status = 200; status < 300; status++) statuses.add(status);
+  // With no 1xx-3xx listed, `default` is the only answer a success can have: it covers the 2xx too (D344). With
+  // errors alone listed, the description says nothing of a success, which any 2xx may then be, as the mock's is (D397).
+  if (![...statuses].some((status) => status < 400)) for (let status = 200; status < 300; status++) statuses.add(status);
   return [...statuses].filter((status) => status < 500).sort((a, b) => a - b);
 }

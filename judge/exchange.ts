@@ -181,7 +181,9 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   const { response: documented, documented: isDocumented } = documentedResponse(op, status);
   const bodyless = documented !== undefined && documented.mediaType === undefined;
   // An operation that documents no response at all says nothing of a body: an empty one is as good as any.
-  if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0) && text === '')) return { violations, body: undefined };
+  // An operation that lists only errors says nothing of its success's body: an empty 2xx is as good as any (D397).
+  const unsaid = status >= 200 && status < 300 && !op.responses.some((response) => /^[123]/.test(response.status));
+  if (bodyless || ((status === 204 || status === 304 || method === 'HEAD' || op.responses.length === 0 || unsaid) && text === '')) return { violations, body: undefined };
   const answered = essence(headers['content-type']);
   // A documented stream is judged event by event and by its framing (D85), never as one JSON body.
   const stream = isDocumented ? documented?.contents.find((content) => content.stream !== undefined && essence(content.mediaType) === answered)?.stream : undefined;
@@ -191,6 +193,9 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   }
   // A documented media type that is not JSON (`image/png`) has no JSON to read: its Content-Type is the contract.
   if (isDocumented && !isJsonMediaType(answered) && documented?.contents.some((content) => within(essence(content.mediaType), answered)) === true) return { violations, body: undefined };
+  // An undocumented error in a media type the operation documents for its own errors (a `text/plain` 401 where its
+  // 400 is `text/plain`) is in a form its clients read (D395): its bytes are not judged, as a documented one's.
+  if (!isDocumented && status >= 400 && !isJsonMediaType(answered) && op.responses.some((other) => /^[45d]/i.test(other.status) && other.contents.some((content) => within(essence(content.mediaType), answered)))) return { violations, body: undefined };
   const wanted = essence(documented?.mediaType ?? 'application/json');
   // A status the operation does not document has no media type or shape in the spec (D59): any JSON answer will do.
   if (isDocumented ? !within(wanted, essence(headers['content-type'])) : !isJsonMediaType(essence(headers['content-type']))) {

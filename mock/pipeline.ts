@@ -363,17 +363,29 @@ type Routed = { operation: OperationModel; segments: readonly string[] } | { ope
 function route(api: ApiModel, method: string, pathname: string): Routed {
   if (!pathname.startsWith(`${api.basePath}/`)) return { error: 'ROUTE_NOT_FOUND' };
   const path = pathname.slice(api.basePath.length);
-  // The common case first: an operation of this method matches. `Allow` is only worked out when none does.
+  // The common case first: an operation of this method matches. `Allow` is only worked out when none does. Of two
+  // that match, the one with more fixed text wins (D393): `/deployments/{id}:deleteRevision` before `/deployments/{id}`.
+  let found: { operation: OperationModel; segments: readonly string[] } | undefined;
   for (const op of api.operations) {
     if (op.method !== method) continue;
     const match = op.pattern.exec(path);
-    if (match !== null) return { operation: op, segments: match.slice(1) };
+    if (match !== null && (found === undefined || fixedText(op) > fixedText(found.operation))) found = { operation: op, segments: match.slice(1) };
   }
+  if (found !== undefined) return found;
   const matching = api.operations.filter((op) => op.pattern.test(path));
   if (matching.length === 0) return { error: 'ROUTE_NOT_FOUND' };
   const allow = [...new Set(matching.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'].join(', ');
   if (method === 'OPTIONS') return { operation: undefined, allow };
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
+}
+
+const fixedTexts = new WeakMap<OperationModel, number>();
+
+/** How many characters of `op`'s path template are fixed text (not a `{parameter}`): the more, the more specific the route. */
+function fixedText(op: OperationModel): number {
+  let found = fixedTexts.get(op);
+  if (found === undefined) fixedTexts.set(op, (found = op.path.replace(/\{[^}]*\}/g, '').length));
+  return found;
 }
 
 type ValidInput = { query: Record<string, unknown>; path: Record<string, unknown>; body: unknown; files?: UploadedFile[] };

@@ -38,6 +38,14 @@ const things = { type: 'array', items: { $ref: '#/paths/~1things/post/responses/
 const query = (name: string, schema: unknown, extra: Record<string, unknown> = {}) => ({ name, in: 'query', schema, ...extra });
 
 describe('list shapes', () => {
+  test('a member typed object is no list of records, whatever items it carries (D392)', () => {
+    const prefs = { type: 'object', items: { type: 'object', additionalProperties: true } };
+    expect(shapeOfList({ type: 'object', properties: { name: { type: 'string' }, prefs } })).toBeUndefined();
+    expect(shapeOfList({ type: 'object', properties: { prefs, users: { type: 'array', items: { type: 'object' } } } })).toMatchObject({ kind: 'object', itemsProperty: 'users' });
+    // Untyped, `items` still says array.
+    expect(shapeOfList({ type: 'object', properties: { users: { items: { type: 'object' } } } })).toMatchObject({ kind: 'object', itemsProperty: 'users' });
+  });
+
   test('a wrapper composed with allOf: records in data, links and meta members, page number from 1, Link and X-Total-Count', () => {
     const list = listOf('bookings');
     expect(list.shape).toMatchObject({ kind: 'object', itemsProperty: 'data' });

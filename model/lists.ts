@@ -44,9 +44,13 @@ function itemsOf(schema: Schema): Schema | undefined {
   return undefined;
 }
 
-/** Whether a schema is an array (its `type`, its `items`, or an `allOf` part that is one). */
+/**
+ * Whether a schema is an array (its `type`, else its `items`, or an `allOf` part that is one). A schema typed
+ * otherwise is not, whatever `items` it carries (`type: object` with `items`, which JSON Schema ignores; D392).
+ */
 function isArray(schema: Schema): boolean {
-  return typesOf(schema).includes('array') || itemsOf(schema) !== undefined;
+  const types = typesOf(schema);
+  return types.length > 0 ? types.includes('array') : itemsOf(schema) !== undefined;
 }
 
 const ITEMS_NAMES = ['items', 'data', 'results', 'records', 'content', 'elements', 'entries', 'values', 'value', 'list', 'rows', 'hits', 'nodes', 'edges'];

@@ -89,11 +89,57 @@ function* candidates(schema: Schema, examples: readonly unknown[]): Generator<un
     // It throws on what it cannot read, and may run out of stack on a deep schema: the generator's values follow.
     sampled = undefined;
   }
+  // openapi-sampler names a map's entries `property1` and `property2`: a map the schema leaves open is sampled empty (D391).
+  sampled = withoutPlaceholders(sampled, schema, 0);
   // A null where the schema admits something else says little (a nullable union): the generator's value first (D131).
-  if (sampled !== undefined && !(sampled === null && !isNullOnly(schema))) yield withoutPlaceholders(schema, sampled);
+  if (sampled !== undefined && !(sampled === null && !isNullOnly(schema))) yield withVersionTexts(schema, sampled);
   yield generate(schema, { optional: true, examples: true, depth: 0 });
   yield generate(schema, { optional: true, examples: false, depth: 0 });
   yield generate(schema, { optional: false, examples: false, depth: 0 });
+}
+
+/** The names openapi-sampler gives the two entries it makes up for an `additionalProperties` schema. */
+const PLACEHOLDERS = ['property1', 'property2'];
+/** Deeper than this, a sampled value is left as it is (a schema cut at a cycle ends the walk too). */
+const PLACEHOLDER_DEPTH = 32;
+
+/**
+ * `value` (a sample of `schema`) without the entries openapi-sampler makes up for an `additionalProperties` schema
+ * (spec/DECISIONS.md › D391): at every depth, an object's `property1` and `property2` that no `properties` of its
+ * schema (its `allOf`, `oneOf` and `anyOf` parts included) names are dropped, so a map is sampled with no entry
+ * instead of entries no client or server would write. A map that must hold entries (`minProperties`) then fails its
+ * validator, and the next candidate, built from the schema, is taken. Changes `value` in place; returns it.
+ */
+export function withoutPlaceholders(value: unknown, schema: Schema, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > PLACEHOLDER_DEPTH) return value;
+  const parts = schemaParts(schema, 0);
+  if (Array.isArray(value)) {
+    const items = parts.map((part) => part['items']).find((items): items is Schema => typeof items === 'object' && items !== null && !Array.isArray(items));
+    if (items !== undefined) for (const item of value) withoutPlaceholders(item, items, depth + 1);
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    const named = parts.map((part) => (part['properties'] as Record<string, Schema> | undefined)?.[name]).find((sub) => typeof sub === 'object' && sub !== null);
+    if (named !== undefined) {
+      withoutPlaceholders(record[name], named, depth + 1);
+      continue;
+    }
+    if (PLACEHOLDERS.includes(name)) {
+      delete record[name];
+      continue;
+    }
+    const extra = parts.map((part) => part['additionalProperties']).find((sub): sub is Schema => typeof sub === 'object' && sub !== null);
+    if (extra !== undefined) withoutPlaceholders(record[name], extra, depth + 1);
+  }
+  return value;
+}
+
+/** `schema` and its `allOf`, `oneOf` and `anyOf` parts, at every depth (bounded). */
+function schemaParts(schema: Schema, depth: number): Schema[] {
+  if (depth > 6) return [schema];
+  const nested = ['allOf', 'oneOf', 'anyOf'].flatMap((keyword) => (Array.isArray(schema[keyword]) ? (schema[keyword] as Schema[]) : []));
+  return [schema, ...nested.filter((part) => typeof part === 'object' && part !== null).flatMap((part) => schemaParts(part, depth + 1))];
 }
 
 /** How {@link generate} builds a value: how full, whether members' own examples are taken, and how deep it is. */
@@ -367,25 +413,22 @@ function regexOf(pattern: string): RegExp | undefined {
 export const SAMPLE_VERSION = '1.0.0';
 
 /**
- * openapi-sampler's value with its placeholders read as the schema means them (spec/DECISIONS.md › D437): a free-form
- * map (`additionalProperties`, no member of that name) holds none of its made-up `property1`, `property2` (a map of
- * labels sampled empty, not with labels nobody wrote), and a plain string member named as a version (`version`,
- * `apiVersion`; no enum, pattern or format) is a version text rather than `"string"`. A value the schema then
- * refuses (`minProperties`) is dropped by the validity check that follows, as any candidate is.
+ * openapi-sampler's value with its `"string"` placeholders read as the schema means them (spec/DECISIONS.md › D437):
+ * a plain string member named as a version (`version`, `apiVersion`; no enum, pattern or format) is a version text
+ * rather than `"string"`, which a client would read as a version and warn about. Made-up map entries are dropped
+ * before, by {@link withoutPlaceholders} (D391).
  */
-function withoutPlaceholders(schema: Schema, value: unknown, name?: string): unknown {
+function withVersionTexts(schema: Schema, value: unknown, name?: string): unknown {
   if (Array.isArray(value)) {
     const items = typeof schema['items'] === 'object' && schema['items'] !== null && !Array.isArray(schema['items']) ? (schema['items'] as Schema) : undefined;
-    return items === undefined ? value : value.map((item) => withoutPlaceholders(items, item));
+    return items === undefined ? value : value.map((item) => withVersionTexts(items, item));
   }
   if (value !== null && typeof value === 'object') {
     const { properties } = objectShape(schema);
-    const open = schema['additionalProperties'] !== undefined && schema['additionalProperties'] !== false;
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
       const sub = properties[key];
-      if (sub === undefined && open && /^property\d+$/.test(key)) continue;
-      out[key] = sub === undefined || typeof sub !== 'object' ? member : withoutPlaceholders(sub, member, key);
+      out[key] = sub === undefined || typeof sub !== 'object' ? member : withVersionTexts(sub, member, key);
     }
     return out;
   }

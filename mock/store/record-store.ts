@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { isLosslessNumber } from 'lossless-json';
 import { exactInteger, toView } from '../../model/json.js';
 import { PARENT_LINK, type ResourceModel } from '../../model/model.js';
-import type { Schema } from '../../model/schema.js';
+import { patternRegExp, type Schema } from '../../model/schema.js';
+import { validatorOf } from '../../model/samples.js';
 
 /**
  * A record as the stores take and give it: one JSON object of the resource's record schema, its numbers exact
@@ -320,8 +322,29 @@ export function idDrawer(resource: ResourceModel): (() => string) | undefined {
     case 'iri':
       return () => `https://example.com/${hex(8)}`;
     default:
-      return undefined;
+      return fittingDrawer(resource.idSchema);
   }
+}
+
+/**
+ * A drawer of string ids that fit `schema` where a counter's digits would not (D394): a `pattern`
+ * (`^AC[0-9a-fA-F]{32}$`) drawn with fast-check from a fresh seed, else hexadecimal digits as long as `minLength`
+ * asks (and `maxLength` allows); each checked with the schema's validator, drawn again (up to 20 times) if refused.
+ * `undefined` when the counter's digits fit (no pattern, no length they break), as most descriptions' ids do.
+ */
+function fittingDrawer(schema: Schema): (() => string) | undefined {
+  const validate = validatorOf(schema);
+  if (validate === undefined || ['1', '42', '1234567'].every((digits) => validate(digits))) return undefined;
+  const pattern = typeof schema['pattern'] === 'string' ? patternRegExp(schema['pattern']) : undefined;
+  const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
+  const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
+  const length = Math.max(min, Math.min(12, max));
+  const once = (): string => (pattern === undefined ? randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length) : fc.sample(fc.stringMatching(pattern), { numRuns: 1, seed: randomBytes(4).readInt32LE() })[0]!);
+  return () => {
+    let id = once();
+    for (let tries = 1; tries < 20 && !validate(id); tries++) id = once();
+    return id;
+  };
 }
 
 const storeViews = new WeakMap<ResourceModel, ResourceModel>();

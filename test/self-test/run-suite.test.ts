@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { listCheckIds, runSuite } from '../../conformance/run-suite.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { listCheckIds, RUN_BUDGET_REASON, runSuite } from '../../conformance/run-suite.js';
 import { startMock } from '../../mock/index.js';
 import { serve } from '../../mock/server.js';
 import { loadModel } from '../../model/loader.js';
@@ -39,6 +39,23 @@ describe('runSuite', () => {
     expect(failed[0]!.report).toMatch(/✗ listPets\.status-filter[\s\S]*replay: +npm run conformance/);
     expect(failed[0]!.exchange?.request.path).toMatch(/^\/pets\?/);
     expect(result.exchanges).toHaveLength(5);
+  });
+
+  it('stops starting checks once the run budget is spent, reporting the rest as not run (D390)', async () => {
+    const target = { baseUrl: mock.baseUrl, apiKey: KEY, runs: 5 };
+    const ids = (await listCheckIds(target)).slice(0, 5);
+    // The run's clock advances one second per ended check, so a budget of 1.5 s lets exactly two start.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    try {
+      const result = await runSuite(model, target, { checks: ids, runBudgetMs: 1_500, onCheck: () => void (clock += 1_000) });
+      expect(result.checks.map((check) => [check.id, check.state === 'skipped' ? check.skipped : 'ran'])).toEqual(ids.map((id, index) => [id, index < 2 ? 'ran' : RUN_BUDGET_REASON]));
+      expect(result.checks.filter((check) => check.state === 'failed')).toEqual([]);
+    } finally {
+      now.mockRestore();
+    }
+    const none = await runSuite(model, target, { checks: ids, runBudgetMs: 0 });
+    expect(none.checks.map((check) => check.skipped)).toEqual(ids.map(() => RUN_BUDGET_REASON));
   });
 
   it('refuses an unknown check id, naming the known ones', async () => {
