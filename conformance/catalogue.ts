@@ -1,5 +1,6 @@
 import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import { bodyForm } from './arbitraries/body.js';
+import { integerText } from './arbitraries/query-strings.js';
 import { authCheck } from './checks/auth.js';
 import type { Check } from './checks/check.js';
 import { concurrencyCheck } from './checks/concurrency.js';
@@ -98,8 +99,8 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
     }
     if (limit !== undefined) {
       const max = limit.maximum ?? limit.default;
-      if (limit.default !== undefined) lists.push(defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${limit.default} records are returned; a shorter page is complete.`));
-      lists.push(limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${limit.minimum}..${max ?? 'unbounded'}), no id twice; a shorter page is complete.`));
+      if (limit.default !== undefined) lists.push(defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${integerText(limit.default)} records are returned; a shorter page is complete.`));
+      lists.push(limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${integerText(limit.minimum)}..${max === undefined ? 'unbounded' : integerText(max)}), no id twice; a shorter page is complete.`));
     }
   }
   lists.push(...viewChecks(resource, (view) => where(view.operation)));
