@@ -1,4 +1,5 @@
 import { GenerationGaveUp, NotRun } from './arbitraries/bounded.js';
+import { suiteErrorOf, withinBudget, type SuiteError } from './isolation.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/parents.js';
@@ -51,8 +52,11 @@ export async function listCheckIds(target: Target): Promise<string[]> {
   return (await checksOf(target)).map((check) => check.id);
 }
 
-/** A check's result: passed (with advice on the spec's gaps, or the reason it was skipped), or its report. */
-export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
+/**
+ * A check's result: passed (with advice on the spec's gaps, or the reason it was skipped; with `error`, not run
+ * because of an error of the suite itself, D372), or its report.
+ */
+export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string; error?: SuiteError } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
 
 /** Why a check is skipped in a read-only run. */
 export const READ_ONLY_REASON = 'read-only: this check must write';
@@ -92,14 +96,22 @@ async function checkIn(run: RunState, id: CheckId, target: Target): Promise<Chec
   const unjudgedBefore = failures?.uses ?? 0;
   const unjudged = (): string | undefined => (failures !== undefined && failures.uses > unjudgedBefore ? `not run: ${failures.last ?? 'a schema it needs cannot be compiled'}` : undefined);
   try {
-    context = createContext(resolved, model, advice, run);
-    await prepareReferences(context);
-    await prepareParents(context, honestly(context, parentRecord(context)));
-    await check.run(context);
+    const made = createContext(resolved, model, advice, run);
+    context = made;
+    const work = async (): Promise<void> => {
+      await prepareReferences(made);
+      await prepareParents(made, honestly(made, parentRecord(made)));
+      await check.run(made);
+    };
+    // Over its budget the check ends as not run, and what it still sends is refused (D372).
+    await withinBudget(work(), resolved.checkTimeoutMs, () => void (made.stopped = true));
     const notRun = unjudged();
     return notRun === undefined ? { id, ok: true, advice } : { id, ok: true, advice, skipped: notRun };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    // An error of the suite itself (a check it could not build, a bug, a budget spent): no verdict on the target.
+    const fault = suiteErrorOf(failure);
+    if (fault !== undefined) return { id, ok: true, advice, skipped: `error of the suite: ${fault.message}`, error: fault };
     const notRun = unjudged();
     if (notRun !== undefined) return { id, ok: true, advice, skipped: notRun };
     // A write naming a record the suite could not find on the target (D95): no verdict, the reason instead.
@@ -226,5 +238,5 @@ async function suiteIn(run: RunState, target: Target, options: RunOptions): Prom
 function toRecord(check: Check, outcome: CheckOutcome, durationMs: number): CheckRecord {
   const base = { type: 'check' as const, id: check.id, rule: check.rule, durationMs };
   if (!outcome.ok) return { ...base, state: 'failed', advice: [], report: outcome.report, ...(outcome.exchange === undefined ? {} : { exchange: outcome.exchange }) };
-  return { ...base, state: outcome.skipped === undefined ? 'passed' : 'skipped', advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }) };
+  return { ...base, state: outcome.skipped === undefined ? 'passed' : 'skipped', advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }), ...(outcome.error === undefined ? {} : { error: outcome.error }) };
 }

@@ -27,6 +27,11 @@ export interface Target {
   /** Time budget of one property, in milliseconds: runs stop early once it is spent. Default: none. */
   timeBudgetMs?: number;
   /**
+   * Most milliseconds one check may take, set-up included; a check over it ends as not run, an error of the suite
+   * (no verdict), and the run goes on (D372). Default: none.
+   */
+  checkTimeoutMs?: number;
+  /**
    * Most requests in flight at once (checks run side by side, and so do the runs of one property). Default 1.
    * Verdicts and seed replay are those of a serial run (see conformance/property.ts).
    */
@@ -55,7 +60,7 @@ export interface TargetTls {
 }
 
 /** A target with every option decided. */
-export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec'>;
+export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'checkTimeoutMs' | 'tls' | 'spec'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'checkTimeoutMs' | 'tls' | 'spec'>;
 
 /** Fills the defaults of a {@link Target}; strips a trailing `/` from `baseUrl`. */
 export function resolveTarget(target: Target): ResolvedTarget {
