@@ -1,5 +1,7 @@
 import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
 import { bodyForm } from './arbitraries/body.js';
+import { isolated, isolatedAll } from './isolation.js';
+import { integerText } from './arbitraries/query-strings.js';
 import { authCheck } from './checks/auth.js';
 import type { Check } from './checks/check.js';
 import { concurrencyCheck } from './checks/concurrency.js';
@@ -75,69 +77,78 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   const writes: Check[] = [];
   const form = create === undefined ? undefined : bodyForm(create);
   if (create !== undefined && form?.kind === 'object' && form.required.length > 0) {
-    refusals.push(requiredFieldsCheck(resource, `${create.operationId}.required-fields`, `${where(create)}: when ${form.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and nothing is created.`));
+    refusals.push(isolated(`${create.operationId}.required-fields`, () => requiredFieldsCheck(resource, `${create.operationId}.required-fields`, `${where(create)}: when ${form.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and nothing is created.`)));
   }
   if (create?.body !== undefined) {
-    refusals.push(invalidBodyCheck(resource, `${create.operationId}.invalid-body`, `${where(create)}: a body with invalid values (wrong types, null, outside the enum, bounds, lengths, patterns, formats or int64, forbidden properties, not an object, not JSON, empty) is a 400 in the documented error shape, and nothing is created.`));
+    refusals.push(isolated(`${create.operationId}.invalid-body`, () => invalidBodyCheck(resource, `${create.operationId}.invalid-body`, `${where(create)}: a body with invalid values (wrong types, null, outside the enum, bounds, lengths, patterns, formats or int64, forbidden properties, not an object, not JSON, empty) is a 400 in the documented error shape, and nothing is created.`)));
   }
   // A singleton's read names its parent, not the record (D53): no id can name an absent one.
-  if (read !== undefined && resource.idParameter !== undefined) absent.push(notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape; a malformed one a 4xx, never a 5xx.`));
+  if (read !== undefined && resource.idParameter !== undefined) absent.push(isolated(`${read.operationId}.not-found`, () => notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape; a malformed one a 4xx, never a 5xx.`)));
   if (list !== undefined) {
     const limit = resource.limit;
     if (limit !== undefined || resource.filters.length > 0) {
       const params = [limit?.parameter, ...resource.filters.map((f) => f.parameter.name)].filter(Boolean).map((n) => `\`${n}\``).join('/');
-      lists.push(invalidQueryCheck(resource, `${list.operationId}.invalid-query`, `${where(list)}: an invalid or repeated ${params} is never a 5xx; a 4xx is in the documented error shape; a 200 still obeys the page and filter rules.`));
+      lists.push(isolated(`${list.operationId}.invalid-query`, () => invalidQueryCheck(resource, `${list.operationId}.invalid-query`, `${where(list)}: an invalid or repeated ${params} is never a 5xx; a 4xx is in the documented error shape; a 200 still obeys the page and filter rules.`)));
     }
     if (pages(resource)) {
       const paging = resource.list!.paging!;
-      lists.push(pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`));
+      lists.push(isolated(`${list.operationId}.pages`, () => pagesCheck(resource, `${list.operationId}.pages`, `${where(list)}: for any page size, the pages (by \`${paging.parameter}\`, ${paging.kind === 'page' ? 'a page number' : paging.kind === 'offset' ? 'an offset' : 'the cursor each page gives'}) partition the list while nothing writes: no record twice, none left out, every created record on one.`)));
     }
-    lists.push(...rangeChecks(resource, where(list)), ...numericRangeChecks(resource, where(list)));
+    lists.push(...isolatedAll(`${list.operationId}.ranges`, () => [...rangeChecks(resource, where(list)), ...numericRangeChecks(resource, where(list))]));
     for (const filter of resource.filters) {
-      lists.push(filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`));
+      lists.push(isolated(`${list.operationId}.${filter.parameter.name}-filter`, () => filterCheck(resource, filter, `${list.operationId}.${filter.parameter.name}-filter`, `${where(list)}: when \`${filter.parameter.name}\` is given, every returned record has \`${filter.property}\` equal to it.`)));
     }
     if (limit !== undefined) {
       const max = limit.maximum ?? limit.default;
-      if (limit.default !== undefined) lists.push(defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${limit.default} records are returned; a shorter page is complete.`));
-      lists.push(limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${limit.minimum}..${max ?? 'unbounded'}), no id twice; a shorter page is complete.`));
+      if (limit.default !== undefined) lists.push(isolated(`${list.operationId}.default-limit`, () => defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${integerText(limit.default!)} records are returned; a shorter page is complete.`)));
+      lists.push(isolated(`${list.operationId}.limit`, () => limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${integerText(limit.minimum)}..${max === undefined ? 'unbounded' : integerText(max)}), no id twice; a shorter page is complete.`)));
     }
   }
-  lists.push(...viewChecks(resource, (view) => where(view.operation)));
+  lists.push(...isolatedAll(`${resource.name}.views`, () => viewChecks(resource, (view) => where(view.operation))));
   if (create !== undefined) {
-    writes.push(echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`));
+    writes.push(isolated(`${create.operationId}.echo`, () => echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`)));
     if (clientChoosesId(resource)) {
-      writes.push(clientIdCheck(resource, `${create.operationId}.client-id`, `${where(create)}: the spec lets the client choose \`${resource.idProperty}\`: a create naming a new one keeps it (the answer and a read show it); a second create naming it is refused (409, or the documented 400/422) and changes nothing.`, { create: createRecord, readBack: expectReadBack }));
+      writes.push(isolated(`${create.operationId}.client-id`, () => clientIdCheck(resource, `${create.operationId}.client-id`, `${where(create)}: the spec lets the client choose \`${resource.idProperty}\`: a create naming a new one keeps it (the answer and a read show it); a second create naming it is refused (409, or the documented 400/422) and changes nothing.`, { create: createRecord, readBack: expectReadBack })));
     }
     const int64 = form === undefined ? [] : int64Properties(form);
-    if (int64.length > 0) writes.push(int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`));
+    if (int64.length > 0) writes.push(isolated(`${create.operationId}.int64`, () => int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`)));
   }
   if (read !== undefined && (create !== undefined || list !== undefined)) {
-    writes.push(foundCheck(resource, `${read.operationId}.found`, `${where(read)}: a created record is returned by its \`${resource.idParameter ?? resource.parent?.parameter ?? resource.idProperty}\`${resource.idParameter === undefined && resource.parent !== undefined ? ' (its parent\'s)' : ''} with every field as created${read.deprecated ? '; the deprecated operation keeps working' : ''}.`));
+    writes.push(isolated(`${read.operationId}.found`, () => foundCheck(resource, `${read.operationId}.found`, `${where(read)}: a created record is returned by its \`${resource.idParameter ?? resource.parent?.parameter ?? resource.idProperty}\`${resource.idParameter === undefined && resource.parent !== undefined ? ' (its parent\'s)' : ''} with every field as created${read.deprecated ? '; the deprecated operation keeps working' : ''}.`)));
   }
   if (create !== undefined) {
     for (const [role, op] of [['replace', replace], ['update', update]] as const) {
       if (op === undefined) continue;
-      writes.push(persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; a write to an absent id is a 404, when documented.`));
+      writes.push(isolated(`${op.operationId}.persisted`, () => persistedCheck(resource, role, `${op.operationId}.persisted`, `${where(op)}: after a ${role === 'replace' ? 'replace' : 'partial update'} answered with a documented 2xx, the answer, a read and the list show the new values${role === 'update' ? ' and keep the others' : ''}; a write to an absent id is a 404, when documented.`)));
       if (op.body === undefined || resource.idParameter === undefined) continue;
       const opForm = bodyForm(op);
       if (opForm.kind === 'object' && opForm.required.length > 0) {
-        refusals.push(requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role));
+        refusals.push(isolated(`${op.operationId}.required-fields`, () => requiredFieldsCheck(resource, `${op.operationId}.required-fields`, `${where(op)}: when ${opForm.required.map((n) => `\`${n}\``).join(' or ')} is absent, the response is 400 in the documented error shape, and the record is unchanged.`, role)));
       }
-      if (judgesEitherFirst(op)) refusals.push(absentInvalidCheck(resource, `${op.operationId}.absent-invalid`, `${where(op)}: an invalid body for an \`${resource.idParameter}\` no record has is the documented 404 or the documented refusal (a server may judge either first), never a success, a 5xx or another status.`, role));
-      refusals.push(invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role));
+      if (judgesEitherFirst(op)) refusals.push(isolated(`${op.operationId}.absent-invalid`, () => absentInvalidCheck(resource, `${op.operationId}.absent-invalid`, `${where(op)}: an invalid body for an \`${resource.idParameter}\` no record has is the documented 404 or the documented refusal (a server may judge either first), never a success, a 5xx or another status.`, role)));
+      refusals.push(isolated(`${op.operationId}.invalid-body`, () => invalidBodyCheck(resource, `${op.operationId}.invalid-body`, `${where(op)}: a body with invalid values (each keyword of each member: type, null, enum, bounds, lengths, items, patterns, formats, forbidden properties; not an object, not JSON) is a 400 in the documented error shape, and the record is unchanged.`, role)));
     }
     if (list !== undefined && resource.parent !== undefined && !resource.parent.singleton && resource.parent.byExample === undefined) {
-      writes.push(parentScopeCheck(resource, `${list.operationId}.parent-scope`, `${where(list)}: a record created under one \`${resource.parent.parameter}\` is listed under it and under no other.`));
+      writes.push(isolated(`${list.operationId}.parent-scope`, () => parentScopeCheck(resource, `${list.operationId}.parent-scope`, `${where(list)}: a record created under one \`${resource.parent!.parameter}\` is listed under it and under no other.`)));
     }
     if (read !== undefined) {
       for (const op of resource.fieldWrites) {
         const names = op.queryParams.map((parameter) => `\`${parameter.name}\``).join(', ');
-        writes.push(fieldWriteCheck(resource, op, `${op.operationId}.persisted`, `${where(op)}: the fields ${names} sent in the query and answered with a documented 2xx are what a read of the record then shows.`));
+        writes.push(isolated(`${op.operationId}.persisted`, () => fieldWriteCheck(resource, op, `${op.operationId}.persisted`, `${where(op)}: the fields ${names} sent in the query and answered with a documented 2xx are what a read of the record then shows.`)));
       }
     }
-    if (remove !== undefined) writes.push(goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`));
+    if (remove !== undefined) writes.push(isolated(`${remove.operationId}.gone`, () => goneCheck(resource, `${remove.operationId}.gone`, `${where(remove)}: after a delete answered with a documented 2xx, a read is a 404 and no list shows the record; deleting it again is a 404 when documented.`)));
   }
   return { refusals, absent, lists, writes };
+}
+
+/** The checks of one resource (see {@link resourceChecks}); when even their grouping throws, one check that reports it. */
+function isolatedGroup(resource: ResourceModel): ReturnType<typeof resourceChecks> {
+  try {
+    return resourceChecks(resource);
+  } catch (error) {
+    return { refusals: isolatedAll(`${resource.name}.checks`, () => { throw error; }), absent: [], lists: [], writes: [] };
+  }
 }
 
 /**
@@ -151,11 +162,11 @@ function referenceChecks(model: ApiModel): Check[] {
     const create = resource.operations.create;
     if (create === undefined || !create.responses.some((response) => response.status === '404')) continue;
     for (const reference of referencesOf(create, model.operations)) {
-      checks.push(referenceCheck(resource, reference, `${create.operationId}.reference`, `${where(create)}: a body whose \`${reference.member}\` names no record of ${reference.list.method} ${reference.list.path} is refused with the documented 404, and nothing is created.`));
+      checks.push(isolated(`${create.operationId}.reference`, () => referenceCheck(resource, reference, `${create.operationId}.reference`, `${where(create)}: a body whose \`${reference.member}\` names no record of ${reference.list.method} ${reference.list.path} is refused with the documented 404, and nothing is created.`)));
     }
     const parent = resource.parent === undefined || resource.parent.singleton || resource.parent.byExample !== undefined ? undefined : model.resources.find((candidate) => candidate.name === resource.parent!.resource);
     if (parent !== undefined && parent.operations.read !== undefined && parent.idParameter !== undefined) {
-      checks.push(absentParentCheck(resource, parent, `${create.operationId}.absent-parent`, `${where(create)}: under a \`${resource.parent!.parameter}\` that names no ${parent.name} record, the create is the documented 404.`));
+      checks.push(isolated(`${create.operationId}.absent-parent`, () => absentParentCheck(resource, parent, `${create.operationId}.absent-parent`, `${where(create)}: under a \`${resource.parent!.parameter}\` that names no ${parent.name} record, the create is the documented 404.`)));
     }
   }
   return checks;
@@ -171,28 +182,28 @@ function referenceChecks(model: ApiModel): Check[] {
 export function checksFor(model: ApiModel): Check[] {
   const auth = model.operations
     .filter((op) => op.security.length > 0)
-    .map((op) => authCheck(op, `auth.${op.operationId}`, `Authentication: ${op.operationId} with missing or invalid credentials (${op.security[0]!.kind}) is a 401 in the documented error shape${['GET', 'HEAD', 'OPTIONS'].includes(op.method) ? '' : ', and nothing is written'}.`));
-  const groups = model.resources.map(resourceChecks);
+    .map((op) => isolated(`auth.${op.operationId}`, () => authCheck(op, `auth.${op.operationId}`, `Authentication: ${op.operationId} with missing or invalid credentials (${op.security[0]!.kind}) is a 401 in the documented error shape${['GET', 'HEAD', 'OPTIONS'].includes(op.method) ? '' : ', and nothing is written'}.`)));
+  const groups = model.resources.map((resource) => isolatedGroup(resource));
   const withCreate = model.resources.filter((r) => r.operations.create !== undefined);
   const ops = model.resources.flatMap((r) => Object.values(r.operations).map((op) => op!.operationId)).join(', ');
   const checks: Check[] = [
     ...auth,
     ...groups.flatMap((g) => g.refusals),
     ...groups.flatMap((g) => g.absent),
-    ...referenceChecks(model),
-    responsesCheck(model, 'responses.conformance', 'Every operation and documented status: the documented media type, a body valid against its schema, an error status field equal to the HTTP status, never a 5xx.'),
+    ...isolatedAll('references', () => referenceChecks(model)),
+    isolated('responses.conformance', () => responsesCheck(model, 'responses.conformance', 'Every operation and documented status: the documented media type, a body valid against its schema, an error status field equal to the HTTP status, never a 5xx.')),
     ...groups.flatMap((g) => g.lists),
-    ...servedRangeChecks(model, where),
+    ...isolatedAll('served-ranges', () => servedRangeChecks(model, where)),
     ...groups.flatMap((g) => g.writes),
-    ...model.operations.filter((op) => op.resource === undefined).map((op) => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`)),
-    ...model.operations.flatMap((op) => purchaseEchoChecks(op, where(op))),
-    ...servedListChecks(model),
-    ...servedLists(model).flatMap(servedWindowCheck),
-    ...model.operations.filter((op) => streamedContents(op).length > 0).map((op) => streamCheck(op, `${op.operationId}.stream`, `${where(op)}: asked for its stream (${streamedContents(op).map((c) => c.mediaType).join(', ')}${op.streamMember === undefined ? '' : `, or \`${op.streamMember}: true\``}), a valid request gets it framed by the media type's rules, each event valid against the spec's schema of an event${streamedContents(op).some((c) => c.stream.terminator !== undefined) ? ', the stated terminator last' : ''}${op.role === 'create' && op.resource?.operations.read !== undefined ? '; the record it creates reads back' : ''}.`)),
+    ...model.operations.filter((op) => op.resource === undefined).map((op) => isolated(`${op.operationId}.documented`, () => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`))),
+    ...model.operations.flatMap((op) => isolatedAll(`${op.operationId}.purchase-echo`, () => purchaseEchoChecks(op, where(op)))),
+    ...isolatedAll('served-lists', () => servedListChecks(model)),
+    ...servedLists(model).flatMap((served) => isolatedAll(`${served.op.operationId}.served-window`, () => servedWindowCheck(served))),
+    ...model.operations.filter((op) => streamedContents(op).length > 0).map((op) => isolated(`${op.operationId}.stream`, () => streamCheck(op, `${op.operationId}.stream`, `${where(op)}: asked for its stream (${streamedContents(op).map((c) => c.mediaType).join(', ')}${op.streamMember === undefined ? '' : `, or \`${op.streamMember}: true\``}), a valid request gets it framed by the media type's rules, each event valid against the spec's schema of an event${streamedContents(op).some((c) => c.stream.terminator !== undefined) ? ', the stated terminator last' : ''}${op.role === 'create' && op.resource?.operations.read !== undefined ? '; the record it creates reads back' : ''}.`))),
   ];
   if (withCreate.length > 0) {
-    checks.push(statefulCheck(model, 'stateful.model', `Random sequences of ${ops} agree with a model of what the run wrote (persistence, unique ids, complete short pages).`));
-    checks.push(concurrencyCheck(model, 'concurrency.create', `${withCreate.map((r) => r.operations.create!.operationId).join(', ')}: creates in parallel each get a new, distinct id; lists during creates stay valid.`));
+    checks.push(isolated('stateful.model', () => statefulCheck(model, 'stateful.model', `Random sequences of ${ops} agree with a model of what the run wrote (persistence, unique ids, complete short pages).`)));
+    checks.push(isolated('concurrency.create', () => concurrencyCheck(model, 'concurrency.create', `${withCreate.map((r) => r.operations.create!.operationId).join(', ')}: creates in parallel each get a new, distinct id; lists during creates stay valid.`)));
   }
   const seed = isSeedShaped(model);
   const elsewhere = new Map(model.operations.filter((op) => op.servedElsewhere !== undefined).map((op) => [op.operationId, op.servedElsewhere!]));

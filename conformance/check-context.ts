@@ -19,6 +19,8 @@ export interface CheckContext {
   target: ResolvedTarget;
   model: ApiModel;
   run: RunState;
+  /** Set once the check ran past its budget (D372): every request it still sends is refused, so it stops soon. */
+  stopped?: boolean;
   /**
    * Adds a note to the check's advice, once: a note equal to one already given, or given under the same `kind`
    * (`"createPet default status"`: one note however many values a server stamps), is left out.

@@ -21,6 +21,8 @@ import { renderJunit } from './report/junit.js';
 import { coverage } from './report/coverage.js';
 import { progressLine } from './report/progress.js';
 import { RUN_BUDGET_REASON, runSuite, type SuiteResult } from './run-suite.js';
+import { exitCodeOf, mergeResults, parseShard, readResults, shardIds, writeResults, type Shard } from './shard.js';
+import type { SummaryRecord } from './report/results.js';
 import { parseHeaders, resolveTarget, type Target, type TargetTls } from './target.js';
 import { freshDispatcherFor } from './transport/dispatcher.js';
 
@@ -28,9 +30,10 @@ import { freshDispatcherFor } from './transport/dispatcher.js';
  * `npm run conformance -- --base-url URL --api-key KEY` / `openapi-harness test`: runs the conformance suite of an
  * OpenAPI spec (default the shipped Pet Store Animals interface) against any implementation of it, in this process
  * (conformance/run-suite.ts › runSuite), and writes what was asked for: the console report, JUnit, HTML, HAR, a GitHub
- * step summary. Exit codes: 0 the target conforms; 1 violations (each with a report); 2 bad usage, target
- * unreachable, a certificate problem, the target kept refusing (429/503), or `--run-budget` was spent before any
- * check ended: no verdict. A run its budget cut short exits on the checks that ended (0 or 1), the rest reported
+ * step summary. Exit codes: 0 the target conforms; 1 violations a check found (each with a report); 2 no verdict:
+ * bad usage, target unreachable, a certificate problem, the target kept refusing (429/503), a check not run for
+ * an error of the suite itself (it could not be built, it threw, it ran past --check-timeout), or `--run-budget`
+ * was spent before any check ended. A run its budget cut short exits on the checks that ended, the rest reported
  * as not run.
  */
 const EXIT_USAGE = 2;
@@ -56,6 +59,11 @@ const program = new Command(COMMANDS.test)
   .addOption(new Option('--time-budget <seconds>', 'most seconds one property may run before it stops early').argParser(positive))
   .addOption(new Option('--header <name:value...>', "a header of your own sent with every request (repeatable), for a target whose description leaves out the authentication it wants: --header 'Authorization: token abc'").env(envName('HEADER')))
   .addOption(new Option('--run-budget <seconds>', 'most seconds the whole run may take: no check starts once it is spent (those are reported as not run), and a running check stops its properties early').argParser(positive).env(envName('RUN_BUDGET')))
+  .addOption(new Option('--check-timeout <seconds>', 'most seconds one check may take; a check over it is not run, an error of the suite (exit 2), and the run goes on').default(600).argParser(positive).env(envName('CHECK_TIMEOUT')))
+  .addOption(new Option('--shard <i/n>', 'run the i-th of n parts of the catalogue (split by check id, the same on every machine); merge the parts with --merge-reports').argParser(shardOption).env(envName('SHARD')))
+  .addOption(new Option('--results <file>', 'write the results as JSON, for --merge-reports'))
+  .addOption(new Option('--merge-reports <file...>', 'merge the results files of shards (--results) into one report (--junit, --html, the step summary) and one verdict; no target needed'))
+  .addOption(new Option('--verbose', 'print the stack of an error of the suite').default(false))
   .addOption(new Option('--max-rps <n>', 'most requests per second sent to the target (all in flight together)').argParser(positive))
   .addOption(new Option('--concurrency <n>', 'requests in flight at once; same verdicts and seed replay as 1').default(1).argParser(positiveInteger))
   .addOption(new Option('--consistency-window <ms>', 'how long a written record may stay invisible to reads (0: strict)').default(0).argParser(nonNegative).env(envName('CONSISTENCY_WINDOW')))
@@ -103,12 +111,18 @@ interface CliOptions {
   reporter: 'console' | 'junit';
   output?: string;
   fromHar?: string;
+  checkTimeout: number;
+  shard?: Shard;
+  results?: string;
+  mergeReports?: string[];
+  verbose: boolean;
 }
 
 program.parse();
 applyConfigFile(program, 'test', EXIT_USAGE);
 const options = program.opts<CliOptions>();
 if (options.fromHar !== undefined) await fromHar(options.fromHar);
+if (options.mergeReports !== undefined) await mergeReports(options.mergeReports);
 
 const baseUrl = options.baseUrl ?? (options.target === undefined ? undefined : await serverUrl(options.target));
 if (baseUrl === undefined) usage('give --base-url URL (or OPENAPI_HARNESS_BASE_URL), or --target staging');
@@ -153,6 +167,7 @@ const target: Target = {
   ...(options.path === undefined ? {} : { path: options.path }),
   ...(options.maxRps === undefined ? {} : { maxRps: options.maxRps }),
   ...(options.timeBudget === undefined ? {} : { timeBudgetMs: options.timeBudget * 1000 }),
+  checkTimeoutMs: options.checkTimeout * 1000,
   ...(Object.keys(tls).length === 0 ? {} : { tls }),
   ...(Object.keys(headers).length === 0 ? {} : { headers }),
 };
@@ -169,20 +184,27 @@ await probe(target);
 
 const out = colours(process.stdout);
 process.stdout.write(`${COMMANDS.test}: ${model.title || 'API'} ${model.version} (${options.spec === SPEC_PATH ? 'the shipped spec' : options.spec}) against ${target.baseUrl}\n\n`);
-const selected = options.check ?? [];
+const chosen = options.check ?? [];
+// An empty OPENAPI_HARNESS_SHARD (a CI matrix without shards) leaves the option's raw text: the whole run.
+if (typeof options.shard !== 'object') delete options.shard;
+// A shard runs its part of the checks chosen (all by default), in catalogue order (D373).
+const selected = options.shard === undefined ? chosen : shardIds(chosen.length === 0 ? checkIds : chosen, options.shard);
+const shardText = options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`;
 const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.length === 0 ? checkIds.length : selected.length) : undefined;
-const result = await runSuite(model, target, {
+// A shard with no check of its own (more shards than checks) runs none: an empty selection would mean every check.
+const result = options.shard !== undefined && selected.length === 0 ? { checks: [], summary: emptySummary(target.baseUrl), exchanges: [] } : await runSuite(model, target, {
   checks: selected,
   keepExchanges: options.har !== undefined && options.harAll ? HAR_ALL_CAP : 0,
   ...(options.runBudget === undefined ? {} : { runBudgetMs: options.runBudget * 1000 }),
   onCheck: (record) => {
-    process.stdout.write(checkLines(record, out));
+    process.stdout.write(checkLines(record, out, options.verbose));
     progress?.done(record);
   },
 });
 progress?.stop();
 // Checks left out by --check are shown in the reach as not run, so a partial run does not read as a complete one.
-const unselected = selected.length === 0 ? [] : catalogue.filter((check) => !selected.includes(check.id)).map((check) => ({ type: 'check' as const, id: check.id, rule: check.rule, state: 'skipped' as const, durationMs: 0, advice: [], skipped: 'not selected (--check)' }));
+const partial = selected.length > 0 || options.shard !== undefined;
+const unselected = !partial ? [] : catalogue.filter((check) => !selected.includes(check.id)).map((check) => ({ type: 'check' as const, id: check.id, rule: check.rule, state: 'skipped' as const, durationMs: 0, advice: [], skipped: shardText !== undefined && (chosen.length === 0 || chosen.includes(check.id)) ? `in another shard (--shard ${shardText})` : 'not selected (--check)' }));
 const reach = reachOf(model, result.summary.statuses, [...result.checks, ...unselected]);
 process.stdout.write(reachLines(reach, out));
 process.stdout.write(closingLines(result.checks, result.summary));
@@ -201,7 +223,7 @@ if (verdicts === 0 && result.checks.some((check) => check.skipped === RUN_BUDGET
 }
 // A pipe takes the report asynchronously: exiting at once would cut a long report before its closing lines.
 await flushed();
-process.exit(result.checks.some((check) => check.state === 'failed') ? 1 : 0);
+process.exit(exitCodeOf(result.checks));
 
 /** Resolves once everything written to stdout and stderr so far has been handed to the system. */
 async function flushed(): Promise<void> {
@@ -210,6 +232,7 @@ async function flushed(): Promise<void> {
 
 /** Writes the reports asked for (HTML, HAR, JUnit, GitHub step summary) from the run's results and its reach per operation. */
 async function writeReports({ checks, summary, exchanges }: SuiteResult, reach: RunReach): Promise<void> {
+  if (options.results !== undefined) writeResults(options.results, { spec: options.spec, baseUrl: target.baseUrl, ...(shardText === undefined ? {} : { shard: shardText }), finishedAt: new Date().toISOString(), checks, summary });
   if (junitFile !== undefined) writeFileSync(junitFile, renderJunit(`conformance of ${target.baseUrl}`, checks, reach));
   if (options.html === undefined && options.har === undefined && process.env['GITHUB_STEP_SUMMARY'] === undefined) return;
   const { operations, unmatched } = await coverage(options.spec, summary.statuses, overlays);
@@ -238,6 +261,46 @@ function withEveryExchange(failing: { exchange: Exchange; comment: string }[], e
     entries.push(comment === undefined ? { exchange } : { exchange, comment });
   }
   return [...entries, ...failing.filter(({ exchange }) => comments.has(key(exchange)))];
+}
+
+/**
+ * `--merge-reports FILE…`: the results files of the shards of one run (`--shard i/n --results FILE`) as one run:
+ * the console's closing lines, `--junit`, `--html` and the step summary from their checks, and the verdict's exit
+ * code (0, 1, or 2 also when a check of the catalogue is in no file: a shard missing). No target is sent anything.
+ */
+async function mergeReports(files: string[]): Promise<never> {
+  try {
+    const read = files.map(readResults);
+    const spec = read[0]?.spec ?? options.spec;
+    const model = await modelOf(spec);
+    const order = checksFor(model).map((check) => check.id);
+    const merged = mergeResults(read, order);
+    const ran = new Set(merged.checks.map((check) => check.id));
+    const missing = checksFor(model).filter((check) => !ran.has(check.id));
+    const absent = missing.map((check) => ({ type: 'check' as const, id: check.id, rule: check.rule, state: 'skipped' as const, durationMs: 0, advice: [], skipped: 'in no merged results file (a shard missing?)', error: { message: 'in no merged results file: a shard is missing' } }));
+    const checks = [...merged.checks, ...absent];
+    const reach = reachOf(model, merged.summary.statuses, checks);
+    const junit = options.junit ?? (options.reporter === 'junit' ? options.output : undefined);
+    if (junit !== undefined) writeFileSync(junit, renderJunit(`conformance of ${merged.baseUrl}`, checks, reach));
+    if (options.html !== undefined || process.env['GITHUB_STEP_SUMMARY'] !== undefined) {
+      const { operations, unmatched } = await coverage(spec, merged.summary.statuses);
+      const report: RunReport = { baseUrl: merged.baseUrl, finishedAt: new Date().toISOString(), checks, summary: merged.summary, operations, unmatched, reach };
+      if (options.html !== undefined) writeFileSync(options.html, renderHtml(report));
+      const stepSummary = process.env['GITHUB_STEP_SUMMARY'];
+      if (stepSummary !== undefined && stepSummary !== '') appendFileSync(stepSummary, renderMarkdown(report));
+    }
+    process.stdout.write(`${COMMANDS.test}: ${files.length} results files of ${spec} merged: ${merged.checks.length} checks${missing.length === 0 ? '' : `, ${missing.length} in none of them`}\n`);
+    process.stdout.write(closingLines(checks, merged.summary));
+    await flushed();
+    process.exit(merged.summary.refused !== undefined ? EXIT_USAGE : exitCodeOf(checks));
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+}
+
+/** The figures of a run that sent nothing (a shard with no check of its own). */
+function emptySummary(baseUrl: string): SummaryRecord {
+  return { type: 'summary', baseUrl, requests: 0, retries: 0, waitedMs: 0, elapsedMs: 0, statuses: [], consistency: { settled: 0, p50Ms: 0, p95Ms: 0, maxMs: 0, invisible: 0 } };
 }
 
 /**
@@ -324,6 +387,15 @@ function nonNegative(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError('must be a number of milliseconds, 0 or more');
   return value;
+}
+
+function shardOption(text: string): Shard | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return parseShard(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 function integer(text: string): number {

@@ -215,6 +215,7 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       notes.push(note);
     },
     async call(op, request, expected) {
+      if (context.stopped === true) throw new Error('the check was stopped: it ran past its budget');
       const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);
       const headers: Record<string, string> = { accept: acceptOf(op), ...requiredHeaders(op) };
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;

@@ -1,4 +1,5 @@
 import { GenerationGaveUp, NotRun } from './arbitraries/bounded.js';
+import { suiteErrorOf, withinBudget, type SuiteError } from './isolation.js';
 import { checksFor } from './catalogue.js';
 import { prepareParents } from './checks/identity.js';
 import { parentRecord } from './checks/parents.js';
@@ -52,8 +53,11 @@ export async function listCheckIds(target: Target): Promise<string[]> {
   return (await checksOf(target)).map((check) => check.id);
 }
 
-/** A check's result: passed (with advice on the spec's gaps, or the reason it was skipped), or its report. */
-export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
+/**
+ * A check's result: passed (with advice on the spec's gaps, or the reason it was skipped; with `error`, not run
+ * because of an error of the suite itself, D372), or its report.
+ */
+export type CheckOutcome = { id: CheckId; ok: true; advice: string[]; skipped?: string; error?: SuiteError } | { id: CheckId; ok: false; report: string; exchange?: Exchange };
 
 /** Why a check is skipped in a read-only run. */
 export const READ_ONLY_REASON = 'read-only: this check must write';
@@ -93,14 +97,22 @@ async function checkIn(run: RunState, id: CheckId, target: Target): Promise<Chec
   const unjudgedBefore = failures?.uses ?? 0;
   const unjudged = (): string | undefined => (failures !== undefined && failures.uses > unjudgedBefore ? `not run: ${failures.last ?? 'a schema it needs cannot be compiled'}` : undefined);
   try {
-    context = createContext(resolved, model, advice, run);
-    await prepareReferences(context);
-    await prepareParents(context, honestly(context, parentRecord(context)));
-    await runLearning(check, context, advice);
+    const made = createContext(resolved, model, advice, run);
+    context = made;
+    const work = async (): Promise<void> => {
+      await prepareReferences(made);
+      await prepareParents(made, honestly(made, parentRecord(made)));
+      await runLearning(check, made, advice);
+    };
+    // Over its budget the check ends as not run, and what it still sends is refused (D372).
+    await withinBudget(work(), resolved.checkTimeoutMs, () => void (made.stopped = true));
     const notRun = unjudged();
     return notRun === undefined ? { id, ok: true, advice } : { id, ok: true, advice, skipped: notRun };
   } catch (failure) {
     if (failure instanceof TargetRefusing) throw failure;
+    // An error of the suite itself (a check it could not build, a bug, a budget spent): no verdict on the target.
+    const fault = suiteErrorOf(failure);
+    if (fault !== undefined) return { id, ok: true, advice, skipped: `error of the suite: ${fault.message}`, error: fault };
     const notRun = unjudged();
     if (notRun !== undefined) return { id, ok: true, advice, skipped: notRun };
     // An answer the description allows for an operation it may not offer (D493): no verdict, the answer instead.
@@ -247,7 +259,7 @@ async function suiteIn(run: RunState, target: Target, options: RunOptions): Prom
       const reason = options.skip?.[check.id] ?? (started >= deadline ? RUN_BUDGET_REASON : undefined);
       let record: CheckRecord;
       try {
-        record = reason === undefined ? toRecord(check, await checkIn(run, check.id, withinBudget(target, deadline - started)), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
+        record = reason === undefined ? toRecord(check, await checkIn(run, check.id, withinRunBudget(target, deadline - started)), Math.round(performance.now() - started)) : { type: 'check', id: check.id, rule: check.rule, state: 'skipped', durationMs: 0, advice: [], skipped: reason };
       } catch (error) {
         if (!(error instanceof TargetRefusing)) throw error;
         refused = true;
@@ -262,7 +274,7 @@ async function suiteIn(run: RunState, target: Target, options: RunOptions): Prom
 }
 
 /** `target` with its properties' time budget cut to `left` milliseconds of the run's budget, where that is smaller. */
-function withinBudget(target: Target, left: number): Target {
+function withinRunBudget(target: Target, left: number): Target {
   if (left === Infinity || (target.timeBudgetMs !== undefined && target.timeBudgetMs <= left)) return target;
   return { ...target, timeBudgetMs: Math.max(1, Math.round(left)) };
 }
@@ -271,5 +283,5 @@ function withinBudget(target: Target, left: number): Target {
 function toRecord(check: Check, outcome: CheckOutcome, durationMs: number): CheckRecord {
   const base = { type: 'check' as const, id: check.id, rule: check.rule, durationMs };
   if (!outcome.ok) return { ...base, state: 'failed', advice: [], report: outcome.report, ...(outcome.exchange === undefined ? {} : { exchange: outcome.exchange }) };
-  return { ...base, state: outcome.skipped === undefined ? 'passed' : 'skipped', advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }) };
+  return { ...base, state: outcome.skipped === undefined ? 'passed' : 'skipped', advice: outcome.advice, ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }), ...(outcome.error === undefined ? {} : { error: outcome.error }) };
 }

@@ -27,6 +27,11 @@ export interface Target {
   /** Time budget of one property, in milliseconds: runs stop early once it is spent. Default: none. */
   timeBudgetMs?: number;
   /**
+   * Most milliseconds one check may take, set-up included; a check over it ends as not run, an error of the suite
+   * (no verdict), and the run goes on (D372). Default: none.
+   */
+  checkTimeoutMs?: number;
+  /**
    * Most requests in flight at once (checks run side by side, and so do the runs of one property). Default 1.
    * Verdicts and seed replay are those of a serial run (see conformance/property.ts).
    */
@@ -68,7 +73,7 @@ export interface TargetTls {
 }
 
 /** A target with every option decided. */
-export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays' | 'headers'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays' | 'headers'>;
+export type ResolvedTarget = Required<Omit<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'tls' | 'spec' | 'overlays' | 'headers' | 'checkTimeoutMs'>> & Pick<Target, 'seed' | 'path' | 'maxRps' | 'timeBudgetMs' | 'checkTimeoutMs' | 'tls' | 'spec' | 'overlays' | 'headers'>;
 
 /**
  * The headers of `NAME:VALUE` texts (`--header`, D496), names in lower case, the value without the spaces around it.

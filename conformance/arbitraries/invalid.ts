@@ -132,7 +132,7 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
     case 'string': {
       const text = typeof sample === 'string' ? sample : 'Rex';
       for (const value of [42, true, [text], { first: text }]) add(`not a string: ${JSON.stringify(value)}`, value);
-      if (form.minLength > 0) add(`shorter than minLength ${form.minLength}`, stringOfLength(form, form.minLength - 1));
+      if (form.minLength > 0 && form.minLength <= LONGEST_PAST_BOUND) add(`shorter than minLength ${form.minLength}`, stringOfLength(form, form.minLength - 1));
       // Past a large bound (OpenAI's 20 MiB data URLs) a server's body-size limit may answer 413 first (D205).
       if (form.maxLength !== undefined && form.maxLength < LONGEST_PAST_BOUND) add(`longer than maxLength ${form.maxLength}`, stringOfLength(form, form.maxLength + 1));
       const pattern = form.pattern === undefined ? undefined : patternRegExp(form.pattern);
@@ -149,7 +149,8 @@ export function invalidValuesOf(form: Canonical, sample: unknown, forbiddenValue
       for (const value of ['x', {}, 42]) add(`not an array: ${JSON.stringify(value)}`, value);
       const items = Array.isArray(sample) ? sample : [];
       if (form.minItems > 0) add(`fewer than minItems ${form.minItems}`, items.slice(0, form.minItems - 1));
-      if (form.maxItems !== undefined && items.length > 0) add(`more than maxItems ${form.maxItems}`, longerList(form, items, form.maxItems + 1));
+      // A list past a bound in the billions (2^63-1 in some descriptions) is never built: no server reads one.
+      if (form.maxItems !== undefined && form.maxItems < LONGEST_PAST_BOUND && items.length > 0) add(`more than maxItems ${form.maxItems}`, longerList(form, items, form.maxItems + 1));
       if (form.uniqueItems && items.length > 0) add('repeated items where items must be unique', [items[0], items[0], ...items.slice(1)]);
       if (depth < 2) {
         const itemSample = items[0];

@@ -24,9 +24,29 @@ export function filterText(value: unknown): string {
   return typeof value === 'string' ? value : String(value);
 }
 
-/** The bounds of valid page sizes: `[minimum (at least 1), maximum]`; the maximum is 100 when the spec gives none. */
+/**
+ * The bounds of valid page sizes: `[minimum (at least 1), maximum]`; the maximum is 100 when the spec gives none.
+ * A maximum past 2^53-1 (2^63 in some descriptions) is read as a double that may stand for any of the 2,048 integers
+ * around it, so the largest page size asked is 2^53-1, whose text is exact and surely valid (D371).
+ */
 export function limitRange(limit: LimitModel): [number, number] {
-  return [Math.max(1, limit.minimum), limit.maximum ?? Math.max(100, limit.default ?? 0)];
+  const max = Math.min(limit.maximum ?? Math.max(100, limit.default ?? 0), Number.MAX_SAFE_INTEGER);
+  return [Math.min(Math.max(1, limit.minimum), max), max];
+}
+
+/** An integer read as a double, in exact digits: `9223372036854775808` for 2^63, where `String` writes `9223372036854776000`. */
+export function integerText(value: number): string {
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value).toString() : String(value);
+}
+
+/**
+ * The smallest page size surely above a maximum read from a description: the next integer for a maximum a double
+ * holds exactly, else the next double up, which no literal rounding to that maximum can reach (D371).
+ */
+export function firstAbove(maximum: number): bigint {
+  if (maximum <= Number.MAX_SAFE_INTEGER) return BigInt(Math.floor(maximum)) + 1n;
+  // The spacing of doubles at `maximum`: 2^(exponent - 52).
+  return BigInt(maximum) + 2n ** BigInt(Math.floor(Math.log2(maximum)) - 52);
 }
 
 /** Valid page sizes, the edges (1, 2, maximum-1, maximum) as likely as the rest (seed, Limits: 1..100). */
@@ -51,10 +71,16 @@ export function invalidLimits(limit: LimitModel): { fixed: string[]; random: fc.
   const [min, max] = limitRange(limit);
   // Without a maximum in the spec, any integer from the minimum up is a valid page size.
   const bounded = limit.maximum !== undefined;
-  const isValid = (text: string): boolean => /^\+?\d+$/.test(text) && Number(text) >= min && (!bounded || Number(text) <= max);
-  const fixed = [String(min - 1), '-1', String(max + 1), String(Math.round(max * 1.5)), String(max * 10), '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].filter((text, i, all) => !isValid(text) && all.indexOf(text) === i);
-  const above = bounded ? [fc.integer({ min: max + 1, max: max * 10 }).map(String), fc.integer({ min: max + 1, max: 2 ** 31 }).map(String)] : [];
-  const random = fc.oneof(fc.constantFrom(...fixed, ' 5', '5 ', '١٠', '[]', '%00'), ...above, fc.integer({ min: -(2 ** 31), max: min - 1 }).map(String), fc.string({ maxLength: 12 })).filter((text) => !isValid(text));
+  // Compared as exact integers (D371): a text past 2^53 is never rounded into the bounds or out of them.
+  const low = BigInt(min);
+  const above = limit.maximum === undefined ? undefined : firstAbove(limit.maximum);
+  const isValid = (text: string): boolean => /^\+?\d+$/.test(text) && BigInt(text) >= low && (above === undefined || BigInt(text) < above);
+  const exact = limit.maximum === undefined || limit.maximum <= Number.MAX_SAFE_INTEGER;
+  const far = exact ? [String(max + 1), String(Math.round(max * 1.5)), String(max * 10)] : [above!, (above! * 3n) / 2n, above! * 10n].map(String);
+  const fixed = [String(low - 1n), '-1', ...far, '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].filter((text, i, all) => !isValid(text) && all.indexOf(text) === i);
+  const upTo = (from: bigint, to: bigint): fc.Arbitrary<string> => fc.bigInt({ min: from, max: to < from ? from : to }).map(String);
+  const higher = bounded && above !== undefined ? [upTo(above, above * 10n), upTo(above, 2n ** 31n)] : [];
+  const random = fc.oneof(fc.constantFrom(...fixed, ' 5', '5 ', '١٠', '[]', '%00'), ...higher, upTo(-(2n ** 31n), low - 1n), fc.string({ maxLength: 12 })).filter((text) => !isValid(text));
   return { fixed, random, isValid };
 }
 

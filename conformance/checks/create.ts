@@ -383,15 +383,37 @@ export function int64Check(resource: ResourceModel, id: string, rule: string): C
         const sub = form.properties[name] as Extract<Canonical, { kind: 'integer' }>;
         return integerBounds(sub.min, sub.max, context.target.integers, true);
       };
+      // A member with a `multipleOf` takes only its multiples: the edges that are, and multiples drawn between them.
+      const step = (name: string): bigint | undefined => (form.properties[name] as Extract<Canonical, { kind: 'integer' }>).multipleOf;
+      const multiples = (name: string): [bigint, bigint] | undefined => {
+        const by = step(name);
+        if (by === undefined) return undefined;
+        const [min, max] = bounds(name);
+        const first = min >= 0n ? (min + by - 1n) / by : min / by;
+        const last = max >= 0n ? max / by : -((-max + by - 1n) / by);
+        return first > last ? undefined : [first, last];
+      };
+      const drawn = (name: string): fc.Arbitrary<bigint> => {
+        const by = step(name);
+        const range = multiples(name);
+        if (by === undefined) return integerIn(...bounds(name));
+        return range === undefined ? fc.constant(0n) : fc.bigInt({ min: range[0], max: range[1] }).map((k) => k * by);
+      };
+      const edgesOf = (name: string): bigint[] => {
+        const by = step(name);
+        const range = multiples(name);
+        if (by === undefined) return edgesWithin(...bounds(name));
+        return range === undefined ? [] : [...new Set([range[0] * by, range[1] * by, ...edgesWithin(...bounds(name)).filter((edge) => edge % by === 0n)])];
+      };
       const base = ordinaryBody(context, op, context.target.integers, 4, true);
       for (const name of all) {
-        for (const edge of edgesWithin(...bounds(name))) {
+        for (const edge of edgesOf(name)) {
           const value = withProperty(op, base, name, edge);
           if (value !== undefined) await createRecord(context, resource, value, references.has(name) ? 'reference' : false);
         }
       }
       if (properties.length === 0) return;
-      const values = fc.tuple(bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }), fc.record(Object.fromEntries(properties.map((name) => [name, integerIn(...bounds(name))]))));
+      const values = fc.tuple(bodyValues(context, op, { integers: context.target.integers, strings: 'ordinary' }), fc.record(Object.fromEntries(properties.map((name) => [name, drawn(name)]))));
       await context.forAll(values.map(([value, integers]) => ({ ...value, ...integers })), async (value) => void (await createRecord(context, resource, value)), { runs: Math.min(context.target.runs, 30) });
     },
   };

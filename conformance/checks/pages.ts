@@ -121,9 +121,11 @@ function idsOf(pages: readonly Page[], size: number | undefined, what: string): 
 export function boundarySizes(count: number, low: number, max: number): number[] {
   const within = (size: number): boolean => size >= low && size <= max && size >= 1;
   const sizes = [low];
-  const divisor = [...Array(Math.max(0, max - low + 1)).keys()].map((step) => low + step).find((size) => size > 1 && size < count && count % size === 0);
+  // Only sizes below `count` can leave a boundary: the candidates stop there, however large the maximum (2^53-1).
+  const candidates = [...Array(Math.max(0, Math.min(max, count - 1) - low + 1)).keys()].map((step) => low + step);
+  const divisor = candidates.find((size) => size > 1 && size < count && count % size === 0);
   if (divisor !== undefined) sizes.push(divisor);
-  const single = [...Array(Math.max(0, max - low + 1)).keys()].map((step) => low + step).find((size) => size > 1 && size < count && count % size === 1);
+  const single = candidates.find((size) => size > 1 && size < count && count % size === 1);
   if (single !== undefined) sizes.push(single);
   if (within(count)) sizes.push(count);
   return [...new Set(sizes.filter(within))];

@@ -41,6 +41,7 @@ export function renderHtml(report: RunReport): string {
   const failed = report.checks.filter((check) => check.state === 'failed');
   const passed = report.checks.filter((check) => check.state === 'passed');
   const skipped = report.checks.filter((check) => check.state === 'skipped');
+  const errors = report.checks.filter((check) => check.error !== undefined);
   const summary = report.summary;
   const limited = report.reach === undefined ? 0 : [...report.reach.operations.flatMap((operation) => operation.checks), ...report.reach.apiWide].filter((check) => check.state === 'limited').length;
   const lag = summary?.consistency;
@@ -66,12 +67,14 @@ export function renderHtml(report: RunReport): string {
 
   const checkRows = report.checks.map(
     (check) =>
-      `<tr id="check-${escape(check.id)}"><td><code>${escape(check.id)}</code></td><td class="${check.state}">${check.state}${check.state === 'failed' ? ` (<a href="#failure-${escape(check.id)}">report</a>)` : ''}</td><td>${(check.durationMs / 1000).toFixed(1)} s</td><td>${escape(check.rule)}${check.skipped === undefined ? '' : `<br><span class="skipped">skipped: ${escape(check.skipped)}</span>`}${check.advice.map((note) => `<br><span class="muted">advice: ${escape(note)}</span>`).join('')}</td></tr>`,
+      `<tr id="check-${escape(check.id)}"><td><code>${escape(check.id)}</code></td><td class="${check.error === undefined ? check.state : 'failed'}">${check.error === undefined ? check.state : 'error of the suite'}${check.state === 'failed' ? ` (<a href="#failure-${escape(check.id)}">report</a>)` : ''}</td><td>${(check.durationMs / 1000).toFixed(1)} s</td><td>${escape(check.rule)}${check.skipped === undefined ? '' : `<br><span class="skipped">skipped: ${escape(check.skipped)}</span>`}${check.error?.stack === undefined ? '' : `<details><summary>stack</summary><pre>${escape(check.error.stack)}</pre></details>`}${check.advice.map((note) => `<br><span class="muted">advice: ${escape(note)}</span>`).join('')}</td></tr>`,
   );
   const failures = failed.map((check) => `<section id="failure-${escape(check.id)}"><h3 class="failed">✗ ${escape(check.id)}</h3><pre>${escape(check.report ?? '')}</pre></section>`);
 
   const verdict = summary?.refused !== undefined
     ? `<span class="verdict ko">No verdict: ${escape(summary.refused)}</span>`
+    : failed.length === 0 && errors.length > 0
+      ? `<span class="verdict ko">No verdict: ${errors.length} of ${report.checks.length} checks not run for an error of the suite</span>`
     : failed.length === 0
       ? `<span class="verdict ok">Conforms: ${passed.length} checks passed${limited === 0 ? '' : ` (${limited} not fully tested)`}${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}</span>`
       : `<span class="verdict ko">Does not conform: ${failed.length} of ${report.checks.length} checks failed</span>`;
@@ -145,12 +148,13 @@ function checkList(checks: readonly CheckReach[]): string {
 export function renderMarkdown(report: RunReport): string {
   const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
   const failed = report.checks.filter((check) => check.state === 'failed').length;
+  const errors = report.checks.filter((check) => check.error !== undefined).length;
   const summary = report.summary;
   const icon = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped' } as const;
   const lines = [
     `### Conformance of \`${report.baseUrl}\``,
     '',
-    summary?.refused !== undefined ? `**No verdict**: ${summary.refused}` : failed === 0 ? `**Conforms**: ${report.checks.length} checks` : `**Does not conform**: ${failed} of ${report.checks.length} checks failed`,
+    summary?.refused !== undefined ? `**No verdict**: ${summary.refused}` : failed === 0 && errors > 0 ? `**No verdict**: ${errors} of ${report.checks.length} checks not run for an error of the suite` : failed === 0 ? `**Conforms**: ${report.checks.length} checks` : `**Does not conform**: ${failed} of ${report.checks.length} checks failed`,
     '',
   ];
   if (summary !== undefined) {
@@ -164,7 +168,7 @@ export function renderMarkdown(report: RunReport): string {
   lines.push('| Check | Result | Time | Note |', '|---|---|---|---|');
   for (const check of report.checks) {
     const note = check.state === 'failed' ? (check.report?.split('\n').find((line) => line.trim().startsWith('problem:'))?.trim() ?? '') : (check.skipped ?? '');
-    lines.push(`| \`${check.id}\` | ${icon[check.state]} | ${(check.durationMs / 1000).toFixed(1)} s | ${cell(note)} |`);
+    lines.push(`| \`${check.id}\` | ${check.error === undefined ? icon[check.state] : '⚠️ error of the suite'} | ${(check.durationMs / 1000).toFixed(1)} s | ${cell(note)} |`);
   }
   const partial = report.reach?.operations.filter((operation) => !isFullyReached(operation)) ?? [];
   if (report.reach !== undefined) {

@@ -19,8 +19,9 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
  */
 export function renderJunit(suite: string, checks: readonly CheckRecord[], reach?: RunReach): string {
   const failures = checks.filter((check) => check.state === 'failed').length;
+  const errors = checks.filter((check) => check.error !== undefined).length;
   const total = checks.reduce((sum, check) => sum + check.durationMs, 0);
-  const head = `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="${PRODUCT}" tests="${checks.length}" failures="${failures}" errors="0" time="${seconds(total)}">\n`;
+  const head = `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="${PRODUCT}" tests="${checks.length}" failures="${failures}" errors="${errors}" time="${seconds(total)}">\n`;
   if (reach === undefined) return `${head}${testsuite(suite, suite, checks, [], '')}</testsuites>\n`;
   const byId = new Map(checks.map((check) => [check.id, check]));
   const suites = reach.operations.map((operation) => {
@@ -36,18 +37,21 @@ export function renderJunit(suite: string, checks: readonly CheckRecord[], reach
 /** One `testsuite` element: its cases, then properties and system-out (the order of the JUnit schema Jenkins validates). */
 function testsuite(name: string, classname: string, checks: readonly CheckRecord[], props: readonly [string, string][], out: string): string {
   const failures = checks.filter((check) => check.state === 'failed').length;
-  const skipped = checks.filter((check) => check.state === 'skipped').length;
+  const errors = checks.filter((check) => check.error !== undefined).length;
+  const skipped = checks.filter((check) => check.state === 'skipped' && check.error === undefined).length;
   const total = checks.reduce((sum, check) => sum + check.durationMs, 0);
   const properties = props.length === 0 ? '' : `    <properties>\n${props.map(([key, value]) => `      <property name="${escape(key)}" value="${escape(value)}"/>\n`).join('')}    </properties>\n`;
   const cases = checks.map((check) => `${testcase(classname, check)}\n`).join('');
   const systemOut = out === '' ? '' : `    <system-out>${escape(out)}</system-out>\n`;
-  return `  <testsuite name="${escape(name)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(total)}">\n${properties}${cases}${systemOut}  </testsuite>\n`;
+  return `  <testsuite name="${escape(name)}" tests="${checks.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(total)}">\n${properties}${cases}${systemOut}  </testsuite>\n`;
 }
 
 function testcase(classname: string, check: CheckRecord): string {
   const head = `    <testcase classname="${escape(classname)}" name="${escape(`${check.id}: ${check.rule}`)}" time="${seconds(check.durationMs)}"`;
   const advice = check.advice.length === 0 ? '' : `\n      <system-out>${escape(check.advice.map((note) => `advice: ${note}`).join('\n'))}</system-out>`;
   if (check.state === 'failed') return `${head}>\n      <failure message="${escape((check.report ?? '').split('\n')[0] ?? '')}" type="Violation">${escape(check.report ?? '')}</failure>${advice}\n    </testcase>`;
+  // An error of the suite itself (D372): JUnit's own element for a test that could not run to a verdict.
+  if (check.error !== undefined) return `${head}>\n      <error message="${escape(check.error.message)}" type="SuiteError">${escape(check.error.stack ?? check.error.message)}</error>${advice}\n    </testcase>`;
   if (check.state === 'skipped') return `${head}>\n      <skipped message="${escape(check.skipped ?? '')}"/>${advice}\n    </testcase>`;
   return advice === '' ? `${head}/>` : `${head}>${advice}\n    </testcase>`;
 }

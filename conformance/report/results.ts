@@ -11,6 +11,11 @@ export interface CheckRecord {
   durationMs: number;
   advice: string[];
   skipped?: string;
+  /**
+   * Set on a check not run because of an error of the suite itself (D372: it could not be built, it threw, it ran
+   * past its budget): the reason, and the stack behind it. The run then has no verdict (exit 2). `skipped` holds the reason too.
+   */
+  error?: { message: string; stack?: string };
   report?: string;
   exchange?: Exchange;
 }

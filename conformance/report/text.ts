@@ -5,11 +5,13 @@ import { summaryLine, type CheckRecord, type SummaryRecord } from './results.js'
 /**
  * The console report of a run, one check at a time as it ends: `✓ id: rule (ms)`, `↓ id: skipped (reason)`, or the
  * failure's report (`✗ id`, rule, problem, curl, response, counterexample, replay command); advice on the spec's
- * gaps below its check.
+ * gaps below its check. An error of the suite: `! id: not run, error of the suite (reason)`, with its stack when `verbose`.
  */
-export function checkLines(record: CheckRecord, colour: Colours): string {
+export function checkLines(record: CheckRecord, colour: Colours, verbose = false): string {
   const advice = record.advice.map((note) => `  ${colour.yellow('advice:')} ${note}\n`).join('');
   if (record.state === 'failed') return `${colour.red(record.report ?? `✗ ${record.id}`)}\n`;
+  // An error of the suite (D372): not run, with its reason, and its stack when asked (`--verbose`).
+  if (record.error !== undefined) return `${colour.red('!')} ${record.id}: not run, error of the suite (${record.error.message})\n${verbose && record.error.stack !== undefined ? `${colour.dim(record.error.stack.split('\n').map((line) => `    ${line}`).join('\n'))}\n` : ''}${advice}`;
   if (record.state === 'skipped') return `${colour.yellow('↓')} ${record.id}: skipped (${record.skipped ?? 'no reason given'})\n${advice}`;
   return `${colour.green('✓')} ${record.id}: ${record.rule} ${colour.dim(`(${record.durationMs} ms)`)}\n${advice}`;
 }
@@ -20,7 +22,9 @@ export function checkLines(record: CheckRecord, colour: Colours): string {
  */
 export function closingLines(checks: readonly CheckRecord[], figures: SummaryRecord): string {
   const count = (state: CheckRecord['state']): number => checks.filter((check) => check.state === state).length;
-  return `\n${summaryLine(figures)}\n${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n`;
+  const errors = checks.filter((check) => check.error !== undefined).length;
+  const suite = errors === 0 ? '' : `, ${errors} not run for an error of the suite (no verdict)`;
+  return `\n${summaryLine(figures)}\n${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped${suite}\n`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { exactInteger, toView } from '../../model/json.js';
 import { PARENT_LINK, type ResourceModel } from '../../model/model.js';
 import { patternRegExp, type Schema } from '../../model/schema.js';
 import { validatorOf } from '../../model/samples.js';
+import { editRecordText } from './record-text.js';
 
 /**
  * A record as the stores take and give it: one JSON object of the resource's record schema, its numbers exact
@@ -220,9 +221,6 @@ export function storedSchema(resource: ResourceModel): Schema {
   return { allOf: [resource.recordSchema, { properties: { [PARENT_LINK]: {} } }] };
 }
 
-// The link's member as JSON writes it; a raw `"` after `,` never occurs inside a JSON string, so this finds members only.
-const LINK_MEMBER = new RegExp(`,${JSON.stringify(PARENT_LINK).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:(?:-?\\d+|"(?:[^"\\\\]|\\\\.)*")`, 'g');
-
 /** What joins a parent's key and a record's own key in the store id of a record keyed under its parent (D290). */
 const SCOPE_JOIN = '\u0000';
 
@@ -249,26 +247,17 @@ export function ownKey(id: RecordId): RecordId {
   return at === -1 ? id : id.slice(at + 1);
 }
 
-const scopeMembers = new WeakMap<ResourceModel, RegExp>();
-
-/** The key member of each record of a JSON text, up to the escaped join after the parent's key (kept: the member's name and quote). */
-function scopeMember(resource: ResourceModel): RegExp {
-  let found = scopeMembers.get(resource);
-  if (found === undefined) {
-    const name = JSON.stringify(resource.idProperty).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-    found = new RegExp(`([{,]${name}:")(?:[^"\\\\]|\\\\(?!u0000).)*?\\\\u0000`, 'g');
-    scopeMembers.set(resource, found);
-  }
-  return found;
-}
-
 /**
  * A record's or a page's JSON text as answered: without the mock's parent link member (D53), and for records
  * keyed under their parent, each key without its parent's part (D290).
  */
 export function withoutLink(resource: ResourceModel, json: string): string {
-  const own = resource.parent === undefined || resource.parent.inSchema ? json : json.replace(LINK_MEMBER, '');
-  return keyedUnderParent(resource) && own.includes('\\u0000') ? own.replace(scopeMember(resource), '$1') : own;
+  const link = resource.parent !== undefined && !resource.parent.inSchema;
+  const scoped = keyedUnderParent(resource);
+  // Both the link's name and the join hold a NUL, which JSON writes escaped: a text without one has nothing to edit.
+  if ((!link && !scoped) || !json.includes('\\u0000')) return json;
+  // Only the record's own members: a nested member of the same name (a free-form body's `name`) is the client's, as sent.
+  return editRecordText(json, { ...(link ? { drop: PARENT_LINK } : {}), ...(scoped ? { scoped: { member: resource.idProperty, separator: SCOPE_JOIN } } : {}) });
 }
 
 /**
