@@ -232,7 +232,10 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       }
       // A single-record answer wrapped in an envelope (D73) is judged whole, and read by the checks as its record.
       const status = exchange.response.status;
-      return { exchange, body: status >= 200 && status < 300 ? recordIn(body, op.answerEnvelope) : body };
+      const record = status >= 200 && status < 300 ? recordIn(body, op.answerEnvelope) : body;
+      // An answer that should wrap its record but carries none is the target's fault, not the suite's (D73).
+      if (op.answerEnvelope !== undefined && status >= 200 && status < 300 && body !== undefined && body !== '' && record === undefined) throw new Violation(`${op.operationId} answered ${status} without its record in the envelope member "${op.answerEnvelope}" (D73)`, exchange);
+      return { exchange, body: record };
     },
     async forAll(arbitrary, predicate, options = {}) {
       // A value the target refuses with a refusal it documents is excused once its example is taken (D490): the

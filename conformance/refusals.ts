@@ -2,6 +2,7 @@ import { judgeResponseBody } from '../judge/exchange.js';
 import type { Exchange } from '../judge/verdict.js';
 import { canonicalJson, parseExact, sameJson, toView } from '../model/json.js';
 import type { OperationModel } from '../model/model.js';
+import { isLosslessNumber } from 'lossless-json';
 import { objectShape, type Schema } from '../model/schema.js';
 import { isEmptyValue, narrow, setAt, valueAt } from './arbitraries/narrowed.js';
 import { isPinned } from './arbitraries/body.js';
@@ -121,6 +122,9 @@ export async function excuseRefusal(context: CheckContext, refusal: DocumentedRe
   const drawn = request.value;
   const idMember = status === 404 ? updatedIdMember(op, drawn) : undefined;
   const named = namedMembers(refusal.exchange!.response.text, drawn, op);
+  // A refusal naming a member whose drawn value the schema itself promises is no rule of the server's (D498).
+  const promised = idMember === undefined ? named.find((path) => promisedValue(op, path, valueAt(drawn, path))) : undefined;
+  if (promised !== undefined) throw new Violation(`${refusal.problem}: it refuses ${promised.join('.')} = ${JSON.stringify(toView(valueAt(drawn, promised)))}, a value the member's schema admits by name (null where nullable, an enum value, a number or boolean in range) and its text sets no further rule on (D498)`, refusal.exchange);
   const trial = idMember !== undefined ? withoutMember(drawn, idMember) : exampleTrial(context, op, drawn, named);
   if (trial === undefined || (state.examples.get(op) === 'taken' && idMember === undefined)) {
     if (trial === undefined) state.examples.set(op, state.examples.get(op) ?? 'none');
@@ -302,4 +306,28 @@ export function namedMembers(text: string, value: unknown, op?: OperationModel):
 
 function excerpt(text: string, max = 160): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** Words by which a member's text states a rule its schema does not (a range, an order, a count of digits). */
+const RULE_WORDS = /\b(must|only|at (least|most)|between|before|after|digits?|greater|less|more than|fewer|positive|negative|non-?zero|unique|valid|range|not be|cannot|exceed)\b/i;
+
+/**
+ * Whether `value`, at `path` of `op`'s body, is one the member's schema promises outright (spec/DECISIONS.md ›
+ * D498): `null` where the member is nullable, a value its `enum` lists, or a number or boolean the schema admits,
+ * while the member's `description` states no rule beside it. A documented refusal of such a value is a
+ * violation of the description, not a rule of the server's that D490 excuses; a string is never promised this
+ * way (a text may carry a rule only prose states: "Must be a six-digit number").
+ */
+function promisedValue(op: OperationModel, path: readonly string[], value: unknown): boolean {
+  let schema: Schema | undefined = op.body?.schema;
+  for (const step of path) schema = schema === undefined ? undefined : objectShape(schema).properties[step];
+  if (schema === undefined || typeof schema !== 'object') return false;
+  const text = typeof schema['description'] === 'string' ? schema['description'] : '';
+  if (RULE_WORDS.test(text)) return false;
+  const types = Array.isArray(schema['type']) ? (schema['type'] as unknown[]) : [schema['type']];
+  if (value === null) return schema['nullable'] === true || types.includes('null');
+  if (Array.isArray(schema['enum'])) return (schema['enum'] as unknown[]).some((one) => sameJson(one, value));
+  if (typeof value === 'boolean') return types.includes('boolean');
+  const numeric = typeof value === 'number' || typeof value === 'bigint' || isLosslessNumber(value);
+  return numeric && (types.includes('integer') || types.includes('number'));
 }

@@ -262,7 +262,7 @@ describe('keyboard only', () => {
     expect(await kb.evaluate<string>('document.activeElement?.id')).toBe('tab-operations');
     await kb.keyboard.press('Escape');
     await kb.keyboard.press('End');
-    expect(await kb.locator('#view-health').isVisible()).toBe(true);
+    expect(await kb.locator('#view-explain').isVisible()).toBe(true);
     await context.close();
   });
 });

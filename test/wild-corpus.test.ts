@@ -48,6 +48,8 @@ const CASES: readonly WildCase[] = [
   { file: 'cloud-extras-3.0.yaml', auth: 'bearer', probes: cloudExtras },
   { file: 'assistant-streams-3.2.yaml', auth: 'bearer', probes: assistant },
   { file: 'marketplace-3.1.yaml', auth: 'bearer', probes: marketplace },
+  // Written for the suite's documented refusals (test/independent/quiet-windows/): its operations are probed there.
+  { file: 'quiet-windows-3.0.yaml', auth: 'bearer', probes: {} },
 ];
 
 const specPath = (file: string) => join(PACKAGE_ROOT, 'spec', 'wild', file);
