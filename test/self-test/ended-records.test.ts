@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { dump, load } from 'js-yaml';
 import { runCheck } from '../../conformance/run-suite.js';
 import { createMock, type MockRequest, type MockResponse } from '../../mock/index.js';
 import { ALERTMANAGER_SPEC } from '../real/alertmanager.js';
@@ -22,10 +22,10 @@ const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ended-records-'));
-  const document = parse(await readFile(ALERTMANAGER_SPEC, 'utf8')) as { definitions: Record<string, { allOf?: { properties?: Record<string, unknown> }[] }> };
+  const document = load(await readFile(ALERTMANAGER_SPEC, 'utf8')) as { definitions: Record<string, { allOf?: { properties?: Record<string, unknown> }[] }> };
   delete document.definitions['postableSilence']!.allOf![0]!.properties!['id'];
   spec = join(dir, 'alertmanager-without-create-key.yaml');
-  await writeFile(spec, stringify(document));
+  await writeFile(spec, dump(document));
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
