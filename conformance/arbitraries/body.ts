@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { OperationModel } from '../../model/model.js';
+import { arrayBodyItems } from '../../model/resources.js';
 import { sampleOf } from '../../model/error-shape.js';
 import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
 import { canonicalJson, toView } from '../../model/json.js';
@@ -93,7 +94,9 @@ function drawnFrom(op: OperationModel, body: NonNullable<OperationModel['body']>
   const needs = requiredWhenUsing(body.schema);
   const members = needs.length === 0 ? streamed : streamed.map((value) => withoutUnmetUses(value, needs));
   // A required body of text drawn empty is no body on the wire: a server may refuse it as missing (D346).
-  const values = body.required ? members.filter((value) => (value as unknown) !== '') : members;
+  const texts = body.required ? members.filter((value) => (value as unknown) !== '') : members;
+  // A create that takes an array of records (D436) is drawn with one record at least: a check of what it made needs one (D441).
+  const values = op.role === 'create' && arrayBodyItems(op) !== undefined ? texts.filter((value) => !Array.isArray(value) || value.length > 0) : texts;
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   // Nor can it send an empty object at any depth (no pair names it, D328): such members are left out.

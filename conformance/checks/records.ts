@@ -2,14 +2,14 @@ import { documentedStatuses } from '../../judge/documented.js';
 import { canonicalJson, exactInteger } from '../../model/json.js';
 import { memberAt } from '../../model/lists.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
-import { queryText, type ListQuery } from '../arbitraries/query-strings.js';
+import { limitRange, queryText, type ListQuery } from '../arbitraries/query-strings.js';
 import { inWindow } from '../window-query.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
 import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, returnedPart, shows } from '../../judge/record-rules.js';
-import { keyOnlyAnswer, recordIn } from '../../model/resources.js';
+import { arrayBodyItems, keyOnlyAnswer, recordIn } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import { refusalIn } from '../refusals.js';
 import type { CheckContext } from '../check-context.js';
@@ -96,6 +96,8 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
     );
     return undefined;
   }
+  // A body of many records (D436) is found item by item in the list (D441).
+  if (Array.isArray(sentValue) && arrayBodyItems(op) !== undefined && resource.operations.list !== undefined) return createdFromArray(context, resource, sentValue, exchange);
   // The record sent is the body's, or its envelope's member (D73).
   const sent = (recordIn(sentValue, op.bodyEnvelope) ?? {}) as ExactRecord;
   // A create that answers only the new key (D431) is read back by it, as one that answers nothing is.
@@ -112,6 +114,40 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
+}
+
+/**
+ * A create whose body is an array of records (spec/DECISIONS.md › D436), answered with a documented 2xx: each object
+ * item sent is then listed (within the consistency window, on the largest page) as a record that shows every member
+ * the item wrote, by the judge's echo rules; the answer need carry neither record nor key (D441). Answers the record
+ * listed for the last item, `undefined` for a body with no object item. The records found are remembered as created
+ * but not held to later reads as created, nor to new ids: an item names its record by what it holds, so a later
+ * item (or run) holding the same may rightly update it. Errors: a {@link Violation} naming the first item no listed
+ * record shows.
+ */
+async function createdFromArray(context: CheckContext, resource: ResourceModel, items: readonly unknown[], exchange: Exchange): Promise<ExactRecord | undefined> {
+  const sent = items.filter((item): item is ExactRecord => item !== null && typeof item === 'object' && !Array.isArray(item));
+  if (sent.length === 0) return undefined;
+  const showing = (records: readonly ExactRecord[], item: ExactRecord): ExactRecord | undefined => records.find((record) => echoProblems(resource, item, record).length === 0);
+  const query = { limit: resource.limit === undefined ? undefined : limitRange(resource.limit)[1], filter: undefined };
+  const listed = await settleRead(context, () => listRecords(context, resource, query), (l) => sent.every((item) => showing(l.records, item) !== undefined));
+  const found: ExactRecord[] = [];
+  for (const [index, item] of sent.entries()) {
+    const record = showing(listed.records, item);
+    if (record === undefined) {
+      const near = listed.records.map((r) => echoProblems(resource, item, r)[0]?.message).find((message) => message !== undefined);
+      throw new Violation(`the create answered ${exchange.response.status} to ${sent.length} records, yet no listed ${resource.name} shows item #${index + 1} ${show(item).slice(0, 160)}${near === undefined ? '' : ` (nearest: ${near})`}`, listed.exchange);
+    }
+    found.push(record);
+  }
+  const remembered = memory(context, resource);
+  for (const record of found) {
+    const id = idOf(resource, record);
+    remembered.createdIds.add(id);
+    if (!inWindow(resource, record)) remembered.outOfView.add(id);
+  }
+  rememberRecords(context, resource, found);
+  return found.at(-1);
 }
 
 /**

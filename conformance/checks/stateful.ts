@@ -10,6 +10,7 @@ import type { CheckContext } from '../check-context.js';
 import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
+import { endedByDelete, stateShown } from './ended.js';
 import { writeBearing } from './write.js';
 import { absentIds } from './read.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord, show, successStatuses } from './records.js';
@@ -115,7 +116,10 @@ class WriteCommand implements RecordCommand {
   toString = (): string => `${operation(this.resource, this.role).operationId}(created #${this.pick}, ${exactJson(this.value)})`;
 }
 
-/** delete of a record this run created: a documented 2xx, then a read is a 404; the model forgets it. */
+/**
+ * delete of a record this run created: a documented 2xx, then a read is a 404, or the record in its ended state
+ * where a delete ends a record that outlives its end (D434, D440); the model forgets it.
+ */
 class DeleteCommand implements RecordCommand {
   constructor(readonly resource: ResourceModel, readonly pick: number) {}
   check = (model: Readonly<Model>): boolean => recordsIn(model, this.resource).length > 0;
@@ -125,11 +129,13 @@ class DeleteCommand implements RecordCommand {
     const id = idOf(this.resource, records[index]!);
     const op = operation(this.resource, 'delete');
     memory(context, this.resource).deletedIds.add(id);
+    // A delete that ends the record (D434) changes its end and state: it is no longer as created.
+    memory(context, this.resource).created.delete(id);
     await context.call(op, itemRequest(context, this.resource, op, id), successStatuses(op));
     model.set(this.resource.name, records.filter((_, i) => i !== index));
     if (this.resource.operations.read !== undefined) {
-      const read = await settleRead(context, () => readRecord(context, this.resource, id, [...successStatuses(this.resource.operations.read!), 404]), (r) => r.record === undefined);
-      if (read.record !== undefined) throw new Violation(`${this.resource.name} ${id} was deleted, yet a read still returns it`, read.exchange);
+      const read = await settleRead(context, () => readRecord(context, this.resource, id, [...successStatuses(this.resource.operations.read!), 404]), (r) => r.record === undefined || endedByDelete(this.resource, r.record));
+      if (read.record !== undefined && !endedByDelete(this.resource, read.record)) throw new Violation(`${this.resource.name} ${id} was deleted, yet a read still returns it (state ${stateShown(this.resource, read.record)})`, read.exchange);
     }
   }
   toString = (): string => `${operation(this.resource, 'delete').operationId}(created #${this.pick})`;

@@ -14,6 +14,8 @@ import { largestPageQuery } from './population.js';
 import { absentIds } from './read.js';
 import { settleRead } from './read-after-write.js';
 import { recordWindowQuery } from '../window-query.js';
+import { resourceWindow } from '../../model/time-window.js';
+import { endedByDelete, stateShown } from './ended.js';
 import { createRecord, isReturned, returnedPart, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 
 /** What a record must hold after a write: these properties with these values (others are not judged). */
@@ -180,7 +182,7 @@ function withoutMember<T>(body: T, member: string): T {
 
 /**
  * Delete (DECISIONS D34): after a create and a delete answered with a documented 2xx, a read is a 404 and no list
- * shows the record again.
+ * shows the record again, or, where the delete ends a record that outlives its end (D434), shows it only ended (D440).
  */
 export function goneCheck(resource: ResourceModel, id: string, rule: string): Check {
   return {
@@ -195,9 +197,12 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
         const recordId = idOf(resource, created);
         await writeItem(context, op, resource, recordId, undefined);
         memory(context, resource).deletedIds.add(recordId);
-        await expectGone(context, resource, created, op.operationId);
-        // Deleting it again names no record: the documented 404, not a 2xx.
-        if (documents(op, '404')) await context.call(op, itemRequest(context, resource, op, recordId), [404]);
+        // A delete that ends the record (D434) changes its end and state: it is no longer as created.
+        memory(context, resource).created.delete(recordId);
+        const ended = await expectGone(context, resource, created, op.operationId);
+        // Deleting it again names no record: the documented 404, not a 2xx. A record the delete ended (D440) is
+        // still there: ending it again may be taken as well.
+        if (documents(op, '404')) await context.call(op, itemRequest(context, resource, op, recordId), ended ? [...successStatuses(op), 404] : [404]);
       }, { runs: Math.min(context.target.runs, 20) });
     },
   };
@@ -205,19 +210,34 @@ export function goneCheck(resource: ResourceModel, id: string, rule: string): Ch
 
 /**
  * A deleted record: a read is a 404 (within the consistency window), and the largest list page, asked within the
- * narrowest window that held the record (D186), does not show it.
+ * narrowest window that held the record (D186), does not show it. A record whose delete ends it instead (its
+ * records outlive their end, D434) may still be read and listed, in its ended state only (D440). Answers whether
+ * the record was read or listed so.
  */
-async function expectGone(context: CheckContext, resource: ResourceModel, deleted: ExactRecord, deletedBy: string): Promise<void> {
+async function expectGone(context: CheckContext, resource: ResourceModel, deleted: ExactRecord, deletedBy: string): Promise<boolean> {
   const recordId = idOf(resource, deleted);
   const readOp = resource.operations.read;
+  const still = (record: ExactRecord | undefined): boolean => record !== undefined && !endedByDelete(resource, record);
+  let ended = false;
   if (readOp !== undefined) {
-    const read = await settleRead(context, () => readRecord(context, resource, recordId, [...successStatuses(readOp), 404]), (r) => r.record === undefined);
-    if (read.record !== undefined) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet a read still returns it`, read.exchange);
+    const read = await settleRead(context, () => readRecord(context, resource, recordId, [...successStatuses(readOp), 404]), (r) => !still(r.record));
+    if (still(read.record)) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet a read still returns it${endingNote(resource, read.record!)}`, read.exchange);
+    ended = read.record !== undefined;
   }
   if (resource.operations.list !== undefined) {
     // Asked with the widest window, a list full of other records may hold the deleted one past its first page.
     const query = [largestPageQuery(resource), recordWindowQuery(resource, deleted) ?? ''].filter((part) => part !== '').join('&');
-    const { exchange, records } = await settleRead(context, () => listRecords(context, resource, query), (l) => !l.records.some((record) => idOf(resource, record) === recordId));
-    if (records.some((record) => idOf(resource, record) === recordId)) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet the list still shows it`, exchange);
+    const shown = (records: ExactRecord[]): ExactRecord | undefined => records.find((record) => idOf(resource, record) === recordId);
+    const { exchange, records } = await settleRead(context, () => listRecords(context, resource, query), (l) => !still(shown(l.records)));
+    const listed = shown(records);
+    if (still(listed)) throw new Violation(`${resource.name} ${recordId} was deleted by ${deletedBy}, yet the list still shows it${endingNote(resource, listed!)}`, exchange);
+    ended ||= listed !== undefined;
   }
+  return ended;
+}
+
+/** For a resource whose delete may end a record (D434), the state shown and the one an ended record has; else nothing. */
+function endingNote(resource: ResourceModel, record: ExactRecord): string {
+  const window = resourceWindow(resource);
+  return window?.outlives === true ? ` in state ${stateShown(resource, record)}, not its ended ${JSON.stringify(window.after)}` : '';
 }
