@@ -104,7 +104,8 @@ export class Shadow {
     if (upstream.status !== mock.status) return [{ kind: 'status', pointer: '', upstream: String(upstream.status), mock: String(mock.status) }];
     if (upstream.body === undefined || mock.body === undefined) return [];
     const out: ShadowDifference[] = [];
-    compareMembers(upstream.body, mock.body, '', out);
+    const toUpstream = (value: unknown): unknown => (typeof value === 'string' ? (this.toUpstreamIds.get(value) ?? value) : value);
+    compareMembers(upstream.body, mock.body, '', out, toUpstream);
     const records = [...this.written];
     for (const record of Array.isArray(pending) ? pending : [pending]) if (isObject(record)) records.push(leavesOf(record, '', []));
     const upstreamObjects = objectsOf(upstream.body, '', []);
@@ -114,7 +115,7 @@ export class Shadow {
       const held = bestHolder(upstreamObjects, leaves, (value) => value)?.held ?? [];
       // One shared value (a common creator's name) does not say which record an object is.
       if (held.length === 0 || (held.length < 2 && leaves.length > 1)) continue;
-      const best = bestHolder(mockObjects, held, (value) => (typeof value === 'string' ? (this.toUpstreamIds.get(value) ?? value) : value));
+      const best = bestHolder(mockObjects, held, toUpstream);
       if (best !== undefined && best.held.length === held.length) continue;
       for (const leaf of held) {
         if (best?.held.includes(leaf) === true) continue;
@@ -147,17 +148,21 @@ export function jsonOf(text: string | undefined): unknown {
   }
 }
 
-function compareMembers(upstream: unknown, mock: unknown, pointer: string, out: ShadowDifference[]): void {
+function compareMembers(upstream: unknown, mock: unknown, pointer: string, out: ShadowDifference[], toUpstream: (value: unknown) => unknown): void {
   if (Array.isArray(upstream) && Array.isArray(mock)) {
     if (upstream.length !== mock.length) out.push({ kind: 'items', pointer, upstream: `${upstream.length} items`, mock: `${mock.length} items` });
-    for (let i = 0; i < Math.min(upstream.length, mock.length); i++) compareMembers(upstream[i], mock[i], `${pointer}/${i}`, out);
+    const partners = alignItems(upstream, mock, toUpstream);
+    upstream.forEach((item, i) => {
+      const partner = partners[i];
+      if (partner !== undefined) compareMembers(item, mock[partner], `${pointer}/${i}`, out, toUpstream);
+    });
     return;
   }
   if (isObject(upstream) && isObject(mock)) {
     for (const name of Object.keys(upstream)) {
       const at = `${pointer}/${escapePointer(name)}`;
       if (!(name in mock)) out.push({ kind: 'missing', pointer: at, upstream: summary(upstream[name]), mock: 'absent' });
-      else compareMembers(upstream[name], mock[name], at, out);
+      else compareMembers(upstream[name], mock[name], at, out, toUpstream);
     }
     for (const name of Object.keys(mock)) if (!(name in upstream)) out.push({ kind: 'added', pointer: `${pointer}/${escapePointer(name)}`, upstream: 'absent', mock: summary(mock[name]) });
     return;
@@ -166,6 +171,46 @@ function compareMembers(upstream: unknown, mock: unknown, pointer: string, out: 
   const mockKind = kindOf(mock);
   // A member both sides have compares by presence only; a container on one side and not the other is a shape apart.
   if (upstreamKind !== mockKind && (upstreamKind !== 'value' || mockKind !== 'value')) out.push({ kind: 'type', pointer, upstream: summary(upstream), mock: summary(mock) });
+}
+
+/**
+ * Which item of the mock's array stands for each item of the upstream's: two servers need not list in the same
+ * order, so objects are paired by the most top-level values they share (ids through the pairs learned), the best
+ * pairs first; the items left pair by position. Arrays of more than 200 items go by position alone.
+ */
+function alignItems(upstream: readonly unknown[], mock: readonly unknown[], toUpstream: (value: unknown) => unknown): (number | undefined)[] {
+  const partners: (number | undefined)[] = upstream.map(() => undefined);
+  const used = new Set<number>();
+  if (upstream.length <= 200 && mock.length <= 200) {
+    const pairs: { i: number; j: number; score: number }[] = [];
+    upstream.forEach((item, i) => {
+      if (!isObject(item)) return;
+      mock.forEach((candidate, j) => {
+        const score = isObject(candidate) ? Object.keys(item).filter((name) => isScalar(item[name]) && toUpstream(candidate[name]) === item[name]).length : 0;
+        if (score > 0) pairs.push({ i, j, score });
+      });
+    });
+    // The best-matched pairs first, so that an item is not taken by a weaker match before its own.
+    pairs.sort((x, y) => y.score - x.score || x.i - y.i || x.j - y.j);
+    for (const { i, j } of pairs) {
+      if (partners[i] !== undefined || used.has(j)) continue;
+      partners[i] = j;
+      used.add(j);
+    }
+  }
+  let j = 0;
+  for (let i = 0; i < upstream.length; i++) {
+    if (partners[i] !== undefined) continue;
+    while (j < mock.length && used.has(j)) j++;
+    if (j >= mock.length) break;
+    partners[i] = j;
+    used.add(j);
+  }
+  return partners;
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || (typeof value !== 'object' && value !== undefined);
 }
 
 function kindOf(value: unknown): 'array' | 'object' | 'value' {
