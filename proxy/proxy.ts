@@ -348,7 +348,8 @@ function report(context: ProxyContext, arrival: Arrival, answer: Answer, violati
       logger?.warn({ shadow: difference.kind, pointer: difference.pointer, upstream: difference.upstream, mock: difference.mock }, `shadow ${method} ${url}: ${difference.kind} at ${difference.pointer || '(answer)'}: upstream ${difference.upstream}, mock ${difference.mock} (${both})`);
     }
   }
-  context.mock.journal.record(arrival.request, { status: answer.status }, { answeredBy: answer.answeredBy, violations: violations.map(journalViolation), ...(shadowed === undefined ? {} : { shadow: { status: shadowed.status, body: shadowed.body, differences: shadowed.differences } }) });
+  // With --shadow the upstream's answer is kept beside the mock's, so that each difference shows with both answers.
+  context.mock.journal.record(arrival.request, shadowed === undefined ? { status: answer.status } : { status: answer.status, body: shadowed.upstreamText }, { answeredBy: answer.answeredBy, violations: violations.map(journalViolation), ...(shadowed === undefined ? {} : { shadow: { status: shadowed.status, body: shadowed.body, differences: shadowed.differences } }) });
 }
 
 /** The arguments of `Recorder.add` for one exchange (`--record`): the HAR entry with its comment, and what the recorder keeps of the records. */

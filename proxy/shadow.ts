@@ -2,7 +2,7 @@ import type { MockRequest } from '../mock/index.js';
 import type { ShadowDifference } from '../mock/journal.js';
 import { idText } from '../judge/exchange.js';
 import type { OperationModel } from '../model/model.js';
-import { recordIn } from '../model/resources.js';
+import { keyOnlyAnswer, recordIn } from '../model/resources.js';
 
 export type { ShadowDifference } from '../mock/journal.js';
 
@@ -70,12 +70,13 @@ export class Shadow {
 
   /**
    * Learns from one exchange both sides answered: a create both made pairs the upstream's new id with the mock's
-   * (its resource's id member, in the answer's envelope), and a JSON body the client sent is kept as written records
+   * (its resource's id member, in the answer's envelope, or the one member of an answer that holds the key alone), and a JSON body the client sent is kept as written records
    * (each object of an array body is one).
    */
   learn(op: OperationModel | undefined, requestBody: unknown, upstream: ShadowSide, mock: ShadowSide): void {
     if (op?.role === 'create' && op.resource !== undefined && upstream.status < 300 && mock.status < 300) {
-      const member = op.resource.idProperty;
+      // A create that answers the key alone names it as its item path does (D431).
+      const member = keyOnlyAnswer(op, op.resource) ?? op.resource.idProperty;
       const upstreamId = memberOf(recordIn(upstream.body, op.answerEnvelope), member);
       const mockId = memberOf(recordIn(mock.body, op.answerEnvelope), member);
       if (upstreamId !== undefined && mockId !== undefined && idText(upstreamId) !== idText(mockId)) {
