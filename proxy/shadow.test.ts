@@ -1,11 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../mock/index.js';
 import type { JournalEntry, ShadowDifference } from '../mock/journal.js';
 import { loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
+import { ensureBuilt, startCli } from '../test/built-cli.js';
 import { startProxy, type StartedProxy } from './proxy.js';
 import { Shadow } from './shadow.js';
 
@@ -189,4 +193,38 @@ describe('Shadow.compare', () => {
     expect(asked.url).toBe('/v1/pets/1?of=1&x=5');
     expect(asked.body?.toString()).toBe('{"parent":"1","n":500}');
   });
+});
+
+describe('--shadow as users set it: the flag, OPENAPI_HARNESS_SHADOW, the config file', () => {
+  it('turns the shadow on from each, says so in the banner, and logs a difference', async () => {
+    ensureBuilt();
+    const upstream = await startUpstream('status');
+    const dir = mkdtempSync(join(tmpdir(), 'shadow-config-'));
+    const config = join(dir, 'openapi-harness.config.json');
+    writeFileSync(config, JSON.stringify({ proxy: { shadow: true } }));
+    try {
+      const runs: [string[], NodeJS.ProcessEnv][] = [
+        [['--proxy', upstream.baseUrl, '--shadow', '--log-format', 'json'], {}],
+        [['--proxy', upstream.baseUrl, '--log-format', 'json'], { OPENAPI_HARNESS_SHADOW: '1' }],
+        [['--proxy', upstream.baseUrl, '--log-format', 'json'], { OPENAPI_HARNESS_CONFIG: config }],
+        [['--proxy', upstream.baseUrl, '--log-format', 'json'], {}],
+      ];
+      const banners: boolean[] = [];
+      for (const [args, env] of runs) {
+        const cli = await startCli(args, env);
+        try {
+          await (await fetch(`${cli.baseUrl}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":7}' })).text();
+        } finally {
+          expect(await cli.stop()).toBe(0);
+        }
+        const on = cli.stdout().includes('; shadow:');
+        banners.push(on);
+        expect(cli.stdout().includes('"msg":"shadow POST /v1/pets: status at (answer): upstream 200, mock 201')).toBe(on);
+      }
+      expect(banners).toEqual([true, true, true, false]);
+    } finally {
+      await upstream.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
