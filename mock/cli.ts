@@ -27,7 +27,7 @@ import { watchSpec } from './watch.js';
  * the proxy stands on the mock, so the mock's entry only knows where the proxy's is, never its code.
  */
 /** The flags that belong to the proxy alone (proxy/cli.ts), named here so that given without `--proxy` they are a clear usage error. */
-const PROXY_ONLY_FLAGS = ['--upstream', '--proxy-ca', '--proxy-cert', '--proxy-key', '--mock-operations', '--fallback', '--errors', '--no-violation-header', '--record'];
+const PROXY_ONLY_FLAGS = ['--upstream', '--proxy-ca', '--proxy-cert', '--proxy-key', '--mock-operations', '--fallback', '--shadow', '--errors', '--no-violation-header', '--record'];
 
 adoptLegacyEnvironment();
 if (proxyAsked(process.argv.slice(2))) await handOverToProxy();

@@ -27,10 +27,25 @@ export interface JournalViolation {
   got: string;
 }
 
-/** What a recorder may add to a row besides the exchange (the validating proxy: who answered, what it broke). */
+/**
+ * Where the mock's answer to an exchange differs from the upstream's (`proxy --shadow`, DECISIONS D471): `status`,
+ * a member the mock lacks (`missing`) or adds (`added`), an array's length (`items`), a container on one side only
+ * (`type`), a value the client wrote that the upstream gives back and the mock does not (`written`). `pointer` is
+ * the JSON pointer in the answer; `upstream` and `mock` what each side has there (`absent` when nothing).
+ */
+export interface ShadowDifference {
+  kind: 'status' | 'missing' | 'added' | 'items' | 'type' | 'written';
+  pointer: string;
+  upstream: string;
+  mock: string;
+}
+
+/** What a recorder may add to a row besides the exchange (the validating proxy: who answered, what it broke, how the shadow differed). */
 export interface JournalExtra {
   answeredBy?: 'upstream' | 'mock' | undefined;
   violations?: JournalViolation[] | undefined;
+  /** `proxy --shadow`: the mock's answer to the same request, and where it differs (empty: it agrees). */
+  shadow?: { status: number; body: string; differences: ShadowDifference[] } | undefined;
 }
 
 /** An answer as the journal keeps it: only `status` is required (a proxied answer may come without a text body). */
@@ -73,6 +88,8 @@ export interface JournalEntry {
   answeredBy?: 'upstream' | 'mock';
   /** Through the validating proxy: the rules the exchange broke. */
   violations?: JournalViolation[];
+  /** Through `proxy --shadow`: the mock's answer to the same request (body's first 4 KiB) and where it differs. */
+  shadow?: { status: number; body: string; differences: ShadowDifference[] };
   [extra: string]: unknown;
 }
 
@@ -208,6 +225,7 @@ export class Journal {
     };
     if (extra?.answeredBy !== undefined) entry.answeredBy = extra.answeredBy;
     if (extra?.violations !== undefined) entry.violations = extra.violations;
+    if (extra?.shadow !== undefined) entry.shadow = { ...extra.shadow, body: extra.shadow.body.slice(0, BODY_BYTES_KEPT) };
     let text: string | undefined;
     if (request.body !== undefined && request.body.length > 0) {
       text = request.body.subarray(0, BODY_BYTES_KEPT).toString('utf8');

@@ -27,6 +27,7 @@ const program = serveCommand(COMMANDS.proxy, 'Validating proxy in front of an im
   .addOption(new Option('--proxy-key <file>', 'PEM private key of --proxy-cert').env(envName('PROXY_KEY')))
   .addOption(new Option('--mock-operations <operationId...>', 'answer these operations from the mock, never from the upstream').env(envName('MOCK_OPERATIONS')))
   .addOption(new Option('--fallback', 'answer from the mock when the upstream lacks the route (404), answers 501, or cannot be reached').env(envName('FALLBACK')))
+  .addOption(new Option('--shadow', "also answer every forwarded exchange from the mock (its store gets the same writes) and log where the two answers differ; the client gets the upstream's answer").env(envName('SHADOW')))
   .addOption(new Option('--errors', "refuse a request the spec does not allow with the spec's 400/401 instead of forwarding it").env(envName('ERRORS')))
   .addOption(new Option('--no-violation-header', 'leave out the X-OpenAPI-Harness-Violations response header (and its old name X-Petstore-Violations)').env(envName('NO_VIOLATION_HEADER')).default(true, 'header on'))
   .addOption(new Option('--record <dir>', 'write the exchanges (DIR/traffic.har) and the records seen (DIR/data.json, for --data) into this folder').env(envName('RECORD')));
@@ -45,6 +46,7 @@ interface ProxyCliOptions extends ServeOptions {
   mockOperations?: string[] | string;
   fallback?: boolean;
   errors?: boolean;
+  shadow?: boolean;
   violationHeader: boolean;
   record?: string;
 }
@@ -76,6 +78,7 @@ try {
     mockOperations: mocked,
     fallback: options.fallback === true,
     errors: options.errors === true,
+    shadow: options.shadow === true,
     violationHeader: options.violationHeader,
     record: options.record,
     version: PACKAGE_VERSION,
@@ -96,7 +99,7 @@ try {
   const adminText = !options.admin ? 'off' : `${proxy.origin}/__admin (violations: GET ${proxy.origin}/__admin/violations${options.adminToken === undefined ? `; generated token: send "Authorization: Bearer ${adminToken}"` : '; token required'})`;
   process.stdout.write(
     `${api.title || 'API'} validating proxy ${api.version} serving ${proxy.baseUrl} in front of ${redactUrl(upstream)}\n` +
-      `Mock side: ${mocked.length === 0 ? 'no operation' : mocked.join(', ')}${options.fallback === true ? '; fallback on 404 route, 501 or unreachable' : ''}\n` +
+      `Mock side: ${mocked.length === 0 ? 'no operation' : mocked.join(', ')}${options.fallback === true ? '; fallback on 404 route, 501 or unreachable' : ''}${options.shadow === true ? '; shadow: every forwarded exchange also answered by the mock, differences logged' : ''}\n` +
       `Admin API: ${adminText}\n` +
       (options.record === undefined ? '' : `Recording into ${options.record} (traffic.har, data.json)\n`),
   );

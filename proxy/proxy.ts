@@ -18,6 +18,7 @@ import { recordIn } from '../model/resources.js';
 import { adminRefusal, digest, errorAnswer, errorResponse, flatHeaders, journalViolation, relayStream, write, type Answer } from './answer.js';
 import { framingOf } from '../model/streams.js';
 import { Recorder } from './recorder.js';
+import { jsonOf, Shadow, type ShadowDifference } from './shadow.js';
 import { createUpstream, headerText, UpstreamError, type Upstream } from './upstream.js';
 import { ViolationCounts } from './violation-counts.js';
 
@@ -36,6 +37,12 @@ export interface ProxyOptions {
   fallback?: boolean;
   /** Refuse a request the spec does not allow with the mock's error (the spec's 400/401) instead of forwarding it. */
   errors?: boolean;
+  /**
+   * Also answer every exchange forwarded to the upstream from the mock, whose store receives the same writes, and
+   * report where the two answers differ (log, journal's `shadow`; DECISIONS D470-D473). The client still gets the
+   * upstream's answer.
+   */
+  shadow?: boolean;
   /** Add {@link VIOLATIONS_HEADER} to answers with violations (default true). */
   violationHeader?: boolean;
   /** Folder to record the exchanges (HAR) and the records seen (data.json) into. */
@@ -82,6 +89,17 @@ interface ProxyContext {
   logger: Logger | undefined;
   logRequests: boolean;
   exchangeCount: number;
+  /** `--shadow`: the mock's side of every forwarded exchange. */
+  shadow: Shadow | undefined;
+}
+
+/** The mock's answer to a forwarded exchange (`--shadow`) and where it differs from the upstream's. */
+interface Shadowed {
+  status: number;
+  body: string;
+  differences: ShadowDifference[];
+  /** The upstream's answer decoded, for the log line. */
+  upstreamText: string;
 }
 
 /** One request as the proxy reads it: where it goes below the base path and upstream, and what the judge reads of it. */
@@ -129,6 +147,7 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     logger: options.logger,
     logRequests: options.logger?.isLevelEnabled('info') === true,
     exchangeCount: 0,
+    shadow: options.shadow === true ? new Shadow() : undefined,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -180,10 +199,12 @@ async function handle(context: ProxyContext, req: IncomingMessage, res: ServerRe
   const judgedRequest = arrival.preflight ? undefined : judgeRequest(context.model, { method: arrival.method, path: arrival.judgedPath, headers: arrival.headers, body: arrival.bodyText });
   const answer = (await fromMockFirst(context, arrival, judgedRequest)) ?? (await forward(context, arrival, judgedRequest?.routed.op, res));
   const { verdict, violations, text } = judgeAnswer(context, arrival, judgedRequest, answer);
+  const op = judgedRequest?.routed.op;
+  const shadowed = context.shadow !== undefined && op !== undefined && answer.answeredBy === 'upstream' && answer.streamed !== true ? await shadowExchange(context, context.shadow, arrival, op, answer, text) : undefined;
   const answeredMs = performance.now() - started;
   // A stream went out piece by piece as it came (D89): only its verdict is left to report.
   if (answer.streamed !== true) write(res, answer, context.options.violationHeader === false ? undefined : violations);
-  report(context, arrival, answer, violations, Math.round((performance.now() - started) * 100) / 100);
+  report(context, arrival, answer, violations, Math.round((performance.now() - started) * 100) / 100, shadowed);
   context.recorder?.add(...recording(arrival, req, answer, violations, text, answeredMs, verdict, judgedRequest));
 }
 
@@ -255,10 +276,7 @@ async function forward(context: ProxyContext, arrival: Arrival, op: OperationMod
 
 /** The mock's answer to a request, its credentials swapped for the mock's key; an id it creates is remembered as the mock's. */
 async function fromMock(context: ProxyContext, request: MockRequest, op: OperationModel | undefined, reason: string): Promise<Answer> {
-  const asMock = withMockCredentials(request, op, context.mockKey);
-  const handler = context.mock.stores.handlerFor(asMock);
-  const answered = handler === 'full' ? errorResponse('TOO_MANY_KEYS') : await handler(asMock);
-  const response = context.mock.cors.decorate(asMock, answered);
+  const response = await askMock(context, request, op);
   if (op?.role === 'create' && op.resource !== undefined && response.status < 300) {
     const parsed = parseExact(response.body);
     const id = parsed.ok ? (recordIn(parsed.document.value, op.answerEnvelope) as Record<string, unknown> | null | undefined)?.[op.resource.idProperty] : undefined;
@@ -266,6 +284,29 @@ async function fromMock(context: ProxyContext, request: MockRequest, op: Operati
   }
   // A stream the mock answers (D85) is sent whole here: its pieces are known at once.
   return { status: response.status, headers: response.headers, bytes: Buffer.from(response.chunks === undefined ? response.body : response.chunks.join('')), answeredBy: 'mock', reason };
+}
+
+/** The mock's own answer to a request, its credentials swapped for the mock's key (nothing remembered). */
+async function askMock(context: ProxyContext, request: MockRequest, op: OperationModel | undefined): Promise<MockResponse> {
+  const asMock = withMockCredentials(request, op, context.mockKey);
+  const handler = context.mock.stores.handlerFor(asMock);
+  const answered = handler === 'full' ? errorResponse('TOO_MANY_KEYS') : await handler(asMock);
+  return context.mock.cors.decorate(asMock, answered);
+}
+
+/**
+ * `--shadow`: the same request replayed on the mock (ids the upstream gave swapped for the mock's, D472), its
+ * answer compared with the upstream's (`upstreamText`, decoded), and what the shadow learns kept for later exchanges.
+ */
+async function shadowExchange(context: ProxyContext, shadow: Shadow, arrival: Arrival, op: OperationModel, answer: Answer, upstreamText: string): Promise<Shadowed> {
+  const response = await askMock(context, shadow.toMock(arrival.request), op);
+  const body = response.chunks === undefined ? response.body : response.chunks.join('');
+  const written = jsonOf(arrival.bodyText);
+  const upstream = { status: answer.status, body: jsonOf(upstreamText) };
+  const mock = { status: response.status, body: jsonOf(body) };
+  const differences = shadow.compare(upstream, mock, answer.status < 300 ? written : undefined);
+  shadow.learn(op, written, upstream, mock);
+  return { status: response.status, body, differences, upstreamText };
 }
 
 /**
@@ -293,7 +334,7 @@ function judgeAnswer(context: ProxyContext, arrival: Arrival, judgedRequest: Req
 }
 
 /** The request log line, one warning per violation, the counts (`GET /__admin/violations`) and the journal entry. */
-function report(context: ProxyContext, arrival: Arrival, answer: Answer, violations: readonly ExchangeViolation[], ms: number): void {
+function report(context: ProxyContext, arrival: Arrival, answer: Answer, violations: readonly ExchangeViolation[], ms: number, shadowed?: Shadowed): void {
   const { method, url } = arrival;
   const { logger } = context;
   context.counts.add(violations);
@@ -301,7 +342,14 @@ function report(context: ProxyContext, arrival: Arrival, answer: Answer, violati
   for (const violation of violations) {
     logger?.warn({ operationId: violation.operationId, rule: violation.rule, side: violation.side, pointer: violation.pointer, expected: violation.expected, got: violation.got, answeredBy: answer.answeredBy }, `violation ${violationLabel(violation)} (${violation.side}): ${violation.message}; expected ${violation.expected}, got ${violation.got}`);
   }
-  context.mock.journal.record(arrival.request, { status: answer.status }, { answeredBy: answer.answeredBy, violations: violations.map(journalViolation) });
+  if (shadowed !== undefined) {
+    const both = `upstream ${answer.status} ${cut(shadowed.upstreamText)}, mock ${shadowed.status} ${cut(shadowed.body)}`;
+    for (const difference of shadowed.differences) {
+      logger?.warn({ shadow: difference.kind, pointer: difference.pointer, upstream: difference.upstream, mock: difference.mock }, `shadow ${method} ${url}: ${difference.kind} at ${difference.pointer || '(answer)'}: upstream ${difference.upstream}, mock ${difference.mock} (${both})`);
+    }
+  }
+  // With --shadow the upstream's answer is kept beside the mock's, so that each difference shows with both answers.
+  context.mock.journal.record(arrival.request, shadowed === undefined ? { status: answer.status } : { status: answer.status, body: shadowed.upstreamText }, { answeredBy: answer.answeredBy, violations: violations.map(journalViolation), ...(shadowed === undefined ? {} : { shadow: { status: shadowed.status, body: shadowed.body, differences: shadowed.differences } }) });
 }
 
 /** The arguments of `Recorder.add` for one exchange (`--record`): the HAR entry with its comment, and what the recorder keeps of the records. */
@@ -325,6 +373,12 @@ function recording(arrival: Arrival, req: IncomingMessage, answer: Answer, viola
     schemaClean ? verdict?.body : undefined,
     routed?.op === undefined ? {} : routed.pathValues,
   ];
+}
+
+/** A body as a log line shows it: its first 120 characters. */
+function cut(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat || '(no body)';
 }
 
 /** `GET /__admin/violations` (the counts) and `DELETE` (clears them), behind the admin token. */
