@@ -39,6 +39,7 @@ describe('register, log in, then call with the token (fixture, `Token x`)', () =
     const me = send('GET', '/user', { authorization: `Token ${adaToken}` });
     expect([me.status, me.json.user.username, me.json.user.email, me.json.user.bio]).toEqual([200, 'ada', 'ada@example.com', 'engines']);
     expect(me.json.user).not.toHaveProperty('password');
+    expect(me.json.user.token).toBe(adaToken);
     expect(send('GET', '/user', { authorization: `Token ${bobToken}` }).json.user.username).toBe('bob');
     // The register's own token works too.
     expect(send('GET', '/user', { authorization: `Token ${bob.json.user.token as string}` }).json.user.bio).toBe('bridges');

@@ -114,6 +114,9 @@ export function readIdentities(api: ApiModel): Identities | undefined {
           const target = schema === undefined ? undefined : userTarget(schema);
           if (target === undefined) return response;
           overlay(target === '' ? answered : answered[target], user);
+          // A current-user answer that carries the token (`{user: {…, token}}`) carries the one presented.
+          const tokenAt = schema === undefined ? undefined : tokenMember(schema, 2);
+          if (tokenAt !== undefined && token !== undefined) setAt(answered, tokenAt, token);
           return { ...response, body: JSON.stringify(answered) };
         }
         return response;
