@@ -29,7 +29,7 @@ export interface Identities {
 const ISSUING = /(log_?in|sign_?in|sign_?up|register|token|sessions?|authenticate)/i;
 const REGISTERING = /(register|sign_?up)/i;
 /** Member names that hold an issued token (D480), compared without `_`/`-` and case. */
-const TOKEN_MEMBERS = ['token', 'accesstoken', 'jwt', 'authtoken', 'idtoken', 'key', 'apikey', 'sessiontoken', 'sessionid'];
+const TOKEN_MEMBERS = ['token', 'accesstoken', 'jwt', 'authtoken', 'idtoken', 'key', 'apikey', 'sessiontoken'];
 /** Member names that name a user, in order of preference: the one a register and a login share (D482). */
 const NAMING = ['username', 'login', 'email', 'user', 'name', 'phonenumber'];
 /** Last segments of a current-user path (D483): `/user`, `/me`, `/users/me`, `/users/current`, `/account`, `/profile`. */
