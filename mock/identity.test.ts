@@ -56,6 +56,7 @@ describe('register, log in, then call with the token (fixture, `Token x`)', () =
   test('the prefix an apiKey header documents is read from its description', () => {
     expect(keyPrefix('Send "Token <your token>" as the header value.')).toBe('Token');
     expect(keyPrefix('JWT token prefixed with "Bearer "')).toBe('Bearer');
+    expect(keyPrefix('Clients should set `apiKeyPrefix` to `"Bearer"`, or send the string `"Bearer <token>"`.')).toBe('Bearer');
     expect(keyPrefix('Your API key')).toBeUndefined();
   });
 });

@@ -297,10 +297,10 @@ function delimiterOf(parameter: Record<string, unknown>): string | undefined {
  * `the prefix Token`, or a quoted `"Token <key>"` form; `undefined` when the text names none.
  */
 export function keyPrefix(description: string): string | undefined {
-  const prefixed = /prefix(?:ed)?(?:\s+(?:with|by))?\s*[:"'`“]*\s*([A-Za-z][A-Za-z-]*)\s/i.exec(description);
-  if (prefixed !== null && !/^(the|a|an|your|with|by)$/i.test(prefixed[1]!)) return prefixed[1];
   const form = /["'`“]\s*(Bearer|Token|JWT)\s+(?:<|\{|\[|\$|x{2,}|[A-Za-z_]*token)/i.exec(description);
-  return form === null ? undefined : form[1];
+  if (form !== null) return form[1];
+  const prefixed = /\bprefix(?:ed)?(?:\s+(?:with|by))?\s*[:"'`“]*\s*([A-Za-z][A-Za-z-]*)\s/i.exec(description);
+  return prefixed !== null && !/^(the|a|an|your|with|by|to)$/i.test(prefixed[1]!) ? prefixed[1] : undefined;
 }
 
 function authScheme(name: string, scheme: Record<string, unknown> | undefined): AuthScheme[] {
