@@ -8,6 +8,7 @@ import { isFormMediaType } from '../model/resources.js';
 import { reversedRangeIn } from '../model/windows.js';
 import { documentedHeaders, negotiate, pickAnswer, successAnswer } from './answers.js';
 import { compileAuth, type Authenticator } from './authenticate.js';
+import { readIdentities } from './identity.js';
 import { ERRORS } from './errors.js';
 import { compileHandler } from './handlers.js';
 import type { Handler, OperationResult } from './handler.js';
@@ -132,7 +133,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   // A resource numbered per parent counts its siblings' numbers too, and writes its twins there (D240, D244).
   const siblingStores = new Map(api.operations.map((op) => [op, op.resource?.numbering === undefined ? undefined : new Map(op.resource.numbering.shared.flatMap((name) => { const store = options.data.get(name); return store === undefined ? [] : [[name, store] as const]; }))]));
 
-  return function handle(request) {
+  // A token the API's own login issued is accepted beside the mock's keys, and bound to its user (D480-D483).
+  const identities = readIdentities(api);
+  const authenticated = (entry: Served, request: MockRequest, search: string): boolean => entry.auth.check === undefined || entry.auth.check(request, search) || (identities?.accepts(entry.op, request, search) ?? false);
+  const handle = (request: MockRequest): Maybe<MockResponse> => {
     const queryAt = request.url.indexOf('?');
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
@@ -143,7 +147,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     const tree = trees?.(method, pathname);
     if (tree !== undefined) {
       const treeEntry = served.get(tree.op)!;
-      if (treeEntry.auth.check !== undefined && !treeEntry.auth.check(request, search)) {
+      if (!authenticated(treeEntry, request, search)) {
         return refuse(treeEntry.errors, { error: 'UNAUTHORIZED', detail: treeEntry.unauthorized, ...(treeEntry.auth.challenge === undefined ? {} : { headers: treeEntry.auth.challenge }) });
       }
       return tree.answer(request, search);
@@ -164,7 +168,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     const op = entry.op;
 
     // 2. Authenticate by the operation's security schemes (seed, Authentication: a bearer key).
-    if (entry.auth.check !== undefined && !entry.auth.check(request, search)) {
+    if (!authenticated(entry, request, search)) {
       return refuse(entry.errors, { error: 'UNAUTHORIZED', detail: entry.unauthorized, ...(entry.auth.challenge === undefined ? {} : { headers: entry.auth.challenge }) });
     }
     if (op.deprecated) options.onDeprecated?.(op);
@@ -222,6 +226,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     }
     return response;
   };
+  return identities === undefined ? handle : (request) => identities.around(request, handle);
 }
 
 /**

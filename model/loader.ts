@@ -295,9 +295,24 @@ function delimiterOf(parameter: Record<string, unknown>): string | undefined {
   return style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
 }
 
+/**
+ * The word an apiKey header's description says its value starts with (D481): `prefixed with "Bearer "`,
+ * `the prefix Token`, or a quoted `"Token <key>"` form; `undefined` when the text names none.
+ */
+export function keyPrefix(description: string): string | undefined {
+  const form = /["'`“]\s*(Bearer|Token|JWT)\s+(?:<|\{|\[|\$|x{2,}|[A-Za-z_]*token)/i.exec(description);
+  if (form !== null) return form[1];
+  const prefixed = /\bprefix(?:ed)?(?:\s+(?:with|by))?\s*[:"'`“]*\s*([A-Za-z][A-Za-z-]*)\s/i.exec(description);
+  return prefixed !== null && !/^(the|a|an|your|with|by|to)$/i.test(prefixed[1]!) ? prefixed[1] : undefined;
+}
+
 function authScheme(name: string, scheme: Record<string, unknown> | undefined): AuthScheme[] {
   if (scheme === undefined) return [{ kind: 'bearer', name }];
-  if (scheme['type'] === 'apiKey') return [{ kind: 'apiKey', name, in: (scheme['in'] as 'header' | 'query' | 'cookie') ?? 'header', parameter: String(scheme['name'] ?? 'X-API-Key') }];
+  if (scheme['type'] === 'apiKey') {
+    const where = (scheme['in'] as 'header' | 'query' | 'cookie' | undefined) ?? 'header';
+    const prefix = where === 'header' && typeof scheme['description'] === 'string' ? keyPrefix(scheme['description']) : undefined;
+    return [{ kind: 'apiKey', name, in: where, parameter: String(scheme['name'] ?? 'X-API-Key'), ...(prefix === undefined ? {} : { prefix }) }];
+  }
   if (scheme['type'] === 'http' && String(scheme['scheme']).toLowerCase() === 'basic') return [{ kind: 'basic', name }];
   return [{ kind: 'bearer', name }];
 }

@@ -131,7 +131,7 @@ export interface LinkModel {
  */
 export type AuthScheme =
   | { kind: 'bearer'; name: string }
-  | { kind: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie'; parameter: string }
+  | { kind: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie'; parameter: string; prefix?: string | undefined }
   | { kind: 'basic'; name: string };
 
 /** The part an operation plays for its resource (README › Resources): the convention, or `x-resource`. */
