@@ -264,7 +264,7 @@ describe('keyboard only', () => {
     await kb.keyboard.press('End');
     // End selects the last tab; its view is shown (it may still be empty while its document loads).
     expect(await kb.locator('#tab-explain').getAttribute('aria-selected')).toBe('true');
-    expect(await kb.locator('#view-explain').evaluate((view) => (view as HTMLElement).hidden)).toBe(false);
+    expect(await kb.evaluate<boolean>("document.getElementById('view-explain').hidden")).toBe(false);
     await context.close();
   });
 });
