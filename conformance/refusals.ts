@@ -2,6 +2,7 @@ import { judgeResponseBody } from '../judge/exchange.js';
 import type { Exchange } from '../judge/verdict.js';
 import { canonicalJson, parseExact, sameJson, toView } from '../model/json.js';
 import type { OperationModel } from '../model/model.js';
+import { saysCreatesOrUpdates } from '../model/resources.js';
 import { isLosslessNumber } from 'lossless-json';
 import { objectShape, type Schema } from '../model/schema.js';
 import { isEmptyValue, narrow, setAt, valueAt } from './arbitraries/narrowed.js';
@@ -47,16 +48,13 @@ export function listedClientErrors(op: OperationModel): number[] {
   return [...statuses];
 }
 
-/** Words by which an operation says it creates a record or updates the one its body names ("Post a new silence or update an existing one"). */
-const CREATES_OR_UPDATES = /\b(?:new|create[sd]?|add[s]?)\b[^.]*?\bor (?:update[sd]?|replace[sd]?|modif(?:y|ies))\b|\b(?:create|insert)[- ]or[- ]update\b|\bupsert/i;
-
 /**
  * The member of a body that names the record an operation that "creates or updates" updates (D492): `id`, or a
  * member ending in `id`/`Id`/`_id` the body schema declares at its top, when the operation's summary or description
  * says it creates or updates; `undefined` otherwise.
  */
 export function updatedIdMember(op: OperationModel, value: unknown): string | undefined {
-  if (op.body === undefined || !CREATES_OR_UPDATES.test(op.description ?? '') || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (op.body === undefined || !saysCreatesOrUpdates(op) || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const declared = Object.keys(objectShape(op.body.schema).properties);
   return Object.keys(value).find((name) => declared.includes(name) && (name === 'id' || /(?:_id|Id|ID)$/.test(name)) && (value as Record<string, unknown>)[name] !== undefined);
 }

@@ -3,7 +3,7 @@ import { LosslessNumber } from 'lossless-json';
 import { statusAnswers, successAnswer, type ContentAnswer } from './answers.js';
 import { exactJson, parseExact } from '../model/json.js';
 import { validSample } from '../model/samples.js';
-import { arrayBodyItems, envelopeBranch, recordIn, renameMember } from '../model/resources.js';
+import { arrayBodyItems, createsOrUpdates, envelopeBranch, recordIn, renameMember } from '../model/resources.js';
 import { isJsonMediaType, mainType, objectShape } from '../model/schema.js';
 import { concreteType } from '../model/media.js';
 import { memberAt } from '../model/lists.js';
@@ -22,7 +22,7 @@ import { removeBelow } from './cascade.js';
 import { alternateKeysOf, idByAlternateKey } from './alternate-keys.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
-import { createsOrUpdates, documentsNotFound } from './upsert.js';
+import { documentsNotFound } from './upsert.js';
 import { resourceWindow, setWindowState, type TimeWindow } from '../model/time-window.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 

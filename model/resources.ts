@@ -305,6 +305,28 @@ export function keyOnlyAnswer(op: OperationModel, resource: ResourceModel): stri
   return name === resource.idParameter && !Object.hasOwn(resource.properties, name) ? name : undefined;
 }
 
+/**
+ * Words of an operation's text that say it creates a record or updates the one its body names: "Post a new silence
+ * or update an existing one", slicebox.local.json's "Inserts or updates a filter", "Create or update a flow",
+ * "create-or-update", "upsert" (spec/DECISIONS.md › D432).
+ */
+const CREATES_OR_UPDATES = /\b(?:creates?|created|adds?|posts?|inserts?|new)\b[^.]{0,60}?\bor[\s-]+(?:updates?|updated|replaces?|replaced|modif(?:y|ies))\b|\bupsert/i;
+
+/** Whether an operation's summary or description says it creates or updates (D432): the text alone, whatever its role. */
+export function saysCreatesOrUpdates(op: OperationModel): boolean {
+  return op.description !== undefined && CREATES_OR_UPDATES.test(op.description);
+}
+
+/**
+ * Whether a create also updates the record its body names (spec/DECISIONS.md › D432): the operation's text says it
+ * creates or updates ({@link saysCreatesOrUpdates}), and the client may send the record's key in the body (the key
+ * is not the server's alone, D50). The mock replaces the record such a create names; the suite does not take a
+ * second create naming a held key for a refused duplicate.
+ */
+export function createsOrUpdates(op: OperationModel, resource: ResourceModel): boolean {
+  return op.role === 'create' && resource.idSource !== 'server' && saysCreatesOrUpdates(op);
+}
+
 /** Sets the reading of every operation of a group that no resource holds in the end. */
 function explainGroup(group: { ops: Partial<Record<Role, OperationModel>> }, reading: Reading): void {
   for (const op of Object.values(group.ops)) op.reading = reading;
