@@ -16,20 +16,44 @@ export interface SampleRequest {
   marker?: Marker;
 }
 
-/** A parameter value as text: a schema-valid value drawn with ordinary strings and safe integers. */
+/** A schema-valid value of a parameter, drawn with ordinary strings and safe integers. */
+function drawnValue(parameter: ParameterModel, seed: number): unknown {
+  return fc.sample(validValues(parameter.schema, parameter.validate, { integers: 'safe', strings: 'ordinary' }), { numRuns: 1, seed })[0];
+}
+
+/** A drawn value ({@link drawnValue}) that is no empty array, where one of eight seeds gives one: an empty array sends no pair, which a server reads as the required parameter missing. */
+function nonEmptyDraw(parameter: ParameterModel, seed: number): unknown {
+  let value: unknown;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    value = drawnValue(parameter, seed + attempt * 1_000);
+    if (!Array.isArray(value) || value.length > 0) return value;
+  }
+  return value;
+}
+
+/** A path parameter's value as text: a drawn value ({@link drawnValue}); `1` where the draw is no scalar. */
 function parameterValue(parameter: ParameterModel, seed: number): string {
-  const [value] = fc.sample(validValues(parameter.schema, parameter.validate, { integers: 'safe', strings: 'ordinary' }), { numRuns: 1, seed });
+  const value = drawnValue(parameter, seed);
   return filterText(value !== null && typeof value === 'object' ? '1' : (value ?? '1'));
 }
 
 /**
- * The required query parameters of `op` as text, each a drawn value; an object parameter (a deepObject) is left to
- * the request's own completion ({@link requestOf} adds it member by member, D326), since one text cannot hold it.
+ * The required query parameters of `op` as text, each a drawn value; an array is sent as its style says (one pair
+ * per item, or its items joined by the parameter's delimiter), so `uuid` of `format: uuid` items gets uuids; an
+ * object parameter (a deepObject) is left to the request's own completion ({@link requestOf} adds it member by
+ * member, D326), since one text cannot hold it.
  */
 function requiredQueryText(op: OperationModel): string {
   return op.queryParams
     .filter((p) => p.required && p.deepObject !== true && !admittedTypes(p.schema).includes('object'))
-    .map((p, i) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p, 100 + i))}`)
+    .map((p, i) => {
+      const value = nonEmptyDraw(p, 100 + i);
+      const name = encodeURIComponent(p.name);
+      if (!Array.isArray(value)) return `${name}=${encodeURIComponent(filterText(value !== null && typeof value === 'object' ? '1' : (value ?? '1')))}`;
+      const items = value.map((item) => filterText(item !== null && typeof item === 'object' ? JSON.stringify(item) : item));
+      return p.delimiter === undefined ? items.map((item) => `${name}=${encodeURIComponent(item)}`).join('&') : `${name}=${encodeURIComponent(items.join(p.delimiter))}`;
+    })
+    .filter((pair) => pair !== '')
     .join('&');
 }
 
