@@ -1,19 +1,48 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
+ * The test files that watch time: a browser or a stream that sees pieces 100 ms apart arrive apart, a console
+ * that answers within its poll, a socket or a shutdown within its deadline. A second file on the other core breaks
+ * them (D361), so they run one at a time, after every other file.
+ */
+const TIMED = [
+  'test/browser.test.ts',
+  'test/console.test.ts',
+  'test/stream-console.test.ts',
+  'test/stream-browser.test.ts',
+  'test/redis/console.test.ts',
+  'test/staging/reports.test.ts',
+  'test/staging/latency.test.ts',
+  'proxy/browser.test.ts',
+  'mock/streams.test.ts',
+  'mock/console-api.test.ts',
+  'mock/cli-limits.test.ts',
+  'mock/recursive-specs.test.ts',
+  'mock/robustness-socket.test.ts',
+  'mock/prefer.test.ts',
+  'mock/shutdown.test.ts',
+];
+
+const measuring = process.env['VITEST_MEASURE'] === '1';
+
+/**
  * Vitest for `npm test`: unit tests of the spec model, the mock and the suite, the suite against the mock and its
- * self-test, the corpus of edited specs, staging conditions and Redis replicas.
+ * self-test, the corpus of edited specs, staging conditions, Redis replicas and real servers. Every file but the
+ * timed ones runs one per core (`VITEST_MAX_WORKERS` overrides); the timed ones run alone, afterwards.
+ * `npm run measure:escapes` (VITEST_MEASURE=1) runs the self-test's measurements instead.
  */
 export default defineConfig({
   test: {
-    // `npm test` runs the tests; `npm run measure:escapes` (VITEST_MEASURE=1) runs the self-test's measurements instead.
-    include: process.env['VITEST_MEASURE'] === '1' ? ['**/*.measure.ts'] : ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One test file at a time: the browser and stream tests see pieces 100 ms apart arrive apart, which a second
-    // file on the other core breaks (D361); `VITEST_MAX_WORKERS` raises it on a larger machine.
-    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 1),
+    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? availableParallelism()),
+    projects: measuring
+      ? [{ extends: true, test: { name: 'measure', include: ['**/*.measure.ts'], exclude: ['node_modules/**', 'dist/**'] } }]
+      : [
+          { extends: true, test: { name: 'parallel', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...TIMED], sequence: { groupOrder: 0 } } },
+          { extends: true, test: { name: 'timed', include: TIMED, fileParallelism: false, sequence: { groupOrder: 1 } } },
+        ],
   },
 });
