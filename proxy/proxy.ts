@@ -304,7 +304,9 @@ async function shadowExchange(context: ProxyContext, shadow: Shadow, arrival: Ar
   const written = jsonOf(arrival.bodyText);
   const upstream = { status: answer.status, body: jsonOf(upstreamText) };
   const mock = { status: response.status, body: jsonOf(body) };
-  const differences = shadow.compare(upstream, mock, answer.status < 300 ? written : undefined);
+  // The answer's documented schema says which members are optional (D531), of the first JSON media type documented.
+  const documented = op.responses.find((candidate) => candidate.status === String(answer.status)) ?? op.responses.find((candidate) => candidate.status.toUpperCase() === `${String(answer.status)[0]}XX`);
+  const differences = shadow.compare(upstream, mock, answer.status < 300 ? written : undefined, documented?.schema);
   shadow.learn(op, written, upstream, mock);
   return { status: response.status, body, differences, upstreamText };
 }
