@@ -1,6 +1,7 @@
 import { acceptMatch, mediaKind, parseAccept, serialize, type Payload } from '../model/media.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
 import { validAnswer, validatorOf } from '../model/samples.js';
+import { serverMadeAnswer } from '../model/made-up.js';
 
 /**
  * One answer ready for the wire: a documented media type and its body (spec/DECISIONS.md › D55, D57). `valid`
@@ -75,7 +76,8 @@ function contentAnswer(content: ContentModel): ContentAnswer {
   }
   // Bytes are not judged by a JSON schema: a string example is sent as its bytes, else a few bytes of the type.
   if (mediaKind(content.mediaType) === 'binary') return { mediaType: content.mediaType, payload: serialize(examples.find((e) => typeof e === 'string') ?? '', content.mediaType, content.schema), valid: true };
-  const { value, valid } = validAnswer(content.schema, content.validate, examples);
+  // Nothing of an answer is written by the request that asks for it here: a sample holds no made-up state (D530).
+  const { value, valid } = serverMadeAnswer(content.schema, content.validate, examples);
   return { mediaType: content.mediaType, payload: serialize(value, content.mediaType, content.schema), valid };
 }
 

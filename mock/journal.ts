@@ -29,8 +29,9 @@ export interface JournalViolation {
 
 /**
  * Where the mock's answer to an exchange differs from the upstream's (`proxy --shadow`, DECISIONS D471): `status`,
- * a member the mock lacks (`missing`) or adds (`added`), an array's length (`items`), a container on one side only
- * (`type`), a value the client wrote that the upstream gives back and the mock does not (`written`). `pointer` is
+ * a member the mock lacks (`missing`) or adds (`added`), an array's length (`items`), a value of another type (`type`:
+ * a container on one side only, text against a number, a date-time against other text; D532), a value the client
+ * wrote that the upstream gives back and the mock does not (`written`). `pointer` is
  * the JSON pointer in the answer; `upstream` and `mock` what each side has there (`absent` when nothing).
  */
 export interface ShadowDifference {

@@ -4,6 +4,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { admittedTypes, isMarked, objectShape, typesOf, type Schema, type Validator } from '../model/schema.js';
 import { validatorOf } from '../model/samples.js';
 import { sampleOf } from '../model/error-shape.js';
+import { serverMadeSample } from '../model/made-up.js';
 import { canonicalJson, toView } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
 
@@ -308,7 +309,7 @@ function valueType(value: unknown): string {
  * the epoch for a `unix-time` (OpenAPI Format Registry; D322), nothing for a collection of the client's (an empty map
  * or list where the schema allows one: no write put anything there, D322), else a sample. `clientSettable`: a write
  * body names the member; a collection no body can name (a completion's `choices`) is the server's output and keeps
- * its sample.
+ * its sample, less the items and optional texts that would be placeholders only (D530: an alert's `silencedBy`).
  */
 function generated(schema: Schema, clientSettable: boolean): unknown {
   const format = schema['format'] ?? (schema['allOf'] as Schema[] | undefined)?.find((part) => part['format'] !== undefined)?.['format'];
@@ -322,7 +323,8 @@ function generated(schema: Schema, clientSettable: boolean): unknown {
   const types = typesOf(schema);
   if (clientSettable && types.includes('array') && fits([])) return [];
   if (clientSettable && types.includes('object') && Object.keys(objectShape(schema).properties).length === 0 && fits({})) return {};
-  return sampleOf(schema);
+  // What no write body names is the server's own state: its sample holds no made-up items or optional texts (D530).
+  return clientSettable ? sampleOf(schema) : serverMadeSample(schema);
 }
 
 /**

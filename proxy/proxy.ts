@@ -74,6 +74,8 @@ export interface StartedProxy {
 
 /** What one proxy shares across requests: the spec, both sides, the judges and the bookkeeping. */
 interface ProxyContext {
+  /** The mock's own streams passed on to clients (the console's live journal), ended when the proxy closes. */
+  ownStreams: Set<ServerResponse>;
   model: ApiModel;
   options: ProxyOptions;
   mock: Mock<AnyRecordStore, Maybe<MockResponse>>;
@@ -148,6 +150,7 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
     logRequests: options.logger?.isLevelEnabled('info') === true,
     exchangeCount: 0,
     shadow: options.shadow === true ? new Shadow() : undefined,
+    ownStreams: new Set<ServerResponse>(),
   };
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -183,6 +186,8 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
       mock.flush();
     },
     close: async () => {
+      // The mock's streams first: a connection whose stream just ended is idle, and only then closed with the idle ones.
+      for (const open of context.ownStreams) open.end();
       await closeServer(server);
       context.recorder?.flush();
       mock.flush();
@@ -195,7 +200,10 @@ export async function startProxy(options: ProxyOptions): Promise<StartedProxy> {
 async function handle(context: ProxyContext, req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, started: number): Promise<void> {
   const arrival = arrive(context.model, context.upstream, req, body, started);
   if (arrival.url.startsWith(`${ADMIN_PREFIX}/violations`) && /^\/__admin\/violations\/?(?:\?|$)/.test(arrival.url)) return write(res, violationsEndpoint(context, arrival.request), undefined);
-  if (isOwn(arrival.url)) return write(res, await context.mock.handle(arrival.request), undefined);
+  if (isOwn(arrival.url)) {
+    const own = await context.mock.handle(arrival.request);
+    return own.stream === undefined ? write(res, own, undefined) : openOwnStream(res, own, context.ownStreams);
+  }
   const judgedRequest = arrival.preflight ? undefined : judgeRequest(context.model, { method: arrival.method, path: arrival.judgedPath, headers: arrival.headers, body: arrival.bodyText });
   const answer = (await fromMockFirst(context, arrival, judgedRequest)) ?? (await forward(context, arrival, judgedRequest?.routed.op, res));
   const { verdict, violations, text } = judgeAnswer(context, arrival, judgedRequest, answer);
@@ -304,7 +312,9 @@ async function shadowExchange(context: ProxyContext, shadow: Shadow, arrival: Ar
   const written = jsonOf(arrival.bodyText);
   const upstream = { status: answer.status, body: jsonOf(upstreamText) };
   const mock = { status: response.status, body: jsonOf(body) };
-  const differences = shadow.compare(upstream, mock, answer.status < 300 ? written : undefined);
+  // The answer's documented schema says which members are optional (D531), of the first JSON media type documented.
+  const documented = op.responses.find((candidate) => candidate.status === String(answer.status)) ?? op.responses.find((candidate) => candidate.status.toUpperCase() === `${String(answer.status)[0]}XX`);
+  const differences = shadow.compare(upstream, mock, answer.status < 300 ? written : undefined, documented?.schema);
   shadow.learn(op, written, upstream, mock);
   return { status: response.status, body, differences, upstreamText };
 }
@@ -397,6 +407,25 @@ function violationsEndpoint(context: ProxyContext, request: MockRequest): Answer
 function isStream(headers: Record<string, string | string[]>): boolean {
   const type = headerText(headers['content-type']);
   return type !== undefined && framingOf(type) !== undefined;
+}
+
+/**
+ * A stream of the mock's own (`GET /__admin/requests/stream`, the console's live journal) passed on as the mock's
+ * server does: its head and first text at once, then each write, until the client leaves or the proxy closes.
+ */
+function openOwnStream(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>): void {
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  res.writeHead(response.status, headers);
+  res.write(response.body);
+  streams.add(res);
+  res.on('close', () => streams.delete(res));
+  response.stream!({
+    write: (text) => {
+      if (!res.writableEnded) res.write(text);
+    },
+    onClose: (listener) => res.on('close', listener),
+  });
 }
 
 /** `/__admin…` and `/__health`: the mock's own endpoints, never forwarded. */

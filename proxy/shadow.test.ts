@@ -180,9 +180,57 @@ describe('Shadow.compare', () => {
 
   it('pairs items of lists in another order, and reports a list the mock lacks an item of', () => {
     const shadow = new Shadow();
+    shadow.learn(undefined, [{ name: 'a', status: 'sold' }, { name: 'b' }], { status: 200, body: undefined }, { status: 200, body: undefined });
     const upstream = [{ id: 9, name: 'a', status: 'sold' }, { id: 8, name: 'b' }];
     expect(shadow.compare({ status: 200, body: upstream }, { status: 200, body: [{ id: 2, name: 'b' }, { id: 1, name: 'a', status: 'sold' }] }, undefined)).toEqual([]);
-    expect(shadow.compare({ status: 200, body: upstream }, { status: 200, body: [{ id: 2, name: 'b' }] }, undefined)).toEqual([{ kind: 'items', pointer: '', upstream: '2 items', mock: '1 items' }]);
+    expect(shadow.compare({ status: 200, body: upstream }, { status: 200, body: [{ id: 2, name: 'b' }] }, undefined)).toEqual([
+      { kind: 'items', pointer: '', upstream: '2 items', mock: '1 items' },
+      { kind: 'written', pointer: '/name', upstream: '"a"', mock: 'absent' },
+      { kind: 'written', pointer: '/status', upstream: '"sold"', mock: 'absent' },
+    ]);
+  });
+
+  it("compares a list the server fills from its own state by its items' shape, not by how many it holds", () => {
+    const shadow = new Shadow();
+    shadow.learn(undefined, { labels: { alertname: 'Disk' } }, { status: 200, body: undefined }, { status: 200, body: undefined });
+    const alert = (receivers: unknown[], silencedBy: unknown[]): unknown => [{ labels: { alertname: 'Disk' }, receivers, status: { silencedBy } }];
+    // Another count of receivers or silences than the upstream's: that is its state, no difference.
+    expect(shadow.compare({ status: 200, body: alert([{ name: 'team' }], []) }, { status: 200, body: alert([], ['x', 'y']) }, undefined)).toEqual([]);
+    // An item of another shape is one; so is the list of written records short of one.
+    expect(shadow.compare({ status: 200, body: alert([{ name: 'team' }], []) }, { status: 200, body: alert([{ title: 'team' }], []) }, undefined)).toEqual([
+      { kind: 'missing', pointer: '/0/receivers/0/name', upstream: '"team"', mock: 'absent' },
+      { kind: 'added', pointer: '/0/receivers/0/title', upstream: 'absent', mock: '"team"' },
+    ]);
+    expect(shadow.compare({ status: 200, body: alert([], []) }, { status: 200, body: [] }, undefined)).toEqual([
+      { kind: 'items', pointer: '', upstream: '1 items', mock: '0 items' },
+      { kind: 'written', pointer: '/labels/alertname', upstream: '"Disk"', mock: 'absent' },
+    ]);
+  });
+
+  it('takes a member the mock adds that the answer documents as optional for the upstream state, unless required, undocumented or written', () => {
+    const shadow = new Shadow();
+    const schema = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, name: { type: 'string' }, note: { type: 'string' } } };
+    expect(shadow.compare({ status: 200, body: { status: 'ok' } }, { status: 200, body: { status: 'ok', name: 'string' } }, undefined, schema)).toEqual([]);
+    expect(shadow.compare({ status: 200, body: { name: 'a' } }, { status: 200, body: { status: 'ok', name: 'b', extra: 1 } }, undefined, schema)).toEqual([
+      { kind: 'added', pointer: '/status', upstream: 'absent', mock: '"ok"' },
+      { kind: 'added', pointer: '/extra', upstream: 'absent', mock: '1' },
+    ]);
+    expect(shadow.compare({ status: 200, body: { status: 'ok' } }, { status: 200, body: { status: 'ok', note: 'hello' } }, { note: 'hello' }, schema)).toEqual([
+      { kind: 'added', pointer: '/note', upstream: 'absent', mock: '"hello"' },
+    ]);
+    // Without the schema, as before: every member one side lacks.
+    expect(shadow.compare({ status: 200, body: { status: 'ok' } }, { status: 200, body: { status: 'ok', name: 'string' } }, undefined)).toEqual([{ kind: 'added', pointer: '/name', upstream: 'absent', mock: '"string"' }]);
+  });
+
+  it('compares two values the server made by type and date-time form, never by what they hold', () => {
+    const shadow = new Shadow();
+    const status = (uptime: unknown, name: unknown): unknown => ({ uptime, cluster: { name } });
+    expect(shadow.compare({ status: 200, body: status('2026-11-29T02:54:05.885Z', 'alpha') }, { status: 200, body: status('2024-01-01T00:00:00Z', 'string') }, undefined)).toEqual([]);
+    expect(shadow.compare({ status: 200, body: status('2026-11-29T02:54:05.885Z', null) }, { status: 200, body: status('2024-01-01T00:00:00Z', 'string') }, undefined)).toEqual([]);
+    expect(shadow.compare({ status: 200, body: status('2026-11-29T02:54:05.885Z', 'alpha') }, { status: 200, body: status('string', 7) }, undefined)).toEqual([
+      { kind: 'type', pointer: '/uptime', upstream: '"2026-11-29T02:54:05.885Z"', mock: '"string"' },
+      { kind: 'type', pointer: '/cluster/name', upstream: '"alpha"', mock: '7' },
+    ]);
   });
 
   it("sends the mock's id where the client names the upstream's, in the path, the query and the body", () => {

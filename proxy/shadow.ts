@@ -3,6 +3,7 @@ import type { ShadowDifference } from '../mock/journal.js';
 import { idText } from '../judge/exchange.js';
 import type { OperationModel } from '../model/model.js';
 import { keyOnlyAnswer, recordIn } from '../model/resources.js';
+import { objectShape, type Schema } from '../model/schema.js';
 
 export type { ShadowDifference } from '../mock/journal.js';
 
@@ -95,20 +96,22 @@ export class Shadow {
   }
 
   /**
-   * Where the mock's answer differs from the upstream's (DECISIONS D471): the status; else, where both bodies are
-   * JSON, each member one side has and the other lacks (objects at every depth, array items by position, an
-   * array's length), and each value a written record shows in the upstream's answer that no object of the mock's
-   * answer shows (ids compared through the pairs learned). Values the client did not write are never compared: the
-   * server makes them (ids, times, fingerprints) and no two servers make them alike.
+   * Where the mock's answer differs from the upstream's (DECISIONS D471, D532): the status; else, where both bodies
+   * are JSON, each member one side has and the other lacks (objects at every depth, array items paired), the length
+   * of an array that shows a written value, the type of two values (a date-time apart from other text), and each
+   * value a written record shows in the upstream's answer that no object of the mock's answer shows (ids compared
+   * through the pairs learned). What a value the client did not write holds is never compared: the server makes it
+   * (ids, names, times, fingerprints, how many items its own state gives a list) and no two servers make it alike.
    */
-  compare(upstream: ShadowSide, mock: ShadowSide, pending: unknown): ShadowDifference[] {
+  compare(upstream: ShadowSide, mock: ShadowSide, pending: unknown, schema?: Schema): ShadowDifference[] {
     if (upstream.status !== mock.status) return [{ kind: 'status', pointer: '', upstream: String(upstream.status), mock: String(mock.status) }];
     if (upstream.body === undefined || mock.body === undefined) return [];
     const out: ShadowDifference[] = [];
     const toUpstream = (value: unknown): unknown => (typeof value === 'string' ? (this.toUpstreamIds.get(value) ?? value) : value);
-    compareMembers(upstream.body, mock.body, '', out, toUpstream);
     const records = [...this.written];
     for (const record of Array.isArray(pending) ? pending : [pending]) if (isObject(record)) records.push(leavesOf(record, '', []));
+    const writtenValues = new Set(records.flatMap((leaves) => leaves.map((leaf) => leaf.value)).filter((value) => typeof value === 'string' || typeof value === 'number'));
+    compareMembers(upstream.body, mock.body, '', out, { toUpstream, writtenValues }, schema);
     const upstreamObjects = objectsOf(upstream.body, '', []);
     const mockObjects = objectsOf(mock.body, '', []);
     const reported = new Set<string>();
@@ -149,29 +152,88 @@ export function jsonOf(text: string | undefined): unknown {
   }
 }
 
-function compareMembers(upstream: unknown, mock: unknown, pointer: string, out: ShadowDifference[], toUpstream: (value: unknown) => unknown): void {
+/** What {@link compareMembers} reads besides the two answers: the mock's ids as the upstream's, and every value written. */
+interface Reading {
+  toUpstream: (value: unknown) => unknown;
+  /** The texts and numbers of every written record (the kept ones and the exchange's own body). */
+  writtenValues: ReadonlySet<unknown>;
+}
+
+function compareMembers(upstream: unknown, mock: unknown, pointer: string, out: ShadowDifference[], reading: Reading, schema: Schema | undefined): void {
   if (Array.isArray(upstream) && Array.isArray(mock)) {
-    if (upstream.length !== mock.length) out.push({ kind: 'items', pointer, upstream: `${upstream.length} items`, mock: `${mock.length} items` });
-    const partners = alignItems(upstream, mock, toUpstream);
+    // How many items a list the server fills from its own state holds (an alert's receivers, a cluster's peers) is
+    // that state's, which no client sees: only a list that shows what a client wrote is compared by length (D532).
+    const written = holdsWritten(upstream, reading, (value) => value) || holdsWritten(mock, reading, reading.toUpstream);
+    if (upstream.length !== mock.length && written) out.push({ kind: 'items', pointer, upstream: `${upstream.length} items`, mock: `${mock.length} items` });
+    const partners = alignItems(upstream, mock, reading.toUpstream);
     upstream.forEach((item, i) => {
       const partner = partners[i];
-      if (partner !== undefined) compareMembers(item, mock[partner], `${pointer}/${i}`, out, toUpstream);
+      if (partner !== undefined) compareMembers(item, mock[partner], `${pointer}/${i}`, out, reading, schema === undefined ? undefined : itemsOf(schema));
     });
     return;
   }
   if (isObject(upstream) && isObject(mock)) {
+    const members = schema === undefined ? undefined : membersOf(schema);
     for (const name of Object.keys(upstream)) {
       const at = `${pointer}/${escapePointer(name)}`;
       if (!(name in mock)) out.push({ kind: 'missing', pointer: at, upstream: summary(upstream[name]), mock: 'absent' });
-      else compareMembers(upstream[name], mock[name], at, out, toUpstream);
+      else compareMembers(upstream[name], mock[name], at, out, reading, members?.properties[name]);
     }
-    for (const name of Object.keys(mock)) if (!(name in upstream)) out.push({ kind: 'added', pointer: `${pointer}/${escapePointer(name)}`, upstream: 'absent', mock: summary(mock[name]) });
+    for (const name of Object.keys(mock)) {
+      if (name in upstream) continue;
+      // The mock shows every member its description documents; one documented as optional that the upstream leaves
+      // out is the upstream's state (a cluster run alone has no name), unless the client wrote it (D531).
+      if (members !== undefined && Object.hasOwn(members.properties, name) && !members.required.has(name) && !holdsWritten(mock[name], reading, reading.toUpstream)) continue;
+      out.push({ kind: 'added', pointer: `${pointer}/${escapePointer(name)}`, upstream: 'absent', mock: summary(mock[name]) });
+    }
     return;
   }
-  const upstreamKind = kindOf(upstream);
-  const mockKind = kindOf(mock);
-  // A member both sides have compares by presence only; a container on one side and not the other is a shape apart.
-  if (upstreamKind !== mockKind && (upstreamKind !== 'value' || mockKind !== 'value')) out.push({ kind: 'type', pointer, upstream: summary(upstream), mock: summary(mock) });
+  // A container on one side and not the other is a shape apart; two values compare by their type and date-time form,
+  // never by what they hold, which the server makes (D532); a null is no type, as either side may have none yet.
+  if (shapeOf(upstream) !== shapeOf(mock) && upstream !== null && mock !== null) out.push({ kind: 'type', pointer, upstream: summary(upstream), mock: summary(mock) });
+}
+
+/**
+ * The members an object's schema documents, by name (its own, its `allOf` parts' and each `oneOf`/`anyOf` branch's,
+ * the first schema found for a name), and those it requires (its own and its `allOf` parts').
+ */
+function membersOf(schema: Schema): { properties: Record<string, Schema>; required: ReadonlySet<string> } {
+  const { properties, required } = objectShape(schema);
+  const found: Record<string, Schema> = { ...properties };
+  for (const keyword of ['oneOf', 'anyOf']) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches as Schema[]) {
+      if (typeof branch !== 'object' || branch === null) continue;
+      for (const [name, sub] of Object.entries(objectShape(branch).properties)) found[name] ??= sub;
+    }
+  }
+  return { properties: Object.fromEntries(Object.entries(found).filter(([, sub]) => typeof sub === 'object' && sub !== null)), required: new Set(required) };
+}
+
+/** The schema of an array's items (its own or its `allOf` parts'), or `undefined`. */
+function itemsOf(schema: Schema): Schema | undefined {
+  const parts = [schema, ...((schema['allOf'] as Schema[] | undefined) ?? [])];
+  return parts.map((part) => part['items']).find((items): items is Schema => typeof items === 'object' && items !== null && !Array.isArray(items));
+}
+
+/** RFC 3339's date-time, as a server makes a time: the one form of a text the shadow compares. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** What the shadow compares of a value: `array`, `object`, `number`, `boolean`, `date-time`, `string`, `null`. */
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return DATE_TIME.test(value) ? 'date-time' : 'string';
+  return typeof value;
+}
+
+/** Whether a text or number of `value`, at any depth (read through `read`), is one a client wrote. */
+function holdsWritten(value: unknown, reading: Reading, read: (value: unknown) => unknown): boolean {
+  if (reading.writtenValues.size === 0) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsWritten(item, reading, read));
+  if (isObject(value)) return Object.values(value).some((item) => holdsWritten(item, reading, read));
+  return (typeof value === 'string' || typeof value === 'number') && reading.writtenValues.has(read(value));
 }
 
 /**
@@ -212,10 +274,6 @@ function alignItems(upstream: readonly unknown[], mock: readonly unknown[], toUp
 
 function isScalar(value: unknown): boolean {
   return value === null || (typeof value !== 'object' && value !== undefined);
-}
-
-function kindOf(value: unknown): 'array' | 'object' | 'value' {
-  return Array.isArray(value) ? 'array' : isObject(value) ? 'object' : 'value';
 }
 
 /** Every scalar below a written record, by JSON pointer (array items by position). */
