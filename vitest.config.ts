@@ -11,6 +11,7 @@ const TIMED = [
   'test/console.test.ts',
   'test/stream-console.test.ts',
   'test/stream-browser.test.ts',
+  'test/shadow-console.test.ts',
   'test/redis/console.test.ts',
   'test/staging/reports.test.ts',
   'test/staging/latency.test.ts',
