@@ -241,6 +241,10 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       case 'replace':
       case 'update': {
         const window = resourceWindow(resource);
+        // RFC 9110 § 9.3.4: a PUT creates the resource its URL names when none exists. Read so where the records have
+        // no create of their own, addressed by the path and not numbered (D503); the documented 201 says it was made.
+        const putCreates = op.role === 'replace' && op.method === 'PUT' && op.idIn === 'path' && resource.operations.create === undefined && !numbered && resource.parent?.singleton !== true;
+        const createdStatus = op.responses.some((response) => response.status === '201') ? 201 : status;
         return ({ store, path, body, siblingStores, parentStore }) =>
           andThen(idOf(path, body, store!), (id) => {
           // `PUT` sets a singleton that is not there yet (`PUT /users/{userId}/profile`); `PATCH` needs one.
@@ -251,6 +255,17 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           if (typeof id === 'object') return id;
           return andThen(store!.get(id), (json) => {
             const previous = owned(json, path) === undefined ? undefined : parseRecord(json!);
+            // Where no other operation creates the records, a PUT at an item path nothing holds creates it there (D503).
+            if (previous === undefined && putCreates && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+              const made = linked(recordFromBody(resource, body as RecordValue), path);
+              made[resource.idProperty] = ownKey(id);
+              return andThen(derive(made, body as RecordValue, path, parentStore), (): Maybe<OperationResult> => {
+                const invalid = recordProblem(resource, made);
+                if (invalid !== undefined) return invalid;
+                return andThen(store!.create(made, id), (created): OperationResult =>
+                  created.ok ? { status: createdStatus, json: answer(created.json) } : created.reason === 'taken' ? exists(op, resource, ownKey(id)) : { error: 'STORE_FULL', detail: `The mock holds its maximum of ${store!.maxRecords} ${resource.name}.` });
+              });
+            }
             if (previous === undefined) return notFound(id);
             // An optional body left out changes nothing (D50): the record is answered as it is. A POST's JSON body
             // (D150) is no merge patch: a null there sets a member that admits null.

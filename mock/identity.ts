@@ -96,7 +96,9 @@ export function readIdentities(api: ApiModel): Identities | undefined {
           // Kept under each value that names the user, as a login may name it by another (an email, not the user name).
           for (const naming of namingValues(body)) registered.set(naming, { ...registered.get(naming), ...body });
         }
-        if (login !== undefined) {
+        // A token member the client wrote itself (an SSH key's `key`) is the client's value, never a token to issue.
+        const wrote = login !== undefined && writes(jsonOf(request.body), login.tokenAt);
+        if (login !== undefined && !wrote) {
           const known = body === undefined ? undefined : namingValues(body).map((naming) => registered.get(naming)).find((user) => user !== undefined);
           const user: Json = { ...known, ...body };
           const token = randomBytes(24).toString('base64url');
@@ -125,6 +127,16 @@ export function readIdentities(api: ApiModel): Identities | undefined {
       return response instanceof Promise ? response.then(after) : after(response);
     },
   };
+}
+
+/** Whether a request body holds a member at `path` (`['key']`, `['user', 'token']`). */
+function writes(body: Json | undefined, path: readonly string[]): boolean {
+  let at: unknown = body;
+  for (const name of path) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at) || !Object.hasOwn(at, name)) return false;
+    at = (at as Record<string, unknown>)[name];
+  }
+  return true;
 }
 
 /** A schema's properties, those of its `allOf` parts merged in. */

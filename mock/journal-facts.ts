@@ -1,7 +1,7 @@
 import { parseExact } from '../model/json.js';
 import type { ApiModel, OperationModel } from '../model/model.js';
 import type { EntryFacts, JournalResponse, Validation } from './journal.js';
-import { routingMethod } from './refusals.js';
+import { routingMethod, slashToggled } from './refusals.js';
 import type { MockRequest } from './messages.js';
 
 /** Codes of the answers the pipeline gives before routing found an operation (spec/DECISIONS.md › D11, D12). */
@@ -35,7 +35,11 @@ export function routeOf(api: ApiModel, request: Pick<MockRequest, 'method' | 'ur
   if (!pathname.startsWith(`${api.basePath}/`) && pathname !== api.basePath) return undefined;
   const path = pathname.slice(api.basePath.length);
   const method = routingMethod(api, request.method, pathname);
-  return api.operations.find((op) => op.method === method && op.pattern.test(path));
+  const found = api.operations.find((op) => op.method === method && op.pattern.test(path));
+  if (found !== undefined || api.operations.some((op) => op.pattern.test(path))) return found;
+  // A path that differs from a described one only by a trailing slash names it, as the pipeline routes it (D500).
+  const other = slashToggled(api, path);
+  return other === undefined ? undefined : api.operations.find((op) => op.method === method && op.pattern.test(other));
 }
 
 function errorFacts(body: string): { code: string | undefined; message: string | undefined } | undefined {

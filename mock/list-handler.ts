@@ -9,7 +9,7 @@ import { mainType, objectShape, typesOf, type Schema } from '../model/schema.js'
 import { exactDecimal, numericRangesOf, windowOf, withinBound } from '../model/windows.js';
 import type { Handler, OperationResult } from './handler.js';
 import { listItemFit } from './answer-fit.js';
-import { andThen, filterKey, withoutLink, type ListPage, type Maybe, type RecordValue } from './store/record-store.js';
+import { andThen, filterKey, ownKey, withoutLink, type ListPage, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
  * The page's records completed with the members the list's own item schema requires and the record schema does not
@@ -115,6 +115,13 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
     return kept;
   };
   const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
+  // A wrapper's `ids` beside the records lists their keys in the page's order (D505), as JSON text.
+  const listsIds = model.members.some((m) => m.holds === 'ids');
+  const idsOf = (json: string): string => {
+    const parsed = parseExact(json);
+    if (!parsed.ok || !Array.isArray(parsed.document.value)) return '[]';
+    return canonicalJson((parsed.document.value as unknown[]).map((record) => (record !== null && typeof record === 'object' ? ownKey((record as RecordValue)[resource.idProperty] as RecordId) : null)));
+  };
   // The last page's link needs the count too.
   const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
   const linkHeader = model.headers.find((h) => h.holds === 'link');
@@ -176,6 +183,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
       if (result === undefined) return refused();
       const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page, before });
       facts.origin = originOf(host);
+      if (listsIds) facts.ids = idsOf(result.json);
       const headers = headersOf(model, facts, linkHeader !== undefined);
       const json = writer === undefined ? answered(result.json) : writer(answered(result.json), facts);
       return headers === undefined ? { status: op.successStatus, json } : { status: op.successStatus, json, headers };
@@ -400,6 +408,8 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
     if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
     const object = holder as Record<string, unknown>;
     const key = member.path.at(-1)!;
+    // The keys of a list no resource holds are the example's own.
+    if (member.holds === 'ids') continue;
     let value = facts[member.holds];
     if (value === undefined) {
       if (object[key] === null) continue;
@@ -588,6 +598,8 @@ function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly
 }
 
 function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): string | undefined {
+  // The records' keys are JSON text already (D505).
+  if (node.holds === 'ids') return typeof facts.ids === 'string' ? facts.ids : node.required ? '[]' : undefined;
   let value = facts[node.holds];
   if (value === undefined) {
     if (node.nullable) return 'null';

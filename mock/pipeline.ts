@@ -2,7 +2,7 @@ import type { ErrorShape } from '../model/model.js';
 import type { MockRequest, MockResponse } from './messages.js';
 import { parseExact, toView } from '../model/json.js';
 import { concreteType, mediaKind, serialize } from '../model/media.js';
-import { mainType } from '../model/schema.js';
+import { isJsonMediaType, mainType } from '../model/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
 import { isFormMediaType } from '../model/resources.js';
 import { reversedRangeIn } from '../model/windows.js';
@@ -22,7 +22,7 @@ import { fileTrees } from './file-tree.js';
 import { singularCode } from './record-bodies.js';
 import { bodyAsksStream, streamChunks } from './streams.js';
 import type { StreamModel } from '../model/streams.js';
-import { documentsErrorBody, refuse, routingMethod, unroutedShapes, type Refusal } from './refusals.js';
+import { documentsErrorBody, refuse, routingMethod, slashToggled, unroutedShapes, type Refusal } from './refusals.js';
 import { MemoryRecordStore } from './store/memory-store.js';
 import { memberSourceOf, memberWriteOf } from './member-writes.js';
 import { storesBelow } from './cascade.js';
@@ -378,10 +378,40 @@ function route(api: ApiModel, method: string, pathname: string): Routed {
   }
   if (found !== undefined) return found;
   const matching = api.operations.filter((op) => op.pattern.test(path));
-  if (matching.length === 0) return { error: 'ROUTE_NOT_FOUND' };
+  if (matching.length === 0) {
+    // A path that differs from a described one only by a trailing slash names it (D500): only when nothing else matches.
+    const other = slashToggled(api, path);
+    if (other !== undefined && api.operations.some((op) => op.pattern.test(other))) return route(api, method, `${api.basePath}${other}`);
+    // A free-text last parameter takes the rest of the path, slashes and all (D506): only when nothing else matches.
+    let rest: { operation: OperationModel; segments: readonly string[] } | undefined;
+    for (const op of api.operations) {
+      if (op.method !== method) continue;
+      const match = greedyPattern(op)?.exec(path);
+      if (match != null && (rest === undefined || fixedText(op) > fixedText(rest.operation))) rest = { operation: op, segments: match.slice(1) };
+    }
+    return rest ?? { error: 'ROUTE_NOT_FOUND' };
+  }
   const allow = [...new Set(matching.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'].join(', ');
   if (method === 'OPTIONS') return { operation: undefined, allow };
   return { error: 'METHOD_NOT_ALLOWED', detail: `${method} is not allowed on ${pathname}; allowed: ${allow}.`, headers: { allow } };
+}
+
+const greedyPatterns = new WeakMap<OperationModel, RegExp | null>();
+
+/**
+ * The pattern of an operation whose path ends in a parameter of free text (a string with no enum, pattern or
+ * format), that parameter taking the rest of the path, slashes included (spec/DECISIONS.md › D506): a plugin id
+ * `@scope/package:plugin`, a resource name `projects/p/locations/l`. `undefined` for any other path.
+ */
+function greedyPattern(op: OperationModel): RegExp | undefined {
+  let found = greedyPatterns.get(op);
+  if (found === undefined) {
+    const last = op.pathParams.at(-1);
+    const free = last !== undefined && op.path.endsWith(`{${last.name}}`) && last.type === 'string' && ['enum', 'pattern', 'format', 'const'].every((keyword) => last.schema[keyword] === undefined);
+    found = free ? new RegExp(`${op.pattern.source.slice(0, -'([^/]+)$'.length)}(.+)$`) : null;
+    greedyPatterns.set(op, found);
+  }
+  return found ?? undefined;
 }
 
 const fixedTexts = new WeakMap<OperationModel, number>();
@@ -467,7 +497,10 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   if (bytes === undefined || bytes.length === 0) {
     return body.required ? { error: 'BODY_REQUIRED' } : { query, path, body: undefined };
   }
-  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const sentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  // A string body a client sends through the Fetch standard without naming its type goes as `text/plain`: where the
+  // operation takes JSON and documents no 415, it is read as the JSON it holds, as servers that parse every body do (D501).
+  const mediaType = sentType === 'text/plain' && !body.mediaTypes.includes(sentType) && !op.responses.some((response) => response.status === '415') ? (body.mediaTypes.find(isJsonMediaType) ?? sentType) : sentType;
   if (!body.mediaTypes.includes(mediaType)) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }

@@ -66,6 +66,20 @@ export function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
   };
 }
 
+const slashed = new WeakMap<ApiModel, boolean>();
+
+/**
+ * The same path with its trailing slash removed, or added when it has none (spec/DECISIONS.md › D500), for a
+ * description that writes some of its own paths with a trailing slash (its server routes both forms); `undefined`
+ * for any other description (D23: no path normalisation), and for the root `/` and an empty path.
+ */
+export function slashToggled(api: ApiModel, path: string): string | undefined {
+  let writes = slashed.get(api);
+  if (writes === undefined) slashed.set(api, (writes = api.operations.some((op) => op.path.length > 1 && op.path.endsWith('/'))));
+  if (!writes || path === '' || path === '/') return undefined;
+  return path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+}
+
 /**
  * The method a request is routed by: its own, except a `HEAD`, answered as the `GET` of its path (RFC 9110 § 9.3.2)
  * unless the spec documents a `HEAD` operation there (a description may give `HEAD` its own responses: D343).

@@ -64,13 +64,22 @@ export function shapeOfList(schema: Schema): ListShape | undefined {
   if (typesOf(schema).includes('array')) return { kind: 'array' };
   const top = recordsMember(schema);
   if (top !== undefined) return { kind: 'object', itemsProperty: top, itemsPath: [top], schema };
-  // One level down: HAL's `_embedded.<name>`, or `{data: {items: [...]}, ...}`.
-  for (const [name, sub] of Object.entries(objectShape(schema).properties)) {
-    if (typeof sub !== 'object' || sub === null || !(name === '_embedded' || name === 'embedded' || ITEMS_NAMES.includes(loose(name)) || loose(name) === 'result')) continue;
+  // One level down: HAL's `_embedded.<name>`, or `{data: {items: [...]}, ...}`, or the answer's only member, which
+  // then names the list (`{workspaces: {ids: [...], values: [...]}}`, D504).
+  const members = Object.entries(objectShape(schema).properties);
+  for (const [name, sub] of members) {
+    const known = name === '_embedded' || name === 'embedded' || ITEMS_NAMES.includes(loose(name)) || loose(name) === 'result';
+    if (typeof sub !== 'object' || sub === null || !(known || members.length === 1)) continue;
     const inner = recordsMember(sub);
-    if (inner !== undefined) return { kind: 'object', itemsProperty: name, itemsPath: [name, inner], schema };
+    // Under an only member of another name, only an array of objects is read as the records.
+    if (inner !== undefined && (known || holdsObjects(objectShape(sub).properties[inner]!))) return { kind: 'object', itemsProperty: name, itemsPath: [name, inner], schema };
   }
   return undefined;
+}
+
+/** Whether an array schema's items are objects (typed so, or with properties). */
+function holdsObjects(array: Schema): boolean {
+  return mainType(itemsOf(array) ?? {}) === 'object' || Object.keys(objectShape(itemsOf(array) ?? {}).properties).length > 0;
 }
 
 /** The array member of an object schema that holds records: by its usual name, else the first array of objects, else the first array. */
@@ -296,6 +305,8 @@ function factOf(name: string, schema: Schema, parent: string | undefined, paging
     if (key === 'last' || key === 'islast' || key === 'lastpage') return { holds: 'isLast', href: false };
     return undefined;
   }
+  // An array of scalars named `ids` beside the records holds their keys, in the page's order (D505).
+  if (type === 'array' && key === 'ids' && !holdsObjects(schema)) return { holds: 'ids', href: false };
   const href = type === 'object' && objectShape(schema).properties['href'] !== undefined;
   if (type !== 'string' && !href) return undefined;
   const format = String(schema['format'] ?? '');

@@ -272,7 +272,7 @@ export type PagingModel = { kind: 'page'; parameter: string; first: number } | {
  *   `@odata.nextLink`; header `x-next`), a path reference: the request's path and query with the paging parameter
  *   set (`/v1/pets?page=2&size=10`); `null` (or left out) where there is no such page.
  */
-export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returned' | 'more' | 'isFirst' | 'isLast' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'lastLink' | 'selfLink';
+export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returned' | 'more' | 'isFirst' | 'isLast' | 'next' | 'nextLink' | 'prevLink' | 'firstLink' | 'lastLink' | 'selfLink' | 'ids';
 
 /** A member of a wrapper list answer and what it holds. */
 export interface PageMember {
@@ -354,6 +354,13 @@ export interface ParentModel {
 
 /** The member a sub-resource's record keeps its parent's id in when its schema names no such property (never answered). */
 export const PARENT_LINK = '\u0000parent';
+
+/**
+ * The key member of a resource whose records name no key of their own and are addressed by their URL alone
+ * (spec/DECISIONS.md › D502): the item path's last segment, kept beside the record and never answered. Like
+ * {@link PARENT_LINK}, its NUL keeps it apart from any member a description can name.
+ */
+export const URL_KEY = '\u0000key';
 
 /**
  * How a list answer holds its records: a bare array (seed, Pets), or an array member of a wrapper object (its

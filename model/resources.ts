@@ -1,7 +1,7 @@
 import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
 import { numberPerParent } from './numbering.js';
-import { PARENT_LINK, type IdSource, type Reading, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
+import { PARENT_LINK, URL_KEY, type IdSource, type Reading, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
@@ -46,7 +46,8 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     // A collection below an item (`/owners/{ownerId}/pets`) is a sub-resource's (D53); other templates are not collections.
     const isCollection = (path: string): boolean => !path.includes('{') || parentItemOf(path) !== undefined;
     const isItem = collection !== undefined && isCollection(collection);
-    const base = isItem ? collection : op.path;
+    // A collection path written with a trailing slash (`/workspaces/`) is the one its item path lies under (D500).
+    const base = isItem ? collection : op.path.length > 1 ? op.path.replace(/\/$/, '') : op.path;
     if (!isCollection(base) && extension.name === undefined) {
       op.reading = collection !== undefined ? { reason: `its path is an item path under ${collection}, which is no collection, and no collection's create answers the record it reads`, decision: 'D141' } : { reason: 'its path is no collection: a path template sits before its last segment, and it is not the item path of one', decision: 'D32' };
       if (collection !== undefined && extension.role === undefined) orphans.push(op);
@@ -650,9 +651,13 @@ function buildResource(
   const createShape = createBody === undefined ? undefined : objectShape(createBody);
   const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && op.path === group.item)?.pathParams.at(-1)?.description;
   const shownKey = group.item === undefined || idParameter === undefined ? undefined : addressedMember(group.item, Object.values(ops), shape.properties, shape.required);
-  const idProperty = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription, shownKey);
+  const picked = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription, shownKey);
+  // Records with no key member of their own that a PUT at their item path writes and a GET there reads are keyed by
+  // that URL (D502): the path's last segment, kept beside the record and never answered.
+  const urlKeyed = picked === undefined && idParameter !== undefined && ops.create === undefined && ops.replace?.path === group.item && ops.read?.path === group.item;
+  const idProperty = urlKeyed ? URL_KEY : picked;
   if (idProperty === undefined) return undefined;
-  const idSchema = shape.properties[idProperty] ?? {};
+  const idSchema = urlKeyed ? { type: 'string' } : (shape.properties[idProperty] ?? {});
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
 
   const list: ListModel | undefined = ops.list === undefined ? undefined : listModelOf(ops.list, false, shape.properties, extension);
@@ -673,7 +678,7 @@ function buildResource(
     idType,
     idSchema,
     idParameter,
-    idSource: extension.idSource ?? idSourceOf(idProperty, createBody),
+    idSource: extension.idSource ?? (urlKeyed ? 'client' : idSourceOf(idProperty, createBody)),
     parent: undefined,
     createAnswer: ops.create === undefined || createAnswer !== undefined ? 'record' : 'none',
     operations: ops,

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Before `npm test`: some tests start real programs that npm does not ship, from Debian's packages (npm downloads
 // no browser and no server): chromium (the browser tests), redis-server (the Redis store's replicas), openssl (a
-// throwaway CA for the TLS tests), script (a terminal for the colour tests), prometheus-alertmanager and
-// python3-jupyter-server (real servers the suite is run against; Jupyter's is found by the description it ships, in
+// throwaway CA for the TLS tests), script (a terminal for the colour tests), prometheus-alertmanager,
+// python3-jupyter-server and python3-jupyterlab-server (real servers the suite is run against; Jupyter's and
+// JupyterLab's are found by the description each ships, in
 // Debian's Python path, which another Python on PATH, such as pyenv's, does not read). Whatever is missing is installed
 // with apt on a Debian machine run as root; otherwise this says which command to run, and the tests that need it
 // will fail saying the same.
@@ -17,6 +18,7 @@ const NEEDED = [
   { program: 'script', pkg: 'bsdutils' },
   { program: 'prometheus-alertmanager', pkg: 'prometheus-alertmanager' },
   { program: '/usr/lib/python3/dist-packages/jupyter_server/services/api/api.yaml', pkg: 'python3-jupyter-server' },
+  { program: '/usr/lib/python3/dist-packages/jupyterlab_server/rest-api.yml', pkg: 'python3-jupyterlab-server' },
 ];
 
 const found = (program) => (program.startsWith('/') ? existsSync(program) : spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0);

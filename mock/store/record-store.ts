@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { isLosslessNumber } from 'lossless-json';
 import { exactInteger, toView } from '../../model/json.js';
-import { PARENT_LINK, type ResourceModel } from '../../model/model.js';
+import { PARENT_LINK, URL_KEY, type ResourceModel } from '../../model/model.js';
 import { patternRegExp, type Schema } from '../../model/schema.js';
 import { validatorOf } from '../../model/samples.js';
 import { editRecordText } from './record-text.js';
@@ -214,11 +214,13 @@ export function storedFilters(resource: ResourceModel): readonly StoredFilter[] 
 
 /**
  * The schema a store writes a record with: the record schema, and for a sub-resource whose schema names no parent
- * property, the mock's own link member ({@link PARENT_LINK}) too, which answers never show ({@link withoutLink}).
+ * property, the mock's own link member ({@link PARENT_LINK}) too, and the URL key of a record that names none
+ * ({@link URL_KEY}, D502), which answers never show ({@link withoutLink}).
  */
 export function storedSchema(resource: ResourceModel): Schema {
-  if (resource.parent === undefined || resource.parent.inSchema) return resource.recordSchema;
-  return { allOf: [resource.recordSchema, { properties: { [PARENT_LINK]: {} } }] };
+  const kept = { ...(resource.parent === undefined || resource.parent.inSchema ? {} : { [PARENT_LINK]: {} }), ...(resource.idProperty === URL_KEY ? { [URL_KEY]: { type: 'string' } } : {}) };
+  if (Object.keys(kept).length === 0) return resource.recordSchema;
+  return { allOf: [resource.recordSchema, { properties: kept }] };
 }
 
 /** What joins a parent's key and a record's own key in the store id of a record keyed under its parent (D290). */
@@ -253,11 +255,15 @@ export function ownKey(id: RecordId): RecordId {
  */
 export function withoutLink(resource: ResourceModel, json: string): string {
   const link = resource.parent !== undefined && !resource.parent.inSchema;
+  const urlKey = resource.idProperty === URL_KEY;
   const scoped = keyedUnderParent(resource);
   // Both the link's name and the join hold a NUL, which JSON writes escaped: a text without one has nothing to edit.
-  if ((!link && !scoped) || !json.includes('\\u0000')) return json;
+  if ((!link && !scoped && !urlKey) || !json.includes('\\u0000')) return json;
   // Only the record's own members: a nested member of the same name (a free-form body's `name`) is the client's, as sent.
-  return editRecordText(json, { ...(link ? { drop: PARENT_LINK } : {}), ...(scoped ? { scoped: { member: resource.idProperty, separator: SCOPE_JOIN } } : {}) });
+  // A key kept beside a record addressed by its URL (D502) is never answered either; nor is its parent's part.
+  const own = urlKey ? editRecordText(json, { drop: URL_KEY }) : json;
+  if (!link && !scoped) return own;
+  return editRecordText(own, { ...(link ? { drop: PARENT_LINK } : {}), ...(scoped && !urlKey ? { scoped: { member: resource.idProperty, separator: SCOPE_JOIN } } : {}) });
 }
 
 /**
@@ -268,8 +274,10 @@ export function isValidRecord(resource: ResourceModel, record: RecordValue): boo
   // A key held under its parent (D290) is judged as answers show it: its own part.
   const key = record[resource.idProperty];
   const shown = typeof key === 'string' && keyedUnderParent(resource) ? { ...record, [resource.idProperty]: ownKey(key) } : record;
-  if (resource.parent === undefined || resource.parent.inSchema || !Object.hasOwn(shown, PARENT_LINK)) return resource.validateRecord(toView(shown));
-  const { [PARENT_LINK]: _link, ...own } = shown;
+  const { [URL_KEY]: _key, ...keyless } = shown;
+  const judged = resource.idProperty === URL_KEY ? keyless : shown;
+  if (resource.parent === undefined || resource.parent.inSchema || !Object.hasOwn(judged, PARENT_LINK)) return resource.validateRecord(toView(judged));
+  const { [PARENT_LINK]: _link, ...own } = judged;
   return resource.validateRecord(toView(own));
 }
 
