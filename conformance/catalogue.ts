@@ -23,7 +23,7 @@ import { viewChecks } from './checks/views.js';
 import { fieldWriteCheck } from './checks/field-writes.js';
 import { parentScopeCheck } from './checks/parent-scope.js';
 import { expectReadBack } from './checks/read.js';
-import { createRecord } from './checks/records.js';
+import { absentStatuses, createRecord } from './checks/records.js';
 import { absentParentCheck, referenceCheck } from './checks/references.js';
 import { referencesOf } from '../model/references.js';
 import { createsOrUpdates } from '../model/resources.js';
@@ -84,7 +84,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
     refusals.push(isolated(`${create.operationId}.invalid-body`, () => invalidBodyCheck(resource, `${create.operationId}.invalid-body`, `${where(create)}: a body with invalid values (wrong types, null, outside the enum, bounds, lengths, patterns, formats or int64, forbidden properties, not an object, not JSON, empty) is a 400 in the documented error shape, and nothing is created.`)));
   }
   // A singleton's read names its parent, not the record (D53): no id can name an absent one.
-  if (read !== undefined && resource.idParameter !== undefined) absent.push(isolated(`${read.operationId}.not-found`, () => notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape; a malformed one a 4xx, never a 5xx.`)));
+  if (read !== undefined && resource.idParameter !== undefined) absent.push(isolated(`${read.operationId}.not-found`, () => notFoundCheck(resource, `${read.operationId}.not-found`, `${where(read)}: an \`${resource.idParameter}\` that names no record is a 404 in the documented error shape${absentStatuses(read).length > 1 ? ' (or its documented 2xx: it documents no 404, D540)' : ''}; a malformed one a 4xx, never a 5xx.`)));
   if (list !== undefined) {
     const limit = resource.limit;
     if (limit !== undefined || resource.filters.length > 0) {

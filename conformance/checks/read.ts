@@ -10,7 +10,7 @@ import { idOf, isKnownId, memory, type Check, type ExactRecord } from './check.j
 import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
 import { largestPageQuery } from './population.js';
-import { createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
+import { absentStatuses, createRecord, expectSameRecord, listRecords, operation, readRecord } from './records.js';
 
 /**
  * Reads a record the target acknowledged and holds it to what was acknowledged (every field, byte for byte);
@@ -118,7 +118,7 @@ export function notFoundCheck(resource: ResourceModel, id: string, rule: string)
       }
       const attempt = async ({ value, valid }: { value: string; valid: boolean }): Promise<void> => {
         if (valid && isKnownId(context, resource, value)) return;
-        const expected = valid ? [404] : context.target.strict ? [400, 404] : [400, 404, 422];
+        const expected = valid ? absentStatuses(op) : context.target.strict ? [400, 404] : [400, 404, 422];
         await context.call(op, itemRequest(context, resource, op, value), expected);
       };
       const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : malformedTexts(op, resource);

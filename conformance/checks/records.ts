@@ -35,6 +35,15 @@ export function successStatuses(op: OperationModel): number[] {
   return documented.length === 0 ? [op.successStatus] : documented;
 }
 
+/**
+ * The statuses a read may answer for a well-formed id that names no record: 404, and also its documented 2xx where
+ * the read documents no 404 (nor `4XX`): such a description promises no 404, and a server that answers an empty
+ * record of that name (a workspace that "exists" once asked for) is inside it (spec/DECISIONS.md › D540).
+ */
+export function absentStatuses(op: OperationModel): number[] {
+  return op.responses.some((r) => r.status === '404' || r.status === '4XX') ? [404] : [404, ...successStatuses(op)];
+}
+
 /** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
 export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[] {
   const list = resource.listShape?.kind === 'object' ? memberAt(body, resource.listShape.itemsPath) : body;

@@ -9,7 +9,7 @@ import { idOf, isKnownId, memory, rememberRecords, type Check, type ExactRecord 
 import { itemRequest, withClientId } from './identity.js';
 import { absentIds } from './read.js';
 import { renameMember } from '../../model/resources.js';
-import { conflictStatuses, createRecord, listRecords, successStatuses } from './records.js';
+import { absentStatuses, conflictStatuses, createRecord, listRecords, successStatuses } from './records.js';
 import { sampleRequests, writes } from './requests.js';
 import { callUnderProducedRecord } from './producers.js';
 import { documentedStatuses } from '../../judge/documented.js';
@@ -47,7 +47,7 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
     // Only a read whose path names the record itself can be asked for an absent one: a singleton's read (one record
     // per parent, `/clusters/{cluster_id}/clusterlint`) names its parent, which exists, so whether it answers 200 or
     // 404 depends on what earlier requests of the run made under it.
-    if (read.pathParams.some((parameter) => parameter.name === resource.idParameter)) probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: itemRequest(context, resource, read, id), status: [404] })));
+    if (read.pathParams.some((parameter) => parameter.name === resource.idParameter)) probes.push(absentIds(context, resource).filter((id) => !isKnownId(context, resource, id)).map((id) => ({ op: read, request: itemRequest(context, resource, read, id), status: absentStatuses(read) })));
     if (existing.length > 0) probes.push(fc.constantFrom(...existing).map((id) => ({ op: read, request: itemRequest(context, resource, read, id), status: successStatuses(read) })));
   }
   if (context.target.readOnly || create === undefined) return probes;
