@@ -19,12 +19,21 @@ export interface SpecDocument {
   locate: (value: object) => string | undefined;
   /** What applying the overlays left to say (an action that selected nothing); empty without overlays. */
   overlayNotes: string[];
+  /** Every file read, as absolute paths (URLs as given), the root first: what a cached copy depends on (model/document-cache.ts). */
+  files: string[];
+  /** The map behind `locate`: each object of the files read and where it was written. */
+  origins: ReadonlyMap<object, string>;
 }
 
 /** How to read a description beyond its path. */
 export interface ReadOptions {
   /** OpenAPI Overlay files applied, in order, to the description as written, before any `$ref` is followed (model/overlay.ts). */
   overlays?: readonly string[] | undefined;
+  /**
+   * The cache of read descriptions (model/document-cache.ts, used by `loadModel`): a folder to keep it in, `false`
+   * for none; unset, the `OPENAPI_HARNESS_MODEL_CACHE` variable decides, else the default folder.
+   */
+  cache?: string | false | undefined;
 }
 
 /**
@@ -63,12 +72,15 @@ export async function readSpecDocument(specPath: string, readOptions: ReadOption
   const overlayNotes: string[] = [];
   // A URL is read as json-schema-ref-parser reads it (http/https); anything else is a file.
   const rootFile = /^https?:\/\//i.test(specPath) ? specPath : resolvePath(specPath);
-  const origins = new WeakMap<object, string>();
+  // A Map, not a WeakMap, so that a cached copy can carry it (model/document-cache.ts); the objects live as long as the document anyway.
+  const origins = new Map<object, string>();
+  const files = new Set<string>([rootFile]);
   const skipped: string[] = [];
   const refSiblings: string[] = [];
   const display = (file: string): string => displayPath(file);
   const watch = (value: unknown, file: FileInfo): unknown => {
     const path = fileUrlToPath(file.url);
+    files.add(path);
     markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped, refSiblings);
     return value;
   };
@@ -114,7 +126,7 @@ export async function readSpecDocument(specPath: string, readOptions: ReadOption
     throw describeFailure(error, rootFile);
   }
   checkStructure(document, display(rootFile));
-  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value), overlayNotes };
+  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value), overlayNotes, files: [...files], origins };
 }
 
 /** `document` with `overlays` applied (model/overlay.ts), their notes added to `notes`. */
@@ -161,7 +173,7 @@ function parseYaml(file: FileInfo): unknown {
  * Records where each object of a freshly parsed file sits, and turns every `$ref` that serving never reads into
  * `x-unresolved-ref` (recorded in `skipped`), so that it is never fetched.
  */
-function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: WeakMap<object, string>, skipped: string[], siblings: string[]): void {
+function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: Map<object, string>, skipped: string[], siblings: string[]): void {
   if (typeof value !== 'object' || value === null) return;
   origins.set(value, `${file}#${pointer}`);
   if (Array.isArray(value)) {
