@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { cacheDirOf, MODEL_CACHE_VARIABLE, readSpecDocumentCached } from './document-cache.js';
+import { cacheDirOf, defaultCacheDir, MODEL_CACHE_VARIABLE, readSpecDocumentCached } from './document-cache.js';
 import { loadModel, PACKAGE_VERSION } from './loader.js';
 
 /** A description in two files: the root names a schema kept in `schemas.yaml`. */
@@ -91,14 +91,19 @@ describe('the cache of read descriptions (keyed by content: a changed descriptio
     expect((await loadModel(spec, { cache })).operations.map((op) => op.operationId)).toEqual(['listThings', 'listOthers']);
   });
 
-  test('turned off, nothing is written; the variable names the folder or turns it off', async () => {
+  test('turned off, nothing is written; the variable turns it on, names the folder or turns it off, and is off unset', async () => {
     const read = await readSpecDocumentCached(spec, { cache: false }, PACKAGE_VERSION);
     expect(read.cached).toBe(false);
     expect(readdirSync(dir)).not.toContain('cache');
     const before = process.env[MODEL_CACHE_VARIABLE];
     try {
+      delete process.env[MODEL_CACHE_VARIABLE];
+      expect(cacheDirOf({})).toBeUndefined();
+      expect(cacheDirOf({ cache })).toBe(cache);
       process.env[MODEL_CACHE_VARIABLE] = 'off';
       expect(cacheDirOf({})).toBeUndefined();
+      process.env[MODEL_CACHE_VARIABLE] = 'on';
+      expect(cacheDirOf({})).toBe(defaultCacheDir());
       process.env[MODEL_CACHE_VARIABLE] = cache;
       expect(cacheDirOf({})).toBe(cache);
       expect(cacheDirOf({ cache: false })).toBeUndefined();

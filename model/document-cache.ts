@@ -7,8 +7,10 @@ import { deserialize, serialize } from 'node:v8';
 import { readSpecDocument, type ReadOptions, type SpecDocument } from './document.js';
 
 /**
- * The variable that turns the cache of read descriptions off (`off`, `false`, `0` or `no`) or names its folder
- * (any other text). Unset: {@link defaultCacheDir}.
+ * The variable that turns the cache of read descriptions on (`on`, `true`, `1` or `yes`: in {@link defaultCacheDir};
+ * any other text but `off`, `false`, `0` or `no` names its folder). Unset, the cache is off: on GitHub's description
+ * it saves about 0.5 s of CPU of a second start and costs 18 MB of peak RSS (36 MB on the start that writes the
+ * entry), against a 250 MB target (bench/RESULTS.md).
  */
 export const MODEL_CACHE_VARIABLE = 'OPENAPI_HARNESS_MODEL_CACHE';
 
@@ -16,7 +18,7 @@ export const MODEL_CACHE_VARIABLE = 'OPENAPI_HARNESS_MODEL_CACHE';
 const MAX_ENTRIES = 24;
 
 /** Bumped when what an entry holds changes shape, so that an entry written by another layout is never read. */
-const ENTRY_FORMAT = 1;
+const ENTRY_FORMAT = 2;
 
 /**
  * This module's code and the code that reads a description, as run (compiled `.js`, or `.ts` under a test runner):
@@ -33,13 +35,13 @@ export function defaultCacheDir(cwd: string = process.cwd()): string {
   return existsSync(join(cwd, 'node_modules')) ? join(cwd, 'node_modules', '.cache', 'openapi-harness') : join(tmpdir(), 'openapi-harness-cache');
 }
 
-/** The cache folder `options.cache` and {@link MODEL_CACHE_VARIABLE} ask for, or `undefined` when the cache is off. */
+/** The cache folder `options.cache` and {@link MODEL_CACHE_VARIABLE} ask for, or `undefined` when the cache is off (the default). */
 export function cacheDirOf(options: ReadOptions): string | undefined {
   if (options.cache === false) return undefined;
   if (typeof options.cache === 'string') return resolve(options.cache);
   const variable = process.env[MODEL_CACHE_VARIABLE]?.trim();
-  if (variable !== undefined && /^(?:off|false|0|no)$/i.test(variable)) return undefined;
-  return variable === undefined || variable === '' ? defaultCacheDir() : resolve(variable);
+  if (variable === undefined || variable === '' || /^(?:off|false|0|no)$/i.test(variable)) return undefined;
+  return /^(?:on|true|1|yes)$/i.test(variable) ? defaultCacheDir() : resolve(variable);
 }
 
 /** What an entry keeps beside the read description: the files it was read from, each with the hash of its bytes. */
@@ -48,7 +50,10 @@ interface EntryIndex {
   files: { path: string; sha256: string }[];
 }
 
-/** What an entry holds: the read description, its origins as pairs (v8's serializer keeps their identity). */
+/**
+ * What an entry holds: the read description and its origins, flat as object, file index, pointer, … (v8's serializer
+ * keeps the objects' identity; each file's name is kept once, not with each of a large file's objects).
+ */
 interface EntryBody {
   document: Record<string, unknown>;
   format: SpecDocument['format'];
@@ -56,7 +61,8 @@ interface EntryBody {
   refSiblings: string[];
   overlayNotes: string[];
   files: string[];
-  origins: [object, string][];
+  originFiles: string[];
+  origins: unknown[];
 }
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
@@ -98,8 +104,28 @@ function readEntry(dir: string, key: string, root: string): SpecDocument | undef
     if (index.format !== ENTRY_FORMAT) return undefined;
     for (const file of index.files) if (file.path !== root && sha256(readFileSync(file.path)) !== file.sha256) return undefined;
     const body = deserialize(readFileSync(join(dir, `${key}.v8`))) as EntryBody;
-    const origins = new Map(body.origins);
-    return { document: body.document, format: body.format, skipped: body.skipped, refSiblings: body.refSiblings, overlayNotes: body.overlayNotes, files: body.files, origins, locate: (value) => origins.get(value) };
+    // The origins are asked for only where a start-up note names a place: the map is built on the first question.
+    let origins: Map<object, string> | undefined;
+    const originsOf = (): Map<object, string> => {
+      if (origins === undefined) {
+        origins = new Map();
+        for (let at = 0; at < body.origins.length; at += 3) origins.set(body.origins[at] as object, `${body.originFiles[body.origins[at + 1] as number]}#${body.origins[at + 2] as string}`);
+        body.origins = [];
+      }
+      return origins;
+    };
+    return {
+      document: body.document,
+      format: body.format,
+      skipped: body.skipped,
+      refSiblings: body.refSiblings,
+      overlayNotes: body.overlayNotes,
+      files: body.files,
+      get origins() {
+        return originsOf();
+      },
+      locate: (value) => originsOf().get(value),
+    };
   } catch {
     return undefined;
   }
@@ -117,7 +143,17 @@ function prune(dir: string): void {
 function writeEntry(dir: string, key: string, read: SpecDocument, root: string): void {
   if (read.files.some((file) => /^https?:\/\//i.test(file))) return;
   try {
-    const body: EntryBody = { document: read.document, format: read.format, skipped: read.skipped, refSiblings: read.refSiblings, overlayNotes: read.overlayNotes, files: read.files, origins: [...read.origins] };
+    const originFiles: string[] = [];
+    const fileIndex = new Map<string, number>();
+    const origins: unknown[] = [];
+    for (const [value, where] of read.origins) {
+      const hash = where.indexOf('#');
+      const file = where.slice(0, hash);
+      let index = fileIndex.get(file);
+      if (index === undefined) fileIndex.set(file, (index = originFiles.push(file) - 1));
+      origins.push(value, index, where.slice(hash + 1));
+    }
+    const body: EntryBody = { document: read.document, format: read.format, skipped: read.skipped, refSiblings: read.refSiblings, overlayNotes: read.overlayNotes, files: read.files, originFiles, origins };
     const index: EntryIndex = { format: ENTRY_FORMAT, files: read.files.filter((file) => file !== root).map((path) => ({ path, sha256: sha256(readFileSync(path)) })) };
     mkdirSync(dir, { recursive: true });
     const temp = `.${process.pid}-${Date.now()}`;

@@ -31,7 +31,7 @@ export interface ReadOptions {
   overlays?: readonly string[] | undefined;
   /**
    * The cache of read descriptions (model/document-cache.ts, used by `loadModel`): a folder to keep it in, `false`
-   * for none; unset, the `OPENAPI_HARNESS_MODEL_CACHE` variable decides, else the default folder.
+   * for none; unset, the `OPENAPI_HARNESS_MODEL_CACHE` variable decides (unset too: no cache).
    */
   cache?: string | false | undefined;
 }

@@ -35,8 +35,8 @@ const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(['ACL', 'BIND', 'CHECKOU
 
 /**
  * Reads a spec (OpenAPI 3.0 or 3.1, or Swagger 2.0 converted on load; YAML or JSON; one file or several, see
- * `readSpecDocument`; read once, then from the cache of model/document-cache.ts while its content, its overlays' and the
- * package's stay the same), with `options.overlays` (OpenAPI Overlay files) applied to it first, resolves every `$ref` serving needs, converts every schema once, and finds its resources,
+ * `readSpecDocument`; where the cache of model/document-cache.ts is on, read once, then from it while its content, its
+ * overlays' and the package's stay the same), with `options.overlays` (OpenAPI Overlay files) applied to it first, resolves every `$ref` serving needs, converts every schema once, and finds its resources,
  * once at start-up, so no request looks anything up again. Validators compile on their first use (`compile`).
  * A schema keyword no validator can compile is left out and named in `notes` (file, pointer, reason).
  * Errors: rejects with a message naming the file, the JSON pointer and the reason when the document cannot be
