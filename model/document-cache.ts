@@ -93,7 +93,7 @@ export async function readSpecDocumentCached(specPath: string, options: ReadOpti
   }
   const found = readEntry(dir, key, root);
   if (found !== undefined) return { ...found, cached: true };
-  const read = await readSpecDocument(specPath, options);
+  const read = await readSpecDocument(specPath, options, true);
   writeEntry(dir, key, read, root);
   return { ...read, cached: false };
 }
@@ -146,7 +146,7 @@ function writeEntry(dir: string, key: string, read: SpecDocument, root: string):
     const originFiles: string[] = [];
     const fileIndex = new Map<string, number>();
     const origins: unknown[] = [];
-    for (const [value, where] of read.origins) {
+    for (const [value, where] of read.origins ?? []) {
       const hash = where.indexOf('#');
       const file = where.slice(0, hash);
       let index = fileIndex.get(file);
