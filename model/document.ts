@@ -19,12 +19,21 @@ export interface SpecDocument {
   locate: (value: object) => string | undefined;
   /** What applying the overlays left to say (an action that selected nothing); empty without overlays. */
   overlayNotes: string[];
+  /** Every file read, as absolute paths (URLs as given), the root first: what a cached copy depends on (model/document-cache.ts). */
+  files: string[];
+  /** The map behind `locate`, each object of the files read and where it was written: kept only when asked (`keepOrigins`), for the cache. */
+  origins?: ReadonlyMap<object, string> | undefined;
 }
 
 /** How to read a description beyond its path. */
 export interface ReadOptions {
   /** OpenAPI Overlay files applied, in order, to the description as written, before any `$ref` is followed (model/overlay.ts). */
   overlays?: readonly string[] | undefined;
+  /**
+   * The cache of read descriptions (model/document-cache.ts, used by `loadModel`): a folder to keep it in, `false`
+   * for none; unset, the `OPENAPI_HARNESS_MODEL_CACHE` variable decides (unset too: no cache).
+   */
+  cache?: string | false | undefined;
 }
 
 /**
@@ -56,19 +65,24 @@ const SERVED_EXTENSIONS = new Set(['x-resource']);
  * the root's `tags`, `info` or `externalDocs` is not followed: serving never reads it, so a Markdown page or a
  * missing file there never stops the start (the caller logs `skipped`). Errors: {@link SpecDocumentError} naming the file, the pointer and the reason for
  * a file that cannot be read or parsed, a `$ref` that does not resolve, or a document that is neither OpenAPI 3
- * nor Swagger 2.0.
+ * nor Swagger 2.0. `keepOrigins` returns the map behind `locate` as `origins` (a Map, which holds more memory than
+ * the WeakMap used otherwise), for the cache of model/document-cache.ts to carry.
  */
-export async function readSpecDocument(specPath: string, readOptions: ReadOptions = {}): Promise<SpecDocument> {
+export async function readSpecDocument(specPath: string, readOptions: ReadOptions = {}, keepOrigins = false): Promise<SpecDocument> {
   const overlays = readOptions.overlays ?? [];
   const overlayNotes: string[] = [];
   // A URL is read as json-schema-ref-parser reads it (http/https); anything else is a file.
   const rootFile = /^https?:\/\//i.test(specPath) ? specPath : resolvePath(specPath);
-  const origins = new WeakMap<object, string>();
+  // A Map where a cached copy is to carry it (model/document-cache.ts), else a WeakMap, which costs less memory.
+  const kept = keepOrigins ? new Map<object, string>() : undefined;
+  const origins: Map<object, string> | WeakMap<object, string> = kept ?? new WeakMap<object, string>();
+  const files = new Set<string>([rootFile]);
   const skipped: string[] = [];
   const refSiblings: string[] = [];
   const display = (file: string): string => displayPath(file);
   const watch = (value: unknown, file: FileInfo): unknown => {
     const path = fileUrlToPath(file.url);
+    files.add(path);
     markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped, refSiblings);
     return value;
   };
@@ -114,7 +128,7 @@ export async function readSpecDocument(specPath: string, readOptions: ReadOption
     throw describeFailure(error, rootFile);
   }
   checkStructure(document, display(rootFile));
-  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value), overlayNotes };
+  return { document, format, skipped: [...new Set(skipped)], refSiblings: [...new Set(refSiblings)], locate: (value) => origins.get(value), overlayNotes, files: [...files], origins: kept };
 }
 
 /** `document` with `overlays` applied (model/overlay.ts), their notes added to `notes`. */
@@ -161,7 +175,7 @@ function parseYaml(file: FileInfo): unknown {
  * Records where each object of a freshly parsed file sits, and turns every `$ref` that serving never reads into
  * `x-unresolved-ref` (recorded in `skipped`), so that it is never fetched.
  */
-function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: WeakMap<object, string>, skipped: string[], siblings: string[]): void {
+function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: Map<object, string> | WeakMap<object, string>, skipped: string[], siblings: string[]): void {
   if (typeof value !== 'object' || value === null) return;
   origins.set(value, `${file}#${pointer}`);
   if (Array.isArray(value)) {

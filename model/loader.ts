@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSpecDocument, type ReadOptions } from './document.js';
+import type { ReadOptions } from './document.js';
+import { readSpecDocumentCached } from './document-cache.js';
 import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
@@ -34,7 +35,8 @@ const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(['ACL', 'BIND', 'CHECKOU
 
 /**
  * Reads a spec (OpenAPI 3.0 or 3.1, or Swagger 2.0 converted on load; YAML or JSON; one file or several, see
- * `readSpecDocument`), with `options.overlays` (OpenAPI Overlay files) applied to it first, resolves every `$ref` serving needs, converts every schema once, and finds its resources,
+ * `readSpecDocument`; where the cache of model/document-cache.ts is on, read once, then from it while its content, its
+ * overlays' and the package's stay the same), with `options.overlays` (OpenAPI Overlay files) applied to it first, resolves every `$ref` serving needs, converts every schema once, and finds its resources,
  * once at start-up, so no request looks anything up again. Validators compile on their first use (`compile`).
  * A schema keyword no validator can compile is left out and named in `notes` (file, pointer, reason).
  * Errors: rejects with a message naming the file, the JSON pointer and the reason when the document cannot be
@@ -42,7 +44,7 @@ const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(['ACL', 'BIND', 'CHECKOU
  * `OverlayError` naming the overlay file and the action when an overlay cannot be applied (model/overlay.ts).
  */
 export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptions = {}): Promise<ApiModel> {
-  const read = await readSpecDocument(specPath, options);
+  const read = await readSpecDocumentCached(specPath, options, PACKAGE_VERSION);
   const document = read.document as Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
   const ajv = createAjv();
   const converter = createSchemaConverter(read.format === 'openapi-3.0' || read.format === 'swagger-2.0', ajv);
