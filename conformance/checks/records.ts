@@ -30,10 +30,16 @@ export function operation(resource: ResourceModel, role: keyof ResourceModel['op
   return op;
 }
 
-/** The statuses a successful call of `op` may answer: every documented 2xx (seed: listPets 200, createPet 201). */
+/**
+ * The statuses a successful call of `op` may answer: every documented 2xx (seed: listPets 200, createPet 201); where
+ * none is documented, every documented 3xx (an OAuth start that answers only its `301` redirect, D554); else the
+ * operation's success status.
+ */
 export function successStatuses(op: OperationModel): number[] {
   const documented = op.responses.map((r) => Number(r.status)).filter((status) => status >= 200 && status < 300);
-  return documented.length === 0 ? [op.successStatus] : documented;
+  if (documented.length > 0) return documented;
+  const redirects = op.responses.map((r) => Number(r.status)).filter((status) => status >= 300 && status < 400);
+  return redirects.length === 0 ? [op.successStatus] : redirects;
 }
 
 /** The records of a list answer: the bare array (seed, Pets), or the array property of a wrapper object. */
