@@ -1,6 +1,6 @@
 import { canonicalJson, parseExact, toView } from '../model/json.js';
 import type { ListModel, OperationModel, ResourceModel } from '../model/model.js';
-import { keyOnlyAnswer } from '../model/resources.js';
+import { keyOnlyAnswer, scalarAnswer } from '../model/resources.js';
 import { validatorOf, validSample } from '../model/samples.js';
 import { objectShape, type Schema, type Validator } from '../model/schema.js';
 import { admitsNull } from './record-bodies.js';
@@ -31,6 +31,26 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
   const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined && r.validate !== undefined);
   if (response === undefined || response.schema === resource.recordSchema) return undefined;
   const validate = response.validate!;
+  // A create that answers a scalar answers the new key where the scalar's schema takes it, else a valid sample (D552).
+  const scalar = scalarAnswer(op);
+  if (scalar !== undefined) {
+    const sample = canonicalJson(validSample(response.schema!));
+    const fits = (text: string): boolean => {
+      const parsed = parseExact(text);
+      return parsed.ok && validate(toView(parsed.document.value));
+    };
+    return {
+      answer: (json) => {
+        const parsed = parseExact(json);
+        const record = parsed.ok ? parsed.document.value : undefined;
+        const id = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as RecordValue)[resource.idProperty] : undefined;
+        const idText = id === undefined || id === null ? undefined : typeof id === 'string' ? id : canonicalJson(id);
+        const key = idText === undefined || scalar === 'boolean' ? undefined : scalar === 'string' ? JSON.stringify(idText) : /^-?\d+(?:\.\d+)?$/.test(idText) ? idText : undefined;
+        return key !== undefined && fits(key) ? key : sample;
+      },
+      align: (record) => record,
+    };
+  }
   // A create whose answer holds nothing but the record's key answers that key alone (D431).
   const onlyKey = keyOnlyAnswer(op, resource);
   if (onlyKey !== undefined) {

@@ -1,6 +1,7 @@
 import { createErrorShape } from '../model/error-shape.js';
 import type { ErrorShape } from '../model/model.js';
-import type { ApiModel, OperationModel } from '../model/model.js';
+import { mediaKind } from '../model/media.js';
+import type { ApiModel, OperationModel, ResponseModel } from '../model/model.js';
 import { ERRORS, type ErrorCode } from './errors.js';
 import type { MockRequest, MockResponse } from './messages.js';
 
@@ -50,15 +51,21 @@ export function adapterError(api: ApiModel, request: Pick<MockRequest, 'method' 
   return refuse(shape, { error: code, detail });
 }
 
-/** For a request no operation answers (404, 405): the error shape some operation documents for that status, else any documented error shape, else the seed's. */
+/**
+ * For a request no operation answers (404, 405), or an operation that documents no error body: the JSON error shape
+ * some operation documents for that status, else any documented JSON error shape, else the seed's (D551).
+ */
 export function unroutedShapes(api: ApiModel): (status: number) => ErrorShape {
   const cache = new Map<number, ErrorShape>();
   return (status) => {
     let shape = cache.get(status);
     if (shape === undefined) {
-      const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && r.schema !== undefined));
+      // Only a JSON error is lent to other operations: one upload's `text/plain` 400 says nothing of how the API's
+      // other operations err, and an error an operation does not document is JSON to its clients (D59, D551).
+      const lent = (r: ResponseModel) => r.schema !== undefined && r.contents.some((c) => mediaKind(c.mediaType) === 'json');
+      const documenting = (names: string[]) => api.operations.find((op) => op.responses.some((r) => names.includes(r.status) && lent(r)));
       // A schema documented for this very status first, then for its range, then for `default`.
-      const anyError = () => api.operations.find((op) => op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && r.schema !== undefined));
+      const anyError = () => api.operations.find((op) => op.responses.some((r) => /^[45]|^DEFAULT$/.test(r.status) && lent(r)));
       shape = (documenting([String(status)]) ?? documenting([`${String(status)[0]}XX`]) ?? documenting(['DEFAULT']) ?? anyError())?.errors ?? SEED_ERRORS;
       cache.set(status, shape);
     }

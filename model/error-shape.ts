@@ -32,7 +32,7 @@ function validationStatus(responses: readonly ResponseModel[]): boolean {
 /**
  * Builds an operation's error shapes from its documented responses. For each status the response documented
  * for it is found (exact, then `4XX`, then `default`; one with a body first, spec/DECISIONS.md › D58) and its
- * content chosen (a JSON media type first, then XML, then text). The JSON schema is filled field by field: the
+ * content chosen (a JSON media type first, then XML, then text; bytes where the status documents only bytes, D550). The JSON schema is filled field by field: the
  * HTTP status goes to an integer field named like `status` (or an integer `code`), the message to `message`/
  * `detail`/…, the code to a string `code`/`error`/…, `title` gets the status's reason phrase, a list of error
  * objects (`{errors: [...]}`) or one error object under a member (`{error: {...}}`) is filled the same way, and any other
@@ -47,8 +47,14 @@ export function createErrorShape(responses: readonly ResponseModel[]): ErrorShap
   // An error status the operation does not document takes the shape of its first documented error (as the suite
   // holds it, D39): a spec that writes its errors as problem+json for 400 and 404 means them for 401 too.
   const firstError = responses.find((r) => (/^[45]/.test(r.status) || r.status === 'DEFAULT') && r.contents.some(writable));
-  const withBody = (status: number): ResponseModel | undefined =>
-    [String(status), `${String(status)[0]}XX`, 'DEFAULT'].map((name) => responses.find((r) => r.status === name && r.contents.some(writable))).find((r) => r !== undefined) ?? firstError;
+  const withBody = (status: number): ResponseModel | undefined => {
+    const names = [String(status), `${String(status)[0]}XX`, 'DEFAULT'];
+    // The response that documents this status with a body is answered in its own media type, even when that is
+    // only bytes (`image/png`, `application/octet-stream`): its client reads nothing else there (D550).
+    const own = names.map((name) => responses.find((r) => r.status === name && r.contents.length > 0)).find((r) => r !== undefined);
+    if (own !== undefined && !own.contents.some(writable)) return own;
+    return names.map((name) => responses.find((r) => r.status === name && r.contents.some(writable))).find((r) => r !== undefined) ?? firstError;
+  };
   const cache = new Map<number, (facts: ErrorFacts) => { value: unknown; content: ContentModel | undefined }>();
   const made = (facts: ErrorFacts) => {
     let make = cache.get(facts.status);
@@ -69,12 +75,14 @@ export function createErrorShape(responses: readonly ResponseModel[]): ErrorShap
     write(facts) {
       const { value, content } = made(facts);
       if (content === undefined) return { text: JSON.stringify(value), mediaType: 'application/json' };
+      // Bytes documented for an error carry its message, or its filled object as JSON text where the schema is one.
+      if (!writable(content)) return { text: typeof value === 'string' ? value : JSON.stringify(value), mediaType: concreteType(content.mediaType) };
       return { text: serialize(value, content.mediaType, content.schema).text ?? '', mediaType: concreteType(content.mediaType) };
     },
   };
 }
 
-/** A content an error can be written in: JSON, XML or text (not bytes). */
+/** A content an error is written in by choice: JSON, XML or text (bytes only where the status documents nothing else, D550). */
 function writable(content: ContentModel): boolean {
   return mediaKind(content.mediaType) !== 'binary';
 }
@@ -83,12 +91,12 @@ const KIND_ORDER = ['json', 'xml', 'text'];
 
 /** How one status's error body is made from the facts, in the content chosen for it. */
 function maker(response: ResponseModel | undefined): (facts: ErrorFacts) => { value: unknown; content: ContentModel | undefined } {
-  const content = response?.contents.filter(writable).sort((a, b) => KIND_ORDER.indexOf(mediaKind(a.mediaType)) - KIND_ORDER.indexOf(mediaKind(b.mediaType)))[0];
+  const content = response?.contents.filter(writable).sort((a, b) => KIND_ORDER.indexOf(mediaKind(a.mediaType)) - KIND_ORDER.indexOf(mediaKind(b.mediaType)))[0] ?? response?.contents[0];
   if (content === undefined) return (facts) => ({ value: { code: facts.code, message: facts.message, status: facts.status }, content: undefined });
   const validate = content.validate;
   const schema = content.schema ?? {};
   const kind = mediaKind(content.mediaType);
-  const fill = kind === 'text' && mainType(schema) !== 'object' ? (facts: ErrorFacts) => facts.message : filler(content.schema);
+  const fill = (kind === 'text' || kind === 'binary') && mainType(schema) !== 'object' ? (facts: ErrorFacts) => facts.message : filler(content.schema);
   let fallback: { value: unknown } | undefined;
   return (facts) => {
     const value = fill(facts);

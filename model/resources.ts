@@ -307,6 +307,21 @@ export function keyOnlyAnswer(op: OperationModel, resource: ResourceModel): stri
 }
 
 /**
+ * The type of a create's success answer when it is a scalar (spec/DECISIONS.md › D552): `integer`, `number` or
+ * `string` (an answer that can hold the new record's key: Magento's `POST /V1/sharedCatalog` answers the new id as an
+ * integer, `POST /V1/taxClasses` as a string), or `boolean` (a bare acknowledgement, `POST /V1/carts/mine/gift-message`).
+ * The mock answers the new key where the scalar can hold it, else a valid sample; the suite reads the record back by
+ * the key so answered. `undefined` for any other operation or answer.
+ */
+export function scalarAnswer(op: OperationModel): 'integer' | 'number' | 'string' | 'boolean' | undefined {
+  if (op.role !== 'create' || op.answerEnvelope !== undefined) return undefined;
+  const response = op.responses.find((r) => r.status === String(op.successStatus) && r.schema !== undefined);
+  if (response === undefined) return undefined;
+  const type = mainType(response.schema!);
+  return type === 'integer' || type === 'number' || type === 'string' || type === 'boolean' ? type : undefined;
+}
+
+/**
  * Words of an operation's text that say it creates a record or updates the one its body names: "Post a new silence
  * or update an existing one", slicebox.local.json's "Inserts or updates a filter", "Create or update a flow",
  * "create-or-update", "upsert" (spec/DECISIONS.md › D432).

@@ -58,7 +58,7 @@ export function isPinned(context: PinsHolder, op: OperationModel, member: string
 function withPins<T extends Record<string, unknown>>(context: PinsHolder, op: OperationModel, drawn: T): T {
   const body = withNarrowings(context.run.refusals?.narrowings, op, drawn);
   const pinned = context.run.pins.get(op);
-  if (pinned === undefined || pinned.size === 0 || Array.isArray(body)) return body;
+  if (pinned === undefined || pinned.size === 0 || Array.isArray(body) || (body as unknown) === null || typeof body !== 'object') return body;
   const copy: Record<string, unknown> = { ...body };
   for (const [member, value] of pinned) if (Object.hasOwn(copy, member)) copy[member] = value;
   return copy as T;
@@ -262,8 +262,13 @@ function unpinnedBody(op: OperationModel, integers: ValueOptions['integers'], se
   return shallowCopy(body);
 }
 
-/** A copy of a drawn body one level deep that stays an array where the body is one (an array body is not an object of indices). */
+/**
+ * A copy of a drawn body one level deep that stays an array where the body is one (an array body is not an object of
+ * indices), and a scalar body (a JSON string, number or boolean) as it is: a string spread is an object of its
+ * characters, which its schema refuses (D553).
+ */
 function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
+  if ((body as unknown) === null || typeof body !== 'object') return body;
   return Array.isArray(body) ? ([...(body as unknown[])] as unknown as Record<string, unknown>) : { ...body };
 }
 

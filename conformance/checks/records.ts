@@ -1,5 +1,6 @@
 import { documentedStatuses } from '../../judge/documented.js';
 import { canonicalJson, exactInteger } from '../../model/json.js';
+import { isLosslessNumber } from 'lossless-json';
 import { memberAt } from '../../model/lists.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
 import { limitRange, queryText, type ListQuery } from '../arbitraries/query-strings.js';
@@ -9,7 +10,7 @@ import { Violation } from '../contract.js';
 import { GenerationGaveUp } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
 import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, returnedPart, shows } from '../../judge/record-rules.js';
-import { arrayBodyItems, keyOnlyAnswer, recordIn } from '../../model/resources.js';
+import { arrayBodyItems, keyOnlyAnswer, recordIn, scalarAnswer } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import { refusalIn } from '../refusals.js';
 import type { CheckContext } from '../check-context.js';
@@ -29,10 +30,16 @@ export function operation(resource: ResourceModel, role: keyof ResourceModel['op
   return op;
 }
 
-/** The statuses a successful call of `op` may answer: every documented 2xx (seed: listPets 200, createPet 201). */
+/**
+ * The statuses a successful call of `op` may answer: every documented 2xx (seed: listPets 200, createPet 201); where
+ * none is documented, every documented 3xx (an OAuth start that answers only its `301` redirect, D554); else the
+ * operation's success status.
+ */
 export function successStatuses(op: OperationModel): number[] {
   const documented = op.responses.map((r) => Number(r.status)).filter((status) => status >= 200 && status < 300);
-  return documented.length === 0 ? [op.successStatus] : documented;
+  if (documented.length > 0) return documented;
+  const redirects = op.responses.map((r) => Number(r.status)).filter((status) => status >= 300 && status < 400);
+  return redirects.length === 0 ? [op.successStatus] : redirects;
 }
 
 /**
@@ -111,8 +118,13 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   const sent = (recordIn(sentValue, op.bodyEnvelope) ?? {}) as ExactRecord;
   // A create that answers only the new key (D431) is read back by it, as one that answers nothing is.
   const keyMember = keyOnlyAnswer(op, resource);
-  const answered = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ExactRecord) : undefined;
-  const created = answered !== undefined && keyMember === undefined ? answered : await createdWithoutAnswer(context, resource, sent, exchange, keyMember === undefined || answered?.[keyMember] === undefined ? undefined : idKey(answered[keyMember]));
+  const answered = body !== null && typeof body === 'object' && !Array.isArray(body) && !isLosslessNumber(body) ? (body as ExactRecord) : undefined;
+  // A create that answers a scalar (D552) is read back by it where it can be the record's key.
+  const scalarKey = keyMember === undefined ? answeredScalarKey(resource, op, body) : undefined;
+  const created =
+    answered !== undefined && keyMember === undefined
+      ? answered
+      : await createdWithoutAnswer(context, resource, sent, exchange, scalarKey ?? (keyMember === undefined || answered?.[keyMember] === undefined ? undefined : idKey(answered[keyMember])));
   expectEcho(context, resource, op, sent, created, exchange);
   const id = idOf(resource, created);
   if (!isNewId(context, resource, id, sentAt)) throw new Violation(`the ${exchange.response.status} carries ${resource.idProperty} ${id}, which another record already has (ids must be new)`, exchange);
@@ -123,6 +135,18 @@ export async function createRecord(context: CheckContext, resource: ResourceMode
   if (resource.idType === 'integer') remembered.lastCreatedId = exactInteger(id);
   rememberRecords(context, resource, [created]);
   return created;
+}
+
+/**
+ * The key a create's scalar answer names (spec/DECISIONS.md › D552): its text where the answer's schema is an
+ * integer, number or string and the text can be the resource's id (digits for an integer id), else `undefined`
+ * (a boolean, `"OK"` beside integer ids), when the record is found as for a create that answers nothing.
+ */
+function answeredScalarKey(resource: ResourceModel, op: OperationModel, body: unknown): string | undefined {
+  const scalar = scalarAnswer(op);
+  if (scalar === undefined || scalar === 'boolean' || body === null || body === undefined || (typeof body === 'object' && !isLosslessNumber(body))) return undefined;
+  const key = idKey(body);
+  return resource.idType === 'integer' && !/^-?\d+$/.test(key) ? undefined : key;
 }
 
 /**
