@@ -7,7 +7,7 @@ import { limitRange, queryText, type ListQuery } from '../arbitraries/query-stri
 import { inWindow } from '../window-query.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
-import { GenerationGaveUp } from '../arbitraries/bounded.js';
+import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
 import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, returnedPart, shows } from '../../judge/record-rules.js';
 import { arrayBodyItems, keyOnlyAnswer, recordIn, scalarAnswer } from '../../model/resources.js';
@@ -243,13 +243,21 @@ async function createSingleAware(context: CheckContext, resource: ResourceModel,
 /**
  * The record a create made when its answer carries none (D52: 201/204 without a body): read back by the id in
  * its `Location` header, else by the id the client sent; without a read operation, the body sent with that id.
- * Errors: a {@link Violation} when neither names the record (a client could never find what it created).
+ * Errors: when neither names the record, a {@link Violation} for a 201 of a resource with a read (a client could
+ * never find what it created), else {@link NotRun} (a 202 or 200 promises no key; D541).
  */
 async function createdWithoutAnswer(context: CheckContext, resource: ResourceModel, sent: ExactRecord, exchange: Exchange, answeredKey?: string): Promise<ExactRecord> {
   const location = exchange.response.headers['location'];
   const fromLocation = location === undefined ? undefined : decodeURIComponent(new URL(location, 'http://target').pathname.split('/').filter(Boolean).at(-1) ?? '');
   const id = answeredKey ?? fromLocation ?? (Object.hasOwn(sent, resource.idProperty) ? idKey(sent[resource.idProperty]) : undefined);
-  if (id === undefined) throw new Violation(`the ${exchange.response.status} answers no record and no Location header, and the body named no ${resource.idProperty}: the new record cannot be found`, exchange);
+  if (id === undefined) {
+    // Only a 201 names what it made (RFC 9110 § 15.3.2), and only a record with an item path can be named: a 202
+    // that accepts a job, or a record no read reaches, promises no key, so the record cannot be judged (D541).
+    const promised = exchange.response.status === 201 && resource.operations.read !== undefined;
+    const problem = `the ${exchange.response.status} answers no record and no Location header, and the body named no ${resource.idProperty}: the new record cannot be found`;
+    if (!promised) throw new NotRun(resource.name, problem);
+    throw new Violation(problem, exchange);
+  }
   if (resource.operations.read === undefined) return { ...sent, [resource.idProperty]: idValue(resource, id) };
   const read = await settleRead(context, () => readRecord(context, resource, id, [...successStatuses(resource.operations.read!), 404]), (r) => r.record !== undefined);
   if (read.record === undefined) throw new Violation(`the create answered ${exchange.response.status}${fromLocation === undefined ? '' : ` with Location ${location}`}, yet a read of ${resource.name} ${id} is 404`, read.exchange);
