@@ -194,6 +194,7 @@ const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.le
 // A shard with no check of its own (more shards than checks) runs none: an empty selection would mean every check.
 const result = options.shard !== undefined && selected.length === 0 ? { checks: [], summary: emptySummary(target.baseUrl), exchanges: [] } : await runSuite(model, target, {
   checks: selected,
+  catalogue,
   keepExchanges: options.har !== undefined && options.harAll ? HAR_ALL_CAP : 0,
   ...(options.runBudget === undefined ? {} : { runBudgetMs: options.runBudget * 1000 }),
   onCheck: (record) => {
