@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
  * the kernel (in KiB, printed here in MiB). `extra` is appended to the suite's arguments (`--shard 1/8`,
  * `--check …`) to measure a slice. Prints wall time, both peaks, the checks by state, the load average at the
  * start and at the end (the machine may be shared: wall time then grows with it), and writes
- * `bench/suite-on-<name>.json`. Run it under `nice -n 10` on a shared machine.
+ * `bench/large-<name>.json`. Run it under `nice -n 10` on a shared machine.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -88,7 +88,7 @@ const load = (figures: number[]): string => figures.map((figure) => figure.toFix
 console.log(closing.join('\n'));
 if (failed.length > 0) console.log(`failed: ${failed.join(', ')}`);
 console.log(`suite on the mock of ${name}${extra.length === 0 ? '' : ` (${extra.join(' ')})`}: ${seconds.toFixed(1)} s wall, suite peak RSS ${mib(suiteKiB)}, mock peak RSS ${mib(mockKiB)}, exit ${suiteExit}, checks ${JSON.stringify(states)}, load ${load(loadBefore)} → ${load(loadAfter)} (target < ${TARGET_SECONDS} s, < ${mib(TARGET_KIB)} each): ${pass ? 'PASS' : 'FAIL'}`);
-writeFileSync(join(ROOT, 'bench', `suite-on-${name}.json`), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, arguments: extra, seconds, suitePeakKiB: suiteKiB, mockPeakKiB: mockKiB, suiteExit, states, failed, loadBefore, loadAfter, closing, pass }, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', `large-${name}.json`), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, arguments: extra, seconds, suitePeakKiB: suiteKiB, mockPeakKiB: mockKiB, suiteExit, states, failed, loadBefore, loadAfter, closing, pass }, null, 2)}\n`);
 process.exit(pass ? 0 : 1);
 
 /** A node process started under GNU time's verbose form; its report is the tail of its stderr. */
