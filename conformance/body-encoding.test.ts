@@ -25,6 +25,12 @@ describe('bodies go in the media type the operation declares', () => {
     expect(sent.text).toContain('Content-Disposition: form-data; name="age"\r\n\r\n3\r\n');
   });
 
+  test('a field of a member that is an object or a text reads as the text unless it is JSON of an object (D520)', () => {
+    const schema = { type: 'object', properties: { product: { anyOf: [{ type: 'object', properties: { name: { type: 'string' } } }, { type: 'string' }] }, shape: { type: 'object' } } };
+    expect(decodeForm(schema, [['product', 'true'], ['shape', 'true']])).toEqual({ product: 'true', shape: true });
+    expect(decodeForm(schema, [['product', '{"name":"x"}']])).toEqual({ product: { name: 'x' } });
+  });
+
   test('only values that read back as sent are valid form bodies (no null, no empty list)', async () => {
     const create = await op('createDog');
     expect(survivesEncoding(create, create.body!, { name: 'Rex', tricks: ['sit'] })).toBe(true);

@@ -199,7 +199,9 @@ function scalarOf(schema: Schema, text: string): unknown {
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.includes('object') || types.includes('array')) {
     try {
-      return JSON.parse(text) as unknown;
+      const parsed = JSON.parse(text) as unknown;
+      // JSON text stands for an object or a list; where a branch takes text, `true` or `"x"` is that text (D520).
+      if ((typeof parsed === 'object' && parsed !== null) || !types.includes('string')) return parsed;
     } catch {
       return text;
     }

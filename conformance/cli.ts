@@ -13,6 +13,7 @@ import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { ClientState, send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
+import { collectorBetweenChecks } from './heap.js';
 import { colours } from './report/colours.js';
 import { checkLines, closingLines, reachLines } from './report/text.js';
 import { reachOf, type RunReach } from './report/reach.js';
@@ -192,13 +193,17 @@ const selected = options.shard === undefined ? chosen : shardIds(chosen.length =
 const shardText = options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`;
 const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.length === 0 ? checkIds.length : selected.length) : undefined;
 // A shard with no check of its own (more shards than checks) runs none: an empty selection would mean every check.
+// A long run's garbage is collected between checks, so the heap follows what is live (D522).
+const betweenChecks = collectorBetweenChecks();
 const result = options.shard !== undefined && selected.length === 0 ? { checks: [], summary: emptySummary(target.baseUrl), exchanges: [] } : await runSuite(model, target, {
   checks: selected,
+  catalogue,
   keepExchanges: options.har !== undefined && options.harAll ? HAR_ALL_CAP : 0,
   ...(options.runBudget === undefined ? {} : { runBudgetMs: options.runBudget * 1000 }),
   onCheck: (record) => {
     process.stdout.write(checkLines(record, out, options.verbose));
     progress?.done(record);
+    betweenChecks();
   },
 });
 progress?.stop();

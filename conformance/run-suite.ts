@@ -36,13 +36,16 @@ export async function checksOf(target: Target): Promise<Check[]> {
 
 /**
  * Starts a run against `target`: the object that holds everything the run learns (conformance/run-state.ts), with
- * its model (`options.model`, else the spec `target.spec` names) and that model's checks. Pass it to
+ * its model (`options.model`, else the spec `target.spec` names) and that model's checks (`options.catalogue`, the
+ * checks {@link checksFor} made of `options.model` already, else made here). Pass it to
  * {@link runCheck} for several checks to share what the run learnt (ids, parents, references, figures), and
  * `close()` it at the end. Rejects when the spec cannot be loaded.
  */
-export async function startRun(target: Target, options: { model?: ApiModel; keepExchanges?: number } = {}): Promise<RunState> {
+export async function startRun(target: Target, options: { model?: ApiModel; catalogue?: readonly Check[]; keepExchanges?: number } = {}): Promise<RunState> {
   const model = options.model ?? (await modelOf(target.spec, target.overlays));
-  return new RunState(model, checksFor(model), options.keepExchanges === undefined ? {} : { keepExchanges: options.keepExchanges });
+  // Building the catalogue reads every schema of the model: on a large description, seconds the caller may have spent already.
+  const catalogue = options.model !== undefined && options.catalogue !== undefined ? options.catalogue : checksFor(model);
+  return new RunState(model, catalogue, options.keepExchanges === undefined ? {} : { keepExchanges: options.keepExchanges });
 }
 
 /**
@@ -210,6 +213,8 @@ export interface RunOptions {
    * {@link RUN_BUDGET_REASON}. Default: none.
    */
   runBudgetMs?: number;
+  /** The checks {@link checksFor} made of the model already (the CLI lists them before it runs); default: made anew. */
+  catalogue?: readonly Check[];
 }
 
 /** Why a check is skipped when the run's time budget ({@link RunOptions.runBudgetMs}) was spent before it started. */
@@ -232,7 +237,7 @@ export interface SuiteResult {
  * once: the checks not run are left out and `summary.refused` says why. Rejects only when a check id is unknown.
  */
 export async function runSuite(model: ApiModel, target: Target, options: RunOptions = {}): Promise<SuiteResult> {
-  const run = await startRun(target, { model, keepExchanges: options.keepExchanges ?? 0 });
+  const run = await startRun(target, { model, keepExchanges: options.keepExchanges ?? 0, ...(options.catalogue === undefined ? {} : { catalogue: options.catalogue }) });
   try {
     return await suiteIn(run, target, options);
   } finally {

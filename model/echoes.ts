@@ -13,6 +13,11 @@ function partsOf(schema: Schema | undefined): Schema[] {
   return [...own, ...((schema['allOf'] as Schema[] | undefined) ?? []).flatMap(partsOf)];
 }
 
+/** A part's member names and required names, in order: equal for parts of equal JSON text (a cheap first test). */
+function memberNames(part: Schema): string {
+  return JSON.stringify([Object.keys(part['properties'] as Record<string, unknown>), part['required'] ?? null]);
+}
+
 /** A scalar member's schema type, when it is one (string, integer, number, boolean). */
 function scalarType(schema: Schema | undefined): string | undefined {
   const type = schema?.['type'];
@@ -27,8 +32,15 @@ function scalarType(schema: Schema | undefined): string | undefined {
 export function echoedMembers(op: OperationModel): { name: string; schema: Schema }[] {
   if (op.resource !== undefined || op.method !== 'POST' || op.body === undefined) return [];
   const success = op.responses.find((response) => response.status.startsWith('2') && response.schema !== undefined)?.schema;
-  const answered = new Set(partsOf(success).map((part) => canonicalJson(part)));
-  const shared = partsOf(op.body.schema).filter((part) => answered.has(canonicalJson(part)));
+  // Parts are compared by their member names first: two parts of the same JSON text name the same members, and
+  // the JSON text of a large description's dereferenced schema is megabytes, so only parts that may match are written.
+  const answeredParts = partsOf(success);
+  const sent = partsOf(op.body.schema);
+  const names = new Set(answeredParts.map(memberNames));
+  const candidates = sent.filter((part) => names.has(memberNames(part)));
+  if (candidates.length === 0) return [];
+  const answered = new Set(answeredParts.filter((part) => candidates.some((candidate) => memberNames(candidate) === memberNames(part))).map((part) => canonicalJson(part)));
+  const shared = candidates.filter((part) => answered.has(canonicalJson(part)));
   const members = new Map<string, Schema>();
   for (const part of shared) {
     const properties = part['properties'] as Record<string, Schema>;

@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import { collectorBetweenChecks, type HeapAccess } from './heap.js';
+
+/** A heap whose use the test sets, and whose collection keeps `survives` of it. */
+function fakeHeap(survives: number): HeapAccess & { now: number; collections: number } {
+  const heap = {
+    now: 0,
+    collections: 0,
+    used: () => heap.now,
+    collect: () => {
+      heap.collections += 1;
+      heap.now = survives;
+    },
+  };
+  return heap;
+}
+
+describe('garbage is collected between checks once the heap outgrows what is live (D522)', () => {
+  test('under the floor nothing is collected; over it, once; then only past twice what survived', () => {
+    const heap = fakeHeap(100);
+    const between = collectorBetweenChecks({ heap, floorBytes: 300, factor: 2 });
+    heap.now = 250;
+    expect(between()).toBe(false);
+    heap.now = 301;
+    expect(between()).toBe(true);
+    expect(heap.collections).toBe(1);
+    // 100 survived: the floor (300) is the threshold until twice the survivors passes it.
+    heap.now = 299;
+    expect(between()).toBe(false);
+    heap.now = 301;
+    expect(between()).toBe(true);
+    expect(heap.collections).toBe(2);
+  });
+
+  test('the threshold follows what survived when that is over half the floor', () => {
+    const heap = fakeHeap(400);
+    const between = collectorBetweenChecks({ heap, floorBytes: 300, factor: 2 });
+    heap.now = 500;
+    expect(between()).toBe(true);
+    heap.now = 799;
+    expect(between()).toBe(false);
+    heap.now = 801;
+    expect(between()).toBe(true);
+    expect(heap.collections).toBe(2);
+  });
+
+  test("this process's heap: V8's collector is exposed at run time and runs (a process started without --expose-gc)", () => {
+    const between = collectorBetweenChecks({ floorBytes: 0, factor: 0 });
+    expect(between()).toBe(true);
+    expect(between()).toBe(true);
+  });
+});
