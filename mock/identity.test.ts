@@ -90,3 +90,17 @@ describe.skipIf(IJENKO === undefined)(`ijenko's description: POST /auth/login, t
     expect(send('GET', '/me?token=openapi-harness-dev-key').status).toBe(200);
   });
 });
+
+const GITHUB = installed('@octokit/openapi/generated/api.github.com.json');
+
+describe.skipIf(GITHUB === undefined)(`an operation that merely names an authenticated user issues nothing${GITHUB === undefined ? ' (skipped: @octokit/openapi is not installed)' : ''}`, () => {
+  test('GitHub\'s repos/create-for-authenticated-user answers its license as a license, not an issued token', async () => {
+    const send = caller(await createMock({ spec: GITHUB! }));
+    const first = send('POST', '/user/repos', { authorization: 'Bearer openapi-harness-dev-key' }, { name: 'engines' });
+    const second = send('POST', '/user/repos', { authorization: 'Bearer openapi-harness-dev-key' }, { name: 'bridges' });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    // "authenticated" is no login word: the nested `license.key` is the description's value, the same in both answers.
+    expect(first.json.license?.key).toBe(second.json.license?.key);
+    expect(first.json.license?.name).not.toBe('engines');
+  }, 60_000);
+});

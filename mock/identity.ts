@@ -25,9 +25,19 @@ export interface Identities {
   around(request: MockRequest, answer: (request: MockRequest) => Maybe<MockResponse>): Maybe<MockResponse>;
 }
 
-/** Words that make an operation a login or token issue (D480), read in its path's last segment, operationId and summary. */
-const ISSUING = /(log_?in|sign_?in|sign_?up|register|token|sessions?|authenticate)/i;
-const REGISTERING = /(register|sign_?up)/i;
+/**
+ * Words that make an operation a login or token issue (D480), read as whole words (camelCase and `_`/`-`/`/` split,
+ * two neighbours joined: `sign_in`, `signIn`) in its path's last segment, operationId and summary: "authenticated"
+ * (`repos/create-for-authenticated-user`) or "registry" is no such word.
+ */
+const ISSUING = new Set(['login', 'logon', 'signin', 'signup', 'register', 'token', 'tokens', 'session', 'sessions', 'authenticate']);
+const REGISTERING = new Set(['register', 'signup']);
+
+/** Whether `text` holds one of `wanted` as a whole word, or as two neighbouring words joined. */
+function saysWord(text: string, wanted: ReadonlySet<string>): boolean {
+  const words = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== '');
+  return words.some((word, index) => wanted.has(word) || (index > 0 && wanted.has(`${words[index - 1]!}${word}`)));
+}
 /** Member names that hold an issued token (D480), compared without `_`/`-` and case. */
 const TOKEN_MEMBERS = ['token', 'accesstoken', 'jwt', 'authtoken', 'idtoken', 'key', 'apikey', 'sessiontoken'];
 /** Member names that name a user, in order of preference: the one a register and a login share (D482). */
@@ -56,11 +66,11 @@ export function readIdentities(api: ApiModel): Identities | undefined {
     const key = `${op.method} ${api.basePath}${op.path}`;
     const words = `${op.path.split('/').pop() ?? ''} ${op.operationId} ${(op.description ?? '').split('\n')[0] ?? ''}`;
     const schema = successAnswer(op).response?.schema;
-    if (op.method === 'POST' && ISSUING.test(words)) {
+    if (op.method === 'POST' && saysWord(words, ISSUING)) {
       const tokenAt = schema === undefined ? undefined : tokenMember(schema, 2);
-      if (tokenAt !== undefined) logins.set(key, { path: op.path, method: op.method, tokenAt, registers: REGISTERING.test(words) });
+      if (tokenAt !== undefined) logins.set(key, { path: op.path, method: op.method, tokenAt, registers: saysWord(words, REGISTERING) });
     }
-    if (op.method === 'POST' && REGISTERING.test(words) && op.body !== undefined) registers.add(key);
+    if (op.method === 'POST' && saysWord(words, REGISTERING) && op.body !== undefined) registers.add(key);
     if (op.method === 'GET' && CURRENT.test(op.path) && op.security.length > 0 && schema !== undefined && userTarget(schema) !== undefined) currents.set(key, op);
   }
   if (logins.size === 0) return undefined;
