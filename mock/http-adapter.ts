@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from './errors.js';
+import type { MockResponse } from './messages.js';
 
 /**
  * The HTTP/1.1 adapter every server of this package stands on, the mock's (mock/server.ts) and the validating
@@ -119,4 +120,24 @@ export function closeServer(server: Server): Promise<void> {
 /** An answer written straight to a socket that node's HTTP machinery has given up on. */
 function rawAnswer(answer: AdapterAnswer): string {
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: ${answer.headers['content-type'] ?? 'application/json'}\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`;
+}
+
+/**
+ * Sends the head and `body` of a streamed answer (`response.stream` set), then hands the socket to its writer until
+ * either side ends it; `res` is held in `streams` meanwhile, so a closing server can end it. The mock's own streams
+ * (the console's live journal) are passed on this way by the mock and by the proxy alike.
+ */
+export function openStream(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>): void {
+  const headers: string[] = [];
+  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+  res.writeHead(response.status, headers);
+  res.write(response.body);
+  streams.add(res);
+  res.on('close', () => streams.delete(res));
+  response.stream!({
+    write: (text) => {
+      if (!res.writableEnded) res.write(text);
+    },
+    onClose: (listener) => res.on('close', listener),
+  });
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiError, type ErrorCode } from './errors.js';
-import { announcesBody, closeServer, listen, readBody } from './http-adapter.js';
+import { announcesBody, closeServer, listen, openStream, readBody } from './http-adapter.js';
 import type { MockRequest, MockResponse } from './messages.js';
 import { answerDelay, DEFAULT_EVENT_GAP_MS, type Latency } from './prefer.js';
 import { DRAINING } from './shutdown.js';
@@ -119,22 +119,6 @@ function deliver(res: ServerResponse, send: ((response: MockResponse) => void) |
   else if (response.chunks !== undefined && send === undefined) writeChunks(res, response, streams, () => DEFAULT_EVENT_GAP_MS);
   else if (send === undefined) write(res, response);
   else send(response);
-}
-
-/** Sends the head and `body` of a streamed answer, then hands the socket to its writer until either side ends it. */
-function openStream(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>): void {
-  const headers: string[] = [];
-  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
-  res.writeHead(response.status, headers);
-  res.write(response.body);
-  streams.add(res);
-  res.on('close', () => streams.delete(res));
-  response.stream!({
-    write: (text) => {
-      if (!res.writableEnded) res.write(text);
-    },
-    onClose: (listener) => res.on('close', listener),
-  });
 }
 
 /**

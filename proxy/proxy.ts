@@ -8,7 +8,7 @@ import { SequenceJudge } from '../judge/traffic.js';
 import type { ExchangeVerdict, ExchangeViolation } from '../judge/verdict.js';
 import { ADMIN_PREFIX } from '../mock/admin.js';
 import { HEALTH_PATH } from '../mock/front-door.js';
-import { announcesBody, closeServer, listen, readBody } from '../mock/http-adapter.js';
+import { announcesBody, closeServer, listen, openStream, readBody } from '../mock/http-adapter.js';
 import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from '../mock/index.js';
 import type { MockRequest, MockResponse } from '../mock/index.js';
 import type { AnyRecordStore, Maybe } from '../mock/store/record-store.js';
@@ -202,7 +202,7 @@ async function handle(context: ProxyContext, req: IncomingMessage, res: ServerRe
   if (arrival.url.startsWith(`${ADMIN_PREFIX}/violations`) && /^\/__admin\/violations\/?(?:\?|$)/.test(arrival.url)) return write(res, violationsEndpoint(context, arrival.request), undefined);
   if (isOwn(arrival.url)) {
     const own = await context.mock.handle(arrival.request);
-    return own.stream === undefined ? write(res, own, undefined) : openOwnStream(res, own, context.ownStreams);
+    return own.stream === undefined ? write(res, own, undefined) : openStream(res, own, context.ownStreams);
   }
   const judgedRequest = arrival.preflight ? undefined : judgeRequest(context.model, { method: arrival.method, path: arrival.judgedPath, headers: arrival.headers, body: arrival.bodyText });
   const answer = (await fromMockFirst(context, arrival, judgedRequest)) ?? (await forward(context, arrival, judgedRequest?.routed.op, res));
@@ -407,25 +407,6 @@ function violationsEndpoint(context: ProxyContext, request: MockRequest): Answer
 function isStream(headers: Record<string, string | string[]>): boolean {
   const type = headerText(headers['content-type']);
   return type !== undefined && framingOf(type) !== undefined;
-}
-
-/**
- * A stream of the mock's own (`GET /__admin/requests/stream`, the console's live journal) passed on as the mock's
- * server does: its head and first text at once, then each write, until the client leaves or the proxy closes.
- */
-function openOwnStream(res: ServerResponse, response: MockResponse, streams: Set<ServerResponse>): void {
-  const headers: string[] = [];
-  for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
-  res.writeHead(response.status, headers);
-  res.write(response.body);
-  streams.add(res);
-  res.on('close', () => streams.delete(res));
-  response.stream!({
-    write: (text) => {
-      if (!res.writableEnded) res.write(text);
-    },
-    onClose: (listener) => res.on('close', listener),
-  });
 }
 
 /** `/__admin…` and `/__health`: the mock's own endpoints, never forwarded. */
