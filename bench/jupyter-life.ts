@@ -1,4 +1,5 @@
 import type { Contents, ContentsManager } from '@jupyterlab/services';
+import { refusedWith, runSteps, same, type LifeStep, type StepOutcome } from './life-steps.js';
 
 /**
  * A fixed life of a notebook user's files driven through `@jupyterlab/services`' `ContentsManager` at its defaults,
@@ -20,35 +21,13 @@ export interface JupyterLifeState {
   copy?: string;
 }
 
-/** One step: a name that says what the server documents, and a call that throws (with what it got) when the answer differs. */
-export interface JupyterLifeStep {
-  name: string;
-  run(state: JupyterLifeState): Promise<void>;
-}
-
-/** Throws with both values when `actual` and `expected` differ as JSON. */
-function same(actual: unknown, expected: unknown): void {
-  const got = JSON.stringify(actual);
-  const want = JSON.stringify(expected);
-  if (got !== want) throw new Error(`got ${got.slice(0, 200)}, expected ${want.slice(0, 200)}`);
-}
+/** One step of this life (bench/life-steps.ts). */
+export type JupyterLifeStep = LifeStep<JupyterLifeState>;
 
 /** A value an earlier step was to learn; throws when that step did not get it, so the dependent step fails with a reason. */
 function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`no ${what} from an earlier step`);
   return value;
-}
-
-/** The status a refused call carried (the client throws a `ResponseError` with the `Response`); 0 when the call was answered as the client expects. */
-async function refusedWith(call: Promise<unknown>): Promise<number> {
-  try {
-    await call;
-    return 0;
-  } catch (error) {
-    const { response } = error as { response?: { status?: unknown } };
-    if (typeof response?.status === 'number') return response.status;
-    throw error;
-  }
 }
 
 /** The names of a directory model's items, sorted (its `content` is the list of items, each without content). */
@@ -151,24 +130,10 @@ export const JUPYTER_LIFE: JupyterLifeStep[] = [
   } },
 ];
 
-/** The outcome of one step; `detail` holds what the server answered instead when `ok` is false. */
-export interface JupyterStepOutcome {
-  name: string;
-  ok: boolean;
-  detail?: string;
-}
+/** The outcome of one step (bench/life-steps.ts). */
+export type JupyterStepOutcome = StepOutcome;
 
 /** Runs every step in order against `contents`, each scored apart: a failed step does not stop the life. */
 export async function runJupyterLife(contents: ContentsManager): Promise<JupyterStepOutcome[]> {
-  const state: JupyterLifeState = { contents };
-  const outcomes: JupyterStepOutcome[] = [];
-  for (const step of JUPYTER_LIFE) {
-    try {
-      await step.run(state);
-      outcomes.push({ name: step.name, ok: true });
-    } catch (error) {
-      outcomes.push({ name: step.name, ok: false, detail: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return outcomes;
+  return runSteps(JUPYTER_LIFE, { contents });
 }

@@ -1,4 +1,5 @@
 import type { SettingManager, Workspace, WorkspaceManager } from '@jupyterlab/services';
+import { refusedWith, runSteps, same, type LifeStep, type StepOutcome } from './life-steps.js';
 
 /**
  * A fixed life of a JupyterLab user's saved layouts and settings, driven through `@jupyterlab/services`'
@@ -21,30 +22,8 @@ export interface JupyterLabClients {
   settings: SettingManager;
 }
 
-/** One step: a name that says what the server documents, and a call that throws (with what it got) when the answer differs. */
-export interface JupyterLabLifeStep {
-  name: string;
-  run(clients: JupyterLabClients): Promise<void>;
-}
-
-/** Throws with both values when `actual` and `expected` differ as JSON. */
-function same(actual: unknown, expected: unknown): void {
-  const got = JSON.stringify(actual);
-  const want = JSON.stringify(expected);
-  if (got !== want) throw new Error(`got ${got.slice(0, 200)}, expected ${want.slice(0, 200)}`);
-}
-
-/** The status a refused call carried (the clients throw a `ResponseError` with the `Response`); 0 when the call was answered as the client expects. */
-async function refusedWith(call: Promise<unknown>): Promise<number> {
-  try {
-    await call;
-    return 0;
-  } catch (error) {
-    const { response } = error as { response?: { status?: unknown } };
-    if (typeof response?.status === 'number') return response.status;
-    throw error;
-  }
-}
+/** One step of this life (bench/life-steps.ts). */
+export type JupyterLabLifeStep = LifeStep<JupyterLabClients>;
 
 /** A workspace as JupyterLab writes it: the layout of its main area and side bars, and the notebooks open in it. */
 const ANALYSIS: Workspace.IWorkspace = {
@@ -99,25 +78,12 @@ export const JUPYTERLAB_LIFE: JupyterLabLifeStep[] = [
   } },
 ];
 
-/** The outcome of one step; `detail` holds what the server answered instead when `ok` is false. */
-export interface JupyterLabStepOutcome {
-  name: string;
-  ok: boolean;
-  detail?: string;
-}
+/** The outcome of one step (bench/life-steps.ts). */
+export type JupyterLabStepOutcome = StepOutcome;
 
 /** Runs every step in order with `clients`, each scored apart: a failed step does not stop the life. */
 export async function runJupyterLabLife(clients: JupyterLabClients): Promise<JupyterLabStepOutcome[]> {
-  const outcomes: JupyterLabStepOutcome[] = [];
-  for (const step of JUPYTERLAB_LIFE) {
-    try {
-      await step.run(clients);
-      outcomes.push({ name: step.name, ok: true });
-    } catch (error) {
-      outcomes.push({ name: step.name, ok: false, detail: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return outcomes;
+  return runSteps(JUPYTERLAB_LIFE, clients);
 }
 
 /**

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startMock } from '../mock/index.js';
+import type { StepOutcome } from './life-steps.js';
 import { freePort } from './startup.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -12,12 +13,6 @@ const ROOT = join(HERE, '..', '..');
 const PRISM = 'Prism 5.14.2';
 const TOKEN = 'bench-token';
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
-
-/** One step's outcome in a client life: whether it held, and why not. */
-export interface StepOutcome {
-  ok: boolean;
-  detail?: string | undefined;
-}
 
 /**
  * A client life to run on a real server, our mock and Prism, each from the same description: the makers' client
