@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { boundedFilter } from './bounded.js';
 import { patternRegExp as readPattern } from '../../model/schema.js';
+import { stringMatching } from '../../model/string-matching.js';
 
 /** Patterns compiled, by source: a cache of what the text alone determines (no run learns anything here). */
 const compiled = new Map<string, RegExp | undefined>();
@@ -54,7 +55,7 @@ export function patternString(pattern: string, fits: (text: string) => boolean):
   const matches = (text: string): boolean => regex.test(text) && fits(text);
   const what = `string matching ${pattern}`;
   try {
-    return boundedFilter(fc.stringMatching(regex), fits, what);
+    return boundedFilter(stringMatching(regex), fits, what);
   } catch {
     // Constructs fast-check does not implement: generated otherwise, below.
   }
@@ -62,7 +63,7 @@ export function patternString(pattern: string, fits: (text: string) => boolean):
   const candidates: fc.Arbitrary<string>[] = [fc.string({ unit: fc.constantFrom(...FALLBACK_UNITS), maxLength: 24 }), fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 })];
   if (loose !== undefined) {
     try {
-      candidates.unshift(fc.stringMatching(loose));
+      candidates.unshift(stringMatching(loose));
     } catch {
       // Still unreadable: plain characters only.
     }

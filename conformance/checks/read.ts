@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
+import { stringMatching } from '../../model/string-matching.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { canonicalise, isUnconstrainedString } from '../arbitraries/canonical.js';
@@ -80,7 +81,7 @@ export function absentIds(context: CheckContext, resource: ResourceModel): fc.Ar
   // drawn from a loose schema (`format: string`) can be an id the target holds ("5").
   const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
   const form = canonicalise(parameter?.schema ?? resource.idSchema);
-  const prefixed = fc.stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
+  const prefixed = stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
   if (parameter === undefined || form.kind !== 'string' || isUnconstrainedString(form) || parameter.validate('conformance-absent-a0b1c2d3e4f5')) return prefixed;
   return validValues(parameter.schema, parameter.validate, { integers: context.target.integers, strings: 'ordinary' }).map(String);
 }

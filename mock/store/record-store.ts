@@ -5,6 +5,7 @@ import { exactInteger, toView } from '../../model/json.js';
 import { PARENT_LINK, URL_KEY, type ResourceModel } from '../../model/model.js';
 import { patternRegExp, type Schema } from '../../model/schema.js';
 import { validatorOf } from '../../model/samples.js';
+import { stringMatching } from '../../model/string-matching.js';
 import { editRecordText } from './record-text.js';
 
 /**
@@ -336,7 +337,7 @@ function fittingDrawer(schema: Schema): (() => string) | undefined {
   const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
   const length = Math.max(min, Math.min(12, max));
-  const once = (): string => (pattern === undefined ? randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length) : fc.sample(fc.stringMatching(pattern), { numRuns: 1, seed: randomBytes(4).readInt32LE() })[0]!);
+  const once = (): string => (pattern === undefined ? randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length) : fc.sample(stringMatching(pattern), { numRuns: 1, seed: randomBytes(4).readInt32LE() })[0]!);
   return () => {
     let id = once();
     for (let tries = 1; tries < 20 && !validate(id); tries++) id = once();
