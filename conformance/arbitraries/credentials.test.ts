@@ -15,7 +15,7 @@ describe('random bad Basic credentials (D571)', () => {
     // With the key `k`, about 6 in 100,000 draws were `x:k` before: the mock (any user, the key as password) and a
     // server taking the key as the user name rightly accept such a credential.
     for (const key of ['k', 'dev-key']) {
-      const drawn = fc.sample(badCredentials({ kind: 'basic' }, key), { numRuns: 100_000, seed: 42 });
+      const drawn = fc.sample(badCredentials({ kind: 'basic', name: 'basicAuth' }, key), { numRuns: 100_000, seed: 42 });
       const opening = drawn.map((credentials) => basicParts(credentials.headers['authorization'])).filter((parts) => parts !== undefined && parts.includes(key));
       expect(opening, key).toEqual([]);
       // The random keys are still drawn: most draws are not the fixed kinds.
