@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { SPEC_PATH } from '../model/loader.js';
-import type { ApiModel, OperationModel, ResourceModel } from '../model/model.js';
+import type { ApiModel, OperationModel, ParameterModel, ResourceModel } from '../model/model.js';
 import { validCredentials } from './arbitraries/credentials.js';
 import { curl, send } from './client.js';
 import type { CheckContext, RequestSpec } from './check-context.js';
@@ -157,8 +157,7 @@ export function requiredQuery(op: OperationModel, query: string): string {
   const parts: string[] = [];
   for (const parameter of op.queryParams) {
     if (!parameter.required || named.has(parameter.name)) continue;
-    const schema = parameter.schema;
-    const value = parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
+    const value = requiredValue(parameter);
     const name = encodeURIComponent(parameter.name);
     // A deepObject is one pair per scalar member, `name[member]=value` (OpenAPI 3 § Style Values; D326).
     if (parameter.deepObject === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -173,6 +172,15 @@ export function requiredQuery(op: OperationModel, query: string): string {
     else parts.push(`${name}=${encodeURIComponent(items.map(String).join(parameter.delimiter ?? ','))}`);
   }
   return parts.join('&');
+}
+
+/**
+ * The value a request names a required parameter with when the check leaves it out (D220): the parameter's example,
+ * else its schema's first example, example, first enum member or default, else a sample valid for its schema.
+ */
+export function requiredValue(parameter: ParameterModel): unknown {
+  const schema = parameter.schema;
+  return parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
 }
 
 /** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`). */

@@ -71,11 +71,16 @@ function altering(scheme: Extract<AuthScheme, { kind: 'apiKey' }>, key: string):
   return { headers: valid.headers, ...(valid.query === undefined ? {} : { query: valid.query }) };
 }
 
-/** Bad credentials for a scheme and a valid key: the fixed kinds, or a random key. */
+/**
+ * Bad credentials for a scheme and a valid key: the fixed kinds, or a random key. A random Basic credential that
+ * holds a colon is sent as `user:password` as drawn, so neither part may be the right key (D571): a server that
+ * takes the key as the user name (Stripe's `Basic <api_key>:`) or as the password with any user name (the mock)
+ * rightly accepts `x:k` when the key is `k`.
+ */
 export function badCredentials(scheme: AuthScheme, key: string): fc.Arbitrary<BadCredentials> {
   const random = fc
     .string({ minLength: 1, maxLength: 40 })
-    .filter((candidate) => candidate !== key && /^[\x21-\x7e]+$/.test(candidate))
+    .filter((candidate) => candidate !== key && /^[\x21-\x7e]+$/.test(candidate) && !(scheme.kind === 'basic' && candidate.split(':').includes(key)))
     .map((candidate): BadCredentials => {
       const valid = validCredentials(scheme, candidate);
       return { kind: 'a random key', headers: { authorization: null, ...valid.headers }, ...(valid.query === undefined ? {} : { query: valid.query }) };

@@ -9,6 +9,7 @@ import type { CheckContext } from '../check-context.js';
 import { valueInView } from '../window-query.js';
 import { knownAtLeast, memory, populationKey, type ExactRecord } from './check.js';
 import { createRecord, listRecords, readRecord, show } from './records.js';
+import { listScope } from './list-scope.js';
 
 /** The largest page the list answers: the limit's maximum (seed: 100), or none when the spec bounds no page. */
 export function largestPage(resource: ResourceModel): number | undefined {
@@ -60,7 +61,12 @@ async function populate(context: CheckContext, resource: ResourceModel): Promise
   }
   const { records: all } = await listRecords(context, resource, largestPageQuery(resource));
   atLeast.set('all', all.length);
-  const planned = wanted.reduce((sum, w) => sum + w.count, 0);
+  // Every list is asked with one value of each required filter (D570): the records made carry it, and one made
+  // without it (another value a filter check asks for, or a create that cannot send it) is not counted in all.
+  const scope = listScope(context, resource);
+  const shown = (value: Record<string, unknown>): boolean => scope.every((pinned) => sameJson(value[pinned.filter.property], pinned.value));
+  const outOfScope = (filter: { parameter: string; value: unknown } | undefined): boolean => scope.some((pinned) => pinned.filter.parameter.name === filter?.parameter && !sameJson(pinned.value, filter.value));
+  const planned = wanted.reduce((sum, w) => sum + (outOfScope(w.filter) ? 0 : w.count), 0);
   wanted.push({ filter: undefined, count: Math.max(3, allWanted - all.length - planned) });
   const op = resource.operations.create;
   if (context.target.readOnly || op === undefined) {
@@ -76,7 +82,8 @@ async function populate(context: CheckContext, resource: ResourceModel): Promise
     for (let i = 0; i < count; i++) {
       serial += 1;
       // Without a filter value: only the required properties, so some records lack the optional filtered ones.
-      const base = ordinaryBody(context, op, context.target.integers, serial, filter === undefined);
+      const drawn = ordinaryBody(context, op, context.target.integers, serial, filter === undefined);
+      const base = scope.reduce((body, pinned) => withProperty(op, body, pinned.filter.property, pinned.value) ?? body, drawn);
       const filtered = filter === undefined ? base : withProperty(op, base, filter.property, filter.value);
       // Records the population counts must be ones a list can show: inside its window (D90).
       const inView = filtered === undefined ? undefined : valueInView(resource, filtered);
@@ -87,8 +94,8 @@ async function populate(context: CheckContext, resource: ResourceModel): Promise
       }
       await createRecord(context, resource, value);
       made += 1;
+      if (shown(value)) madeInAll += 1;
     }
-    madeInAll += made;
     // Only what was made counts: a value the create cannot send (an output-only enum member) adds no record.
     if (filter !== undefined) atLeast.set(populationKey(filter), (atLeast.get(populationKey(filter)) ?? 0) + made);
   }

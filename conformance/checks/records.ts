@@ -17,6 +17,7 @@ import type { CheckContext } from '../check-context.js';
 import { idKey, idOf, memory, rememberRecords, type ExactRecord } from './check.js';
 import { idValue, itemRequest, withClientId } from './identity.js';
 import { settleRead } from './read-after-write.js';
+import { withScope } from './list-scope.js';
 
 /** A record as exact JSON, for messages. */
 export function show(record: unknown): string {
@@ -62,7 +63,8 @@ export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[]
 /** The list operation with a query (a {@link ListQuery} or raw query text), checked against the contract (2xx only). */
 export async function listRecords(context: CheckContext, resource: ResourceModel, query: ListQuery | string = ''): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
   const op = operation(resource, 'list');
-  const text = typeof query === 'string' ? query : queryText(resource.limit, query);
+  // A required filter is asked with the value the records were made with (D570), not a sample of its own.
+  const text = withScope(context, resource, typeof query === 'string' ? query : queryText(resource.limit, query));
   const { exchange, body } = await context.call(op, requestOf(context, op, { query: text }), successStatuses(op));
   const records = recordsOf(resource, body);
   expectAsCreated(resource, records, exchange, op.operationId, context);
