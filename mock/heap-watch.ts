@@ -5,8 +5,8 @@ import { runInNewContext } from 'node:vm';
  * The mock's garbage, collected once the heap outgrows what is live (spec/DECISIONS.md › D582). V8 lets its old
  * space grow to up to four times what survived its last full collection before it collects again; a mock answering
  * a long run of the suite on a large description drops hundreds of MB of pages, bodies and parsed values it made
- * per request, so its resident memory rose to four times what it held (GitHub's: 1,153 MiB peak over some 250 MiB
- * live). The watcher looks at the heap every `intervalMs` (off the request path, on a timer that never keeps the
+ * per request, so its resident memory rose to several times what it held (GitHub's: 1,008-1,153 MiB peak, with
+ * 85-160 MB live after a full collection). The watcher looks at the heap every `intervalMs` (off the request path, on a timer that never keeps the
  * process up) and collects once the heap in use exceeds `factor` times what the last collection kept and at least
  * `floorBytes`: a mock whose heap stays small never pays for a collection. The same rule as the suite's between its
  * checks (D522); what a client wrote is never touched, only what no one refers to any more is reclaimed.
