@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { Journal, type JournalEntry } from './journal.js';
 import type { MockRequest, MockResponse } from './index.js';
@@ -65,6 +67,30 @@ describe('Journal', () => {
     const violation = { operationId: 'getPet', rule: 'schema', side: 'response' as const, pointer: '/id', expected: 'integer', got: '"7"' };
     journal.record(request('/v1/pets/7'), { status: 200 }, { answeredBy: 'upstream', violations: [violation] });
     expect(journal.entries()[0]).toMatchObject({ status: 200, answeredBy: 'upstream', violations: [violation], response: { headers: {}, body: '' } });
+  });
+
+  it('holds no more of an answer than an entry shows: a full ring of 1 MiB pages keeps a few KiB each (D581)', () => {
+    // V8's collector, exposed at run time: what the ring keeps is what survives a full collection.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const journal = new Journal(50);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 50; i++) {
+      // A fresh page each time, written out as a list of records is (joined, one flat string): no two rows share text.
+      const page = `[${Array.from({ length: 5000 }, (_, j) => `{"id":${i * 5000 + j},"name":"${'n'.repeat(200)}"}`).join(',')}]`;
+      journal.record(request(`/v1/pets?page=${i}`), answer(200, page));
+      journal.record(request(`/v1/pets/stream?page=${i}`), { status: 200, headers: {}, body: '', chunks: [page, page] });
+    }
+    gc();
+    const kept = process.memoryUsage().heapUsed - before;
+    // Each page is over 1 MiB: a ring holding them whole keeps some 100 MiB.
+    expect(kept).toBeLessThan(8 * 1024 * 1024);
+    const [stream, page] = journal.entries() as [JournalEntry, JournalEntry];
+    const first = `[${Array.from({ length: 30 }, (_, j) => `{"id":${49 * 5000 + j},"name":"${'n'.repeat(200)}"}`).join(',')}`;
+    expect(page.response).toMatchObject({ body: first.slice(0, 4096), bodyTruncated: true });
+    expect(stream.response.body).toBe(page.response.body);
+    expect(stream.response.bodyTruncated).toBe(true);
   });
 
   it('a cleared journal tells its watchers', () => {

@@ -144,7 +144,7 @@ export class Journal {
     const kept = body !== undefined && body.length > BODY_BYTES_KEPT ? { ...request, body: Buffer.from(body.subarray(0, BODY_BYTES_KEPT + 1)) } : request;
     const headers = request.headers;
     const hadCredentials = headers.authorization !== undefined;
-    this.rows[this.next] = { seq: ++this.seq, at: Date.now(), request: kept, response, duration, hadCredentials, extra };
+    this.rows[this.next] = { seq: ++this.seq, at: Date.now(), request: kept, response: keptAnswer(response), duration, hadCredentials, extra: keptExtra(extra) };
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
     if (this.listeners.size > 0 && this.timer === undefined) this.timer = setTimeout(() => this.flush(), STREAM_INTERVAL_MS);
@@ -236,6 +236,36 @@ export class Journal {
     entry.curl = curlLine(request, headers, hadCredentials, entry.bodyTruncated === true ? undefined : text);
     return entry;
   }
+}
+
+/**
+ * The answer as a row keeps it (D581): a success body longer than an entry shows is cut to what an entry shows (and
+ * one character more, so that `bodyTruncated` is still said), a stream's events joined first. A row would otherwise
+ * hold the whole text of every answer it saw: a hundred pages of a large description's records are hundreds of MB,
+ * kept alive by the ring. An error answer is kept whole: its code and message are read back from it (journal-facts.ts),
+ * and the mock's own refusals are small.
+ */
+function keptAnswer(response: JournalResponse): JournalResponse {
+  if (response.status >= 400) return response;
+  const body = response.chunks === undefined ? response.body : response.chunks.join('');
+  if (body === undefined || (body.length <= BODY_BYTES_KEPT && response.chunks === undefined && response.bytes === undefined)) return response;
+  const { chunks: _chunks, bytes: _bytes, ...rest } = response;
+  return { ...rest, body: body.length <= BODY_BYTES_KEPT ? body : detached(body.slice(0, BODY_BYTES_KEPT + 1)) };
+}
+
+/** What a recorder added, with the shadow's body cut as {@link keptAnswer} cuts an answer's (only its first 4 KiB is shown). */
+function keptExtra(extra: JournalExtra | undefined): JournalExtra | undefined {
+  if (extra?.shadow === undefined || extra.shadow.body.length <= BODY_BYTES_KEPT) return extra;
+  return { ...extra, shadow: { ...extra.shadow, body: detached(extra.shadow.body.slice(0, BODY_BYTES_KEPT)) } };
+}
+
+/**
+ * A copy of `text` that holds no reference to a longer string: V8 makes a slice of a long string a view into it, so
+ * a kept slice would keep the whole answer alive. JSON text of a string is read back to the same string, lone
+ * surrogates included.
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function answerOf(response: JournalResponse): JournalEntry['response'] {

@@ -104,18 +104,26 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
 export function createPipeline(api: ApiModel, options: PipelineOptions): (request: MockRequest) => Maybe<MockResponse> {
   const knownPaths = api.operations.map((op) => `${op.method} ${api.basePath}${op.path}`).join(', ');
   const unrouted = unroutedShapes(api);
-  const served = new Map<OperationModel, Served>(api.operations.map((op) => [op, serve(op, options.apiKeys, unrouted, api)]));
+  // Each operation is compiled on its first request (D580): a description of a thousand operations answers its
+  // first request without building the handlers, answers and coercions of the others. What is built is the same
+  // whichever operation comes first: nothing of one operation's compilation depends on another's.
+  const served = new Map<OperationModel, Served>();
+  const entryOf = (op: OperationModel): Served => {
+    let entry = served.get(op);
+    if (entry === undefined) served.set(op, (entry = serve(op, options.apiKeys, unrouted, api)));
+    return entry;
+  };
   // Paths without a template (`/v1/pets`) are found by one lookup; the others by their pattern (route()).
-  const literalPaths = new Map<string, Map<string, Served>>();
+  const literalPaths = new Map<string, Map<string, OperationModel>>();
   for (const op of api.operations) {
     if (op.path.includes('{')) continue;
     const path = `${api.basePath}${op.path}`;
     if (!literalPaths.has(path)) literalPaths.set(path, new Map());
-    if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, served.get(op)!);
+    if (!literalPaths.get(path)!.has(op.method)) literalPaths.get(path)!.set(op.method, op);
   }
   const withQuery = fixedQueryRouter(api);
   // Records addressed by a file path (D460): routed before the templates, whose parameters take one segment each.
-  const trees = fileTrees(api, (op, refusal) => refuse(served.get(op)!.errors, refusal));
+  const trees = fileTrees(api, (op, refusal) => refuse(entryOf(op).errors, refusal));
   const storeOf = (name: string): AnyRecordStore | undefined => options.data.get(name);
   // A write to the members of a sub-collection no resource holds (D291) works on that collection's store.
   // An action on an item's record (D323) works on that record's store.
@@ -146,14 +154,15 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
     // else the operation whose template matches, then the method.
     const tree = trees?.(method, pathname);
     if (tree !== undefined) {
-      const treeEntry = served.get(tree.op)!;
+      const treeEntry = entryOf(tree.op);
       if (!authenticated(treeEntry, request, search)) {
         return refuse(treeEntry.errors, { error: 'UNAUTHORIZED', detail: treeEntry.unauthorized, ...(treeEntry.auth.challenge === undefined ? {} : { headers: treeEntry.auth.challenge }) });
       }
       return tree.answer(request, search);
     }
     const queried = withQuery?.(method, pathname, search);
-    let entry = queried === undefined ? (literalPaths.get(pathname)?.get(method) ?? (pathname.includes('%') ? literalPaths.get(decodedPath(pathname))?.get(method) : undefined)) : served.get(queried.op)!;
+    const literal = queried === undefined ? (literalPaths.get(pathname)?.get(method) ?? (pathname.includes('%') ? literalPaths.get(decodedPath(pathname))?.get(method) : undefined)) : queried.op;
+    let entry = literal === undefined ? undefined : entryOf(literal);
     let segments = queried?.segments ?? NONE;
     if (entry === undefined) {
       const routed = route(api, method, pathname);
@@ -162,7 +171,7 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
         return refuse(unrouted(ERRORS[refusal.error].status), refusal);
       }
       if (routed.operation === undefined) return { status: 204, headers: { allow: routed.allow }, body: '' };
-      entry = served.get(routed.operation)!;
+      entry = entryOf(routed.operation);
       segments = routed.segments;
     }
     const op = entry.op;

@@ -1,0 +1,68 @@
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * The mock's garbage, collected once the heap outgrows what is live (spec/DECISIONS.md › D582). V8 lets its old
+ * space grow to up to four times what survived its last full collection before it collects again; a mock answering
+ * a long run of the suite on a large description drops hundreds of MB of pages, bodies and parsed values it made
+ * per request, so its resident memory rose to several times what it held (GitHub's: 1,008-1,153 MiB peak, with
+ * 85-160 MB live after a full collection). The watcher looks at the heap every `intervalMs` (off the request path, on a timer that never keeps the
+ * process up) and collects once the heap in use exceeds `factor` times what the last collection kept and at least
+ * `floorBytes`: a mock whose heap stays small never pays for a collection. The same rule as the suite's between its
+ * checks (D522); what a client wrote is never touched, only what no one refers to any more is reclaimed.
+ */
+export interface HeapWatch {
+  /** Looks once now: collects when the heap is over the threshold. Returns whether it collected. */
+  check(): boolean;
+  /** Stops the timer. */
+  stop(): void;
+}
+
+/** Where the watcher reads the heap and how it collects; the defaults are this process's. */
+export interface HeapAccess {
+  /** Bytes of the heap in use now (V8's `used_heap_size`). */
+  used: () => number;
+  /** A full collection (V8's `gc`, exposed at run time). */
+  collect: () => void;
+}
+
+/** 256 MiB: below this the heap is left to V8 (a small description's mock never collects). */
+export const MOCK_HEAP_FLOOR_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Starts a {@link HeapWatch} over `heap` (default this process's). `factor`: how many times the last collection's
+ * survivors the heap may hold before the next (default 2); `intervalMs`: how often it looks (default 250; 0 starts
+ * no timer, for a caller that calls `check` itself).
+ */
+export function watchHeap(options: { heap?: HeapAccess; floorBytes?: number; factor?: number; intervalMs?: number } = {}): HeapWatch {
+  const heap = options.heap ?? processHeap();
+  const floor = options.floorBytes ?? MOCK_HEAP_FLOOR_BYTES;
+  const factor = options.factor ?? 2;
+  let live = 0;
+  const check = (): boolean => {
+    if (heap.used() <= Math.max(floor, live * factor)) return false;
+    heap.collect();
+    live = heap.used();
+    return true;
+  };
+  const intervalMs = options.intervalMs ?? 250;
+  const timer = intervalMs > 0 ? setInterval(check, intervalMs) : undefined;
+  timer?.unref();
+  return { check, stop: () => clearInterval(timer) };
+}
+
+/** This process's heap; the collector is exposed once, on first use. */
+function processHeap(): HeapAccess {
+  let gc: (() => void) | undefined;
+  return {
+    used: () => getHeapStatistics().used_heap_size,
+    collect: () => {
+      if (gc === undefined) {
+        // `--expose-gc` set now defines `gc` in contexts made from now on: a new context hands it over.
+        setFlagsFromString('--expose-gc');
+        gc = runInNewContext('gc') as () => void;
+      }
+      gc();
+    },
+  };
+}
