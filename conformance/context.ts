@@ -149,8 +149,9 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
  * `query` does not name (D220): a request without one is invalid, so a server written from the same text may
  * rightly refuse it, and judging that refusal would be a false alarm. The value is the parameter's example, else
  * its schema's first example, example, first enum member or default, else a sample valid for its schema; an
- * array is sent as its style says (each item its own pair when exploded, else joined by its delimiter), and a
- * parameter whose value can only be an object (or an empty array) is left out.
+ * array is sent as its style says (each item its own pair when exploded, else joined by its delimiter), an object
+ * of `style: deepObject` or an exploded form as pairs of its scalar members (D326, D557), and any other parameter
+ * whose value can only be an object (or an empty array) is left out.
  */
 export function requiredQuery(op: OperationModel, query: string): string {
   const named = new Set(query.split('&').filter((part) => part !== '').map((part) => nameOf(part.split('=')[0]!)));
@@ -164,6 +165,12 @@ export function requiredQuery(op: OperationModel, query: string): string {
     if (parameter.deepObject === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => member !== null && typeof member !== 'object');
       parts.push(...members.map(([member, text]) => `${name}%5B${encodeURIComponent(member)}%5D=${encodeURIComponent(String(text))}`));
+      continue;
+    }
+    // An exploded form object is one pair per scalar member, under no name of its own (D557): `R=100&G=200`.
+    if (parameter.explodedObject === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const members = Object.entries(value as Record<string, unknown>).filter(([member, text]) => text !== null && typeof text !== 'object' && !named.has(member));
+      parts.push(...members.map(([member, text]) => `${encodeURIComponent(member)}=${encodeURIComponent(String(text))}`));
       continue;
     }
     const items = Array.isArray(value) ? value : [value];
