@@ -268,12 +268,15 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
 
 /**
  * The `Accept` a request of `op` carries: `application/json` where the operation's success documents `application/json` or
- * nothing, else the media types its successes document (`image/png`, `application/vnd.api+json`), JSON after them (for the errors): an `Accept` the documented answer fits,
+ * nothing, else the media types its successes document (`image/png`, `application/vnd.api+json`), JSON after them (for the errors); for an
+ * operation that lists no 2xx, the media types of every answer it lists (D558): an `Accept` the documented answer fits,
  * so that a server answering 406 to an unfit one (D57, RFC 9110 §12.5.1) is not held to a request no client of
  * the spec would send.
  */
 function acceptOf(op: OperationModel): string {
-  const types = [...new Set(op.responses.filter((response) => response.status.startsWith('2')).flatMap((response) => response.contents.map((content) => content.mediaType.toLowerCase())))];
+  // An operation that lists no 2xx succeeds with what it lists (a redirect, D554; its errors, D397): a client asks for those (D558).
+  const successes = op.responses.some((response) => response.status.startsWith('2')) ? op.responses.filter((response) => response.status.startsWith('2')) : op.responses;
+  const types = [...new Set(successes.flatMap((response) => response.contents.map((content) => content.mediaType.toLowerCase())))];
   if (types.length === 0 || types.includes('application/json')) return 'application/json';
   return [...types, 'application/json'].join(', ');
 }
