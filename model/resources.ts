@@ -746,7 +746,8 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   if (description !== undefined && /^\s*(?:the\s+)?name\s+of\b/i.test(description) && names.includes('name') && mainType(properties['name']!) === 'string') return 'name';
   if (names.includes('id')) return 'id';
   const lower = parameter?.toLowerCase();
-  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
+  // An id member compared without `_` and `-`: `{taxClassId}` names `class_id` as it names `classId` (D559).
+  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}` || (/[a-z]id$/.test(flat(name)) && flat(lower).endsWith(flat(name)))));
   if (similar !== undefined) return similar;
   const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
   if (prefixed !== undefined) return prefixed;
