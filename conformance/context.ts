@@ -149,8 +149,9 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
  * `query` does not name (D220): a request without one is invalid, so a server written from the same text may
  * rightly refuse it, and judging that refusal would be a false alarm. The value is the parameter's example, else
  * its schema's first example, example, first enum member or default, else a sample valid for its schema; an
- * array is sent as its style says (each item its own pair when exploded, else joined by its delimiter), and a
- * parameter whose value can only be an object (or an empty array) is left out.
+ * array is sent as its style says (each item its own pair when exploded, else joined by its delimiter), an object
+ * of `style: deepObject` or an exploded form as pairs of its scalar members (D326, D557), and any other parameter
+ * whose value can only be an object (or an empty array) is left out.
  */
 export function requiredQuery(op: OperationModel, query: string): string {
   const named = new Set(query.split('&').filter((part) => part !== '').map((part) => nameOf(part.split('=')[0]!)));
@@ -163,6 +164,12 @@ export function requiredQuery(op: OperationModel, query: string): string {
     if (parameter.deepObject === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const members = Object.entries(value as Record<string, unknown>).filter(([, member]) => member !== null && typeof member !== 'object');
       parts.push(...members.map(([member, text]) => `${name}%5B${encodeURIComponent(member)}%5D=${encodeURIComponent(String(text))}`));
+      continue;
+    }
+    // An exploded form object is one pair per scalar member, under no name of its own (D557): `R=100&G=200`.
+    if (parameter.explodedObject === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const members = Object.entries(value as Record<string, unknown>).filter(([member, text]) => text !== null && typeof text !== 'object' && !named.has(member));
+      parts.push(...members.map(([member, text]) => `${encodeURIComponent(member)}=${encodeURIComponent(String(text))}`));
       continue;
     }
     const items = Array.isArray(value) ? value : [value];
@@ -269,12 +276,15 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
 
 /**
  * The `Accept` a request of `op` carries: `application/json` where the operation's success documents `application/json` or
- * nothing, else the media types its successes document (`image/png`, `application/vnd.api+json`), JSON after them (for the errors): an `Accept` the documented answer fits,
+ * nothing, else the media types its successes document (`image/png`, `application/vnd.api+json`), JSON after them (for the errors); for an
+ * operation that lists no 2xx, the media types of every answer it lists (D558): an `Accept` the documented answer fits,
  * so that a server answering 406 to an unfit one (D57, RFC 9110 §12.5.1) is not held to a request no client of
  * the spec would send.
  */
 function acceptOf(op: OperationModel): string {
-  const types = [...new Set(op.responses.filter((response) => response.status.startsWith('2')).flatMap((response) => response.contents.map((content) => content.mediaType.toLowerCase())))];
+  // An operation that lists no 2xx succeeds with what it lists (a redirect, D554; its errors, D397): a client asks for those (D558).
+  const successes = op.responses.some((response) => response.status.startsWith('2')) ? op.responses.filter((response) => response.status.startsWith('2')) : op.responses;
+  const types = [...new Set(successes.flatMap((response) => response.contents.map((content) => content.mediaType.toLowerCase())))];
   if (types.length === 0 || types.includes('application/json')) return 'application/json';
   return [...types, 'application/json'].join(', ');
 }

@@ -229,7 +229,9 @@ function explainList(list: ListModel, filters: readonly FilterModel[], served = 
       match: 'ignored' as const,
       ...(parameter.deepObject === true
         ? { reason: 'a deepObject parameter: checked against its schema, not applied', decision: 'D326' }
-        : ambiguous.has(parameter.name)
+        : parameter.explodedObject === true
+          ? { reason: 'an object sent as its members\' own pairs (form, exploded): checked against its schema, not applied; none sent is the empty object', decision: 'D557' }
+          : ambiguous.has(parameter.name)
           ? { reason: `a range bound that may range over several members (${ambiguous.get(parameter.name)!.join(', ')}): not applied`, decision: 'D105' }
           : served
             ? { reason: 'its description does not say it filters on one member of the records: checked against its schema, not applied', decision: 'D113' }

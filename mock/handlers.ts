@@ -12,7 +12,7 @@ import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel, ResponseModel } from '../model/model.js';
 import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
-import { decodeCursor, encodeCursor, fillServedPage, listHandler, servedRangeFilter, setQuery } from './list-handler.js';
+import { decodeCursor, encodeCursor, fillServedPage, listHandler, pastEndNotFound, servedRangeFilter, setQuery } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
@@ -635,6 +635,7 @@ function exampleHandler(op: OperationModel): Handler {
     if (echoed.length > 0 && json) return { status, json: withEchoes(filtered, body, echoed), mediaType: answer.mediaType };
     const paged = json ? page?.(filtered, query, { url: url ?? '', host }) : undefined;
     if (paged === undefined) return { status, json: filtered, mediaType: answer.mediaType };
+    if (paged === PAST_END) return { error: 'RECORD_NOT_FOUND', code: 'PAGE_NOT_FOUND', detail: 'No page holds records from this position on: the list holds fewer.' };
     return paged.headers === undefined ? { status, json: paged.json, mediaType: answer.mediaType } : { status, json: paged.json, mediaType: answer.mediaType, headers: paged.headers };
   };
 }
@@ -672,6 +673,9 @@ function exampleError(response: ResponseModel, written: string, status: number):
   return parsed.ok && response.validate(parsed.document.view) ? text : undefined;
 }
 
+/** What {@link servedPager} gives for a page past the end that is answered with the documented 404 (D555). */
+const PAST_END = Symbol('past the end');
+
 /**
  * The page a list no resource holds answers (spec/DECISIONS.md › D114): the records of its example (or sample)
  * that hold each filter value asked (D113), cut by its page size (the spec's default when absent) and page number or offset, as a list the mock fills
@@ -681,12 +685,14 @@ function exampleError(response: ResponseModel, written: string, status: number):
  * A boolean filter asked with a value whose answer its description leaves open (D182's one-sided `false`) is no
  * constraint (D200); the page's members (links, totals) are this page's (D201). Takes the whole answer's JSON text,
  * the request's query, URL and host; returns the page's JSON text, or `undefined` when the answer holds no records
- * where the list's shape says, with the page's `Link` header for a cursor-paged list that has a next page.
+ * where the list's shape says, with the page's `Link` header for a cursor-paged list that has a next page; or
+ * {@link PAST_END} for an empty page after the first where the list answers its documented 404 there instead (D555).
  */
-function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>, at: { url: string; host: string | undefined }) => { json: string; headers?: Record<string, string> } | undefined) | undefined {
+function servedPager(op: OperationModel): ((text: string, query: Record<string, unknown>, at: { url: string; host: string | undefined }) => { json: string; headers?: Record<string, string> } | typeof PAST_END | undefined) | undefined {
   const served = servedListOf(op);
   if (served === undefined) return undefined;
   const { list, filters } = served;
+  const missing = pastEndNotFound(list);
   const { limit, paging } = list;
   // A cursor-paged list (D305) moves on by the `Link` header it declares, its cursor the position of the next page;
   // without such a header no page after the first could be reached, and the whole list is answered as before.
@@ -726,6 +732,8 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
       if (start + size < kept.length && size > 0 && linked) headers = { link: `<${setQuery(request.url, paging.parameter, encodeCursor(String(start + size)))}>; rel="next"` };
     } else start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
+    // A page past the end whose array the schema forbids to be empty is the documented 404 (D555).
+    if (missing && start > 0 && page.length === 0) return PAST_END;
     // A body member naming the next page holds the position after this page's last record.
     const last = paging?.kind === 'cursor' ? String(Math.max(0, start) + page.length) : undefined;
     const withHeaders = (json: string): { json: string; headers?: Record<string, string> } => (headers === undefined ? { json } : { json, headers });

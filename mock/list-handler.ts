@@ -125,6 +125,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   // The last page's link needs the count too.
   const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
   const linkHeader = model.headers.find((h) => h.holds === 'link');
+  const pastEndMissing = pastEndNotFound(model);
 
   // The plain case (the seed's listPets): equality filters and a size, a bare array or a wrapper with a total at most.
   if (paging === undefined && testOf.length === 0 && model.headers.length === 0 && model.members.every((m) => m.holds === 'total')) {
@@ -181,6 +182,8 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
         : andThen(store!.list({ keys, limit: 1, test: (record) => String(toView(record[resource.idProperty])) === afterId }), (found) => (found.last === undefined ? undefined : listPage(found.last)));
     return andThen(listed, (result): OperationResult => {
       if (result === undefined) return refused();
+      // A page past the end whose array the schema forbids to be empty is the documented 404 (D555).
+      if (pastEndMissing && offset > 0 && countItems(result.json) === 0) return { error: 'RECORD_NOT_FOUND', code: 'PAGE_NOT_FOUND', detail: `No page holds records from position ${offset} on: the list holds fewer.` };
       const facts = pageFacts(model, result, { url: url ?? '', limit, offset, page, before });
       facts.origin = originOf(host);
       if (listsIds) facts.ids = idsOf(result.json);
@@ -214,6 +217,22 @@ export function filterDefaults(model: ListModel): [string, unknown][] {
     found.push([filter.parameter.name, value]);
   }
   return found;
+}
+
+/**
+ * Whether a page past a list's end is answered with the operation's documented 404 instead of an empty page
+ * (spec/DECISIONS.md › D555): the list pages by page number or offset, documents 404, and the schema of its array
+ * of records refuses an empty one (`minItems` of 1 or more), so an empty page would break the list's own schema.
+ * The first page is never past the end: a list holding no record still answers it.
+ */
+export function pastEndNotFound(model: ListModel): boolean {
+  if (model.paging?.kind !== 'page' && model.paging?.kind !== 'offset') return false;
+  if (!model.operation.responses.some((response) => response.status === '404')) return false;
+  const whole = model.operation.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)?.schema;
+  const array = model.shape.kind === 'array' ? whole : model.shape.itemsPath.reduce<Schema | undefined>((at, name) => (at === undefined ? undefined : objectShape(at).properties[name]), model.shape.schema);
+  if (array === undefined) return false;
+  const parts = [array, ...((array['allOf'] as Schema[] | undefined) ?? [])];
+  return parts.some((part) => typeof part['minItems'] === 'number' && part['minItems'] > 0);
 }
 
 function invalid(detail: string): OperationResult {

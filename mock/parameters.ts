@@ -127,3 +127,30 @@ export function bracketedMembers(parameter: ParameterModel, pairs: readonly stri
   }
   return found;
 }
+
+/**
+ * The object an exploded form query parameter sends (spec/DECISIONS.md › D557; OpenAPI 3 § Style Values, `form` with
+ * `explode: true`): one `member=value` pair per member, under no name of its own. `declared` holds the pairs named by
+ * the schema's `properties`, each read as its schema's type where that is a number or a boolean; `others` counts
+ * the pairs a schema that takes other members (`additionalProperties` not `false`) holds too: every pair that names
+ * no parameter of the operation (`parameters`) and no bracketed member. `pairs` is flat, as `queryPairs` gives them.
+ * Both empty when no pair belongs to it: on the wire an empty object and an absent one are the same.
+ */
+export function explodedMembers(parameter: ParameterModel, pairs: readonly string[], parameters: ReadonlySet<string>): { declared: Record<string, unknown>; others: number } {
+  const properties = (parameter.schema['properties'] as Record<string, Schema> | undefined) ?? {};
+  const open = parameter.schema['additionalProperties'] !== false;
+  const declared: Record<string, unknown> = {};
+  let others = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i]!;
+    const text = pairs[i + 1]!;
+    const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    if (schema === undefined) {
+      if (open && !parameters.has(name) && !name.includes('[')) others++;
+      continue;
+    }
+    const type = typeOf(schema);
+    declared[name] = (type === 'integer' || type === 'number') && NUMBER_TEXT.test(text) ? Number(text) : type === 'boolean' && (text === 'true' || text === 'false') ? text === 'true' : text;
+  }
+  return { declared, others };
+}

@@ -14,7 +14,7 @@ import { compileHandler } from './handlers.js';
 import type { Handler, OperationResult } from './handler.js';
 import { parseForm, type UploadedFile } from './forms.js';
 import { parseJsonBody } from './exact-body.js';
-import { bracketedMembers, compileCoercion, type Coercion } from './parameters.js';
+import { bracketedMembers, compileCoercion, explodedMembers, type Coercion } from './parameters.js';
 import { forcedResponse, type PreferExample } from './prefer.js';
 import { queryPairs } from './query.js';
 import { fixedQueryRouter } from './fixed-query.js';
@@ -425,6 +425,15 @@ function greedyPattern(op: OperationModel): RegExp | undefined {
 
 const fixedTexts = new WeakMap<OperationModel, number>();
 
+const queryNameSets = new WeakMap<OperationModel, ReadonlySet<string>>();
+
+/** The names of the query parameters `op` declares, made once per operation. */
+function queryNames(op: OperationModel): ReadonlySet<string> {
+  let found = queryNameSets.get(op);
+  if (found === undefined) queryNameSets.set(op, (found = new Set(op.queryParams.map((parameter) => parameter.name))));
+  return found;
+}
+
 /** How many characters of `op`'s path template are fixed text (not a `{parameter}`): the more, the more specific the route. */
 function fixedText(op: OperationModel): number {
   let found = fixedTexts.get(op);
@@ -461,6 +470,16 @@ function validate(entry: Served, segments: readonly string[], search: string, re
       const members = parameter.deepObject === true ? bracketedMembers(parameter, pairs) : undefined;
       if (members !== undefined) {
         if (!parameter.validate(members)) return { error: 'INVALID_QUERY', detail: `${parameter.name} is invalid: ${parameter.validate.errors()}.` };
+        continue;
+      }
+      // An exploded form object is its members' own pairs (D557): those its schema names are checked against it, not
+      // applied; sent with none, it is the empty object, required or not, where its schema takes one.
+      if (parameter.explodedObject === true) {
+        const { declared, others } = explodedMembers(parameter, pairs, queryNames(op));
+        const given = Object.keys(declared).length > 0 || others > 0;
+        if (Object.keys(declared).length > 0 || (parameter.required && !given)) {
+          if (!parameter.validate(declared)) return { error: 'INVALID_QUERY', detail: given ? `${parameter.name} is invalid: ${parameter.validate.errors()}.` : `${parameter.name} is required.` };
+        }
         continue;
       }
       if (parameter.required) return { error: 'INVALID_QUERY', detail: `${parameter.name} is required.` };

@@ -132,7 +132,7 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
       const validate = compile(ajv, schema, name, { failures: schemaFailures, where: `${method} ${path}` });
       const example = fitting(p['example'] ?? named, validate, `parameter ${name} of ${method} ${path}`);
       const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(p['style'] === 'deepObject' ? { deepObject: true } : {}), ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(p['style'] === 'deepObject' ? { deepObject: true } : {}), ...(p['in'] === 'query' && type === 'object' && explodedForm(p) ? { explodedObject: true } : {}), ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);
@@ -287,6 +287,11 @@ function tagsOf(tags: unknown): TagModel[] {
 
 /** Header parameters OpenAPI 3 says are ignored where declared as parameters (Parameter Object, `in: header`). */
 const IGNORED_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
+
+/** Whether a parameter is sent as `style: form` with `explode: true`, OpenAPI 3's default for a query parameter. */
+function explodedForm(parameter: Record<string, unknown>): boolean {
+  return (parameter['style'] ?? 'form') === 'form' && parameter['explode'] !== false;
+}
 
 /** The item delimiter of an array query parameter sent as one value (OpenAPI `style`/`explode`), else `undefined`. */
 function delimiterOf(parameter: Record<string, unknown>): string | undefined {

@@ -28,6 +28,12 @@ export interface ParameterModel {
    * member, `name[member]=value` (`created[gte]=1700000000`), D326.
    */
   deepObject?: boolean;
+  /**
+   * `true` for an object query parameter of `style: form` with `explode: true` (OpenAPI's default for a query): sent
+   * as one `member=value` pair per member, under no name of its own (`R=100&G=200`), D557. An empty object sends no
+   * pair at all, so on the wire it cannot be told from an absent one.
+   */
+  explodedObject?: boolean;
   /** The parameter's own `example`, or the value of the first of its `examples` (OpenAPI Parameter Object). */
   example?: unknown;
   /** The parameter's `description` (its schema's when it has none), for rules stated only in prose: range bounds (D105), a served list's filters (D113). */

@@ -746,10 +746,21 @@ function pickIdProperty(all: Record<string, Schema>, parameter: string | undefin
   if (description !== undefined && /^\s*(?:the\s+)?name\s+of\b/i.test(description) && names.includes('name') && mainType(properties['name']!) === 'string') return 'name';
   if (names.includes('id')) return 'id';
   const lower = parameter?.toLowerCase();
-  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}`));
+  // An id member compared without `_` and `-`: `{taxClassId}` names `class_id` as it names `classId` (D559).
+  const similar = names.find((name) => lower !== undefined && (lower.endsWith(name.toLowerCase()) || name.toLowerCase() === `${lower}` || (/[a-z]id$/.test(flat(name)) && flat(lower).endsWith(flat(name)))));
   if (similar !== undefined) return similar;
   const prefixed = parameter === undefined ? undefined : names.find((name) => flat(name) === flat(`${singular}${parameter}`));
   if (prefixed !== undefined) return prefixed;
+  // The record's own `<singular>Id` (`projectId` of projects) names it before a read-only member naming another
+  // thing (`accountName`, the owner's), where no item path says which member the key is (D556); where the readings
+  // below find no key at all, it makes no resource of records the mock would otherwise serve as examples.
+  const ownId = names.find((name) => flat(name) === flat(`${singular}id`) && ['integer', 'string'].includes(mainType(properties[name]!) ?? ''));
+  const other = otherIdProperty(properties, names, parameter, createProperties);
+  return other === undefined ? undefined : (ownId ?? other);
+}
+
+/** The last readings of {@link pickIdProperty}: a read-only member naming a record, an address, a member ending in `id` the create does not take, a fingerprint. */
+function otherIdProperty(properties: Record<string, Schema>, names: readonly string[], parameter: string | undefined, createProperties: Record<string, Schema> | undefined): string | undefined {
   // A timestamp (`created_at`) or a measure (`storage_usage_bytes`) is read-only too, but names no record.
   const readOnly = names.find((name) => isMarked(properties[name]!, 'readOnly') && namesRecord(name, properties[name]!));
   if (readOnly !== undefined) return readOnly;

@@ -25,7 +25,9 @@ function clientIdSchema(resource: ResourceModel): { schema: Schema; validate: Va
   const known = idValidators.get(resource);
   if (known !== undefined) return known ?? undefined;
   const create = resource.operations.create;
-  const schema = resource.idSource === 'server' || create?.body === undefined ? undefined : objectShape(create.body.schema).properties[resource.idProperty];
+  // Within the body's envelope, where the create takes the record in one (`{"taxClass": {…}}`, D73; D559).
+  const record = create?.body === undefined ? undefined : create.bodyEnvelope === undefined ? create.body.schema : objectShape(create.body.schema).properties[create.bodyEnvelope];
+  const schema = resource.idSource === 'server' || record === undefined || typeof record !== 'object' ? undefined : objectShape(record).properties[resource.idProperty];
   const found = schema === undefined || typeof schema !== 'object' ? null : { schema, validate: compile(ajv, schema, resource.idProperty) };
   idValidators.set(resource, found);
   return found ?? undefined;
@@ -84,11 +86,17 @@ export function naturalKey(resource: ResourceModel): boolean {
 export function withClientId(context: CheckContext, resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
   const id = clientIdSchema(resource);
   if (id === undefined) return body;
+  // The record sits in the body's envelope where the create takes one (D559).
+  const envelope = resource.operations.create?.bodyEnvelope;
+  const inner = envelope === undefined ? body : body[envelope];
+  if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return body;
+  const record = inner as Record<string, unknown>;
   // A body without the id leaves it to the server, unless the client must choose it; an id the suite chose stays.
-  if (!Object.hasOwn(body, resource.idProperty) && resource.idSource !== 'client' && !naturalKey(resource)) return body;
+  if (!Object.hasOwn(record, resource.idProperty) && resource.idSource !== 'client' && !naturalKey(resource)) return body;
   // A body the run's earlier call made carries a fresh id already (a body passed on keeps it).
   if (context.run.chosenBodies.has(body)) return body;
-  const chosen = { ...body, [resource.idProperty]: freshId(context, resource, id) };
+  const fresh = { ...record, [resource.idProperty]: freshId(context, resource, id) };
+  const chosen = envelope === undefined ? fresh : { ...body, [envelope]: fresh };
   context.run.chosenBodies.add(chosen);
   return chosen;
 }
@@ -260,23 +268,35 @@ export function clientIdCheck(resource: ResourceModel, id: string, rule: string,
       // Only bodies the write's schema still admits with an id are sent (D234): where the body is one of several
       // forms (`oneOf`: an id, or an owner, a name and a number), an id added to the other form breaks it.
       const probe = idProbe(context, resource);
-      const admitsId = (drawn: Record<string, unknown>): boolean => create.body === undefined || probe === undefined || survivesEncoding(create, create.body, { ...drawn, [resource.idProperty]: probe });
+      const admitsId = (drawn: Record<string, unknown>): boolean => create.body === undefined || probe === undefined || survivesEncoding(create, create.body, withRecordMember(create, drawn, resource.idProperty, probe));
       await context.forAll(bodyValues(context, create, { integers: context.target.integers, strings: 'ordinary' }).filter(admitsId), async (drawn) => {
-        const chosen = withClientId(context, resource, { ...drawn, [resource.idProperty]: null });
+        const chosen = withClientId(context, resource, withRecordMember(create, drawn, resource.idProperty, null));
         const created = await helpers.create(context, resource, chosen);
-        const key = idKey(chosen[resource.idProperty]);
+        const key = idKey(recordOfBody(create, chosen)[resource.idProperty]);
         if (created === undefined) return;
         if (idKey(created[resource.idProperty]) !== key) throw new Violation(`a create naming ${resource.idProperty} ${key} made a record whose ${resource.idProperty} is ${idKey(created[resource.idProperty])}: the spec lets the client choose it`);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `${create.operationId} with a chosen ${resource.idProperty}`);
         // A create that also updates (D432) takes a second create naming the id for an update, not a duplicate.
         if (createsOrUpdates(create, resource)) return;
         const ordinary = ordinaryBodyOf(context, create);
-        const again = { ...(admitsId(ordinary) ? ordinary : drawn), [resource.idProperty]: chosen[resource.idProperty] };
+        const again = withRecordMember(create, admitsId(ordinary) ? ordinary : drawn, resource.idProperty, recordOfBody(create, chosen)[resource.idProperty]);
         await context.call(create, requestOf(context, create, { value: again }), refusals);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `a second create naming ${resource.idProperty} ${key} was refused, yet the first record`);
       }, { runs: Math.min(context.target.runs, 10) });
     },
   };
+}
+
+/** The record a create body holds: the body, or its envelope's member where the create takes one (D73, D559). */
+function recordOfBody(create: OperationModel, body: Record<string, unknown>): Record<string, unknown> {
+  const inner = create.bodyEnvelope === undefined ? body : body[create.bodyEnvelope];
+  return inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {};
+}
+
+/** A copy of a create body whose record (in its envelope, where the create takes one) holds `value` as `member`. */
+function withRecordMember(create: OperationModel, body: Record<string, unknown>, member: string, value: unknown): Record<string, unknown> {
+  if (create.bodyEnvelope === undefined) return { ...body, [member]: value };
+  return { ...body, [create.bodyEnvelope]: { ...recordOfBody(create, body), [member]: value } };
 }
 
 /** One value of the create body's id schema, to ask whether a body admits an id at all; `undefined` when none can be drawn. */
