@@ -183,7 +183,7 @@ function referenceChecks(model: ApiModel): Check[] {
 export function checksFor(model: ApiModel): Check[] {
   const auth = model.operations
     .filter((op) => op.security.length > 0)
-    .map((op) => isolated(`auth.${op.operationId}`, () => authCheck(op, `auth.${op.operationId}`, `Authentication: ${op.operationId} with missing or invalid credentials (${op.security[0]!.kind}) is a 401 in the documented error shape${['GET', 'HEAD', 'OPTIONS'].includes(op.method) ? '' : ', and nothing is written'}.`)));
+    .map((op) => isolated(`auth.${op.operationId}`, () => ({ ...authCheck(op, `auth.${op.operationId}`, `Authentication: ${op.operationId} with missing or invalid credentials (${op.security[0]!.kind}) is a 401 in the documented error shape${['GET', 'HEAD', 'OPTIONS'].includes(op.method) ? '' : ', and nothing is written'}.`), ...openTwin(model, op) })));
   const groups = model.resources.map((resource) => isolatedGroup(resource));
   const withCreate = model.resources.filter((r) => r.operations.create !== undefined);
   const ops = model.resources.flatMap((r) => Object.values(r.operations).map((op) => op!.operationId)).join(', ');
@@ -220,6 +220,37 @@ export function checksFor(model: ApiModel): Check[] {
  * The skip of a check of an operation served at its own server (D78: a presigned upload URL, another host): the
  * target at the API's base address does not serve it, so no verdict is drawn on it.
  */
+/**
+ * Why `auth.<op>` is not run when another operation of the same method has the same path template under other
+ * parameter names and asks for no credentials (`/boards/{idBoard}/cards/{filter}` beside `…/{idCard}`, D591):
+ * OpenAPI forbids such twins ("identical" paths), a server may route the URL to either, and one that routes it to
+ * the open twin rightly answers it without credentials.
+ */
+function openTwin(model: ApiModel, op: OperationModel): { skip?: string } {
+  const twin = openByShape(model).get(`${op.method} ${shapeOf(op.path)}`)?.find((other) => other.path !== op.path);
+  return twin === undefined ? {} : { skip: `${op.method} ${op.path} has a twin, ${twin.operationId} (${twin.path}), with the same template and no security: a server may route the URL to either, so a request without credentials proves nothing (OpenAPI: such paths are identical and must not both exist)` };
+}
+
+/** A path template with its parameter names left out: `/boards/{}/cards/{}`. */
+const shapeOf = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
+
+const openShapes = new WeakMap<ApiModel, Map<string, OperationModel[]>>();
+
+/** The operations that ask for no credentials, by method and template shape, made once per model. */
+function openByShape(model: ApiModel): Map<string, OperationModel[]> {
+  let found = openShapes.get(model);
+  if (found === undefined) {
+    found = new Map();
+    for (const op of model.operations) {
+      if (op.security.length > 0) continue;
+      const key = `${op.method} ${shapeOf(op.path)}`;
+      found.set(key, [...(found.get(key) ?? []), op]);
+    }
+    openShapes.set(model, found);
+  }
+  return found;
+}
+
 function skipElsewhere(id: string, elsewhere: ReadonlyMap<string, string>): { skip?: string } {
   const operationId = id.startsWith('auth.') ? id.slice('auth.'.length) : id.slice(0, id.lastIndexOf('.'));
   const url = elsewhere.get(operationId);

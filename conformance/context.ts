@@ -190,6 +190,22 @@ export function requiredValue(parameter: ParameterModel): unknown {
   return parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
 }
 
+/**
+ * `path` without the query pairs that the operation's main security scheme carries its key in (D590): many
+ * descriptions declare an API key in the query (`key`, `api_key`) both as a scheme and as a required parameter, and
+ * a drawn value of that parameter sent before the credentials would be the key a server reads first. The
+ * credentials the check chose (the valid key, a bad one, or none) are that pair alone.
+ */
+function ownedByCredentials(op: OperationModel, path: string): string {
+  const scheme = op.security[0];
+  const at = path.indexOf('?');
+  if (scheme?.kind !== 'apiKey' || scheme.in !== 'query' || at === -1) return path;
+  const pairs = path.slice(at + 1).split('&');
+  const kept = pairs.filter((pair) => pair === '' || nameOf(pair.split('=')[0]!) !== scheme.parameter);
+  if (kept.length === pairs.length) return path;
+  return kept.length === 0 ? path.slice(0, at) : `${path.slice(0, at)}?${kept.join('&')}`;
+}
+
 /** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`). */
 function nameOf(raw: string): string {
   let name = raw;
@@ -235,7 +251,8 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       const headers: Record<string, string> = { accept: acceptOf(op), ...requiredHeaders(op) };
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
       const query = credentials.query;
-      const path = query === undefined ? request.path : `${request.path}${request.path.includes('?') ? '&' : '?'}${query}`;
+      const own = ownedByCredentials(op, request.path);
+      const path = query === undefined ? own : `${own}${own.includes('?') ? '&' : '?'}${query}`;
       const exchange = await send(run.client, target, { method: request.method, path, headers, ...(request.body === undefined ? {} : { body: request.body }) });
       noteDeleted(context, op, request, exchange.response.status);
       let body: unknown;
