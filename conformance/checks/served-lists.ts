@@ -241,8 +241,9 @@ export function servedLimitCheck(served: ServedList): Check {
         const expected = Math.min(size, held.keys.length);
         if (held.complete && page.keys.length < expected) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the first page holds ${page.keys.length} records, yet the list holds ${held.keys.length}`, page.exchange);
       };
-      // The smallest and largest sizes, and the one just past the held records, on every run before the draws (D170).
-      for (const size of new Set([min, max, Math.min(max, held.keys.length + 1)])) await ask(size);
+      // The smallest and largest sizes, and the one just past the held records (never below the smallest), on
+      // every run before the draws (D170).
+      for (const size of new Set([min, max, top])) await ask(size);
       await context.forAll(sizes, ask);
     },
   };
