@@ -13,7 +13,7 @@ import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { ClientState, send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
-import { collectorBetweenChecks } from './heap.js';
+import { collectorBetweenChecks } from '../model/heap.js';
 import { colours } from './report/colours.js';
 import { checkLines, closingLines, reachLines } from './report/text.js';
 import { reachOf, type RunReach } from './report/reach.js';

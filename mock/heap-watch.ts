@@ -1,5 +1,6 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectorBetweenChecks, HEAP_FLOOR_BYTES, type HeapAccess } from '../model/heap.js';
+
+export type { HeapAccess };
 
 /**
  * The mock's garbage, collected once the heap outgrows what is live (spec/DECISIONS.md › D582). V8 lets its old
@@ -18,51 +19,18 @@ export interface HeapWatch {
   stop(): void;
 }
 
-/** Where the watcher reads the heap and how it collects; the defaults are this process's. */
-export interface HeapAccess {
-  /** Bytes of the heap in use now (V8's `used_heap_size`). */
-  used: () => number;
-  /** A full collection (V8's `gc`, exposed at run time). */
-  collect: () => void;
-}
-
-/** 256 MiB: below this the heap is left to V8 (a small description's mock never collects). */
-export const MOCK_HEAP_FLOOR_BYTES = 256 * 1024 * 1024;
+/** 256 MiB: below this the heap is left to V8 (a small description's mock never collects); the suite's floor too. */
+export const MOCK_HEAP_FLOOR_BYTES = HEAP_FLOOR_BYTES;
 
 /**
  * Starts a {@link HeapWatch} over `heap` (default this process's). `factor`: how many times the last collection's
  * survivors the heap may hold before the next (default 2); `intervalMs`: how often it looks (default 250; 0 starts
- * no timer, for a caller that calls `check` itself).
+ * no timer, for a caller that calls `check` itself). The rule is the suite's between its checks (model/heap.ts).
  */
 export function watchHeap(options: { heap?: HeapAccess; floorBytes?: number; factor?: number; intervalMs?: number } = {}): HeapWatch {
-  const heap = options.heap ?? processHeap();
-  const floor = options.floorBytes ?? MOCK_HEAP_FLOOR_BYTES;
-  const factor = options.factor ?? 2;
-  let live = 0;
-  const check = (): boolean => {
-    if (heap.used() <= Math.max(floor, live * factor)) return false;
-    heap.collect();
-    live = heap.used();
-    return true;
-  };
+  const check = collectorBetweenChecks({ ...(options.heap === undefined ? {} : { heap: options.heap }), floorBytes: options.floorBytes ?? MOCK_HEAP_FLOOR_BYTES, ...(options.factor === undefined ? {} : { factor: options.factor }) });
   const intervalMs = options.intervalMs ?? 250;
   const timer = intervalMs > 0 ? setInterval(check, intervalMs) : undefined;
   timer?.unref();
   return { check, stop: () => clearInterval(timer) };
-}
-
-/** This process's heap; the collector is exposed once, on first use. */
-function processHeap(): HeapAccess {
-  let gc: (() => void) | undefined;
-  return {
-    used: () => getHeapStatistics().used_heap_size,
-    collect: () => {
-      if (gc === undefined) {
-        // `--expose-gc` set now defines `gc` in contexts made from now on: a new context hands it over.
-        setFlagsFromString('--expose-gc');
-        gc = runInNewContext('gc') as () => void;
-      }
-      gc();
-    },
-  };
 }

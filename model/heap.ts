@@ -2,7 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * A long run's garbage, collected between checks (spec/DECISIONS.md › D522). V8 lets its old space grow to a few
+ * A long run's garbage, collected between checks (spec/DECISIONS.md › D522), and the mock's, collected on a timer
+ * (D582, mock/heap-watch.ts): one rule for both, here on the floor they share. V8 lets its old space grow to a few
  * times what survived its last full collection before it collects again, and a check of a large description
  * allocates hundreds of MB it drops when it ends (drawn bodies, parsed pages): over a whole run the heap then grows
  * far past what is live (Stripe's: 2.77 GB peak with about 130 MB live). The CLI collects between two checks once
