@@ -9,7 +9,10 @@ import { ensureBuilt } from '../built-cli.js';
 import { failingChecks, runConformance } from './run-cli.js';
 import { frontDoor, type FrontDoor } from './servers.js';
 
-/** A gateway that allows 60 requests a second, then answers 429 with `Retry-After: 1` and an Error body. */
+/**
+ * A gateway that allows 60 requests a second, then answers 429 with `Retry-After: 1` and an Error body; its first
+ * second's quota is spent before the run starts, so it refuses on any machine, however slow.
+ */
 
 let mock: StartedMock;
 let gateway: FrontDoor;
@@ -17,8 +20,8 @@ let brokenGateway: FrontDoor;
 beforeAll(async () => {
   ensureBuilt();
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
-  gateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1' } });
-  brokenGateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1' }, skipAuthWithKey: 'k' });
+  gateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1', spentAtStart: true } });
+  brokenGateway = await frontDoor({ upstream: mock.origin, rateLimit: { perSecond: 60, retryAfter: '1', spentAtStart: true }, skipAuthWithKey: 'k' });
 });
 afterAll(async () => {
   await gateway.close();
@@ -37,7 +40,6 @@ describe('--max-rps', () => {
   });
 });
 
-// Next: a run that has not yet been slowed by refusals reaches the gateway's quota.
 describe('in-process checks behind a rate-limiting gateway', () => {
   it('passes a correct server: refusals are retried, counted in the summary, never reported as violations', async () => {
     const target = { baseUrl: gateway.baseUrl, apiKey: 'k', runs: 10, concurrency: 4 };

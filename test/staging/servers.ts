@@ -20,8 +20,12 @@ export interface FrontDoorOptions {
   prefix?: string;
   /** Added latency per answer, in ms: `[min, max]`. */
   latencyMs?: [number, number];
-  /** Gateway quota: at most `perSecond` requests per second window, then `429` with `Retry-After` and an Error body. */
-  rateLimit?: { perSecond: number; retryAfter?: string; status?: 429 | 503 };
+  /**
+   * Gateway quota: at most `perSecond` requests per second window, then `429` with `Retry-After` and an Error body.
+   * `spentAtStart`: the first window opens with its quota already spent (a quota shared with other clients), so the
+   * first request is refused however fast or slow the client is.
+   */
+  rateLimit?: { perSecond: number; retryAfter?: string; status?: 429 | 503; spentAtStart?: boolean };
   /** Compress answers with this coding when the request accepts it. */
   compress?: 'gzip' | 'deflate' | 'br';
   /** Read replicas: a pet created here stays invisible to getPet (404) and to lists for this long (ms) after its 201. */
@@ -60,7 +64,7 @@ export async function frontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
       const body = await readAll(req);
       if (options.rateLimit !== undefined) {
         const now = Date.now();
-        if (now - window.start >= 1000) window = { start: now, count: 0 };
+        if (now - window.start >= 1000) window = { start: now, count: window.start === 0 && options.rateLimit.spentAtStart === true ? options.rateLimit.perSecond : 0 };
         window.count += 1;
         if (window.count > options.rateLimit.perSecond) {
           counts.refused += 1;
