@@ -7,6 +7,7 @@ import { sampleOf } from '../model/error-shape.js';
 import { serverMadeSample } from '../model/made-up.js';
 import { canonicalJson, toView } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
+import { singular } from '../model/words.js';
 
 /**
  * The record a create or replace body makes (README › Resources): the body's properties the record schema
@@ -343,11 +344,10 @@ function firstNamedMember(schema: Schema): string | undefined {
 
 /** The singular of a resource name in upper snake case, for error codes: `pets` → `PET`, `categories` → `CATEGORY`. */
 export function singularCode(name: string): string {
-  const singular = name.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
-  return singular.replace(/[^A-Za-z0-9]+/g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() || 'RECORD';
+  return singular(name).replace(/[^A-Za-z0-9]+/g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() || 'RECORD';
 }
 
 /** The singular of a resource name in words, for messages: `pets` → `pet`. */
 export function singularWord(name: string): string {
-  return name.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  return singular(name);
 }

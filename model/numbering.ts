@@ -1,5 +1,6 @@
 import type { ResourceModel } from './model.js';
 import { admittedTypes, isMarked, mainType } from './schema.js';
+import { singular } from './words.js';
 
 /** Sets `numbering` on each resource numbered per parent (see `NumberingModel` in model.ts); `resources` have their parents set. */
 export function numberPerParent(resources: readonly ResourceModel[]): void {
@@ -28,7 +29,7 @@ function objectMemberNaming(resource: ResourceModel, other: ResourceModel): stri
 /** A resource's singular, from its collection path's last literal segment (`pulls` → `pull`, `issues` → `issue`). */
 function singularOf(resource: ResourceModel): string {
   const plural = resource.collectionPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? '';
-  return plural.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '').toLowerCase();
+  return singular(plural).toLowerCase();
 }
 
 /** Whether a resource's key is an integer the server counts under its parent, beside a global `id` of the record. */

@@ -3,6 +3,7 @@ import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtensi
 import { numberPerParent } from './numbering.js';
 import { PARENT_LINK, URL_KEY, type IdSource, type Reading, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
+import { singular as singularOf } from './words.js';
 
 /** `x-resource` on an operation (README › Resources): overrides the convention where it does not fit. */
 export interface ResourceExtension extends ListExtension {
@@ -644,7 +645,7 @@ function buildResource(
   const listItem = listShape === undefined || listSchema === undefined ? undefined : listItemSchema(listSchema, listShape);
   const createAnswer = successSchema(ops.create);
   const plural = extension.name ?? key.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1) ?? key;
-  const singular = plural.replace(/ies$/i, 'y').replace(/(?<!s)s$/i, '');
+  const singular = singularOf(plural);
   // A single-record answer may wrap the record in an envelope (D73): the record is the member holding it. When the
   // member's record names no id, the answer is read as the record itself, as before envelopes were read.
   const names = [flat(singular), flat(plural), ...(extension.envelope === undefined ? [] : [flat(extension.envelope)])];

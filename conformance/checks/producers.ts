@@ -9,6 +9,7 @@ import { failingExchange } from '../report/results.js';
 import { successStatuses } from './records.js';
 import { documentedStatuses } from '../../judge/documented.js';
 import { linksFeeding, valueAt } from '../../model/links.js';
+import { singular } from '../../model/words.js';
 
 // Path parameters fed from what other operations return (spec/DECISIONS.md › D93): an operation under a record no
 // resource of the model holds (`GET /passes/{passId}/qr`) is called with a record that exists, found by creating
@@ -24,7 +25,7 @@ function answerMembers(op: OperationModel): Record<string, Schema> {
 
 /** The singular of a path segment, compared loosely (`plants` and `plant` both give `plant`). */
 function stem(text: string): string {
-  return text.toLowerCase().replace(/[_-]/g, '').replace(/ies$/, 'y').replace(/s$/, '');
+  return singular(text.toLowerCase().replace(/[_-]/g, ''));
 }
 
 /** The member of `producer`'s answer that carries `parameter`: the same name, or `id` on the collection it names. */
