@@ -103,7 +103,7 @@ export interface Mock<Store extends AnyRecordStore = RecordStore, Answer extends
   readonly stores: Stores<Store>;
   /**
    * Everything the start-up log may say about the spec (unmapped operations, each operation's undocumented statuses, demo data): the details, at `debug`.
-   * Reading it (or {@link Mock.summary}) first finds every resource's example records, which the stores otherwise find when first used (D640).
+   * Put together when first read (D644): reading it (or {@link Mock.summary}) finds every resource's example records, which the stores otherwise find when first used (D640).
    */
   readonly notes: string[];
   /**
@@ -146,27 +146,32 @@ export async function createMock(options: MockOptions): Promise<Mock | RedisMock
 export async function createMock(options: MockOptions = {}): Promise<Mock | RedisMock> {
   let api = options.model ?? options.api ?? (await loadApi(options.spec));
   if (options.store !== undefined && options.stateFile !== undefined) throw new Error('a state file (--state-file) cannot be used with a Redis store (--store): the records live in Redis');
-  const notes = startupNotes(api, options.store !== undefined);
-  const undocumented = undocumentedSummary(api, options.store !== undefined);
-  const summary = [...api.notes, ...(undocumented === undefined ? [] : [undocumented])];
   let starting: StartingData;
-  // The line on the starting data goes where it always stood in the notes, once asked for: finding a description's
-  // example records waits for the first store that needs them (D640), or for the notes to be read.
-  let startingNote = (): void => undefined;
+  let startingNote = (): string | undefined => undefined;
   if (options.data !== undefined) starting = options.data;
   else if (options.pets !== undefined) starting = api.resources[0] === undefined ? new Map() : new Map([[api.resources[0].name, [...options.pets]]]);
   else {
     const demo = demoData(api);
     starting = demo.data;
-    const at = { notes: notes.length, summary: summary.length };
-    startingNote = () => {
-      startingNote = () => undefined;
-      const note = demo.note();
-      if (note === undefined) return;
-      notes.splice(at.notes, 0, note);
-      summary.splice(at.summary, 0, note);
-    };
+    startingNote = demo.note;
   }
+  // What the start-up log says is put together when first read, from the description the mock started with: the line
+  // on the starting data finds every resource's example records, which otherwise wait for the first store that needs
+  // them (D640), and the lines on undocumented statuses look at every operation (D644).
+  const notes: string[] = [];
+  const summary: string[] = [];
+  const started = api;
+  let settleNotes = (): void => {
+    settleNotes = () => undefined;
+    notes.push(...startupNotes(started, options.store !== undefined));
+    const undocumented = undocumentedSummary(started, options.store !== undefined);
+    summary.push(...started.notes, ...(undocumented === undefined ? [] : [undocumented]));
+    const note = startingNote();
+    if (note !== undefined) {
+      notes.push(note);
+      summary.push(note);
+    }
+  };
   const apiKeys = options.apiKeys ?? (options.isolateByKey === true ? undefined : DEFAULT_API_KEYS);
   if (options.adminToken !== undefined && apiKeys?.includes(options.adminToken) === true) throw new Error('the admin token must differ from every API key');
   const saved = options.stateFile === undefined ? undefined : readStateFile(api, options.stateFile);
@@ -211,7 +216,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   if (stateFile !== undefined && saved === undefined) stateFile.changed();
   // A replica writes its starting data only into a namespace no replica started yet, and says where it found another spec's.
   if (redis !== undefined) {
-    startingNote();
+    settleNotes();
     try {
       const said = await redis.initialize(api, engine.stores.sharedData);
       notes.push(...said);
@@ -239,11 +244,11 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
       return engine.stores;
     },
     get notes() {
-      startingNote();
+      settleNotes();
       return notes;
     },
     get summary() {
-      startingNote();
+      settleNotes();
       return summary;
     },
     journal,

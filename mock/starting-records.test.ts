@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
-import { createMock, type Mock } from './index.js';
+import { createMock, startupNotes, type Mock } from './index.js';
 import { ExampleData, settleSoon } from './starting-records.js';
 
 /**
@@ -69,5 +69,15 @@ describe('the records a description\'s examples show', () => {
     expect(done).toBe(false);
     await finished;
     expect(lazy.settleOne()).toBe(false);
+  });
+
+  it('are named in start-up notes put together when first read, from the description the mock started with (D644)', async () => {
+    const started = await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'example-records.openapi.yaml'));
+    const mock = await createMock({ model: started });
+    // A reload before anyone read the notes: they still say what the start said.
+    mock.reload(await loadModel(join(PACKAGE_ROOT, 'mock', 'fixtures', 'catalogue.openapi.yaml')));
+    const expected = startupNotes(started);
+    expect(mock.notes.slice(0, expected.length)).toEqual(expected);
+    expect(mock.notes.at(-1)).toMatch(/^starting with the records the spec's examples show: 4 authors, 3 books, 1 reviews; one record .*: plans$/);
   });
 });
