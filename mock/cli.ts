@@ -12,6 +12,7 @@ import { SPEC_PATH } from '../model/loader.js';
 import type { OperationModel } from '../model/model.js';
 import { corsSetting, list, positive, serveCommand, unsetFalseEnvFlags, type ServeOptions } from './cli-options.js';
 import { readDataFile } from './data.js';
+import { settleSoon } from './starting-records.js';
 import { checkAnswersSoon } from './answers.js';
 import { countsLine, createLogger, loadApi, startMock } from './index.js';
 import { datasetSizes } from './isolation.js';
@@ -112,6 +113,20 @@ try {
     requestTimeout: options.requestTimeout,
     keepAliveTimeout: options.keepAliveTimeout,
   });
+  // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
+  // The last log lines are written while the event loop still runs: when stdout is a closed pipe
+  // (`openapi-harness mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
+  // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
+  const exit = (code: number): void => {
+    logger.flush();
+    setTimeout(() => process.exit(code), 100);
+  };
+  // A long-running mock collects its garbage once its heap outgrows what is live (D582), instead of V8's up to four times.
+  const heap = watchHeap();
+  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => heap.stop(), () => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
+  // The start-up lines count every resource's records: a description's example records are found first, one resource
+  // per turn of the event loop, while requests are answered already (D640).
+  await new Promise<void>((settled) => settleSoon(mock.stores.starting, settled));
   const keyText = anyKey ? 'any bearer key (each key sees its own pets)' : `${apiKeys.join(', ')}${options.isolateByKey === true ? ' (each key sees its own pets)' : ''}`;
   const adminText = !options.admin
     ? 'off'
@@ -155,17 +170,6 @@ try {
       } else logger.info(`spec reloaded${event.changes.length === 0 ? ' (no operation or property changed)' : `: ${event.changes.join('; ')}`}${event.dropped === 0 ? '' : `; ${event.dropped} records no longer fit and were dropped`}`);
     }, undefined, overlays);
   }
-  // SIGTERM/SIGINT: stop accepting, let requests in flight finish (bounded), write the state file, exit 0.
-  // The last log lines are written while the event loop still runs: when stdout is a closed pipe
-  // (`openapi-harness mock | head -1`), their write meets EPIPE and pino stops writing. Left to pino's synchronous flush
-  // at exit, sonic-boom retries the broken pipe for ever and the process never ends.
-  const exit = (code: number): void => {
-    logger.flush();
-    setTimeout(() => process.exit(code), 100);
-  };
-  // A long-running mock collects its garbage once its heap outgrows what is live (D582), instead of V8's up to four times.
-  const heap = watchHeap();
-  installShutdown(mock.server, { graceMs: options.shutdownGrace, hooks: [() => heap.stop(), () => mock.flush(), () => void mock.dispose()], log: (message) => logger.info(message), exit });
 } catch (error) {
   process.stderr.write(`${COMMANDS.mock}: ${(error as Error).message}\n`);
   process.exit(1);

@@ -7,11 +7,11 @@ import { filterKey, isValidRecord, storeView, type RecordValue } from './store/r
 import { parseJsonBody } from './exact-body.js';
 import { listAlign } from './answer-fit.js';
 import { validSample } from '../model/samples.js';
-import { PACKAGE_ROOT, SPEC_PATH } from './operations.js';
+import { PACKAGE_ROOT } from './operations.js';
 import { singularWord } from './record-bodies.js';
 
 /** The embedded demo pets served by `npm start` when no `--data` file or `--empty` is given (seed spec only). */
-const DEMO_DATA_PATH = join(PACKAGE_ROOT, 'mock', 'demo-pets.json');
+export const DEMO_DATA_PATH = join(PACKAGE_ROOT, 'mock', 'demo-pets.json');
 
 /** Starting records by resource name (README › Starting data): what `--data`, a state file and the admin load hold. */
 export type StartingData = ReadonlyMap<string, readonly RecordValue[]>;
@@ -79,84 +79,56 @@ export function readDataFile(api: ApiModel, path: string): Map<string, RecordVal
 }
 
 /**
- * The default starting data (README › Starting data, spec/DECISIONS.md › D55): for the shipped spec
- * (spec/openapi.yaml) the demo pets; for any other spec the records its own examples show (see
- * {@link exampleData}), or none. The note says what was loaded, for the start-up log.
- */
-export function demoData(api: ApiModel): { data: Map<string, RecordValue[]>; note: string | undefined } {
-  if (api.source === SPEC_PATH) {
-    try {
-      return { data: readDataFile(api, DEMO_DATA_PATH), note: undefined };
-    } catch (error) {
-      return { data: new Map(), note: `starting empty: the demo data does not fit this spec (${(error as Error).message})` };
-    }
-  }
-  const data = exampleData(api);
-  const counts = [...data].map(([name, records]) => `${records.length} ${name}`);
-  const served = servedSamples(api, data);
-  for (const [name, records] of served) data.set(name, records);
-  const samples = served.size === 0 ? '' : `; one record with the id its read's example shows, for each collection no request can add to: ${[...served.keys()].join(', ')}`;
-  return { data, note: counts.length === 0 ? `starting empty: no example of the spec is a whole record of a resource${samples}` : `starting with the records the spec's examples show: ${counts.join(', ')}${samples}` };
-}
-
-/**
- * One starting record for each top-level resource that no request can add to (no create, no replace: a catalogue
+ * One starting record for a top-level resource that no request can add to (no create, no replace: a catalogue
  * the server owns, such as a list of models), whose examples show no record, but whose read's id parameter shows an
  * example id (`gpt-4o-mini`; spec/DECISIONS.md › D154): the record schema's valid sample with that id, when it is
  * a valid record. Without it such a list is always empty and every read a 404, so a client could never reach the
- * record the spec names. Never throws.
+ * record the spec names. `undefined` for any other resource; the caller asks only for a resource whose examples
+ * show no record. Never throws.
  */
-function servedSamples(api: ApiModel, shown: ReadonlyMap<string, readonly RecordValue[]>): Map<string, RecordValue[]> {
-  const data = new Map<string, RecordValue[]>();
-  for (const resource of api.resources) {
-    const { create, replace, read, list } = resource.operations;
-    if (shown.has(resource.name) || create !== undefined || replace !== undefined || resource.parent !== undefined || (read === undefined && list === undefined)) continue;
-    const parameter = read?.pathParams.find((p) => p.name === resource.idParameter);
-    const shownId = parameter?.example ?? parameter?.schema['example'] ?? (parameter?.schema['examples'] as unknown[] | undefined)?.[0];
-    if (shownId === undefined) continue;
-    const sample = validSample(resource.recordSchema);
-    if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) continue;
-    const parsed = parseJsonBody(canonicalJson({ ...sample, [resource.idProperty]: shownId }));
-    if (!parsed.ok) continue;
-    try {
-      data.set(resource.name, parseRecords(resource, [parsed.body.value], 'sample'));
-    } catch {
-      continue;
-    }
+export function servedSampleOf(resource: ResourceModel): RecordValue[] | undefined {
+  const { create, replace, read, list } = resource.operations;
+  if (create !== undefined || replace !== undefined || resource.parent !== undefined || (read === undefined && list === undefined)) return undefined;
+  const parameter = read?.pathParams.find((p) => p.name === resource.idParameter);
+  const shownId = parameter?.example ?? parameter?.schema['example'] ?? (parameter?.schema['examples'] as unknown[] | undefined)?.[0];
+  if (shownId === undefined) return undefined;
+  const sample = validSample(resource.recordSchema);
+  if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) return undefined;
+  const parsed = parseJsonBody(canonicalJson({ ...sample, [resource.idProperty]: shownId }));
+  if (!parsed.ok) return undefined;
+  try {
+    return parseRecords(resource, [parsed.body.value], 'sample');
+  } catch {
+    return undefined;
   }
-  return data;
 }
 
 /**
- * The records a spec's own examples show, per resource: the examples (the media type's `example` and named
+ * The records a spec's own examples show of one resource: the examples (the media type's `example` and named
  * `examples`, then the schema's own) of the success answers of its list (each item, of a bare or wrapped list),
  * read, create, replace and update operations, kept when they are valid records with an id of the resource's
- * type; the first record of each id wins. Never throws.
+ * type; the first record of each id wins. What one resource's records are depends on that resource alone. Never throws.
  */
-function exampleData(api: ApiModel): Map<string, RecordValue[]> {
-  const data = new Map<string, RecordValue[]>();
-  for (const resource of api.resources) {
-    const records: RecordValue[] = [];
-    const seen = new Set<unknown>();
-    // A record its list would show otherwise than its read is stored as the list shows it (D230). Asked only once a
-    // record is found: it compiles the list's item schema, which most resources of a large description never need.
-    let align: ReturnType<typeof listAlign> | null = null;
-    for (const candidate of exampleRecords(resource)) {
-      // Through JSON text, as a `--data` file is read: int64 values exact, the store's own number form.
-      const parsed = parseJsonBody(canonicalJson(candidate));
-      if (!parsed.ok) continue;
-      const record = exampleRecord(resource, parsed.body.value as RecordValue);
-      if (record === undefined) continue;
-      const { idType, idProperty } = storeView(resource);
-      const id = idType === 'integer' ? filterKey(record[idProperty]) : record[idProperty];
-      if (seen.has(id)) continue;
-      seen.add(id);
-      if (align === null) align = listAlign(resource);
-      records.push(align === undefined ? record : align(record));
-    }
-    if (records.length > 0) data.set(resource.name, records);
+export function exampleRecordsOf(resource: ResourceModel): RecordValue[] {
+  const records: RecordValue[] = [];
+  const seen = new Set<unknown>();
+  // A record its list would show otherwise than its read is stored as the list shows it (D230). Asked only once a
+  // record is found: it compiles the list's item schema, which most resources of a large description never need.
+  let align: ReturnType<typeof listAlign> | null = null;
+  for (const candidate of exampleRecords(resource)) {
+    // Through JSON text, as a `--data` file is read: int64 values exact, the store's own number form.
+    const parsed = parseJsonBody(canonicalJson(candidate));
+    if (!parsed.ok) continue;
+    const record = exampleRecord(resource, parsed.body.value as RecordValue);
+    if (record === undefined) continue;
+    const { idType, idProperty } = storeView(resource);
+    const id = idType === 'integer' ? filterKey(record[idProperty]) : record[idProperty];
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (align === null) align = listAlign(resource);
+    records.push(align === undefined ? record : align(record));
   }
-  return data;
+  return records;
 }
 
 /**

@@ -3,7 +3,8 @@ import { DEFAULT_API_KEYS } from '../cli/product.js';
 import type { ApiModel } from '../model/model.js';
 import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
-import { demoData, type StartingData } from './data.js';
+import type { StartingData } from './data.js';
+import { demoData } from './starting-records.js';
 import { createFrontDoor, HEALTH_PATH } from './front-door.js';
 import { createDataset, inMemory, Stores } from './isolation.js';
 import { providedCheckCatalogue, type CheckCatalogue } from './explain.js';
@@ -100,7 +101,10 @@ export interface Mock<Store extends AnyRecordStore = RecordStore, Answer extends
   readonly store: Store;
   /** Every dataset, per key with `isolateByKey`. */
   readonly stores: Stores<Store>;
-  /** Everything the start-up log may say about the spec (unmapped operations, each operation's undocumented statuses, demo data): the details, at `debug`. */
+  /**
+   * Everything the start-up log may say about the spec (unmapped operations, each operation's undocumented statuses, demo data): the details, at `debug`.
+   * Put together when first read (D644): reading it (or {@link Mock.summary}) finds every resource's example records, which the stores otherwise find when first used (D640).
+   */
   readonly notes: string[];
   /**
    * What the start-up log says at its default level (spec/DECISIONS.md › D84): a bounded number of lines whatever
@@ -142,20 +146,32 @@ export async function createMock(options: MockOptions): Promise<Mock | RedisMock
 export async function createMock(options: MockOptions = {}): Promise<Mock | RedisMock> {
   let api = options.model ?? options.api ?? (await loadApi(options.spec));
   if (options.store !== undefined && options.stateFile !== undefined) throw new Error('a state file (--state-file) cannot be used with a Redis store (--store): the records live in Redis');
-  const notes = startupNotes(api, options.store !== undefined);
-  const undocumented = undocumentedSummary(api, options.store !== undefined);
-  const summary = [...api.notes, ...(undocumented === undefined ? [] : [undocumented])];
   let starting: StartingData;
+  let startingNote = (): string | undefined => undefined;
   if (options.data !== undefined) starting = options.data;
   else if (options.pets !== undefined) starting = api.resources[0] === undefined ? new Map() : new Map([[api.resources[0].name, [...options.pets]]]);
   else {
     const demo = demoData(api);
     starting = demo.data;
-    if (demo.note !== undefined) {
-      notes.push(demo.note);
-      summary.push(demo.note);
-    }
+    startingNote = demo.note;
   }
+  // What the start-up log says is put together when first read, from the description the mock started with: the line
+  // on the starting data finds every resource's example records, which otherwise wait for the first store that needs
+  // them (D640), and the lines on undocumented statuses look at every operation (D644).
+  const notes: string[] = [];
+  const summary: string[] = [];
+  const started = api;
+  let settleNotes = (): void => {
+    settleNotes = () => undefined;
+    notes.push(...startupNotes(started, options.store !== undefined));
+    const undocumented = undocumentedSummary(started, options.store !== undefined);
+    summary.push(...started.notes, ...(undocumented === undefined ? [] : [undocumented]));
+    const note = startingNote();
+    if (note !== undefined) {
+      notes.push(note);
+      summary.push(note);
+    }
+  };
   const apiKeys = options.apiKeys ?? (options.isolateByKey === true ? undefined : DEFAULT_API_KEYS);
   if (options.adminToken !== undefined && apiKeys?.includes(options.adminToken) === true) throw new Error('the admin token must differ from every API key');
   const saved = options.stateFile === undefined ? undefined : readStateFile(api, options.stateFile);
@@ -200,6 +216,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   if (stateFile !== undefined && saved === undefined) stateFile.changed();
   // A replica writes its starting data only into a namespace no replica started yet, and says where it found another spec's.
   if (redis !== undefined) {
+    settleNotes();
     try {
       const said = await redis.initialize(api, engine.stores.sharedData);
       notes.push(...said);
@@ -226,8 +243,14 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
     get stores() {
       return engine.stores;
     },
-    notes,
-    summary,
+    get notes() {
+      settleNotes();
+      return notes;
+    },
+    get summary() {
+      settleNotes();
+      return summary;
+    },
     journal,
     cors,
     handle: (request) => engine.handle(request),
@@ -317,8 +340,12 @@ export async function startMock(options: MockOptions & ServerOptions = {}): Prom
     get baseUrl() {
       return `${running.origin}${mock.api.basePath}`;
     },
-    notes: mock.notes,
-    summary: mock.summary,
+    get notes() {
+      return mock.notes;
+    },
+    get summary() {
+      return mock.summary;
+    },
     journal: mock.journal,
     cors: mock.cors,
     handle: mock.handle,

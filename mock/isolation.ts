@@ -15,9 +15,13 @@ export function keyDigest(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** One store per resource of the spec, each holding its starting records; at most `maxRecords` records per resource. */
+/**
+ * One store per resource of the spec, each holding its starting records; at most `maxRecords` records per resource.
+ * Each store asks `starting` for its records when it is first used (D640): a description's example records are then
+ * found for the resources a request reaches, not all before the first answer.
+ */
 export function createDataset(api: ApiModel, starting: StartingData, maxRecords: number): Map<string, RecordStore> {
-  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(storeView(resource), maxRecords, starting.get(resource.name) ?? [])]));
+  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(storeView(resource), maxRecords, () => starting.get(resource.name) ?? [])]));
 }
 
 /** Drops every record of a dataset and loads `starting` instead (at once in memory; a promise with a store over the network). */

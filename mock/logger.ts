@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { OperationModel as Operation } from '../model/model.js';
 
 /** Log levels of `--log-level`: pino's, and `silent` for none. */
@@ -31,6 +32,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const toTerminal = format === 'pretty' || (format === 'auto' && options.destination === undefined && process.stdout.isTTY === true);
   const base = { level, base: undefined } as const;
   if (!toTerminal) return pino(base, options.destination ?? pino.destination({ dest: 1, sync: false }));
+  // Loaded only for pretty lines: a mock writing JSON lines (a pipe, CI, a container) starts without it (D642).
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
     colorize: options.destination === undefined && process.stdout.isTTY === true,
     translateTime: 'SYS:HH:MM:ss.l',

@@ -80,10 +80,12 @@ export async function readSpecDocument(specPath: string, readOptions: ReadOption
   const skipped: string[] = [];
   const refSiblings: string[] = [];
   const display = (file: string): string => displayPath(file);
+  // Whether a file read holds a `$ref` into another file or URL (one not starting with `#`).
+  const refs = { external: false };
   const watch = (value: unknown, file: FileInfo): unknown => {
     const path = fileUrlToPath(file.url);
     files.add(path);
-    markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped, refSiblings);
+    markOrigins(value, display(path), '', path === rootFile, undefined, origins, skipped, refSiblings, refs);
     return value;
   };
   const options: ParserOptions = {
@@ -121,8 +123,11 @@ export async function readSpecDocument(specPath: string, readOptions: ReadOption
       // Overlays apply to the description bundled into one document (every other file's part reached by a local
       // `$ref`), so a target can name any part and every `$ref`, the overlay's own included, still resolves after.
       const source = overlays.length === 0 ? root : await overlaid((await new $RefParser().bundle(rootFile, root, options)) as Record<string, unknown>, overlays, overlayNotes);
-      // The root is parsed already: dereferencing it as an object reads only the files it refers to.
-      document = (await new $RefParser().dereference(rootFile, source, options)) as Record<string, unknown>;
+      // The root is parsed already: dereferencing it as an object reads only the files it refers to. A root that
+      // refers to no other file (nothing but local `$ref`s, as every read member was looked at above) skips the
+      // parser's walk of the whole document in search of one (D641).
+      const local = overlays.length === 0 && !refs.external;
+      document = (await new $RefParser().dereference(rootFile, source, local ? { ...options, resolve: { ...options.resolve, external: false } } : options)) as Record<string, unknown>;
     }
   } catch (error) {
     throw describeFailure(error, rootFile);
@@ -175,31 +180,49 @@ function parseYaml(file: FileInfo): unknown {
  * Records where each object of a freshly parsed file sits, and turns every `$ref` that serving never reads into
  * `x-unresolved-ref` (recorded in `skipped`), so that it is never fetched.
  */
-function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: Map<object, string> | WeakMap<object, string>, skipped: string[], siblings: string[]): void {
+function markOrigins(value: unknown, file: string, pointer: string, rootFile: boolean, parentKey: string | undefined, origins: Map<object, string> | WeakMap<object, string>, skipped: string[], siblings: string[], refs: { external: boolean }): void {
   if (typeof value !== 'object' || value === null) return;
   origins.set(value, `${file}#${pointer}`);
+  // Only objects and arrays have an origin or hold a `$ref`: a member of another type is passed over without a pointer.
   if (Array.isArray(value)) {
-    value.forEach((item, index) => markOrigins(item, file, `${pointer}/${index}`, rootFile, String(index), origins, skipped, siblings));
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === 'object' && item !== null) markOrigins(item, file, `${pointer}/${index}`, rootFile, String(index), origins, skipped, siblings, refs);
+    }
     return;
   }
   const record = value as Record<string, unknown>;
-  // A `$ref` beside keywords other than a summary or description (3.0 says to ignore them): dereferencing keeps them (D130).
-  if (typeof record['$ref'] === 'string' && !NAMED_MEMBERS.has(parentKey ?? '') && Object.keys(record).some((key) => key !== '$ref' && key !== 'description' && key !== 'summary' && !key.startsWith('x-'))) siblings.push(`${file}#${pointer}`);
-  for (const [key, member] of Object.entries(record)) {
-    const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    const named = NAMED_MEMBERS.has(parentKey ?? '');
+  const named = NAMED_MEMBERS.has(parentKey ?? '');
+  const ref = record['$ref'];
+  if (typeof ref === 'string') {
+    // A `$ref` beside keywords other than a summary or description (3.0 says to ignore them): dereferencing keeps them (D130).
+    if (!named && Object.keys(record).some((key) => key !== '$ref' && key !== 'description' && key !== 'summary' && !key.startsWith('x-'))) siblings.push(`${file}#${pointer}`);
+    if (!ref.startsWith('#')) refs.external = true;
+  }
+  for (const key of Object.keys(record)) {
+    const member = record[key];
+    if (typeof member !== 'object' || member === null) continue;
+    const at = `${pointer}/${escapePointerToken(key)}`;
     // Descriptions are prose for people (some specs keep them in Markdown files): serving never reads them.
-    const extension = !named && ((key.startsWith('x-') && !SERVED_EXTENSIONS.has(key)) || ((key === 'description' || key === 'summary') && typeof member === 'object'));
+    const extension = !named && ((key.startsWith('x-') && !SERVED_EXTENSIONS.has(key)) || key === 'description' || key === 'summary');
     const documentation = rootFile && pointer === '' && DOCUMENTATION_ROOT.has(key);
     if (extension || documentation) disarmReferences(member, file, at, skipped);
-    else markOrigins(member, file, at, rootFile, key, origins, skipped, siblings);
+    else markOrigins(member, file, at, rootFile, key, origins, skipped, siblings, refs);
   }
+}
+
+/** A member name as a JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`). */
+function escapePointerToken(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }
 
 function disarmReferences(value: unknown, file: string, pointer: string, skipped: string[]): void {
   if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
-    value.forEach((item, index) => disarmReferences(item, file, `${pointer}/${index}`, skipped));
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === 'object' && item !== null) disarmReferences(item, file, `${pointer}/${index}`, skipped);
+    }
     return;
   }
   const record = value as Record<string, unknown>;
@@ -208,7 +231,10 @@ function disarmReferences(value: unknown, file: string, pointer: string, skipped
     record['x-unresolved-ref'] = record['$ref'];
     delete record['$ref'];
   }
-  for (const [key, member] of Object.entries(record)) disarmReferences(member, file, `${pointer}/${key}`, skipped);
+  for (const key of Object.keys(record)) {
+    const member = record[key];
+    if (typeof member === 'object' && member !== null) disarmReferences(member, file, `${pointer}/${key}`, skipped);
+  }
 }
 
 /** Swagger 2.0 to OpenAPI 3.0 (`basePath` → `servers`, body/formData → `requestBody`, `definitions` → `components`). */

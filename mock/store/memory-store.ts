@@ -32,12 +32,18 @@ export class MemoryRecordStore implements RecordStore {
   private readonly idProperty: string;
   private readonly draw: (() => string) | undefined;
   private readonly filters: readonly StoredFilter[];
+  /** The starting records when given as a function: loaded by the first call that reads or writes the store (D640). */
+  private pending: (() => readonly RecordValue[]) | undefined;
 
-  /** @param maxRecords most records held at once; `create` refuses with `'full'` beyond it. */
+  /**
+   * @param maxRecords most records held at once; `create` refuses with `'full'` beyond it.
+   * @param initial the starting records, or a function of them called once, when the store is first used (a
+   * description's example records are found resource by resource, spec/DECISIONS.md › D640). Errors: as {@link load}.
+   */
   constructor(
     readonly resource: ResourceModel,
     readonly maxRecords = 1_000_000,
-    initial: readonly RecordValue[] = [],
+    initial: readonly RecordValue[] | (() => readonly RecordValue[]) = [],
   ) {
     this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idProperty = resource.idProperty;
@@ -45,18 +51,22 @@ export class MemoryRecordStore implements RecordStore {
     this.filters = storedFilters(resource);
     this.columns = this.filters.map(() => []);
     this.indexes = this.filters.map(() => undefined);
-    this.load(initial);
+    this.load(typeof initial === 'function' ? [] : initial);
+    if (typeof initial === 'function') this.pending = initial;
   }
 
   get size(): number {
+    this.settle();
     return this.live;
   }
 
   get version(): number {
+    this.settle();
     return this.changes;
   }
 
   load(records: readonly RecordValue[]): void {
+    this.pending = undefined;
     this.rows = [];
     this.rowById.clear();
     this.live = 0;
@@ -75,6 +85,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   create(fields: RecordValue, given?: RecordId): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal } {
+    this.settle();
     if (this.live >= this.maxRecords) return { ok: false, reason: 'full' };
     let id: RecordId;
     if (given !== undefined) {
@@ -98,6 +109,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   get(id: RecordId): string | undefined {
+    this.settle();
     const row = this.rowById.get(idKey(id));
     return row === undefined ? undefined : this.rows[row];
   }
@@ -110,6 +122,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   replace(id: RecordId, record: RecordValue): string | undefined {
+    this.settle();
     const row = this.rowById.get(idKey(id));
     if (row === undefined) return undefined;
     const json = this.write({ ...record, [this.idProperty]: id });
@@ -121,6 +134,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   delete(id: RecordId): string | undefined {
+    this.settle();
     const key = idKey(id);
     const row = this.rowById.get(key);
     if (row === undefined) return undefined;
@@ -135,6 +149,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   list(query: ListQuery): ListPage {
+    this.settle();
     if (query.offset !== undefined || query.before !== undefined || query.test !== undefined) return this.walk(query);
     const { keys, limit } = query;
     const countAll = query.countAll === true;
@@ -183,6 +198,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   all(): readonly string[] {
+    this.settle();
     return this.live === this.rows.length ? (this.rows as string[]) : this.rows.filter((row): row is string => row !== undefined);
   }
 
@@ -314,6 +330,12 @@ export class MemoryRecordStore implements RecordStore {
       const at = lowerBound(rows, row);
       if (rows[at] === row) rows.splice(at, 1);
     }
+  }
+
+  /** Loads the starting records given as a function, once, before anything reads or writes the store. */
+  private settle(): void {
+    const pending = this.pending;
+    if (pending !== undefined) this.load(pending());
   }
 
   private resetIndexes(): void {
