@@ -29,7 +29,8 @@ async function onReal(): Promise<DockerOutcome[]> {
 }
 
 async function onMock(): Promise<DockerOutcome[]> {
-  const mock = await startMock({ spec: DOCKER_SPEC, port: 0 });
+  // Empty (`--empty`), as a fresh dockerd holds no volume and no network of the user's.
+  const mock = await startMock({ spec: DOCKER_SPEC, port: 0, data: new Map() });
   try {
     return await runDockerLife(mock.origin);
   } finally {
