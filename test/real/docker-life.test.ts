@@ -17,7 +17,7 @@ const NOT_YET: Record<string, string> = {
   'volume inspect reads back the driver options written (sent as DriverOpts, read as Options)':
     'the create body calls them DriverOpts and the record Options; the description links the two in prose only',
   'network inspect reads back ConfigOnly (a member the description does not name)':
-    'API 1.41\'s description names ConfigOnly in neither the create body nor the network record',
+    'API 1.41\'s description names ConfigOnly in neither the create body nor the network record, and its text says the server ignores body members it does not name',
   'volume prune -f removes the unused volume and says which':
     '"unused" means no container mounts it: a state of another collection the mock does not hold',
   'after the prune no volume is listed': 'follows from the prune step',
