@@ -35,3 +35,18 @@ export function idByAlternateKey(store: AnyRecordStore, resource: ResourceModel,
     return typeof key === 'bigint' || typeof key === 'string' ? key : undefined;
   });
 }
+
+/**
+ * The record members a string id's item path may also name a record by, because the path parameter's text says
+ * so (spec/DECISIONS.md › D605): "Network ID or name", "The id or name of the organization", "The name or ID of the
+ * application". The member is the record's own string member named `name` (whatever its case), when the id is
+ * another member. Empty when the text says nothing of the kind, or the record has no such member.
+ */
+export function namedKeysOf(op: OperationModel, resource: ResourceModel): string[] {
+  const parameter = op.idIn === 'path' ? op.pathParams.at(-1) : undefined;
+  if (parameter === undefined || resource.idType !== 'string') return [];
+  if (!/\b(?:id|identifier)\s+or\s+name\b|\bname\s+or\s+(?:id|identifier)\b/i.test(parameter.description ?? '')) return [];
+  return Object.entries(resource.properties)
+    .filter(([name, schema]) => name !== resource.idProperty && name.toLowerCase() === 'name' && admittedTypes(schema).includes('string'))
+    .map(([name]) => name);
+}

@@ -170,10 +170,12 @@ export function documentedHeaders(response: ResponseModel | undefined): Record<s
     found = {};
     for (const header of response.headers) {
       const redirect = /^3/.test(response.status) && header.name.toLowerCase() === 'location';
-      if (!header.required && !redirect) continue;
       const validate = validatorOf(header.schema);
+      // A value the description's text gives (the API's version, D601) is sent, optional or not, where the schema takes it.
+      const given = header.value !== undefined && (validate === undefined || validate(header.value));
+      if (!header.required && !redirect && !given) continue;
       const example = header.example !== undefined && (validate === undefined || validate(header.example));
-      let value = example ? header.example : validAnswer(header.schema).value;
+      let value = given ? header.value : example ? header.example : validAnswer(header.schema).value;
       // A sampled relative `Location` ("string") resolves beside the request, often to the same address, so a client
       // that follows redirects loops: a sampled one points to a reserved host instead, when the schema admits it (D342).
       if (redirect && !example && typeof value === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(value) && (validate === undefined || validate(ELSEWHERE))) value = ELSEWHERE;

@@ -2,6 +2,7 @@ import type { ApiModel, AuthScheme, FilterModel, ListModel, OperationModel, Read
 import { numericRangesOf, windowOf } from '../model/windows.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
+import { jsonFilterParameters } from '../model/json-filters.js';
 import { successAnswer } from './answers.js';
 
 /** One line of the explanation: what was read, the sentence saying why, and the decision of spec/DECISIONS.md it follows. */
@@ -185,12 +186,12 @@ function explainResource(resource: ResourceModel, api: ApiModel): ExplainedResou
               decision: 'D53',
             }),
       };
-  const lists = [resource.list, ...resource.views].flatMap((list) => (list === undefined ? [] : [explainList(list, list.filters)]));
+  const lists = [resource.list, ...resource.views].flatMap((list) => (list === undefined ? [] : [explainList(list, list.filters, false, resource)]));
   return { name: resource.name, collectionPath: resource.collectionPath, itemPath: resource.itemPath, operations, key, parent, lists };
 }
 
 /** The filters a list applies (equality and membership on record members, date windows, numeric ranges) and the query parameters it ignores. */
-function explainList(list: ListModel, filters: readonly FilterModel[], served = false): ExplainedList {
+function explainList(list: ListModel, filters: readonly FilterModel[], served = false, resource?: ResourceModel): ExplainedList {
   const op = list.operation;
   const applied: ExplainedFilter[] = filters.map((filter) => {
     const match = filter.match ?? 'equal';
@@ -220,6 +221,14 @@ function explainList(list: ListModel, filters: readonly FilterModel[], served = 
   const paging: ExplainedFilter[] = [];
   if (list.limit !== undefined) paging.push({ parameter: list.limit.parameter, match: 'ignored', reason: `the page size: ${list.limit.minimum} to ${list.limit.maximum ?? 'any'}${list.limit.default === undefined ? '' : `, ${list.limit.default} when left out`}`, decision: 'D33' });
   if (list.paging !== undefined) paging.push({ parameter: list.paging.parameter, match: 'ignored', reason: `where a page starts: ${list.paging.kind === 'page' ? `a page number, from ${list.paging.first}` : list.paging.kind === 'offset' ? 'the number of records to skip' : 'the cursor the previous page gave'}`, decision: 'D45' });
+  // A JSON filter map (D604): the filters its text lists that name a record member or the labels, and those it does not apply.
+  for (const { parameter, filters: listed } of resource === undefined ? [] : jsonFilterParameters(op, resource)) {
+    const used = listed.filter((filter) => filter.kind !== 'unapplied');
+    if (used.length === 0) continue;
+    const said = used.map((filter) => (filter.kind === 'label' ? `${filter.name} (label terms key or key=value)` : `${filter.name} (${filter.partial === true ? 'holds part of' : 'equals'} \`${filter.member!}\`)`));
+    const skipped = listed.filter((filter) => filter.kind === 'unapplied').map((filter) => filter.name);
+    applied.push({ parameter: parameter.name, property: used.map((filter) => filter.member ?? filter.name).join(', '), match: 'equal', reason: `a JSON-encoded map of the filters its text lists, each that is sent must hold: ${said.join(', ')}${skipped.length === 0 ? '' : `; not applied, naming no member of the record: ${skipped.join(', ')}`}`, decision: 'D604' });
+  }
   const named = new Set([...applied, ...paging].map((filter) => filter.parameter));
   const ambiguous = new Map(numericRangesOf(op).ambiguous.map((one) => [one.parameter, one.members]));
   const ignored: ExplainedFilter[] = op.queryParams

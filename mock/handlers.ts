@@ -19,7 +19,7 @@ import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit, listAlign } from './answer-fit.js';
 import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
-import { alternateKeysOf, idByAlternateKey } from './alternate-keys.js';
+import { alternateKeysOf, idByAlternateKey, namedKeysOf } from './alternate-keys.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
 import { documentsNotFound } from './upsert.js';
@@ -75,6 +75,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   };
   const numbered = resource.numbering !== undefined;
   const alternates = scope === undefined && resource.idType !== 'string' ? alternateKeysOf(op, resource) : [];
+  // A string id whose path text says "ID or name" finds the record by its name too (D605): the id first.
+  const named = scope === undefined && !numbered ? namedKeysOf(op, resource) : [];
   // The member the store keys records by: the record's key, or its global id where the key is numbered per parent (D240).
   const keyed = storeView(resource);
   const wrap = envelopeWrap(op);
@@ -97,6 +99,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
       const key = pathId(resource, path[idParameter!]);
       // Text where the id is an integer may be another key the path takes (an SSH key's fingerprint, D338).
       if (alternates.length > 0 && typeof key === 'string') return andThen(idByAlternateKey(store, resource, alternates, key), (id) => id ?? notFound(key));
+      if (named.length > 0 && typeof key === 'string') return andThen(store.get(key), (held) => (held !== undefined ? key : andThen(idByAlternateKey(store, resource, named, key), (id) => id ?? notFound(key))));
       return storeId(path, key);
     }
     if (op.idIn === 'parent' && scope !== undefined) {
@@ -171,7 +174,11 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           const fields = linked(listed()?.(aligned) ?? aligned, path);
           // A state that follows the record's own time window is the phase the window is in (D433).
           if (window !== undefined) setWindowState(window, fields);
-          const sent = resource.idSource === 'server' ? undefined : sentBody[resource.idProperty];
+          // An empty key names no item path (`/volumes/` has no segment): a key the client may choose sent empty is
+          // not chosen, and is made as if left out (D603).
+          const empty = resource.idSource === 'either' && sentBody[resource.idProperty] === '' && resource.itemPath !== undefined;
+          if (empty) Reflect.deleteProperty(fields, resource.idProperty);
+          const sent = resource.idSource === 'server' || empty ? undefined : sentBody[resource.idProperty];
           const given = sent === undefined ? undefined : bodyId(resource, sent);
           if (sent !== undefined && given === undefined) return { error: 'INVALID_BODY', detail: `The ${resource.idProperty} is not a valid ${singularWord(resource.name)} id.` };
           // A key only the client chooses (`x-resource: { idSource: client }` where the schema leaves it optional).

@@ -1,3 +1,4 @@
+import { filterMapTest, jsonFilterParameters } from '../model/json-filters.js';
 import { labelMembers, labelParameters, labelsOf, parseLabelTerms, termHolds } from '../model/label-matchers.js';
 import { sampleOf } from '../model/error-shape.js';
 import { canonicalJson, exactJson, parseExact, toView } from '../model/json.js';
@@ -99,7 +100,7 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   const keyed = resource.filters.map((filter) => model.filters.find((own) => own.parameter.name === filter.parameter.name && (own.match ?? 'equal') === 'equal' && own.property === filter.property));
   const tested = model.filters.filter((filter) => !keyed.includes(filter));
   const keyOf = keyed.map((filter) => (filter === undefined ? undefined : queryKey(filter, resource)));
-  const testOf = [...tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) })), ...rangeTests(op), ...labelTests(op, resource)];
+  const testOf = [...tested.map((filter) => ({ name: filter.parameter.name, test: compileTest(filter, resource) })), ...rangeTests(op), ...labelTests(op, resource), ...jsonFilterTests(op, resource)];
   const size = pageSize(model);
   const paging = model.paging;
   // A filter value that asks for every record (`state=all`, D142) is no filter: the query is read without it.
@@ -303,7 +304,26 @@ export function appliedParameters(op: OperationModel, resource: ResourceModel): 
   if (model.limit !== undefined) names.add(model.limit.parameter);
   if (model.paging !== undefined) names.add(model.paging.parameter);
   for (const { name } of [...rangeTests(op), ...labelTests(op, resource)]) names.add(name);
+  for (const { parameter, filters } of jsonFilterParameters(op, resource)) if (filters.some((filter) => filter.kind !== 'unapplied')) names.add(parameter.name);
   return names;
+}
+
+/**
+ * The filters of a list's JSON filter maps that the mock reads and does not apply (D604): those its text lists that
+ * name no member of the record (`dangling`), as `parameter.filter`. Named in the start-up log beside D435's.
+ */
+export function unappliedJsonFilters(op: OperationModel, resource: ResourceModel): string[] {
+  return jsonFilterParameters(op, resource).flatMap(({ parameter, filters }) => (filters.some((filter) => filter.kind !== 'unapplied') ? filters.filter((filter) => filter.kind === 'unapplied').map((filter) => `${parameter.name}.${filter.name}`) : []));
+}
+
+/**
+ * The record tests of a list's JSON filter maps (D604, model/json-filters.ts): every filter sent that the mock
+ * applies must hold on the record. A value that is no JSON object filters nothing.
+ */
+function jsonFilterTests(op: OperationModel, resource: ResourceModel): { name: string; test: (value: unknown) => (record: RecordValue) => boolean }[] {
+  return jsonFilterParameters(op, resource)
+    .filter(({ filters }) => filters.some((filter) => filter.kind !== 'unapplied'))
+    .map((parameter) => ({ name: parameter.parameter.name, test: (value: unknown) => filterMapTest(parameter, String(value), resource) }));
 }
 
 /**

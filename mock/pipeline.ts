@@ -144,7 +144,10 @@ export function createPipeline(api: ApiModel, options: PipelineOptions): (reques
   // A token the API's own login issued is accepted beside the mock's keys, and bound to its user (D480-D483).
   const identities = readIdentities(api);
   const authenticated = (entry: Served, request: MockRequest, search: string): boolean => entry.auth.check === undefined || entry.auth.check(request, search) || (identities?.accepts(entry.op, request, search) ?? false);
-  const handle = (request: MockRequest): Maybe<MockResponse> => {
+  // A path without the base path is the same call where the description's text says so (D600).
+  const prefixed = api.unprefixed === true ? (url: string): string => (url === api.basePath || url.startsWith(`${api.basePath}/`) || url.startsWith(`${api.basePath}?`) ? url : `${api.basePath}${url}`) : undefined;
+  const handle = (sent: MockRequest): Maybe<MockResponse> => {
+    const request = prefixed === undefined ? sent : { ...sent, url: prefixed(sent.url) };
     const queryAt = request.url.indexOf('?');
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : request.url.slice(queryAt + 1);

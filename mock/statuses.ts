@@ -1,5 +1,5 @@
 import type { ApiModel, OperationModel } from '../model/model.js';
-import { appliedParameters } from './list-handler.js';
+import { appliedParameters, unappliedJsonFilters } from './list-handler.js';
 
 /**
  * The statuses the mock may answer for an operation besides its success (README › Error bodies): 400 for an
@@ -39,6 +39,9 @@ export function startupNotes(api: ApiModel, sharedStore = false): string[] {
     const applied = appliedParameters(op, op.resource);
     const unapplied = op.queryParams.map((parameter) => parameter.name).filter((name) => !applied.has(name));
     if (unapplied.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not apply its query parameters ${unapplied.join(', ')}: they are checked, and the list answered as if they were absent`);
+    // …and the filters of a JSON filter map it applies in part (D604): `filters.dangling`.
+    const unappliedFilters = unappliedJsonFilters(op, op.resource);
+    if (unappliedFilters.length > 0) notes.push(`${op.operationId} (${op.method} ${op.path}) does not apply the filters ${unappliedFilters.join(', ')} its text lists: they name no member of the record, and the list is answered as if they were absent`);
   }
   return notes;
 }

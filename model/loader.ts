@@ -8,6 +8,7 @@ import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
 import { joinFragmentVariants, routeOf } from './fragments.js';
 import { lenientNotes, namedExamples, withoutNull, type LenientTally } from './lenient-schema.js';
+import { carriesApiVersion, servesWithoutPrefix } from './api-version.js';
 import { linksOf } from './links.js';
 import { streamMemberOf, streamOf } from './streams.js';
 import type { ApiModel, AuthScheme, BodyModel, ContentModel, HeaderModel, Method, NamedExample, OperationModel, ParameterModel, ResponseModel, TagModel } from './model.js';
@@ -58,7 +59,7 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
   // One view per schema object and direction for the whole spec: shared schemas are viewed (and compiled) once.
   const views = { request: new Map<Schema, Schema>(), response: new Map<Schema, Schema>() };
   const streamReader = { convert: (schema: unknown): Schema => directionalView(json(schema), 'response', views.response), compile: (schema: Schema): Validator => compile(ajv, schema, 'event', { failures: schemaFailures, where: 'a stream' }) };
-  const info = (document['info'] ?? {}) as { title?: string; version?: string };
+  const info = (document['info'] ?? {}) as { title?: string; version?: string; description?: unknown };
   const securitySchemes = ((document['components'] as Record<string, unknown> | undefined)?.['securitySchemes'] ?? {}) as Record<string, Record<string, unknown>>;
   const documentSecurity = document['security'] as Record<string, string[]>[] | undefined;
 
@@ -187,6 +188,7 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
           required: header['required'] === true,
           schema: withoutNull(json(header['schema'] ?? {})),
           example: header['example'] ?? namedExamples(header['examples'], exampleForms)[0]?.value,
+          ...(carriesApiVersion(header['description']) && typeof info.version === 'string' && info.version !== '' ? { value: info.version } : {}),
         }));
       const description = typeof response['description'] === 'string' ? response['description'] : undefined;
       const links = linksOf(response['links']);
@@ -271,7 +273,9 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
   }));
   // In place, so that the operations a resource (or a list model) holds are the very ones the model lists.
   for (const op of operations) Reflect.deleteProperty(op, 'extension');
-  return { title: info.title ?? '', version: info.version ?? '', basePath: basePathOf(servers), servers, operations, resources, notes, details, schemaFailures, tags: tagsOf(document['tags']), source: resolve(specPath) };
+  const basePath = basePathOf(servers);
+  const unprefixed = servesWithoutPrefix(info.description, basePath);
+  return { title: info.title ?? '', version: info.version ?? '', basePath, servers, ...(unprefixed ? { unprefixed } : {}), operations, resources, notes, details, schemaFailures, tags: tagsOf(document['tags']), source: resolve(specPath) };
 }
 
 /** The root's tags, each with its name and, when given as text, its summary (3.2; else the 3.0 `x-displayName`), parent and kind. */

@@ -90,6 +90,11 @@ export interface HeaderModel {
   schema: Schema;
   /** The header's own `example`, or the first of its `examples`. */
   example: unknown;
+  /**
+   * The value the description's text gives the header, sent even where it is optional: the description's
+   * `info.version` for a header that carries the API's version (spec/DECISIONS.md › D601). Unset for any other.
+   */
+  value?: string | undefined;
 }
 
 /**
@@ -475,6 +480,11 @@ export interface ApiModel {
   basePath: string;
   /** Every server URL of the spec, variables filled with their defaults, and its description. */
   servers: { url: string; description: string }[];
+  /**
+   * Whether a path requested without {@link basePath} is the same call (`/info` for `/v1.41/info`), because the
+   * description's text says so (spec/DECISIONS.md › D600). Unset: only paths under the base path are served.
+   */
+  unprefixed?: boolean | undefined;
   operations: OperationModel[];
   resources: ResourceModel[];
   /** What the start-up log should say: operations no resource holds, statuses a behaviour needs but the spec lacks. */

@@ -78,6 +78,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     groups.set(key, group);
   }
   joinSingularItems(groups);
+  joinVerbCreates(groups);
   adoptArrayCreates(arrayCreates, groups);
   adoptOrphanItems(orphans, groups);
   const resources: ResourceModel[] = [];
@@ -252,6 +253,38 @@ function joinSingularItems(groups: Map<string, Group>): void {
       target.ops[role] = op;
       op.reading = { reason: `its item path, named in the singular, holds the records of the plural list ${target.collection} beside it: its ${role}`, decision: 'D430' };
     }
+    groups.delete(key);
+  }
+}
+
+/**
+ * Joins a create named by the verb `create` below a collection (`POST /volumes/create`, `POST /networks/create`) to
+ * that collection (spec/DECISIONS.md › D602): the path's only operation is a create, and the group on the path
+ * without `/create` has a list or an item read and no create of its own. It joins when the create answers the record
+ * that group reads (the same schema), or answers that record's `id`-named member beside little else (at most two
+ * members) while at least three in four of the members its body names are members of the record. The create then
+ * makes the records the list shows and the item path reads; `x-resource` on either keeps them apart.
+ */
+function joinVerbCreates(groups: Map<string, Group>): void {
+  for (const [key, group] of [...groups]) {
+    const create = group.ops.create;
+    if (create === undefined || group.item !== undefined || Object.keys(group.ops).length !== 1 || group.extension.name !== undefined || !group.collection.endsWith('/create')) continue;
+    const target = groups.get(group.collection.slice(0, -'/create'.length));
+    if (target === undefined || target === group || target.ops.create !== undefined || target.extension.name !== undefined || (target.ops.list === undefined && target.ops.read === undefined)) continue;
+    const listSchema = successSchema(target.ops.list);
+    const listShape = listSchema === undefined ? undefined : shapeOfList(listSchema);
+    const record = successSchema(target.ops.read) ?? (listSchema === undefined || listShape === undefined ? undefined : listItemSchema(listSchema, listShape));
+    if (record === undefined) continue;
+    const answer = successSchema(create);
+    if (!sameSchema(answer, record)) {
+      const shown = objectShape(record).properties;
+      const answered = answer === undefined ? [] : Object.keys(objectShape(answer).properties);
+      const written = create.body === undefined ? [] : Object.keys(objectShape(create.body.schema).properties);
+      const keyed = answered.length > 0 && answered.length <= 2 && answered.some((name) => /^id$/i.test(name) && Object.hasOwn(shown, name));
+      if (!keyed || written.length === 0 || written.filter((name) => Object.hasOwn(shown, name)).length * 4 < written.length * 3) continue;
+    }
+    target.ops.create = create;
+    create.reading = { reason: `a POST on the verb create below ${target.collection}, whose records it answers: that collection's create`, decision: 'D602' };
     groups.delete(key);
   }
 }

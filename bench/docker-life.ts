@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMock } from '../mock/index.js';
+import { dockerAbsent, DOCKER_SPEC, startDockerd } from '../test/real/docker.js';
+import { runDockerLife, type DockerOutcome } from '../test/real/docker-life.js';
+import { startRealServer } from '../test/real/server.js';
+
+/**
+ * The Docker CLI's life (test/real/docker-life.ts) on three servers, each fresh: Debian's dockerd 20.10, our mock of
+ * the Engine API description Debian installs, and Prism 5 (`prism mock`) of the same description. Prints one table of
+ * the steps and the three counts (the figures of bench/RESULTS.md), and the milliseconds each life took.
+ * Run: `npm run bench:docker-life` (as root: dockerd needs it).
+ */
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
+
+async function timed(run: () => Promise<DockerOutcome[]>): Promise<{ outcomes: DockerOutcome[]; ms: number }> {
+  const start = Date.now();
+  const outcomes = await run();
+  return { outcomes, ms: Date.now() - start };
+}
+
+async function onReal(): Promise<DockerOutcome[]> {
+  const server = await startDockerd();
+  try {
+    return await runDockerLife(server.origin);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function onMock(): Promise<DockerOutcome[]> {
+  // Empty (`--empty`), as a fresh dockerd holds no volume and no network of the user's.
+  const mock = await startMock({ spec: DOCKER_SPEC, port: 0, data: new Map() });
+  try {
+    return await runDockerLife(mock.origin);
+  } finally {
+    await mock.close();
+  }
+}
+
+async function onPrism(): Promise<DockerOutcome[]> {
+  // Prism serves the description's paths without its base path (`/_ping`, `/volumes`): the CLI, pinging `/_ping`
+  // and then asking for `/v1.41/...` or `/v1.24/...`, is run at its defaults against it all the same, as a user would.
+  const server = await startRealServer({
+    command: join(ROOT, 'node_modules', '.bin', 'prism'),
+    args: (port) => ['mock', DOCKER_SPEC, '-p', String(port), '-h', '127.0.0.1'],
+    readyPath: '/_ping',
+    readyTimeoutMs: 90_000,
+  });
+  try {
+    return await runDockerLife(server.origin);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const absent = dockerAbsent();
+  if (absent !== undefined) {
+    console.log(`${absent}: nothing to measure`);
+    process.exitCode = 2;
+    return;
+  }
+  const only = process.argv[2];
+  const real = only === undefined || only === 'real' ? await timed(onReal) : undefined;
+  const mock = only === undefined || only === 'mock' ? await timed(onMock) : undefined;
+  const prism = only === undefined || only === 'prism' ? await timed(onPrism) : undefined;
+  const names = (real ?? mock ?? prism)!.outcomes.map((outcome) => outcome.name);
+  const mark = (outcome: DockerOutcome | undefined): string => (outcome === undefined ? '-' : outcome.ok ? 'yes' : `no: ${outcome.detail.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 90)}`);
+  console.log('| step | real dockerd 20.10 | our mock | Prism |');
+  console.log('|---|---|---|---|');
+  names.forEach((name, i) => console.log(`| ${name} | ${mark(real?.outcomes[i])} | ${mark(mock?.outcomes[i])} | ${mark(prism?.outcomes[i])} |`));
+  const count = (run: { outcomes: DockerOutcome[]; ms: number } | undefined): string => (run === undefined ? 'not run' : `${run.outcomes.filter((outcome) => outcome.ok).length}/${run.outcomes.length} (${run.ms} ms)`);
+  console.log(`\nreal ${count(real)}, mock ${count(mock)}, Prism ${count(prism)}`);
+}
+
+await main();
