@@ -139,7 +139,14 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
       continue;
     }
     if (part !== undefined) {
-      if (paging === undefined) paging = part === 'page' ? { kind: 'page', parameter: parameter.name, first: firstPage(parameter.schema) } : { kind: part, parameter: parameter.name };
+      if (paging === undefined) {
+        paging =
+          part === 'page'
+            ? { kind: 'page', parameter: parameter.name, first: firstPage(parameter.schema) }
+            : part === 'offset' && parameter.schema['minimum'] === 1
+              ? { kind: 'offset', parameter: parameter.name, first: 1 }
+              : { kind: part, parameter: parameter.name };
+      }
       continue;
     }
     if (property === undefined) continue;

@@ -145,7 +145,7 @@ async function walk(context: CheckContext, served: ServedList, base: string, siz
     }
     // A page-number or offset page shorter than its size is the last one.
     if (page.keys.length < size) return { pages, bounded: false };
-    at = paging.kind === 'page' ? String(paging.first + index + 1) : String(seen.size);
+    at = paging.kind === 'page' ? String(paging.first + index + 1) : String(seen.size + (paging.first ?? 0));
   }
 }
 
