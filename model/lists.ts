@@ -166,6 +166,7 @@ function limitOf(parameter: ParameterModel): LimitModel {
     minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
     maximum,
     default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
+    ...(parameter.required ? { required: true as const } : {}),
   };
 }
 

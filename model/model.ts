@@ -317,6 +317,8 @@ export interface LimitModel {
   maximum: number | undefined;
   /** Records returned when the parameter is omitted (`maximum`, or all, when the spec gives no default). */
   default: number | undefined;
+  /** Set when the parameter is required: a request always names a size, and no answer shows the default (D622). */
+  required?: true | undefined;
 }
 
 /**

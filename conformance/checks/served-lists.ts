@@ -354,7 +354,8 @@ export function servedListChecks(model: ApiModel): Check[] {
     ...(served.list.paging === undefined ? [] : [servedPagesCheck(served)]),
     servedLimitCheck(served),
     servedInvalidQueryCheck(served),
-    ...(served.list.limit!.default === undefined ? [] : [servedDefaultLimitCheck(served)]),
+    // A required page size is never omitted, so no page shows its default (D622).
+    ...(served.list.limit!.default === undefined || served.list.limit!.required === true ? [] : [servedDefaultLimitCheck(served)]),
     ...served.filters.map((filter) => servedFilterCheck(served, filter)),
   ]);
 }
