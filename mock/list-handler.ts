@@ -437,6 +437,15 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
       // A required pointer to the next page, on the last page: the page past the end, which is empty (as D46).
       if (member.holds === 'nextLink' && requiredAt(model, member.path)) value = facts.pastNextLink;
       if (value === undefined) {
+        // A link written as an object (`previous: {href, method}`) is left out whole where this page has none and
+        // its holder does not require it: an object without its required `href` is no link (D631).
+        const link = member.path.at(-1) === 'href' && member.path.length > 1 ? member.path.slice(0, -1) : undefined;
+        if (link !== undefined && !requiredAt(model, link)) {
+          let outer: unknown = whole;
+          for (const name of link.slice(0, -1)) outer = outer !== null && typeof outer === 'object' && !Array.isArray(outer) ? (outer as Record<string, unknown>)[name] : undefined;
+          if (outer !== null && typeof outer === 'object' && !Array.isArray(outer)) delete (outer as Record<string, unknown>)[link.at(-1)!];
+          continue;
+        }
         delete object[key];
         continue;
       }
