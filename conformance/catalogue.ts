@@ -101,7 +101,8 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
     }
     if (limit !== undefined) {
       const max = limit.maximum ?? limit.default;
-      if (limit.default !== undefined) lists.push(isolated(`${list.operationId}.default-limit`, () => defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${integerText(limit.default!)} records are returned; a shorter page is complete.`)));
+      // A required page size is never omitted, so no page shows its default (D622).
+      if (limit.default !== undefined && limit.required !== true) lists.push(isolated(`${list.operationId}.default-limit`, () => defaultLimitCheck(resource, `${list.operationId}.default-limit`, `${where(list)}: when \`${limit.parameter}\` is omitted, at most ${integerText(limit.default!)} records are returned; a shorter page is complete.`)));
       lists.push(isolated(`${list.operationId}.limit`, () => limitCheck(resource, `${list.operationId}.limit`, `${where(list)}: the response never holds more than \`${limit.parameter}\` records (${integerText(limit.minimum)}..${max === undefined ? 'unbounded' : integerText(max)}), no id twice; a shorter page is complete.`)));
     }
   }

@@ -196,7 +196,10 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
   // An undocumented error in a media type the operation documents for its own errors (a `text/plain` 401 where its
   // 400 is `text/plain`) is in a form its clients read (D395): its bytes are not judged, as a documented one's.
   if (!isDocumented && status >= 400 && !isJsonMediaType(answered) && op.responses.some((other) => /^[45d]/i.test(other.status) && other.contents.some((content) => within(essence(content.mediaType), answered)))) return { violations, body: undefined };
-  const wanted = essence(documented?.mediaType ?? 'application/json');
+  // A status documented in several media types (`application/hal+json` and `application/json`, each with its own
+  // schema) is answered in any of them: the answer is held to the one it came in, else to the model's first (D620).
+  const chosen = isDocumented && documented !== undefined && !within(essence(documented.mediaType ?? ''), answered) ? documented.contents.find((content) => within(essence(content.mediaType), answered)) : undefined;
+  const wanted = essence(chosen?.mediaType ?? documented?.mediaType ?? 'application/json');
   // A status the operation does not document has no media type or shape in the spec (D59): any JSON answer will do.
   if (isDocumented ? !within(wanted, essence(headers['content-type'])) : !isJsonMediaType(essence(headers['content-type']))) {
     add('media-type', '/headers/content-type', wanted, JSON.stringify(headers['content-type'] ?? '(none)'), `expected Content-Type ${wanted}, got ${JSON.stringify(headers['content-type'] ?? '(none)')}`);
@@ -208,7 +211,7 @@ export function judgeResponseBody(op: OperationModel, response: ObservedExchange
     return { violations, body: undefined };
   }
   const { value, view } = parsed.document;
-  const validate = documented?.validate;
+  const validate = chosen !== undefined ? chosen.validate : documented?.validate;
   // A status the operation does not document has no shape in the spec (D59): only its status field, when it has one, is judged.
   if (validate !== undefined && isDocumented && !validate(view)) {
     const which = `schema for ${status}`;

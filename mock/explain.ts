@@ -220,7 +220,7 @@ function explainList(list: ListModel, filters: readonly FilterModel[], served = 
   }
   const paging: ExplainedFilter[] = [];
   if (list.limit !== undefined) paging.push({ parameter: list.limit.parameter, match: 'ignored', reason: `the page size: ${list.limit.minimum} to ${list.limit.maximum ?? 'any'}${list.limit.default === undefined ? '' : `, ${list.limit.default} when left out`}`, decision: 'D33' });
-  if (list.paging !== undefined) paging.push({ parameter: list.paging.parameter, match: 'ignored', reason: `where a page starts: ${list.paging.kind === 'page' ? `a page number, from ${list.paging.first}` : list.paging.kind === 'offset' ? 'the number of records to skip' : 'the cursor the previous page gave'}`, decision: 'D45' });
+  if (list.paging !== undefined) paging.push({ parameter: list.paging.parameter, match: 'ignored', reason: `where a page starts: ${list.paging.kind === 'page' ? `a page number, from ${list.paging.first}` : list.paging.kind === 'offset' ? (list.paging.first === 1 ? 'the position of the first record, counted from 1' : 'the number of records to skip') : 'the cursor the previous page gave'}`, decision: 'D45' });
   // A JSON filter map (D604): the filters its text lists that name a record member or the labels, and those it does not apply.
   for (const { parameter, filters: listed } of resource === undefined ? [] : jsonFilterParameters(op, resource)) {
     const used = listed.filter((filter) => filter.kind !== 'unapplied');

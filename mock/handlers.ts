@@ -737,7 +737,7 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
       const cursor = query[paging.parameter];
       start = cursor === undefined || cursor === '' ? 0 : Number(decodeCursor(String(cursor)) ?? kept.length);
       if (start + size < kept.length && size > 0 && linked) headers = { link: `<${setQuery(request.url, paging.parameter, encodeCursor(String(start + size)))}>; rel="next"` };
-    } else start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at;
+    } else start = paging === undefined || at === undefined ? 0 : paging.kind === 'page' ? (at - paging.first) * size : at - (paging.first ?? 0);
     const page = kept.slice(Math.max(0, start), Math.max(0, start) + size);
     // A page past the end whose array the schema forbids to be empty is the documented 404 (D555).
     if (missing && start > 0 && page.length === 0) return PAST_END;

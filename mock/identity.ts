@@ -68,7 +68,11 @@ export function readIdentities(api: ApiModel): Identities | undefined {
     const schema = successAnswer(op).response?.schema;
     if (op.method === 'POST' && saysWord(words, ISSUING)) {
       const tokenAt = schema === undefined ? undefined : tokenMember(schema, 2);
-      if (tokenAt !== undefined) logins.set(key, { path: op.path, method: op.method, tokenAt, registers: saysWord(words, REGISTERING) });
+      // A token that is the key of the record the operation creates, read back at the record's item path
+      // (`POST /upload-tokens` answering `token`, read at `/upload-tokens/{uploadToken}`), is that record's key,
+      // which the store makes and reads by, never a credential to issue (D629).
+      const keyed = tokenAt !== undefined && api.resources.some((resource) => resource.operations.create === op && resource.operations.read !== undefined && resource.idProperty === tokenAt.at(-1));
+      if (tokenAt !== undefined && !keyed) logins.set(key, { path: op.path, method: op.method, tokenAt, registers: saysWord(words, REGISTERING) });
     }
     if (op.method === 'POST' && saysWord(words, REGISTERING) && op.body !== undefined) registers.add(key);
     if (op.method === 'GET' && CURRENT.test(op.path) && op.security.length > 0 && schema !== undefined && userTarget(schema) !== undefined) currents.set(key, op);

@@ -156,8 +156,10 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
       if (page < paging.first) return invalid(`${paging.parameter} must be at least ${paging.first} (the first page), got ${page}`);
       offset = Math.min((page - paging.first) * limit, MAX_OFFSET);
     } else if (paging?.kind === 'offset') {
-      offset = Number(query[paging.parameter] ?? 0);
-      if (offset < 0) return invalid(`${paging.parameter} must be at least 0, got ${offset}`);
+      // An offset whose minimum is 1 counts positions from 1 (D621): offset 1 is the first record.
+      const base = paging.first ?? 0;
+      offset = Number(query[paging.parameter] ?? base) - base;
+      if (offset < 0) return invalid(`${paging.parameter} must be at least ${base}, got ${offset + base}`);
       offset = Math.min(offset, MAX_OFFSET);
     } else if (paging?.kind === 'cursor') {
       const cursor = query[paging.parameter];
@@ -455,6 +457,15 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
       // A required pointer to the next page, on the last page: the page past the end, which is empty (as D46).
       if (member.holds === 'nextLink' && requiredAt(model, member.path)) value = facts.pastNextLink;
       if (value === undefined) {
+        // A link written as an object (`previous: {href, method}`) is left out whole where this page has none and
+        // its holder does not require it: an object without its required `href` is no link (D631).
+        const link = member.path.at(-1) === 'href' && member.path.length > 1 ? member.path.slice(0, -1) : undefined;
+        if (link !== undefined && !requiredAt(model, link)) {
+          let outer: unknown = whole;
+          for (const name of link.slice(0, -1)) outer = outer !== null && typeof outer === 'object' && !Array.isArray(outer) ? (outer as Record<string, unknown>)[name] : undefined;
+          if (outer !== null && typeof outer === 'object' && !Array.isArray(outer)) delete (outer as Record<string, unknown>)[link.at(-1)!];
+          continue;
+        }
         delete object[key];
         continue;
       }
@@ -492,8 +503,10 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   facts.returned = returned;
   facts.pages = Number.isFinite(limit) && limit > 0 ? Math.ceil(result.total / limit) : 1;
   // A page of size 0 still stands where it was asked: its offset and number are facts a wrapper may require.
+  // The offset said and linked is the parameter's own: the position counted from 1 where the parameter counts so (D621).
+  const base = paging?.kind === 'offset' ? (paging.first ?? 0) : 0;
   if (paging !== undefined && paging.kind !== 'cursor') {
-    facts.offset = offset;
+    facts.offset = offset + base;
     facts.page = paging.kind === 'page' ? (at.page ?? paging.first) : Number.isFinite(limit) && limit > 0 ? Math.floor(offset / limit) + 1 : 1;
   }
   // A size of 0 (when the schema allows it) answers an empty page that never moves on: it points at no next page.
@@ -505,17 +518,17 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
     facts.pastNext = encodeCursor('0');
     facts.firstLink = withParameter(undefined);
   } else {
-    const first = paging.kind === 'page' ? paging.first : 0;
-    const here = paging.kind === 'page' ? (at.page ?? first) : offset;
+    const first = paging.kind === 'page' ? paging.first : base;
+    const here = paging.kind === 'page' ? (at.page ?? first) : offset + base;
     const step = paging.kind === 'page' ? 1 : limit;
     facts.page = paging.kind === 'page' ? here : Number.isFinite(limit) ? Math.floor(offset / limit) + 1 : 1;
-    facts.offset = offset;
+    facts.offset = offset + base;
     if (result.more) facts.next = here + step;
     facts.pastNext = here + step;
     if (here > first) facts.prevLink = withParameter(Math.max(first, here - step));
     facts.firstLink = withParameter(first);
     const lastPage = Math.max(0, Math.ceil(result.total / limit) - 1);
-    facts.lastLink = withParameter(paging.kind === 'page' ? first + lastPage : lastPage * limit);
+    facts.lastLink = withParameter(paging.kind === 'page' ? first + lastPage : base + lastPage * limit);
   }
   if (facts.next !== undefined) facts.nextLink = withParameter(facts.next as string | number);
   facts.pastNextLink = withParameter(facts.pastNext as string | number);

@@ -68,6 +68,12 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
   return record;
 }
 
+/** The JSON types an array schema's `items` admit, as one text (`''` when it says none), to tell two lists' items apart. */
+function itemTypes(schema: Schema): string {
+  const items = schema['items'];
+  return typeof items === 'object' && items !== null && !Array.isArray(items) ? admittedTypes(items as Schema).slice().sort().join(',') : '';
+}
+
 /** What {@link recordFromBody} needs of a resource, worked out once per resource (it runs on every create). */
 interface Plan {
   idProperty: string;
@@ -159,8 +165,12 @@ function plan(resource: ResourceModel): Plan {
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (converted.some((one) => one.name === name) || enumerated.some((one) => one.name === name)) continue;
     const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
-    // Only scalar members, whose schemas say the same thing when their text is the same (the seed's `name`: no work).
-    if (named.length === 0 || typesOf(schema).length === 0 || !typesOf(schema).every((type) => SCALARS.has(type) || type === 'null') || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
+    // Scalar members, whose schemas say the same thing when their text is the same (the seed's `name`: no work), and
+    // lists whose items a write body sends in another type than the record holds them (names sent where the record
+    // lists the objects they name, D626).
+    const scalar = typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type) || type === 'null');
+    const otherItems = typesOf(schema).includes('array') && named.some((part) => itemTypes(part) !== itemTypes(schema));
+    if (named.length === 0 || !(scalar || otherItems) || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
     const validate = validatorOf(schema);
     if (validate !== undefined) bounded.push({ name, validate });
   }

@@ -159,6 +159,16 @@ const flatHeaders = new WeakMap<Record<string, string>, string[]>();
  * slot set to this answer's `content-length`; `writeHead` reads it at once and keeps no reference.
  */
 function write(res: ServerResponse, response: MockResponse): void {
+  // A 204 or 304 has no content, and a server must not send a Content-Length with a 204 (RFC 9110 § 8.6, § 15.3.5):
+  // node drops the body of such an answer but would send the length it was given, which clients read as a broken
+  // message. A handler that filled a body for a documented 204 (a description giving its 204 a schema) loses it here.
+  if (response.status === 204 || response.status === 304) {
+    const headers: string[] = [];
+    for (const name of Object.keys(response.headers)) headers.push(name, response.headers[name]!);
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
   let headers = flatHeaders.get(response.headers);
   if (headers === undefined) {
     headers = [];

@@ -15,6 +15,7 @@ export const LENIENT_KINDS = {
   'examples-list': '`examples` of a media type, parameter or header written as a list, read as unnamed examples',
   'example-without-value': 'named examples holding the value itself instead of `value`, read as that value',
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
+  'enum-of-another-type': "an `enum` none of whose values its own scalar `type` admits, read in that type where each converts exactly (`\"1\"` as 1, `true` as \"true\"), else left out",
 } as const;
 
 /** One of {@link LENIENT_KINDS}. */
@@ -59,6 +60,7 @@ const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
  * (`schema` itself, changed in place, or a new `anyOf` around it).
  */
 export function normaliseKeywords(schema: Schema, openapi30: boolean, tally: LenientTally): Schema {
+  if (Array.isArray(schema['enum']) && typeof schema['type'] === 'string' && enumOfAnotherType(schema, schema['type'])) countKind(tally, 'enum-of-another-type');
   if (typeof schema['exclusiveMinimum'] === 'boolean' || typeof schema['exclusiveMaximum'] === 'boolean') {
     if (!openapi30) countKind(tally, 'boolean-exclusive-in-3.1');
     exclusiveBounds(schema);
@@ -85,6 +87,41 @@ export function normaliseKeywords(schema: Schema, openapi30: boolean, tally: Len
   // The markers and annotations stay readable on the wrapper (readOnly/writeOnly views, descriptions, examples).
   const annotations = Object.fromEntries(ANNOTATIONS.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]]));
   return { ...annotations, anyOf: [schema, { type: 'null' }] };
+}
+
+/** The JSON type a scalar value is, for an `enum` member (`integer` for a whole number). */
+function scalarType(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** `value` in the scalar `type` where it converts exactly (digits to a number, a boolean or number to its text, `"true"` to true), else `undefined`. */
+function convertedTo(type: string, value: unknown): unknown {
+  const kind = scalarType(value);
+  if (kind === type || (kind === 'integer' && type === 'number') || kind === 'null') return value;
+  if ((type === 'integer' || type === 'number') && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+    const number = Number(value.trim());
+    return type === 'integer' && !Number.isSafeInteger(number) ? undefined : number;
+  }
+  if (type === 'string' && (kind === 'boolean' || kind === 'integer' || kind === 'number')) return String(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return undefined;
+}
+
+/**
+ * An `enum` that its own scalar `type` refuses every value of (`type: integer` with `["1", "2"]`; `type: string`
+ * with `[true, false]`; `type: integer` with `["0 (Unknown)", …]`) admits no value at all, so no answer or request
+ * could be valid (D628): read in the type where every value converts exactly, else left out (the type stays).
+ * Changes `schema` in place; whether it did.
+ */
+function enumOfAnotherType(schema: Schema, type: string): boolean {
+  if (!['integer', 'number', 'string', 'boolean'].includes(type)) return false;
+  const values = schema['enum'] as unknown[];
+  if (values.every((value) => value === null) || values.some((value) => value !== null && convertedTo(type, value) === value)) return false;
+  const converted = values.map((value) => convertedTo(type, value));
+  if (converted.every((value) => value !== undefined)) schema['enum'] = converted;
+  else delete schema['enum'];
+  return true;
 }
 
 const ANNOTATIONS = ['title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples'] as const;

@@ -82,9 +82,17 @@ function holdsObjects(array: Schema): boolean {
   return mainType(itemsOf(array) ?? {}) === 'object' || Object.keys(objectShape(itemsOf(array) ?? {}).properties).length > 0;
 }
 
-/** The array member of an object schema that holds records: by its usual name, else the first array of objects, else the first array. */
+/** Members of an answer that hold its problems or notes, not its records (`{errors: [...], locations: [...]}`, D625). */
+const NOT_RECORDS = new Set(['errors', 'error', 'warnings']);
+
+/**
+ * The array member of an object schema that holds records: by its usual name, else the first array of objects,
+ * else the first array; an array of the answer's problems (`errors`, `warnings`) only where no other array is (D625).
+ */
 function recordsMember(schema: Schema): string | undefined {
-  const arrays = Object.entries(objectShape(schema).properties).filter(([, sub]) => typeof sub === 'object' && sub !== null && isArray(sub));
+  const all = Object.entries(objectShape(schema).properties).filter(([, sub]) => typeof sub === 'object' && sub !== null && isArray(sub));
+  const others = all.filter(([name]) => !NOT_RECORDS.has(loose(name)));
+  const arrays = others.length > 0 ? others : all;
   if (arrays.length === 0) return undefined;
   const ofObjects = arrays.filter(([, sub]) => mainType(itemsOf(sub) ?? {}) === 'object' || Object.keys(objectShape(itemsOf(sub) ?? {}).properties).length > 0);
   return (arrays.find(([name]) => ITEMS_NAMES.includes(loose(name))) ?? ofObjects[0] ?? arrays[0]!)[0];
@@ -139,7 +147,14 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
       continue;
     }
     if (part !== undefined) {
-      if (paging === undefined) paging = part === 'page' ? { kind: 'page', parameter: parameter.name, first: firstPage(parameter.schema) } : { kind: part, parameter: parameter.name };
+      if (paging === undefined) {
+        paging =
+          part === 'page'
+            ? { kind: 'page', parameter: parameter.name, first: firstPage(parameter.schema) }
+            : part === 'offset' && parameter.schema['minimum'] === 1
+              ? { kind: 'offset', parameter: parameter.name, first: 1 }
+              : { kind: part, parameter: parameter.name };
+      }
       continue;
     }
     if (property === undefined) continue;
@@ -159,6 +174,7 @@ function limitOf(parameter: ParameterModel): LimitModel {
     minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
     maximum,
     default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
+    ...(parameter.required ? { required: true as const } : {}),
   };
 }
 

@@ -133,7 +133,7 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
       const validate = compile(ajv, schema, name, { failures: schemaFailures, where: `${method} ${path}` });
       const example = fitting(p['example'] ?? named, validate, `parameter ${name} of ${method} ${path}`);
       const description = typeof p['description'] === 'string' ? p['description'] : typeof schema['description'] === 'string' ? schema['description'] : undefined;
-      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(p['style'] === 'deepObject' ? { deepObject: true } : {}), ...(p['in'] === 'query' && type === 'object' && explodedForm(p) ? { explodedObject: true } : {}), ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null ? json(example) : example }), ...(description === undefined ? {} : { description }) };
+      return { name, in: p['in'] as ParameterModel['in'], required: p['required'] === true, schema, type, int64: isInt64(schema), validate, delimiter: type === 'array' ? delimiterOf(p) : undefined, ...(p['style'] === 'deepObject' ? { deepObject: true } : {}), ...(p['in'] === 'query' && type === 'object' && explodedForm(p) ? { explodedObject: true } : {}), ...(example === undefined ? {} : { example: typeof example === 'object' && example !== null && !Array.isArray(example) ? json(example) : example }), ...(description === undefined ? {} : { description }) };
     };
     const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const declared = parameters.filter((p) => p['in'] === 'path').map(parameter);

@@ -264,11 +264,12 @@ export type MemberPath = readonly string[];
  * first, D8): no record twice, none left out.
  * - `page`: a page number; `first` is the number of the first page (0 or 1, from the schema's `minimum`, else its
  *   `default`, else 1); page `first + k` holds the records `k * size` to `(k + 1) * size - 1`.
- * - `offset`: the number of records to skip (`offset`, `skip`, `start`), from 0.
+ * - `offset`: the number of records to skip (`offset`, `skip`, `start`), from 0; where `first` is 1 (the parameter's
+ *   `minimum` is 1, D621), the position of the page's first record counted from 1 (`offset=1` is the first record).
  * - `cursor`: an opaque token the previous answer gave (in a body member, a `Link` header or a next-page header);
  *   absent for the first page. A token the mock did not write is a 400; one whose record was deleted still works.
  */
-export type PagingModel = { kind: 'page'; parameter: string; first: number } | { kind: 'offset'; parameter: string } | { kind: 'cursor'; parameter: string };
+export type PagingModel = { kind: 'page'; parameter: string; first: number } | { kind: 'offset'; parameter: string; first?: 1 | undefined } | { kind: 'cursor'; parameter: string };
 
 /**
  * What a member of a list answer (or a response header) holds, as the mock fills it (spec/DECISIONS.md › D46):
@@ -321,6 +322,8 @@ export interface LimitModel {
   maximum: number | undefined;
   /** Records returned when the parameter is omitted (`maximum`, or all, when the spec gives no default). */
   default: number | undefined;
+  /** Set when the parameter is required: a request always names a size, and no answer shows the default (D622). */
+  required?: true | undefined;
 }
 
 /**

@@ -686,7 +686,10 @@ function buildResource(
     const member = enveloped ? envelopeMember(schema, listItem, names) : undefined;
     return member === undefined ? schema : objectShape(schema!).properties[member];
   };
-  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(arrayBodyItems(ops.create) ?? ops.create.body.schema, listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
+  // The record a create body is read against names members: a list item that names none (the node of a tree whose
+  // members are not written out) gives way to the read's answer or the create's (D627).
+  const named = (schema: Schema | undefined): Schema | undefined => (schema !== undefined && Object.keys(objectShape(schema).properties).length > 0 ? schema : undefined);
+  const createBody = ops.create?.body === undefined ? undefined : bodyRecordSchema(arrayBodyItems(ops.create) ?? ops.create.body.schema, named(listItem) ?? named(inner(successSchema(ops.read))) ?? named(inner(createAnswer)) ?? listItem ?? inner(successSchema(ops.read)) ?? inner(createAnswer), names, enveloped);
   // A create that answers nothing (D52) still shows the record in the body it takes, when nothing else does.
   // A read that answers one of several shapes (the record, or what its delete leaves) reads the record's branch (D320).
   const others = [inner(createAnswer), listItem, inner(successSchema(ops.replace)), inner(successSchema(ops.update))];

@@ -34,6 +34,15 @@ export function limitRange(limit: LimitModel): [number, number] {
   return [Math.min(Math.max(1, limit.minimum), max), max];
 }
 
+/**
+ * The page size a list request sends for a drawn `size`: the size itself, or, where none was drawn and the
+ * parameter is required (D622), the largest of {@link limitRange}, the page a client that must name a size asks to
+ * see everything a page can hold. `undefined` only where the size may be left out.
+ */
+export function sentSize(limit: LimitModel | undefined, size: number | undefined): number | undefined {
+  return size === undefined && limit?.required === true ? limitRange(limit)[1] : size;
+}
+
 /** An integer read as a double, in exact digits: `9223372036854775808` for 2^63, where `String` writes `9223372036854776000`. */
 export function integerText(value: number): string {
   return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value).toString() : String(value);

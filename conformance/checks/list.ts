@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
-import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, validLimit, type ListQuery } from '../arbitraries/query-strings.js';
+import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, sentSize, validLimit, type ListQuery } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { filterStranger } from '../../judge/record-rules.js';
@@ -54,7 +54,9 @@ export class PageLedger {
 }
 
 /** Lists with a query and holds the page to the rules every valid list answer obeys; returns the page and its exchange. */
-async function listChecked(context: CheckContext, resource: ResourceModel, query: ListQuery, ledger: PageLedger | undefined): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
+async function listChecked(context: CheckContext, resource: ResourceModel, asked: ListQuery, ledger: PageLedger | undefined): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
+  // A required page size is always sent, and the page is held to the size sent (D622).
+  const query = { ...asked, limit: sentSize(resource.limit, asked.limit) };
   const before = ledger?.snapshot();
   // Without a default or a maximum the spec bounds no page (DECISIONS D33: every record), so nothing is judged.
   const bound = query.limit ?? resource.limit?.default ?? resource.limit?.maximum;

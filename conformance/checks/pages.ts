@@ -81,7 +81,8 @@ async function walk(context: CheckContext, resource: ResourceModel, list: ListMo
     const asked = new URLSearchParams(query);
     if (size !== undefined && list.limit !== undefined) asked.set(list.limit.parameter, String(size));
     if (paging.kind === 'page' && index > 0) asked.set(paging.parameter, String(paging.first + index));
-    if (paging.kind === 'offset' && index > 0) asked.set(paging.parameter, String(read));
+    // An offset that counts from 1 (its minimum, D621) names the next page's first record by its position.
+    if (paging.kind === 'offset' && index > 0) asked.set(paging.parameter, String(read + (paging.first ?? 0)));
     if (paging.kind === 'cursor' && index > 0) asked.set(paging.parameter, cursor!);
     // A page asked after a full one may be a documented 404 past the list's end (D360): the walk ends there.
     const pastEnd = pastEndStatuses(op, paging, index > 0);

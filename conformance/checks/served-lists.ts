@@ -121,20 +121,31 @@ interface Walk {
  * the walk stops at the list's end or once `bound` records are read (D185). Errors: a {@link Violation} when a page
  * holds more than `size` or a record is on two pages.
  */
-async function walk(context: CheckContext, served: ServedList, base: string, size: number, bound: number, asked?: Asked): Promise<Walk> {
+async function walk(context: CheckContext, served: ServedList, base: string, size: number, bound: number, asked?: Asked, allowed?: ReadonlyMap<string, number>): Promise<Walk> {
   const { op, list } = served;
   const paging = list.paging;
   const pages: Page[] = [];
   const seen = new Map<string, number>();
+  const times = new Map<string, number>();
   let at: string | undefined;
   for (let index = 0; ; index++) {
-    const page = await readPage(context, served, base, size, at, asked);
-    if (page.keys.length > size) throw new Violation(`${op.operationId} with ${list.limit!.parameter}=${size}: page ${index + 1} holds ${page.keys.length} records, more than ${size}`, page.exchange);
-    for (const key of page.keys) {
-      const before = seen.get(key);
-      if (before !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${key} is on page ${before + 1} and again on page ${index + 1}`, page.exchange);
-      seen.set(key, index);
-    }
+    const read = await readPage(context, served, base, size, at, asked);
+    if (read.keys.length > size) throw new Violation(`${op.operationId} with ${list.limit!.parameter}=${size}: page ${index + 1} holds ${read.keys.length} records, more than ${size}`, read.exchange);
+    // A record is known by its content here, and a list may hold equal rows (D624): a repeat on one page, or as
+    // many times as the held set holds it, is another row, kept apart as its n-th copy; any other repeat is the
+    // same row again.
+    const onPage = new Map<string, number>();
+    const page = { ...read, keys: read.keys.map((key) => {
+      const count = (times.get(key) ?? 0) + 1;
+      const here = (onPage.get(key) ?? 0) + 1;
+      times.set(key, count);
+      onPage.set(key, here);
+      if (count > 1 && here === 1 && count > (allowed?.get(key) ?? 1)) throw new Violation(`${op.operationId} with pages of ${size}: record ${key} is on page ${seen.get(key)! + 1} and again on page ${index + 1}`, read.exchange);
+      const copy = count === 1 ? key : `${key} (copy ${count})`;
+      seen.set(copy, index);
+      if (count === 1) seen.set(key, index);
+      return copy;
+    }) };
     pages.push(page);
     if (paging === undefined || page.keys.length === 0) return { pages, bounded: false };
     if (seen.size >= bound) return { pages, bounded: true };
@@ -145,7 +156,7 @@ async function walk(context: CheckContext, served: ServedList, base: string, siz
     }
     // A page-number or offset page shorter than its size is the last one.
     if (page.keys.length < size) return { pages, bounded: false };
-    at = paging.kind === 'page' ? String(paging.first + index + 1) : String(seen.size);
+    at = paging.kind === 'page' ? String(paging.first + index + 1) : String(seen.size + (paging.first ?? 0));
   }
 }
 
@@ -197,12 +208,14 @@ export function servedPagesCheck(served: ServedList): Check {
     async run(context) {
       const held = await heldSet(context, served);
       const whole = new Set(held.keys);
+      const copies = new Map<string, number>();
+      for (const record of held.records) copies.set(canonicalJson(record), (copies.get(canonicalJson(record)) ?? 0) + 1);
       const [min, max] = limitRange(list.limit!);
       // Sizes that split the held set into several pages, not so small that one walk reads hundreds.
       const top = Math.max(min, Math.min(max, held.keys.length));
       const low = Math.min(top, Math.max(min, Math.ceil(held.keys.length / PAGES_PER_WALK)));
       const walkWith = async (size: number): Promise<void> => {
-        const { pages } = await walk(context, served, held.base, size, held.bounded ? held.keys.length : MAX_WALK_RECORDS);
+        const { pages } = await walk(context, served, held.base, size, held.bounded ? held.keys.length : MAX_WALK_RECORDS, undefined, copies);
         const read = pages.flatMap((page) => page.keys);
         // A bounded held set is the list's first records: compare as many of the walk's first ones.
         const compared = held.bounded ? read.slice(0, held.keys.length) : read;
@@ -354,7 +367,8 @@ export function servedListChecks(model: ApiModel): Check[] {
     ...(served.list.paging === undefined ? [] : [servedPagesCheck(served)]),
     servedLimitCheck(served),
     servedInvalidQueryCheck(served),
-    ...(served.list.limit!.default === undefined ? [] : [servedDefaultLimitCheck(served)]),
+    // A required page size is never omitted, so no page shows its default (D622).
+    ...(served.list.limit!.default === undefined || served.list.limit!.required === true ? [] : [servedDefaultLimitCheck(served)]),
     ...served.filters.map((filter) => servedFilterCheck(served, filter)),
   ]);
 }
