@@ -3,6 +3,7 @@ import { sameJson, toView } from '../../model/json.js';
 import type { OperationModel, ResourceModel } from '../../model/model.js';
 import type { ReferenceModel } from '../../model/references.js';
 import { ordinaryBody } from '../arbitraries/body.js';
+import { boundedFilter } from '../arbitraries/bounded.js';
 import { canonicalise } from '../arbitraries/canonical.js';
 import { valueOf } from '../arbitraries/schema-values.js';
 import { objectShape, type Schema } from '../../model/schema.js';
@@ -24,11 +25,16 @@ function absentStatuses(context: CheckContext, op: OperationModel): number[] {
   return [404, ...[400, 422].filter((status) => op.responses.some((response) => response.status === String(status)))];
 }
 
-/** A value of the reference member that names no record: schema-valid, none the suite has pinned or the spec shows. */
+/**
+ * A value of the reference member that names no record: schema-valid, none the suite has pinned or the spec shows.
+ * Bounded: a member whose schema admits only the values pinned or shown (an enum, a `const`, a boolean) has none, and
+ * the check ends not run instead of drawing without end.
+ */
 function danglingValues(op: OperationModel, reference: ReferenceModel, context: CheckContext, pinned: unknown): fc.Arbitrary<unknown> {
   const schema = objectShape(op.body!.schema).properties[reference.member] as Schema;
   const validate = (value: unknown): boolean => op.body!.validate(toView({ ...ordinaryBody(context, op, context.target.integers, 14), [reference.member]: value }));
-  return valueOf(canonicalise(schema), { integers: context.target.integers, strings: 'ordinary' }).filter((value) => validate(value) && !sameJson(value, pinned) && !reference.examples.some((shown) => sameJson(shown, value)));
+  const dangling = (value: unknown): boolean => validate(value) && !sameJson(value, pinned) && !reference.examples.some((shown) => sameJson(shown, value));
+  return boundedFilter(valueOf(canonicalise(schema), { integers: context.target.integers, strings: 'ordinary' }), dangling, `value of ${reference.member} that names no record`);
 }
 
 /**
