@@ -531,8 +531,11 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   const sentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   // A string body a client sends through the Fetch standard without naming its type goes as `text/plain`: where the
   // operation takes JSON and documents no 415, it is read as the JSON it holds, as servers that parse every body do (D501).
-  const mediaType = sentType === 'text/plain' && !body.mediaTypes.includes(sentType) && !op.responses.some((response) => response.status === '415') ? (body.mediaTypes.find(isJsonMediaType) ?? sentType) : sentType;
-  if (!body.mediaTypes.includes(mediaType)) {
+  // A documented media type with parameters (`application/json;version=2018-01-01`) takes the type it names: the
+  // sent type is compared by its essence, as the parameters are read off it above (D662).
+  const documented = body.mediaTypes.map((type) => type.split(';')[0]!.trim().toLowerCase());
+  const mediaType = sentType === 'text/plain' && !documented.includes(sentType) && !op.responses.some((response) => response.status === '415') ? (documented.find(isJsonMediaType) ?? sentType) : sentType;
+  if (!documented.includes(mediaType)) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }
   // An operation no resource holds may take bytes or text (`application/octet-stream`, `image/png`, `text/plain`):
