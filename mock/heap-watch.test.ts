@@ -1,20 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, test } from 'vitest';
-import { watchHeap, type HeapAccess } from './heap-watch.js';
-
-/** A heap whose use the test sets, and whose collection keeps `survives` of it. */
-function fakeHeap(survives: number): HeapAccess & { now: number; collections: number } {
-  const heap = {
-    now: 0,
-    collections: 0,
-    used: () => heap.now,
-    collect: () => {
-      heap.collections += 1;
-      heap.now = survives;
-    },
-  };
-  return heap;
-}
+import { fakeHeap } from '../test/fake-heap.js';
+import { watchHeap } from './heap-watch.js';
 
 describe("the mock's garbage is collected once its heap outgrows what is live (D582)", () => {
   test('under the floor nothing is collected; over it, once; then only past twice what survived', () => {

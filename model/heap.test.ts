@@ -1,19 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { collectorBetweenChecks, type HeapAccess } from './heap.js';
-
-/** A heap whose use the test sets, and whose collection keeps `survives` of it. */
-function fakeHeap(survives: number): HeapAccess & { now: number; collections: number } {
-  const heap = {
-    now: 0,
-    collections: 0,
-    used: () => heap.now,
-    collect: () => {
-      heap.collections += 1;
-      heap.now = survives;
-    },
-  };
-  return heap;
-}
+import { fakeHeap } from '../test/fake-heap.js';
+import { collectorBetweenChecks } from './heap.js';
 
 describe('garbage is collected between checks once the heap outgrows what is live (D522)', () => {
   test('under the floor nothing is collected; over it, once; then only past twice what survived', () => {
