@@ -5,6 +5,7 @@ import type { StartingData } from './data.js';
 import type { AnyDataset } from './pipeline.js';
 import type { MockRequest, MockResponse } from './messages.js';
 import { MemoryRecordStore } from './store/memory-store.js';
+import { ExampleData } from './starting-records.js';
 import { sizeOf, storeView, type AnyRecordStore, type Maybe, type RecordStore } from './store/record-store.js';
 
 /** Most API keys that get their own data with `--isolate-by-key`; beyond, a 429 `TOO_MANY_KEYS` until a reset. */
@@ -21,7 +22,9 @@ export function keyDigest(key: string): string {
  * found for the resources a request reaches, not all before the first answer.
  */
 export function createDataset(api: ApiModel, starting: StartingData, maxRecords: number): Map<string, RecordStore> {
-  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(storeView(resource), maxRecords, () => starting.get(resource.name) ?? [])]));
+  // Records the description's examples show were written by no client: a client's create may take their keys (D780).
+  const examples = starting instanceof ExampleData;
+  return new Map(api.resources.map((resource) => [resource.name, new MemoryRecordStore(storeView(resource), maxRecords, () => starting.get(resource.name) ?? [], examples)]));
 }
 
 /** Drops every record of a dataset and loads `starting` instead (at once in memory; a promise with a store over the network). */

@@ -34,17 +34,26 @@ export class MemoryRecordStore implements RecordStore {
   private readonly filters: readonly StoredFilter[];
   /** The starting records when given as a function: loaded by the first call that reads or writes the store (D640). */
   private pending: (() => readonly RecordValue[]) | undefined;
+  /**
+   * Keys of the records loaded from the description's own examples and not written since, when the starting records
+   * are those examples: a client's create naming one takes its place (spec/DECISIONS.md › D780).
+   */
+  private madeUp: Set<number | string> | undefined;
 
   /**
    * @param maxRecords most records held at once; `create` refuses with `'full'` beyond it.
    * @param initial the starting records, or a function of them called once, when the store is first used (a
    * description's example records are found resource by resource, spec/DECISIONS.md › D640). Errors: as {@link load}.
+   * @param examples whether the starting records (and those of every later `load`) are the description's own
+   * examples, which no client wrote: a create naming one's key then replaces it instead of being refused (D780).
    */
   constructor(
     readonly resource: ResourceModel,
     readonly maxRecords = 1_000_000,
     initial: readonly RecordValue[] | (() => readonly RecordValue[]) = [],
+    examples = false,
   ) {
+    if (examples) this.madeUp = new Set();
     this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idProperty = resource.idProperty;
     this.draw = idDrawer(resource);
@@ -74,6 +83,7 @@ export class MemoryRecordStore implements RecordStore {
     this.resetIndexes();
     this.forgetPages();
     this.nextId = 1n;
+    this.madeUp?.clear();
     for (const record of records) {
       const id = record[this.idProperty];
       const exact = this.resource.idType === 'integer' ? filterKey(id) : id;
@@ -81,11 +91,14 @@ export class MemoryRecordStore implements RecordStore {
         throw new Error(`a record has no valid ${this.idProperty}`);
       }
       this.insert(exact as RecordId, record);
+      this.madeUp?.add(idKey(exact as RecordId));
     }
   }
 
   create(fields: RecordValue, given?: RecordId): { ok: true; id: RecordId; json: string } | { ok: false; reason: CreateRefusal } {
     this.settle();
+    // A record the examples made up gives its place to the client's record of the same key (D780), counted as one.
+    if (given !== undefined && this.madeUp?.has(idKey(given)) === true) this.delete(given);
     if (this.live >= this.maxRecords) return { ok: false, reason: 'full' };
     let id: RecordId;
     if (given !== undefined) {
@@ -125,6 +138,7 @@ export class MemoryRecordStore implements RecordStore {
     this.settle();
     const row = this.rowById.get(idKey(id));
     if (row === undefined) return undefined;
+    this.madeUp?.delete(idKey(id));
     const json = this.write({ ...record, [this.idProperty]: id });
     this.rows[row] = json;
     this.unindex(row);
@@ -141,6 +155,7 @@ export class MemoryRecordStore implements RecordStore {
     const json = this.rows[row];
     this.rows[row] = undefined;
     this.rowById.delete(key);
+    this.madeUp?.delete(key);
     this.unindex(row);
     for (const column of this.columns) column[row] = undefined;
     this.live--;
