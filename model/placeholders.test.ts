@@ -19,6 +19,15 @@ describe('samples of maps', () => {
     expect(JSON.stringify(validSample({ oneOf: [{ type: 'object', properties: { kind: { const: 'a' } }, additionalProperties: { type: 'string' } }] }))).not.toMatch(/property[12]/);
   });
 
+  it('samples an open map with no entry where one part of an allOf names its member bare and another with the map', () => {
+    // A page wrapper `{items: [{}]}` with the record's own `items` beside it in a second part (a list answer that
+    // extends a generic page), the map inside the record.
+    const page: Schema = { allOf: [{ type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: {} } } } }, { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { attributes: labels, note: { type: 'string' } } } } } }] };
+    const sample = validSample(page) as { items: Record<string, unknown>[] };
+    expect(JSON.stringify(sample)).not.toMatch(/property[12]/);
+    expect(sample.items[0]).toMatchObject({ attributes: {} });
+  });
+
   it('keeps a member the schema names property1, and the description\'s own example', () => {
     expect(validSample({ type: 'object', properties: { property1: { type: 'string', example: 'kept' }, property2: { type: 'integer', example: 2 } } })).toEqual({ property1: 'kept', property2: 2 });
     expect(validAnswer(labels, undefined, [{ property1: 'written by the author' }]).value).toEqual({ property1: 'written by the author' });

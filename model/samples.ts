@@ -115,13 +115,14 @@ export function withoutPlaceholders(value: unknown, schema: Schema, depth: numbe
   if (value === null || typeof value !== 'object' || depth > PLACEHOLDER_DEPTH) return value;
   const parts = schemaParts(schema, 0);
   if (Array.isArray(value)) {
-    const items = parts.map((part) => part['items']).find((items): items is Schema => typeof items === 'object' && items !== null && !Array.isArray(items));
+    const items = together(parts.map((part) => part['items']).filter((items): items is Schema => typeof items === 'object' && items !== null && !Array.isArray(items)));
     if (items !== undefined) for (const item of value) withoutPlaceholders(item, items, depth + 1);
     return value;
   }
   const record = value as Record<string, unknown>;
   for (const name of Object.keys(record)) {
-    const named = parts.map((part) => (part['properties'] as Record<string, Schema> | undefined)?.[name]).find((sub) => typeof sub === 'object' && sub !== null);
+    // Every part that names the member says what it holds: one part's bare `items: {}` beside another's record.
+    const named = together(parts.map((part) => (part['properties'] as Record<string, Schema> | undefined)?.[name]).filter((sub): sub is Schema => typeof sub === 'object' && sub !== null));
     if (named !== undefined) {
       withoutPlaceholders(record[name], named, depth + 1);
       continue;
@@ -134,6 +135,11 @@ export function withoutPlaceholders(value: unknown, schema: Schema, depth: numbe
     if (extra !== undefined) withoutPlaceholders(record[name], extra, depth + 1);
   }
   return value;
+}
+
+/** The one schema of `parts`, or all of them as an `allOf` (walked part by part by {@link schemaParts}); `undefined` for none. */
+function together(parts: readonly Schema[]): Schema | undefined {
+  return parts.length <= 1 ? parts[0] : { allOf: [...parts] };
 }
 
 /** `schema` and its `allOf`, `oneOf` and `anyOf` parts, at every depth (bounded). */
