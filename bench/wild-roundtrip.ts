@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { OperationModel, ResourceModel } from '../model/model.js';
 import type { Schema } from '../model/schema.js';
 import { validSample } from '../model/samples.js';
@@ -26,7 +26,7 @@ export interface RoundTrip {
  * The round trip a client relies on, "a value written comes back on read and in the list", on the first
  * resource it fits: a top-level resource (no parent) with a create and a read by path, whose create body (JSON)
  * has a writable text member with no enum, format or pattern. The create body is the model's sample with that
- * member set to a fresh marker; the record's id is read from the create's answer (its envelope, else the
+ * member set to a fresh marker (and a key the client chooses made fresh, as a client naming a new record does); the record's id is read from the create's answer (its envelope, else the
  * `Location` header's last segment); the read and the list (its required parameters from samples) must each hold
  * the marker somewhere in their text. Never throws.
  */
@@ -44,6 +44,10 @@ export async function roundTrip(resources: readonly ResourceModel[], baseUrl: st
     if (member === undefined) continue;
     const marker = `rt${randomBytes(6).toString('hex')}`;
     (holder as Record<string, unknown>)[member.name] = marker.padEnd(member.minLength, 'x');
+    // A key the client chooses is made fresh, as a client naming a new record does: the sample's own key is the one
+    // the probe's create took already, and a second record under it is rightly refused.
+    const chosen = freshKey((holder as Record<string, unknown>)[resource.idProperty], propertiesOf(schema)[resource.idProperty]);
+    if (chosen !== undefined) (holder as Record<string, unknown>)[resource.idProperty] = chosen;
     const found: RoundTrip = { tried: `${resource.name}.${member.name}` };
     const created = await send(create, baseUrl, key, JSON.stringify(body));
     found.created = created.status;
@@ -63,6 +67,22 @@ export async function roundTrip(resources: readonly ResourceModel[], baseUrl: st
     return found;
   }
   return {};
+}
+
+/**
+ * A fresh value for a key the create body carries (`sent`), in the key schema's type: a random integer, a UUID or
+ * an address where its format says so, else random text as long as its `minLength`; `undefined` (the sample's key
+ * kept) when the body carries none, or the key has a pattern or another format.
+ */
+function freshKey(sent: unknown, schema: Schema | undefined): unknown {
+  const text = (typeof schema === 'object' && schema !== null ? schema : {}) as { format?: unknown; pattern?: unknown; minLength?: unknown; maxLength?: unknown; minimum?: unknown };
+  if (typeof sent === 'number') return Number.isInteger(sent) ? Math.max(Number(text.minimum ?? 1), 1) + randomInt(100_000_000, 2_000_000_000) : undefined;
+  if (typeof sent !== 'string' || text.pattern !== undefined) return undefined;
+  if (text.format === 'uuid') return randomUUID();
+  const fresh = `k${randomBytes(6).toString('hex')}`.padEnd(typeof text.minLength === 'number' ? text.minLength : 0, 'k');
+  if (text.format === 'email') return `${fresh}@example.com`;
+  if (text.format !== undefined || (typeof text.maxLength === 'number' && text.maxLength < fresh.length)) return undefined;
+  return fresh;
 }
 
 /** The top-level properties of an object schema, its `allOf` parts merged (first wins). */
