@@ -1,6 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { OperationModel, ResourceModel } from '../model/model.js';
 import type { Schema } from '../model/schema.js';
+import { referencesOf } from '../model/references.js';
 import { validSample } from '../model/samples.js';
 import { sampleRequest } from './wild-requests.js';
 
@@ -24,14 +25,16 @@ export interface RoundTrip {
 
 /**
  * The round trip a client relies on, "a value written comes back on read and in the list", on the first
- * resource it fits: a top-level resource (no parent) with a create and a read by path, whose create body (JSON)
+ * resource it fits (those whose create names no record of another collection first, as a client makes those first): a top-level resource (no parent) with a create and a read by path, whose create body (JSON)
  * has a writable text member with no enum, format or pattern. The create body is the model's sample with that
  * member set to a fresh marker (and a key the client chooses made fresh, as a client naming a new record does); the record's id is read from the create's answer (its envelope, else the
  * `Location` header's last segment); the read and the list (its required parameters from samples) must each hold
  * the marker somewhere in their text. Never throws.
  */
-export async function roundTrip(resources: readonly ResourceModel[], baseUrl: string, key: string): Promise<RoundTrip> {
-  for (const resource of resources) {
+export async function roundTrip(resources: readonly ResourceModel[], baseUrl: string, key: string, operations: readonly OperationModel[] = []): Promise<RoundTrip> {
+  // A create whose body names a record of another collection needs that record first (D95): tried last.
+  const needs = (resource: ResourceModel): number => (resource.operations.create === undefined || referencesOf(resource.operations.create, operations).length === 0 ? 0 : 1);
+  for (const resource of [...resources].sort((a, b) => needs(a) - needs(b))) {
     const create = resource.operations.create;
     const read = resource.operations.read;
     if (create === undefined || read === undefined || resource.parent !== undefined || read.idIn !== 'path' || create.body === undefined) continue;

@@ -188,7 +188,7 @@ async function child(name: string, noSuite: boolean, budget: number): Promise<vo
   row.crashes += probe.unanswered;
   probe.notes.forEach(note);
   row.createRead = mock.model.resources.some((resource) => resource.operations.create !== undefined && resource.operations.read !== undefined);
-  row.roundTrip = await roundTrip(mock.model.resources, mock.baseUrl, KEY);
+  row.roundTrip = await roundTrip(mock.model.resources, mock.baseUrl, KEY, mock.model.operations);
   if (!noSuite) {
     process.send?.({ ...row, partial: true });
     phase = 'suite';
