@@ -115,9 +115,12 @@ function plan(resource: ResourceModel): Plan {
   };
   // What a create may send: its body's members, in each of its branches where it is one of several shapes.
   const clientSets = new Set(namedBy('create').flatMap((properties) => Object.keys(properties)));
+  // What some write body names and does not mark readOnly is the client's to write, though the record's schema marks
+  // it (D71 "that no request may send"; a read schema written with every member readOnly, D782).
+  const writable = new Set((['create', 'replace', 'update'] as const).flatMap(namedBy).flatMap((properties) => Object.entries(properties).filter(([, member]) => typeof member === 'object' && member !== null && !isMarked(member, 'readOnly')).map(([name]) => name)));
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (name === resource.idProperty) continue;
-    const readOnly = isMarked(schema, 'readOnly');
+    const readOnly = isMarked(schema, 'readOnly') && !writable.has(name);
     const fallback = schema['default'];
     // A scalar readOnly member (a payment's `status`, a `created_at`) is the server's to set, so it sets it (D71).
     const serverSet = readOnly && typesOf(schema).length > 0 && typesOf(schema).every((type) => SCALARS.has(type));
