@@ -9,6 +9,7 @@ import { loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
 import { abbreviates, writtenTwins } from '../model/written-twins.js';
 import { pruneOf } from '../model/prune.js';
+import { explain } from './explain.js';
 
 /**
  * Two readings a daemon's client life needed (D700, D702), each on a description written here and on the Engine
@@ -188,6 +189,10 @@ for (const [name, spec] of ENGINES) {
     it('reads the prunes of unused volumes and networks, not those of stopped containers or of the build cache (D702)', () => {
       const pruned = model.operations.flatMap((op) => (pruneOf(op, model.resources) === undefined ? [] : [op.operationId])).sort();
       expect(pruned).toEqual(['NetworkPrune', 'VolumePrune']);
+      // `explain` says what the prune does, not that it answers a sample.
+      const volumePrune = explain(model).answered.find((answer) => answer.operationId === 'VolumePrune');
+      expect(volumePrune).toMatchObject({ from: 'deleted', decision: 'D702' });
+      expect(volumePrune?.source).toMatch(/^deletes the records of volumes that no record of another resource names .*`VolumesDeleted`, 0 in `SpaceReclaimed`$/);
     });
 
     it('prunes every volume when no container names one, and answers their names and 0 bytes (D702)', async () => {
