@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMock } from '../mock/index.js';
 import { dockerAbsent, DOCKER_SPEC, startDockerd } from '../test/real/docker.js';
-import { runDockerLife, type DockerOutcome } from '../test/real/docker-life.js';
+import { DOCKER_DEVIATIONS, runDockerLife, type DockerOutcome } from '../test/real/docker-life.js';
 import { startRealServer } from '../test/real/server.js';
 
 /**
@@ -72,6 +72,13 @@ async function main(): Promise<void> {
   names.forEach((name, i) => console.log(`| ${name} | ${mark(real?.outcomes[i])} | ${mark(mock?.outcomes[i])} | ${mark(prism?.outcomes[i])} |`));
   const count = (run: { outcomes: DockerOutcome[]; ms: number } | undefined): string => (run === undefined ? 'not run' : `${run.outcomes.filter((outcome) => outcome.ok).length}/${run.outcomes.length} (${run.ms} ms)`);
   console.log(`\nreal ${count(real)}, mock ${count(mock)}, Prism ${count(prism)}`);
+  // The steps that hold on the daemon only where it departs from its description are left out of the count the mock is held to.
+  const counted = (run: { outcomes: DockerOutcome[] } | undefined): string => {
+    if (run === undefined) return 'not run';
+    const kept = run.outcomes.filter((outcome) => !(outcome.name in DOCKER_DEVIATIONS));
+    return `${kept.filter((outcome) => outcome.ok).length}/${kept.length}`;
+  };
+  console.log(`without the ${Object.keys(DOCKER_DEVIATIONS).length} step(s) where the daemon departs from its description: real ${counted(real)}, mock ${counted(mock)}, Prism ${counted(prism)}`);
 }
 
 await main();

@@ -15,7 +15,7 @@ export function renderExplanation(explanation: Explanation): string {
   }
   lines.push('', `Answered from the description's examples or samples (${explanation.answered.length})`);
   for (const op of explanation.answered) {
-    lines.push(`  ${op.operationId} (${op.method} ${op.path}): ${op.status} from ${op.from === 'empty' ? 'no body' : `its ${op.from}`}, ${op.source}; no resource holds it: ${why(op)}`);
+    lines.push(`  ${op.operationId} (${op.method} ${op.path}): ${op.status} from ${op.from === 'empty' ? 'no body' : op.from === 'deleted' ? 'the records it deletes' : `its ${op.from}`}, ${op.source}; no resource holds it: ${why(op)}`);
     if (op.list !== undefined) lines.push(...listLines(op.list, '    '));
   }
   lines.push('', 'Identity');

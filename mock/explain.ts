@@ -3,6 +3,7 @@ import { numericRangesOf, windowOf } from '../model/windows.js';
 import { servedListOf } from '../model/served-lists.js';
 import { echoedMembers } from '../model/echoes.js';
 import { jsonFilterParameters } from '../model/json-filters.js';
+import { pruneOf } from '../model/prune.js';
 import { successAnswer } from './answers.js';
 
 /** One line of the explanation: what was read, the sentence saying why, and the decision of spec/DECISIONS.md it follows. */
@@ -58,8 +59,11 @@ export interface ExplainedAnswer extends ExplainLine {
   path: string;
   /** The status answered when all goes well (D55). */
   status: number;
-  /** `example`: the description gives examples (the mock serves the first its schema accepts, else a sample); `sample`: a sample of the schema; `empty`: no body. */
-  from: 'example' | 'sample' | 'empty';
+  /**
+   * `example`: the description gives examples (the mock serves the first its schema accepts, else a sample); `sample`:
+   * a sample of the schema; `empty`: no body; `deleted`: the records a prune deletes (D702).
+   */
+  from: 'example' | 'sample' | 'empty' | 'deleted';
   /** Why from that source, in a sentence. */
   source: string;
   /** Members of the answer that repeat what the request sent instead of the example's values (D280). */
@@ -144,7 +148,7 @@ export function explain(api: ApiModel, checks?: readonly CheckSummary[], overlay
     source: api.source,
     overlays: [...overlays],
     resources: api.resources.map((resource) => explainResource(resource, api)),
-    answered: api.operations.filter((op) => op.resource === undefined && op.acts === undefined).map(explainAnswer),
+    answered: api.operations.filter((op) => op.resource === undefined && op.acts === undefined).map((op) => explainAnswer(op, api.resources)),
     identity: identityOf(api),
     checks: checks === undefined ? undefined : checksByOperation(api, checks),
     notes: [...api.notes],
@@ -249,8 +253,13 @@ function explainList(list: ListModel, filters: readonly FilterModel[], served = 
   return { operationId: op.operationId, applied, ignored, paging };
 }
 
-/** How an operation no resource holds is answered: its success status, from the description's example or a sample, and why it is answered so. */
-function explainAnswer(op: OperationModel): ExplainedAnswer {
+/**
+ * How an operation no resource holds is answered: its success status, from the description's example or a sample,
+ * and why it is answered so; a prune of a collection's unused records (D702) says what it deletes instead.
+ */
+function explainAnswer(op: OperationModel, resources: readonly ResourceModel[]): ExplainedAnswer {
+  const prune = pruneOf(op, resources);
+  if (prune !== undefined) return explainPrune(op, prune);
   const { status, response } = successAnswer(op);
   const contents = response?.contents ?? [];
   // Examples are not validated here: compiling every schema an example needs takes longer than reading the whole
@@ -274,6 +283,23 @@ function explainAnswer(op: OperationModel): ExplainedAnswer {
     echoes,
     ...reading,
     ...(served === undefined ? {} : { list: explainList(served.list, pages ? served.filters : [], true) }),
+  };
+}
+
+/** What a prune of a collection's unused records (D702) deletes and answers. */
+function explainPrune(op: OperationModel, prune: NonNullable<ReturnType<typeof pruneOf>>): ExplainedAnswer {
+  const filters = prune.filters.flatMap(({ parameter, filters: listed }) => listed.filter((filter) => filter.kind !== 'unapplied').map((filter) => `${parameter.name}.${filter.name}`));
+  const answer = prune.deleted === undefined ? 'answers no body' : `answers their keys in \`${prune.deleted}\`${prune.counted.length === 0 ? '' : `, their number in ${prune.counted.map((name) => `\`${name}\``).join(', ')}`}${prune.zeroed.length === 0 ? '' : `, 0 in ${prune.zeroed.map((name) => `\`${name}\``).join(', ')}`}`;
+  return {
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    status: op.successStatus,
+    from: prune.deleted === undefined ? 'empty' : 'deleted',
+    source: `deletes the records of ${prune.resource.name} that no record of another resource names${filters.length === 0 ? '' : ` and that the filters sent keep (${filters.join(', ')})`}, and ${answer}`,
+    echoes: [],
+    reason: `its text says it deletes the unused records of ${prune.resource.name}, whose collection path it extends`,
+    decision: 'D702',
   };
 }
 

@@ -19,6 +19,8 @@ import { keepUploadFacts, uploadMembers } from './uploads.js';
 import { answerFit, listAlign } from './answer-fit.js';
 import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
+import { pruneOf } from '../model/prune.js';
+import { pruneHandler } from './prune.js';
 import { alternateKeysOf, idByAlternateKey, namedKeysOf } from './alternate-keys.js';
 import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
@@ -47,6 +49,9 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
   }
   // An action on an item's record (D323) is that resource's update by the path's last id, with the body it takes.
   if (resource === undefined && op.acts !== undefined && op.pathParams.length > 0) return compileHandler({ ...op, resource: op.acts, role: 'update', idIn: 'path', acts: undefined }, context);
+  // An action that deletes a collection's unused records (D702) deletes them from that collection's store.
+  const prune = resource === undefined && op.role === undefined ? pruneOf(op, context.resources) : undefined;
+  if (prune !== undefined) return pruneHandler(prune, op.successStatus, context);
   if (resource === undefined || op.role === undefined) return exampleHandler(op);
   const status = op.successStatus;
   // An operation that documents no 2xx (Swagger 2.0's `addPet`, only a 405) answers the record as JSON with 200

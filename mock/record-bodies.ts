@@ -8,6 +8,7 @@ import { serverMadeSample } from '../model/made-up.js';
 import { canonicalJson, toView } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
 import { singular } from '../model/words.js';
+import { writtenTwins, type WrittenTwin } from '../model/written-twins.js';
 
 /**
  * The record a create or replace body makes (README › Resources): the body's properties the record schema
@@ -17,12 +18,18 @@ import { singular } from '../model/words.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace, twins } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
     // A readOnly member the body schema does not name (Pet's `createdAt`, absent from NewPet) is the server's to set.
     if (name !== idProperty && (others || known.has(name)) && !readOnlyNames.has(name) && Object.hasOwn(body, name)) record[name] = body[name];
+  }
+  // What the create body writes under another name than the record's, where the description links the two (D700).
+  for (let i = 0; i < twins.length; i++) {
+    const { from, to } = twins[i]!;
+    // Only a value the record's member takes: the twin holds the same shape, but may say more of it.
+    if (record[to] === undefined && Object.hasOwn(body, from) && (validatorOf(resource.properties[to] ?? {})?.(toView(body[from])) ?? true)) record[to] = body[from];
   }
   // A member the body names in another type than the record (a `size` slug sent, a `size` object answered) is the
   // server's to make (D77): the record gets its own valid value, never one its schema rejects.
@@ -94,6 +101,8 @@ interface Plan {
   bounded: { name: string; validate: Validator }[];
   /** The record's properties (not the id) that the replace body's schema names nowhere; `undefined` without a replace. */
   unnamedByReplace: readonly string[] | undefined;
+  /** Create body members the record answers under another name (D700): `DriverOpts` written, `Options` read. */
+  twins: readonly WrittenTwin[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -177,7 +186,7 @@ function plan(resource: ResourceModel): Plan {
     const validate = validatorOf(schema);
     if (validate !== undefined) bounded.push({ name, validate });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace };
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace, twins: writtenTwins(resource) };
   plans.set(resource, found);
   return found;
 }
