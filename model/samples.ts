@@ -27,6 +27,15 @@ const validators = new WeakMap<Schema, Validator | null>();
  * A schema of a model is checked by the function its model compiled (D420): one compilation, not two.
  */
 export function validatorOf(schema: Schema): Validator | undefined {
+  // A boolean schema (`true`, `false`: anything, nothing), which descriptions from the wild put where a member's
+  // schema goes, is no WeakMap key: compiled each time it is asked for (it costs nothing).
+  if (typeof schema !== 'object' || schema === null) {
+    try {
+      return compile(ajv, schema);
+    } catch {
+      return undefined;
+    }
+  }
   let found = validators.get(schema);
   if (found === undefined) {
     try {
