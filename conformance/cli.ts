@@ -13,7 +13,7 @@ import { validCredentials } from './arbitraries/credentials.js';
 import { checksFor } from './catalogue.js';
 import { ClientState, send, TargetRefusing } from './client.js';
 import { modelOf } from './contract.js';
-import { collectorBetweenChecks } from '../model/heap.js';
+import { watchHeapOnTimer } from '../model/heap.js';
 import { colours } from './report/colours.js';
 import { checkLines, closingLines, reachLines } from './report/text.js';
 import { reachOf, type RunReach } from './report/reach.js';
@@ -193,8 +193,9 @@ const selected = options.shard === undefined ? chosen : shardIds(chosen.length =
 const shardText = options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`;
 const progress = process.stderr.isTTY ? progressLine(process.stderr, selected.length === 0 ? checkIds.length : selected.length) : undefined;
 // A shard with no check of its own (more shards than checks) runs none: an empty selection would mean every check.
-// A long run's garbage is collected between checks, so the heap follows what is live (D522).
-const betweenChecks = collectorBetweenChecks();
+// A long run's garbage is collected between checks, so the heap follows what is live (D522), and on a timer during
+// a check, whose own garbage could otherwise pile up until it ends (D760).
+const heapWatch = watchHeapOnTimer();
 const result = options.shard !== undefined && selected.length === 0 ? { checks: [], summary: emptySummary(target.baseUrl), exchanges: [] } : await runSuite(model, target, {
   checks: selected,
   catalogue,
@@ -203,9 +204,10 @@ const result = options.shard !== undefined && selected.length === 0 ? { checks: 
   onCheck: (record) => {
     process.stdout.write(checkLines(record, out, options.verbose));
     progress?.done(record);
-    betweenChecks();
+    heapWatch.check();
   },
 });
+heapWatch.stop();
 progress?.stop();
 // Checks left out by --check are shown in the reach as not run, so a partial run does not read as a complete one.
 const partial = selected.length > 0 || options.shard !== undefined;

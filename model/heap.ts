@@ -58,3 +58,27 @@ function processHeap(): HeapAccess {
     },
   };
 }
+
+/** A {@link BetweenChecks} also run on a timer; `stop` ends the timer. */
+export interface HeapWatchOnTimer {
+  /** Looks once now: collects when the heap is over the threshold. Returns whether it collected. */
+  check: BetweenChecks;
+  /** Stops the timer. */
+  stop: () => void;
+}
+
+/**
+ * The rule of {@link collectorBetweenChecks}, also applied every `intervalMs` (default 250; 0 starts no timer) on a
+ * timer that never keeps the process up (spec/DECISIONS.md › D760). Between checks alone, one long check of a large
+ * description could pile up hundreds of MB of garbage before the next check's end looked (GitHub's whole run: the
+ * suite at 848 MiB during one check, 400 MB once it ended); the timer looks while the check waits on its requests.
+ * `check` and the timer share what the last collection kept, so calling `check` as a check ends as well never
+ * collects twice for the same garbage.
+ */
+export function watchHeapOnTimer(options: { heap?: HeapAccess; floorBytes?: number; factor?: number; intervalMs?: number } = {}): HeapWatchOnTimer {
+  const check = collectorBetweenChecks(options);
+  const intervalMs = options.intervalMs ?? 250;
+  const timer = intervalMs > 0 ? setInterval(check, intervalMs) : undefined;
+  timer?.unref();
+  return { check, stop: () => clearInterval(timer) };
+}
