@@ -17,7 +17,7 @@ import { singular } from '../model/words.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace, nested } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
@@ -53,6 +53,16 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
     const { name, validate } = bounded[i]!;
     const value = record[name];
     if (value !== undefined && !validate(toView(value))) delete record[name];
+  }
+  // An object or list of objects sent in the write body's own form, where the record's form requires more members
+  // in it (a broadcast's `id` and `status`): the server completes each with values of its own (D723), as it fills
+  // the record's own required members below. A value still refused is kept as sent.
+  for (let i = 0; i < nested.length; i++) {
+    const { name, schema, validate } = nested[i]!;
+    const value = record[name];
+    if (value === undefined || value === null || validate(toView(value))) continue;
+    const completed = completedValue(schema, value);
+    if (validate(toView(completed))) record[name] = completed;
   }
   // A replace body that cannot name a member (DigitalOcean's `PUT` of an SSH key takes only `name`) leaves it as it
   // was (D355): the client had no way to send it, so its absence asks for no change.
@@ -94,6 +104,11 @@ interface Plan {
   bounded: { name: string; validate: Validator }[];
   /** The record's properties (not the id) that the replace body's schema names nowhere; `undefined` without a replace. */
   unnamedByReplace: readonly string[] | undefined;
+  /**
+   * Object and list members a write body names in a schema other than the record's (a broadcast sent with its
+   * settings, held with its own `id` and `status`), with the record's schema for them and its validator (D723).
+   */
+  nested: { name: string; schema: Schema; validate: Validator }[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -174,7 +189,16 @@ function plan(resource: ResourceModel): Plan {
     const validate = validatorOf(schema);
     if (validate !== undefined) bounded.push({ name, validate });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace };
+  const nested: Plan['nested'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    if (converted.some((one) => one.name === name) || bounded.some((one) => one.name === name)) continue;
+    const structured = typesOf(schema).some((type) => type === 'object' || type === 'array');
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    if (!structured || named.length === 0 || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
+    const validate = validatorOf(schema);
+    if (validate !== undefined) nested.push({ name, schema, validate });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace, nested };
   plans.set(resource, found);
   return found;
 }
@@ -305,6 +329,23 @@ function uniqueLike(schema: Schema): (() => string) | undefined {
     const made = example.replace(/[0-9a-f]/gi, () => digits[at++]!);
     return upper ? made.toUpperCase() : made;
   };
+}
+
+/**
+ * `value` with every object in it (itself, a list's items, nested members) given the members `schema` requires there
+ * and it lacks, each a value the server makes ({@link generated}); what it holds is kept as it is (D723).
+ */
+function completedValue(schema: Schema, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema['items'];
+    return typeof items === 'object' && items !== null && !Array.isArray(items) ? value.map((item) => completedValue(items as Schema, item)) : value;
+  }
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  const shape = objectShape(schema);
+  const completed: RecordValue = {};
+  for (const [name, member] of Object.entries(value as RecordValue)) completed[name] = shape.properties[name] === undefined ? member : completedValue(shape.properties[name], member);
+  for (const name of shape.required) if (!Object.hasOwn(completed, name)) completed[name] = generated(shape.properties[name] ?? {}, false);
+  return completed;
 }
 
 /** The JSON type of a parsed body value, numbers as `integer` or `number` whether parsed exactly or not. */
