@@ -67,3 +67,16 @@ describe("a create's answer typed otherwise than the record (D721)", () => {
     expect(recordHolds(charges, 'other', 'anything')).toBe(true);
   });
 });
+
+describe('a list sent with items of another type than the record holds (D727)', () => {
+  const fields = resource({ id: { type: 'string' }, people: { type: 'array', items: { type: 'object', properties: { gid: { type: 'string' } } } }, tags: { type: 'array', items: { type: 'string' } }, scores: { type: 'array', items: { type: 'number' } } }, ['id']);
+
+  test('ids sent where the record lists objects are the server to turn into its own items; a list of its own type is echoed', () => {
+    expect(keptAsSent(fields, 'people', ['12345'])).toBe(false);
+    expect(echoProblems(fields, { people: ['12345'] }, { id: '1' })).toEqual([]);
+    expect(keptAsSent(fields, 'people', [{ gid: '12345' }])).toBe(true);
+    expect(keptAsSent(fields, 'tags', ['a'])).toBe(true);
+    expect(keptAsSent(fields, 'scores', [1, 2.5])).toBe(true);
+    expect(echoProblems(fields, { tags: ['a'] }, { id: '1' }).map((problem) => problem.name)).toEqual(['tags']);
+  });
+});

@@ -93,9 +93,24 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   if (!(types.includes(type) || (type === 'integer' && types.includes('number')))) return false;
   // Likewise a value of the right type that the record's member refuses (an empty `homepage` sent where the record's
   // is a `uri`): no documented answer can carry it (D235).
+  // A list sent with items of another type than the record's items (user ids sent, the users' objects answered) is
+  // the server's to turn into its own items, as a single member is (D77, D626, D727).
+  if (Array.isArray(value) && !itemsAdmitted(schema, value)) return false;
   if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true;
   const validate = validatorOf(schema);
   return validate === undefined || validate(toView(value));
+}
+
+/** Whether every item of `list` is of a JSON type the items of array schema `schema` admit (no types said: any). */
+function itemsAdmitted(schema: Schema, list: readonly unknown[]): boolean {
+  const items = schema['items'];
+  if (items === null || typeof items !== 'object' || Array.isArray(items)) return true;
+  const types = admittedTypes(items as Schema);
+  if (types.length === 0) return true;
+  return list.every((item) => {
+    const type = isLosslessNumber(item) || typeof item === 'bigint' ? (Number.isInteger(Number(String(item))) ? 'integer' : 'number') : jsonType(item);
+    return types.includes(type) || (type === 'integer' && types.includes('number'));
+  });
 }
 
 /** Words of a description saying the server changes a value it is sent (D269). */
