@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ResourceModel } from '../model/model.js';
-import { echoProblems, keptAsSent, mayBeLeftOut } from './record-rules.js';
+import { echoProblems, keptAsSent, mayBeLeftOut, recordHolds, shows } from './record-rules.js';
 
 /** A resource with just what the echo rules read: its members, which of them it requires, and its id. */
 function resource(properties: Record<string, object>, required: string[] = []): ResourceModel {
@@ -41,5 +41,42 @@ describe('hexadecimal digits have no case (D495)', () => {
     expect(echoProblems(labels, { color: 'FFAA0B', tint: 'ABCDEF' }, { id: 1, color: 'ffaa0b', tint: 'abcdef' })).toEqual([]);
     expect(echoProblems(labels, { name: 'ABC' }, { id: 1, name: 'abc' }).map((problem) => problem.name)).toEqual(['name']);
     expect(echoProblems(labels, { color: 'ffaa0b' }, { id: 1, color: '#ffaa0b' }).map((problem) => problem.name)).toEqual(['color']);
+  });
+});
+
+describe('nothing sent inside an object may come back left out (D722)', () => {
+  const address = { type: 'object', required: ['country'], properties: { country: { type: 'string' }, locality: { type: 'string' }, post_office_box_number: { type: 'string', nullable: true }, lines: { type: 'array', items: { type: 'string' } } } };
+  const accounts = resource({ id: { type: 'string' }, name: { type: 'string' }, address }, ['id']);
+
+  test('a null or empty list sent for a member its object does not require may be answered absent; a required one, or a value, may not', () => {
+    expect(shows({ country: 'AA', locality: '' }, { country: 'AA', locality: '', post_office_box_number: null, lines: [] }, address)).toBe(true);
+    expect(echoProblems(accounts, { address: { country: 'AA', post_office_box_number: null } }, { id: '1', address: { country: 'AA' } })).toEqual([]);
+    expect(shows({ locality: '' }, { country: null, locality: '' }, address)).toBe(false);
+    expect(shows({ country: 'AA' }, { country: 'AA', locality: 'x' }, address)).toBe(false);
+    expect(shows({ country: 'AA' }, { country: 'AA', lines: ['x'] }, address)).toBe(false);
+  });
+});
+
+describe("a create's answer typed otherwise than the record (D721)", () => {
+  const charges = resource({ id: { type: 'integer' }, approved: { type: 'boolean' }, message_id: { type: 'integer' }, note: { type: 'string' } }, ['id']);
+
+  test('a value the record admits is its member; one it refuses (a receipt code 0 for a boolean) is not', () => {
+    expect(recordHolds(charges, 'approved', true)).toBe(true);
+    expect(recordHolds(charges, 'approved', 0)).toBe(false);
+    expect(recordHolds(charges, 'message_id', 'string')).toBe(false);
+    expect(recordHolds(charges, 'other', 'anything')).toBe(true);
+  });
+});
+
+describe('a list sent with items of another type than the record holds (D727)', () => {
+  const fields = resource({ id: { type: 'string' }, people: { type: 'array', items: { type: 'object', properties: { gid: { type: 'string' } } } }, tags: { type: 'array', items: { type: 'string' } }, scores: { type: 'array', items: { type: 'number' } } }, ['id']);
+
+  test('ids sent where the record lists objects are the server to turn into its own items; a list of its own type is echoed', () => {
+    expect(keptAsSent(fields, 'people', ['12345'])).toBe(false);
+    expect(echoProblems(fields, { people: ['12345'] }, { id: '1' })).toEqual([]);
+    expect(keptAsSent(fields, 'people', [{ gid: '12345' }])).toBe(true);
+    expect(keptAsSent(fields, 'tags', ['a'])).toBe(true);
+    expect(keptAsSent(fields, 'scores', [1, 2.5])).toBe(true);
+    expect(echoProblems(fields, { tags: ['a'] }, { id: '1' }).map((problem) => problem.name)).toEqual(['tags']);
   });
 });

@@ -93,9 +93,24 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   if (!(types.includes(type) || (type === 'integer' && types.includes('number')))) return false;
   // Likewise a value of the right type that the record's member refuses (an empty `homepage` sent where the record's
   // is a `uri`): no documented answer can carry it (D235).
+  // A list sent with items of another type than the record's items (user ids sent, the users' objects answered) is
+  // the server's to turn into its own items, as a single member is (D77, D626, D727).
+  if (Array.isArray(value) && !itemsAdmitted(schema, value)) return false;
   if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true;
   const validate = validatorOf(schema);
   return validate === undefined || validate(toView(value));
+}
+
+/** Whether every item of `list` is of a JSON type the items of array schema `schema` admit (no types said: any). */
+function itemsAdmitted(schema: Schema, list: readonly unknown[]): boolean {
+  const items = schema['items'];
+  if (items === null || typeof items !== 'object' || Array.isArray(items)) return true;
+  const types = admittedTypes(items as Schema);
+  if (types.length === 0) return true;
+  return list.every((item) => {
+    const type = isLosslessNumber(item) || typeof item === 'bigint' ? (Number.isInteger(Number(String(item))) ? 'integer' : 'number') : jsonType(item);
+    return types.includes(type) || (type === 'integer' && types.includes('number'));
+  });
 }
 
 /** Words of a description saying the server changes a value it is sent (D269). */
@@ -110,6 +125,19 @@ function namesOrObjects(schema: Schema): boolean {
   const forms = (one: Schema): string[] => admittedTypes(one).filter((type) => type !== 'null');
   const mixed = (one: Schema): boolean => forms(one).includes('object') && forms(one).some((type) => type === 'string' || type === 'integer' || type === 'number');
   return mixed(schema) || (typeof items === 'object' && items !== null && !Array.isArray(items) && mixed(items as Schema));
+}
+
+/**
+ * Whether the record's own schema admits `value` for member `name` (a member it does not name: yes). A create whose
+ * answer is another schema than the read's may answer a member the record types otherwise (`approved: 0` in a
+ * payment's receipt, `approved: true|false` in the payment read back; `message_id` digits in one, a number in the
+ * other): such a value is the answer's own, and no read of the record can show it (D721).
+ */
+export function recordHolds(resource: ResourceModel, name: string, value: unknown): boolean {
+  const schema = resource.properties[name];
+  if (schema === undefined) return true;
+  const validate = validatorOf(schema);
+  return validate === undefined || validate(toView(value));
 }
 
 /**
@@ -200,10 +228,11 @@ export function echoProblems(resource: ResourceModel, sent: Readonly<Record<stri
  * Whether an answer's value shows a value sent: the same JSON (int64 exact), except that an object sent may come
  * back with more members than it had (a server fills `readOnly` and default members inside it, and a merge patch
  * keeps those not sent: spec/DECISIONS.md › D75); arrays item by item, in order, except that a list of days or
- * instants may come back in time order (D189).
+ * instants may come back in time order (D189). Inside an object, nothing sent (`null`, an empty list) for a member
+ * its schema does not require may come back left out, as at the record's top (D260, D722).
  */
 export function shows(got: unknown, sent: unknown, schema?: unknown): boolean {
-  if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => Object.hasOwn(got, name) && shows(got[name], member, partOf(schema, 'properties', name)));
+  if (isObject(sent) && isObject(got)) return Object.entries(sent).every(([name, member]) => (Object.hasOwn(got, name) ? shows(got[name], member, partOf(schema, 'properties', name)) : nothingSent(member) && !requires(schema, name)));
   if (Array.isArray(sent) && Array.isArray(got)) {
     if (sent.length !== got.length) return false;
     if (sent.every((item, i) => shows(got[i], item, partOf(schema, 'items')))) return true;
@@ -211,6 +240,16 @@ export function shows(got: unknown, sent: unknown, schema?: unknown): boolean {
     return isCalendar(sent) && isCalendar(got) && calendarOrder(got).every((item, i) => item === calendarOrder(sent)[i]);
   }
   return sameJson(got, sent) || maskedEcho(got, sent) || sameHex(schema, got, sent);
+}
+
+/** Whether `value` sends no value: `null` or an empty list (D260). */
+function nothingSent(value: unknown): boolean {
+  return value === null || (Array.isArray(value) && value.length === 0);
+}
+
+/** Whether object schema `schema` (its `allOf` parts included) requires member `name`; no schema requires nothing. */
+function requires(schema: unknown, name: string): boolean {
+  return isObject(schema) && objectShape(schema as Schema).required.includes(name);
 }
 
 /** The schema of a member (`properties`, `name`) or of the items (`items`) of `schema`, when it says one. */

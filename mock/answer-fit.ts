@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json';
 import { canonicalJson, parseExact, toView } from '../model/json.js';
 import type { ListModel, OperationModel, ResourceModel } from '../model/model.js';
 import { keyOnlyAnswer, scalarAnswer } from '../model/resources.js';
@@ -113,13 +114,18 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
 
 /**
  * The record's key as the answer types it where the record holds it as digits and the answer as an integer
- * (`connectionid` a string in the record, an integer in the create's answer): the same id, not the sample's `0`
- * shared by every record. Empty when the types agree or the key is no whole number.
+ * (`connectionid` a string in the record, an integer in the create's answer), or the record as a whole number and
+ * the answer as a string (a payment read back with a numeric `id`, created with `"id": "digits (9)"`): the same id,
+ * not the sample's `0` or `"string"` shared by every record (D350, D720). Empty when the types agree or the key is
+ * no whole number.
  */
 function numberedKey(schema: Schema, resource: ResourceModel, record: RecordValue): RecordValue {
   const id = record[resource.idProperty];
   const member = objectShape(schema).properties[resource.idProperty];
-  if (typeof id !== 'string' || !/^-?\d+$/.test(id) || member === undefined || member['type'] !== 'integer') return {};
+  if (member === undefined) return {};
+  // A stored number is a lossless literal (model/json.ts): its text is the key's digits, int64 beyond 2^53 included.
+  if (isLosslessNumber(id) && /^-?\d+$/.test(id.toString()) && member['type'] === 'string') return { [resource.idProperty]: id.toString() };
+  if (typeof id !== 'string' || !/^-?\d+$/.test(id) || member['type'] !== 'integer') return {};
   const number = Number(id);
   return Number.isSafeInteger(number) ? { [resource.idProperty]: number } : {};
 }

@@ -20,6 +20,20 @@ export interface FrontDoorParts {
   journal: Journal;
   /** Called after a request that may have changed records succeeded (POST, PUT, PATCH, DELETE), for the state file. */
   onChange?: (() => void) | undefined;
+  /**
+   * Whether the description's own paths lie under the admin API's prefix (an API whose admin interface is itself at
+   * `/__admin`, see {@link describesAdminPaths}): its requests then go to the pipeline, and the admin API is not served.
+   */
+  describedAdmin?: boolean | undefined;
+}
+
+/**
+ * Whether some operation of `model` is served under the admin API's prefix (its base path and path template
+ * together start with `/__admin`): the description's paths are the contract, so they win over the mock's own
+ * controls there (spec/DECISIONS.md › D726).
+ */
+export function describesAdminPaths(model: { basePath: string; operations: readonly { path: string }[] }): boolean {
+  return model.operations.some((op) => isAdmin(`${model.basePath.replace(/\/$/, '')}${op.path}`));
 }
 
 /**
@@ -30,6 +44,7 @@ export interface FrontDoorParts {
  */
 export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) => Maybe<MockResponse> {
   const { cors, admin, health, stores, journal, onChange } = parts;
+  const adminServed = parts.describedAdmin !== true;
   const recording = journal.capacity > 0;
   const finish = (request: MockRequest, answered: MockResponse, started: number): MockResponse => {
     const response = cors.decorate(request, answered);
@@ -40,7 +55,7 @@ export function createFrontDoor(parts: FrontDoorParts): (request: MockRequest) =
   return function handle(request) {
     const preflight = cors.preflight(request);
     if (preflight !== undefined) return preflight;
-    if (isAdmin(request.url)) {
+    if (adminServed && isAdmin(request.url)) {
       const answered = admin(request);
       return answered instanceof Promise ? answered.then((response) => decorateAdmin(cors, request, response)) : decorateAdmin(cors, request, answered);
     }

@@ -5,7 +5,7 @@ import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import type { StartingData } from './data.js';
 import { demoData } from './starting-records.js';
-import { createFrontDoor, HEALTH_PATH } from './front-door.js';
+import { createFrontDoor, describesAdminPaths, HEALTH_PATH } from './front-door.js';
 import { createDataset, inMemory, Stores } from './isolation.js';
 import { providedCheckCatalogue, type CheckCatalogue } from './explain.js';
 import type { ReloadInfo } from './console-api.js';
@@ -210,7 +210,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
     const health = redis === undefined ? () => MEMORY_HEALTH : () => redis.health();
     const status = { health, lastReload: () => lastReload, sharedStore: redis !== undefined };
     const admin = createAdmin({ api: model, stores, journal, enabled: options.admin !== false, token: options.adminToken, onChange, status, explainChecks: options.explainChecks ?? providedCheckCatalogue(), overlays: options.overlays });
-    return { stores, handle: createFrontDoor({ cors, admin, health, stores, journal, onChange: stateFile === undefined ? undefined : onChange }) };
+    return { stores, handle: createFrontDoor({ cors, admin, health, stores, journal, onChange: stateFile === undefined ? undefined : onChange, describedAdmin: describesAdminPaths(model) }) };
   };
   let engine: Engine = build(api, starting, saved);
   if (stateFile !== undefined && saved === undefined) stateFile.changed();

@@ -22,7 +22,7 @@ export function compileCoercion(parameter: ParameterModel): Coercion {
   const name = parameter.name;
   if (parameter.type === 'array') {
     const items = (parameter.schema['items'] ?? {}) as Schema;
-    const item = scalar(name, typeOf(items), items['format'] === 'int64');
+    const item = typeOf(items) === 'object' ? objectItem(name) : scalar(name, typeOf(items), items['format'] === 'int64');
     const delimiter = parameter.delimiter;
     return (raw) => {
       const values: unknown[] = [];
@@ -94,6 +94,24 @@ function scalar(name: string, type: string | undefined, int64: boolean): (text: 
     return (text) => (text === 'true' ? { ok: true, value: true } : text === 'false' ? { ok: true, value: false } : { ok: false, message: `${name} must be true or false, got ${JSON.stringify(text)}` });
   }
   return (text) => ({ ok: true, value: text });
+}
+
+/**
+ * The reading of an object item of a list parameter (`timeline: {type: array, items: {type: object}}`): such an item
+ * has no form of its own in a query (OpenAPI's styles serialise scalars and one level of members), so it travels as
+ * its JSON text, as the suite sends it, and is read back as that object (D725). Other text is refused.
+ */
+function objectItem(name: string): (text: string) => Coerced {
+  const refused = (text: string): Coerced => ({ ok: false, message: `${name} must hold JSON objects, got ${JSON.stringify(text)}` });
+  return (text) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return refused(text);
+    }
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ok: true, value } : refused(text);
+  };
 }
 
 function checked(parameter: ParameterModel, value: unknown, shown: string): Coerced {

@@ -18,7 +18,7 @@ import { writtenTwins, type WrittenTwin } from '../model/written-twins.js';
  * `readOnly` ones a schema-valid value (the current time for a `date-time`, else a sample of the schema).
  */
 export function recordFromBody(resource: ResourceModel, body: RecordValue, previous?: RecordValue): RecordValue {
-  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace, twins } = plan(resource);
+  const { idProperty, known, fills, readOnlyNames, converted, enumerated, bounded, unnamedByReplace, twins, nested } = plan(resource);
   const others = resource.keepsOtherProperties;
   const record: RecordValue = {};
   for (const name in body) {
@@ -60,6 +60,16 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
     const { name, validate } = bounded[i]!;
     const value = record[name];
     if (value !== undefined && !validate(toView(value))) delete record[name];
+  }
+  // An object or list of objects sent in the write body's own form, where the record's form requires more members
+  // in it (a broadcast's `id` and `status`): the server completes each with values of its own (D723), as it fills
+  // the record's own required members below. A value still refused is kept as sent.
+  for (let i = 0; i < nested.length; i++) {
+    const { name, schema, validate } = nested[i]!;
+    const value = record[name];
+    if (value === undefined || value === null || validate(toView(value))) continue;
+    const completed = completedValue(schema, value);
+    if (validate(toView(completed))) record[name] = completed;
   }
   // A replace body that cannot name a member (DigitalOcean's `PUT` of an SSH key takes only `name`) leaves it as it
   // was (D355): the client had no way to send it, so its absence asks for no change.
@@ -103,6 +113,11 @@ interface Plan {
   unnamedByReplace: readonly string[] | undefined;
   /** Create body members the record answers under another name (D700): `DriverOpts` written, `Options` read. */
   twins: readonly WrittenTwin[];
+  /**
+   * Object and list members a write body names in a schema other than the record's (a broadcast sent with its
+   * settings, held with its own `id` and `status`), with the record's schema for them and its validator (D723).
+   */
+  nested: { name: string; schema: Schema; validate: Validator }[];
 }
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
@@ -186,7 +201,16 @@ function plan(resource: ResourceModel): Plan {
     const validate = validatorOf(schema);
     if (validate !== undefined) bounded.push({ name, validate });
   }
-  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace, twins: writtenTwins(resource) };
+  const nested: Plan['nested'] = [];
+  for (const [name, schema] of Object.entries(resource.properties)) {
+    if (converted.some((one) => one.name === name) || bounded.some((one) => one.name === name)) continue;
+    const structured = typesOf(schema).some((type) => type === 'object' || type === 'array');
+    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    if (!structured || named.length === 0 || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
+    const validate = validatorOf(schema);
+    if (validate !== undefined) nested.push({ name, schema, validate });
+  }
+  found = { idProperty: resource.idProperty, known: new Set(Object.keys(resource.properties)), fills, readOnlyNames: new Set(fills.filter((f) => f.readOnly).map((f) => f.name)), converted, enumerated, bounded, unnamedByReplace, twins: writtenTwins(resource), nested };
   plans.set(resource, found);
   return found;
 }
@@ -317,6 +341,23 @@ function uniqueLike(schema: Schema): (() => string) | undefined {
     const made = example.replace(/[0-9a-f]/gi, () => digits[at++]!);
     return upper ? made.toUpperCase() : made;
   };
+}
+
+/**
+ * `value` with every object in it (itself, a list's items, nested members) given the members `schema` requires there
+ * and it lacks, each a value the server makes ({@link generated}); what it holds is kept as it is (D723).
+ */
+function completedValue(schema: Schema, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema['items'];
+    return typeof items === 'object' && items !== null && !Array.isArray(items) ? value.map((item) => completedValue(items as Schema, item)) : value;
+  }
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  const shape = objectShape(schema);
+  const completed: RecordValue = {};
+  for (const [name, member] of Object.entries(value as RecordValue)) completed[name] = shape.properties[name] === undefined ? member : completedValue(shape.properties[name], member);
+  for (const name of shape.required) if (!Object.hasOwn(completed, name)) completed[name] = generated(shape.properties[name] ?? {}, false);
+  return completed;
 }
 
 /** The JSON type of a parsed body value, numbers as `integer` or `number` whether parsed exactly or not. */

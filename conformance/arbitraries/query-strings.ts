@@ -35,6 +35,16 @@ export function limitRange(limit: LimitModel): [number, number] {
 }
 
 /**
+ * A page size the suite asks of its own choosing (`wanted`: a short first page to find ids), kept within the list's
+ * documented bounds ({@link limitRange}): a list whose `page_size` has `minimum: 25` refuses `page_size=5` with the
+ * 400 its description documents, and a set-up that sends it learns nothing (D724).
+ */
+export function pageSizeNear(limit: LimitModel, wanted: number): number {
+  const [min, max] = limitRange(limit);
+  return Math.min(Math.max(wanted, min), max);
+}
+
+/**
  * The page size a list request sends for a drawn `size`: the size itself, or, where none was drawn and the
  * parameter is required (D622), the largest of {@link limitRange}, the page a client that must name a size asks to
  * see everything a page can hold. `undefined` only where the size may be left out.

@@ -9,7 +9,7 @@ import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
-import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, returnedPart, shows } from '../../judge/record-rules.js';
+import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, recordHolds, returnedPart, shows } from '../../judge/record-rules.js';
 import { arrayBodyItems, keyOnlyAnswer, recordIn, scalarAnswer } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import { refusalIn } from '../refusals.js';
@@ -307,6 +307,7 @@ export function expectSameRecord(resource: ResourceModel, expected: ExactRecord,
   // Nothing sent for a member the record need not hold may be answered as the member left out (D260).
   // The key is the same key when its text is (a create answering `13` for the record read as `"13"`: each schema types it its own way).
   const sameKey = (name: string, value: unknown): boolean => name === resource.idProperty && Object.hasOwn(got, name) && idKey(got[name]) === idKey(value);
-  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && !sameKey(name, value) && (Object.hasOwn(got, name) ? !shows(got[name], value, resource.properties[name]) : !mayBeLeftOut(resource, name, value)));
+  // A value the record's own schema refuses (a create answering its own schema, D721) is no member of the record.
+  const differs = Object.entries(expected).some(([name, value]) => isReturned(resource, name) && !sameKey(name, value) && recordHolds(resource, name, value) && (Object.hasOwn(got, name) ? !shows(got[name], value, resource.properties[name]) : !mayBeLeftOut(resource, name, value)));
   if (differs) throw new Violation(`${where}: ${resource.name} ${idOf(resource, expected)} is ${show(got)} but was ${show(expected)}`, exchange);
 }

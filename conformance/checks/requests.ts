@@ -3,7 +3,7 @@ import type { OperationModel, ParameterModel, ResourceModel } from '../../model/
 import { bodyForm, bodyValues } from '../arbitraries/body.js';
 import { markerProperties, markerValue, type Marker } from '../arbitraries/invalid-body.js';
 import { validValues } from '../arbitraries/schema-values.js';
-import { filterText, queryText, validLimit } from '../arbitraries/query-strings.js';
+import { filterText, pageSizeNear, queryText, validLimit } from '../arbitraries/query-strings.js';
 import { requestOf } from '../context.js';
 import { admittedTypes } from '../../model/schema.js';
 import type { CheckContext, RequestSpec } from '../check-context.js';
@@ -60,7 +60,7 @@ function requiredQueryText(op: OperationModel): string {
 /** Ids of records the target holds (from the first page of the list), or `['1']` when it lists none. */
 async function existingIds(context: CheckContext, resource: ResourceModel): Promise<string[]> {
   if (resource.operations.list === undefined || !isGettable(resource.operations.list)) return ['1'];
-  const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=5`);
+  const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=${pageSizeNear(resource.limit, 5)}`);
   return records.length === 0 ? ['1'] : records.map((record) => idOf(resource, record));
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { ApiModel, OperationModel, ResourceModel } from '../../model/model.js';
 import { bodyForm, bodyValues, ordinaryBody } from '../arbitraries/body.js';
 import { missingRequiredBodies } from '../arbitraries/invalid-body.js';
+import { pageSizeNear } from '../arbitraries/query-strings.js';
 import { refusalStatuses } from './create.js';
 import { requestOf } from '../context.js';
 import type { CheckContext, RequestSpec } from '../check-context.js';
@@ -31,7 +32,7 @@ async function resourceProbes(context: CheckContext, resource: ResourceModel): P
   const fresh = async (): Promise<ExactRecord> => (await createRecord(context, resource, ordinaryBody(context, create!, context.target.integers, 6)))!;
   let existing: string[] = [];
   if (list !== undefined) {
-    const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=10`);
+    const { records } = await listRecords(context, resource, resource.limit === undefined ? '' : `${encodeURIComponent(resource.limit.parameter)}=${pageSizeNear(resource.limit, 10)}`);
     existing = records.map((record) => idOf(resource, record));
     if (existing.length === 0 && !context.target.readOnly && create !== undefined) existing = [idOf(resource, await fresh())];
   }
