@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
  * under `/usr/bin/time -v`, so that each one's peak is its own "Maximum resident set size" as GNU time reads it from
  * the kernel (in KiB, printed here in MiB). `extra` is appended to the suite's arguments (`--shard 1/8`,
  * `--check …`) to measure a slice. Prints wall time, both peaks, the checks by state, the load average at the
- * start and at the end (the machine may be shared: wall time then grows with it), and writes
+ * start and at the end (the machine may be shared: wall time then grows with it), each process's CPU time (user
+ * and system seconds from GNU time, the figure a loaded machine does not inflate), and writes
  * `bench/large-<name>.json`. Run it under `nice -n 10` on a shared machine.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -71,6 +72,8 @@ const loadAfter = loadavg();
 
 const suiteKiB = peakKiB(suite.stderr());
 const mockKiB = peakKiB(mock.stderr());
+const suiteCpu = cpuSeconds(suite.stderr());
+const mockCpu = cpuSeconds(mock.stderr());
 const states: Record<string, number> = {};
 const failed: string[] = [];
 if (existsSync(resultsFile)) {
@@ -87,8 +90,10 @@ const mib = (kib: number): string => `${(kib / 1024).toFixed(0)} MiB`;
 const load = (figures: number[]): string => figures.map((figure) => figure.toFixed(2)).join(' ');
 console.log(closing.join('\n'));
 if (failed.length > 0) console.log(`failed: ${failed.join(', ')}`);
+const cpu = (figures: { user: number; system: number }): string => `${(figures.user + figures.system).toFixed(1)} s (user ${figures.user.toFixed(1)} + sys ${figures.system.toFixed(1)})`;
+console.log(`CPU: suite ${cpu(suiteCpu)}, mock ${cpu(mockCpu)}; per-check results: ${resultsFile}`);
 console.log(`suite on the mock of ${name}${extra.length === 0 ? '' : ` (${extra.join(' ')})`}: ${seconds.toFixed(1)} s wall, suite peak RSS ${mib(suiteKiB)}, mock peak RSS ${mib(mockKiB)}, exit ${suiteExit}, checks ${JSON.stringify(states)}, load ${load(loadBefore)} → ${load(loadAfter)} (target < ${TARGET_SECONDS} s, < ${mib(TARGET_KIB)} each): ${pass ? 'PASS' : 'FAIL'}`);
-writeFileSync(join(ROOT, 'bench', `large-${name}.json`), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, arguments: extra, seconds, suitePeakKiB: suiteKiB, mockPeakKiB: mockKiB, suiteExit, states, failed, loadBefore, loadAfter, closing, pass }, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', `large-${name}.json`), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, arguments: extra, seconds, suitePeakKiB: suiteKiB, mockPeakKiB: mockKiB, suiteCpu, mockCpu, resultsFile, suiteExit, states, failed, loadBefore, loadAfter, closing, pass }, null, 2)}\n`);
 process.exit(pass ? 0 : 1);
 
 /** A node process started under GNU time's verbose form; its report is the tail of its stderr. */
@@ -110,6 +115,15 @@ function childrenOf(pid: number | undefined): number[] {
   } catch {
     return [];
   }
+}
+
+/** "User time" and "System time" of GNU time's report, in CPU seconds (0 when absent): what the process cost whatever the load. */
+function cpuSeconds(report: string): { user: number; system: number } {
+  const read = (label: string): number => {
+    const match = new RegExp(`${label} \\(seconds\\): ([\\d.]+)`).exec(report);
+    return match === null ? 0 : Number(match[1]);
+  };
+  return { user: read('User time'), system: read('System time') };
 }
 
 /** "Maximum resident set size (kbytes)" of GNU time's report, 0 when absent. */
