@@ -46,3 +46,26 @@ describe('a preferred shape of value with a plainer one behind it (D327)', () =>
     expect(() => fc.sample(orElse(refused, fc.constant(1)), { numRuns: 1, seed: 1 })).toThrow(NotRun);
   });
 });
+
+describe('what a generation names is written only when it gives up', () => {
+  test('a named-by-function filter that draws never calls it; one that gives up names what its function says', () => {
+    let written = 0;
+    const name = (): string => {
+      written++;
+      return 'the text of a large schema';
+    };
+    expect(fc.sample(boundedFilter(fc.integer(), () => true, name), { numRuns: 5, seed: 1 })).toHaveLength(5);
+    expect(written).toBe(0);
+    expect(() => fc.sample(boundedFilter(fc.integer(), () => false, name), { numRuns: 1, seed: 1 })).toThrow('no valid the text of a large schema could be generated');
+    expect(written).toBe(1);
+  });
+
+  test('a schema the suite draws valid values of is not written out to name it', () => {
+    const schema: Schema = { type: 'object', properties: { name: { type: 'string' } } };
+    let read = 0;
+    // A schema whose text is read (JSON.stringify calls toJSON) counts each writing.
+    Object.defineProperty(schema, 'toJSON', { enumerable: false, value: () => (read++, { type: 'object' }) });
+    expect(draw(schema, 5)).toHaveLength(5);
+    expect(read).toBe(0);
+  });
+});
