@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { toView } from '../../model/json.js';
 import { compile, createAjv, type Schema } from '../../model/schema.js';
@@ -67,5 +69,28 @@ describe('what a generation names is written only when it gives up', () => {
     Object.defineProperty(schema, 'toJSON', { enumerable: false, value: () => (read++, { type: 'object' }) });
     expect(draw(schema, 5)).toHaveLength(5);
     expect(read).toBe(0);
+  });
+});
+
+describe('a generation that gave up keeps nothing of the draw alive (D742)', () => {
+  test('the error of a draw that gave up, kept, does not keep the arbitraries it was thrown from', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const kept: unknown[] = [];
+    const made = (): WeakRef<object> => {
+      const arbitrary = boundedFilter(fc.integer(), () => false, 'an impossible integer');
+      try {
+        fc.sample(arbitrary, { numRuns: 1, seed: 1 });
+      } catch (error) {
+        kept.push(error);
+      }
+      return new WeakRef(arbitrary);
+    };
+    const held = made();
+    // A WeakRef made in this job holds its target until the job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(kept[0]).toBeInstanceOf(GenerationGaveUp);
+    expect(held.deref()).toBeUndefined();
   });
 });

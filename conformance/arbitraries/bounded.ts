@@ -10,6 +10,10 @@ export class GenerationGaveUp extends Error {
   constructor(readonly what: string, why?: string) {
     super(why ?? `no valid ${what} could be generated within the suite's bounds (the spec's constraints may be unsatisfiable or too rare to hit)`);
     this.name = 'GenerationGaveUp';
+    // V8 keeps an error's call sites, with the object each frame ran on, until its stack is first read: an error
+    // thrown from inside a draw held the draw's whole tree of arbitraries (megabytes for a large form body) for as
+    // long as it was kept (a set-up's reason, a remembered draw). Reading it now writes the text and lets them go.
+    void this.stack;
   }
 }
 
