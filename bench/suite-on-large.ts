@@ -115,8 +115,9 @@ for (const kind of ['mock', 'suite'] as const) {
   if (highest !== undefined) console.log(`${kind}: highest sampled RSS ${mib(highest[`${kind}KiB`])} at ${highest.at.toFixed(0)} s, during ${runningAt(highest.at)}`);
 }
 if (failed.length > 0) console.log(`failed: ${failed.join(', ')}`);
+console.log(`per-check results: ${resultsFile}`);
 console.log(`suite on the mock of ${name}${extra.length === 0 ? '' : ` (${extra.join(' ')})`}: ${seconds.toFixed(1)} s wall, suite peak RSS ${mib(suiteKiB)}, mock peak RSS ${mib(mockKiB)}, CPU (user + sys) suite ${cpu(suiteCpu)}, mock ${cpu(mockCpu)}, exit ${suiteExit}, checks ${JSON.stringify(states)}, load ${load(loadBefore)} → ${load(loadAfter)} (target < ${TARGET_SECONDS} s, < ${mib(TARGET_KIB)} each): ${pass ? 'PASS' : 'FAIL'}`);
-writeFileSync(join(ROOT, 'bench', `large-${name}.json`), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, arguments: extra, seconds, suitePeakKiB: suiteKiB, mockPeakKiB: mockKiB, suiteCpuSeconds: suiteCpu, mockCpuSeconds: mockCpu, suiteExit, states, failed, loadBefore, loadAfter, closing, pass }, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', `large-${name}.json`), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, arguments: extra, seconds, suitePeakKiB: suiteKiB, mockPeakKiB: mockKiB, suiteCpuSeconds: suiteCpu, mockCpuSeconds: mockCpu, resultsFile, suiteExit, states, failed, loadBefore, loadAfter, closing, pass }, null, 2)}\n`);
 // The course of the run, for a reader who wants more than the peaks (bench/out/ is not kept in git).
 const out = join(ROOT, 'bench', 'out');
 mkdirSync(out, { recursive: true });
@@ -151,17 +152,19 @@ function childrenOf(pid: number | undefined): number[] {
   }
 }
 
+/** "User time" and "System time" of GNU time's report, in CPU seconds (0 when absent): what the process cost whatever the load. */
+function cpuSeconds(report: string): { user: number; system: number } {
+  const read = (label: string): number => {
+    const match = new RegExp(`${label} \\(seconds\\): ([\\d.]+)`).exec(report);
+    return match === null ? 0 : Number(match[1]);
+  };
+  return { user: read('User time'), system: read('System time') };
+}
+
 /** "Maximum resident set size (kbytes)" of GNU time's report, 0 when absent. */
 function peakKiB(report: string): number {
   const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
   return match === null ? 0 : Number(match[1]);
-}
-
-/** "User time (seconds)" and "System time (seconds)" of GNU time's report: the CPU the process spent, 0 when absent. */
-function cpuSeconds(report: string): { user: number; system: number } {
-  const user = /User time \(seconds\): ([\d.]+)/.exec(report);
-  const system = /System time \(seconds\): ([\d.]+)/.exec(report);
-  return { user: user === null ? 0 : Number(user[1]), system: system === null ? 0 : Number(system[1]) };
 }
 
 /** VmRSS of a process in KiB, 0 when it cannot be read (ended, or not started yet). */

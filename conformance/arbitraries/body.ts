@@ -250,14 +250,26 @@ export function ordinaryBody(context: PinsHolder, op: OperationModel, integers: 
   return withPins(context, op, unpinnedBody(op, integers, seed, requiredOnly));
 }
 
-/** The ordinary body of {@link ordinaryBody} before pins: a copy of the one a seed draws, drawn once. */
+/**
+ * The ordinary body of {@link ordinaryBody} before pins: a copy of the one a seed draws, drawn once. A seed whose
+ * draw gave up ({@link GenerationGaveUp}) gives up again at once with the same error: a draw that gives up has spent
+ * its bounds (seconds, and hundreds of MB of garbage on a large form body), and every later check asking the same
+ * seed of the same operation would spend them again.
+ */
 function unpinnedBody(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly = false): Record<string, unknown> {
   const key = `${integers} ${seed} ${requiredOnly}`;
   let drawn = ordinary.get(op);
   if (drawn === undefined) ordinary.set(op, (drawn = new Map()));
   const known = drawn.get(key);
+  if (known instanceof GenerationGaveUp) throw known;
   if (known !== undefined) return shallowCopy(known);
-  const body = drawOrdinary(op, integers, seed, requiredOnly);
+  let body: Record<string, unknown>;
+  try {
+    body = drawOrdinary(op, integers, seed, requiredOnly);
+  } catch (error) {
+    if (error instanceof GenerationGaveUp) drawn.set(key, error);
+    throw error;
+  }
   drawn.set(key, body);
   return shallowCopy(body);
 }
@@ -273,11 +285,12 @@ function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Ordinary bodies already drawn, by operation, then range, seed and `requiredOnly` (a seed always draws the same).
+ * Ordinary bodies already drawn, by operation, then range, seed and `requiredOnly` (a seed always draws the same),
+ * or the error of a draw that gave up.
  * Keyed by the operation of one loaded spec, not by its method and path: two specs in one process (an edited
  * copy beside the original) have the same paths with other schemas.
  */
-const ordinary = new WeakMap<OperationModel, Map<string, Record<string, unknown>>>();
+const ordinary = new WeakMap<OperationModel, Map<string, Record<string, unknown> | GenerationGaveUp>>();
 
 function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly: boolean): Record<string, unknown> {
   const [value] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });

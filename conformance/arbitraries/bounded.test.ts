@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { toView } from '../../model/json.js';
 import { compile, createAjv, type Schema } from '../../model/schema.js';
@@ -44,5 +46,51 @@ describe('a preferred shape of value with a plainer one behind it (D327)', () =>
       throw new NotRun('a body', 'its parent could not be made');
     });
     expect(() => fc.sample(orElse(refused, fc.constant(1)), { numRuns: 1, seed: 1 })).toThrow(NotRun);
+  });
+});
+
+describe('what a generation names is written only when it gives up', () => {
+  test('a named-by-function filter that draws never calls it; one that gives up names what its function says', () => {
+    let written = 0;
+    const name = (): string => {
+      written++;
+      return 'the text of a large schema';
+    };
+    expect(fc.sample(boundedFilter(fc.integer(), () => true, name), { numRuns: 5, seed: 1 })).toHaveLength(5);
+    expect(written).toBe(0);
+    expect(() => fc.sample(boundedFilter(fc.integer(), () => false, name), { numRuns: 1, seed: 1 })).toThrow('no valid the text of a large schema could be generated');
+    expect(written).toBe(1);
+  });
+
+  test('a schema the suite draws valid values of is not written out to name it', () => {
+    const schema: Schema = { type: 'object', properties: { name: { type: 'string' } } };
+    let read = 0;
+    // A schema whose text is read (JSON.stringify calls toJSON) counts each writing.
+    Object.defineProperty(schema, 'toJSON', { enumerable: false, value: () => (read++, { type: 'object' }) });
+    expect(draw(schema, 5)).toHaveLength(5);
+    expect(read).toBe(0);
+  });
+});
+
+describe('a generation that gave up keeps nothing of the draw alive (D742)', () => {
+  test('the error of a draw that gave up, kept, does not keep the arbitraries it was thrown from', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const kept: unknown[] = [];
+    const made = (): WeakRef<object> => {
+      const arbitrary = boundedFilter(fc.integer(), () => false, 'an impossible integer');
+      try {
+        fc.sample(arbitrary, { numRuns: 1, seed: 1 });
+      } catch (error) {
+        kept.push(error);
+      }
+      return new WeakRef(arbitrary);
+    };
+    const held = made();
+    // A WeakRef made in this job holds its target until the job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(kept[0]).toBeInstanceOf(GenerationGaveUp);
+    expect(held.deref()).toBeUndefined();
   });
 });

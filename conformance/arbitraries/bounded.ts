@@ -10,6 +10,10 @@ export class GenerationGaveUp extends Error {
   constructor(readonly what: string, why?: string) {
     super(why ?? `no valid ${what} could be generated within the suite's bounds (the spec's constraints may be unsatisfiable or too rare to hit)`);
     this.name = 'GenerationGaveUp';
+    // V8 keeps an error's call sites, with the object each frame ran on, until its stack is first read: an error
+    // thrown from inside a draw held the draw's whole tree of arbitraries (megabytes for a large form body) for as
+    // long as it was kept (a set-up's reason, a remembered draw). Reading it now writes the text and lets them go.
+    void this.stack;
   }
 }
 
@@ -43,9 +47,10 @@ const POOL_SIZE = 16;
  * a rare predicate, such as a `pattern` with a length or two `oneOf` branches that overlap, stalls a run). Valid
  * values met are kept (a few); when a draw runs out of tries or time, one of them is reused, chosen by the
  * same random source, so runs stay reproducible from their seed. With none known yet, it throws
- * {@link GenerationGaveUp} naming `what`. Shrinking keeps only values the predicate accepts.
+ * {@link GenerationGaveUp} naming `what` (a function is called only then: the text of a large schema is costly to
+ * write for every arbitrary built and is read only when one gives up). Shrinking keeps only values the predicate accepts.
  */
-export function boundedFilter<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => boolean, what: string): fc.Arbitrary<T> {
+export function boundedFilter<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => boolean, what: string | (() => string)): fc.Arbitrary<T> {
   return new BoundedFilter(arbitrary, predicate, what);
 }
 
@@ -55,7 +60,7 @@ class BoundedFilter<T> extends fc.Arbitrary<T> {
   constructor(
     private readonly arbitrary: fc.Arbitrary<T>,
     private readonly predicate: (value: T) => boolean,
-    private readonly what: string,
+    private readonly what: string | (() => string),
   ) {
     super();
   }
@@ -70,7 +75,7 @@ class BoundedFilter<T> extends fc.Arbitrary<T> {
         return drawn;
       }
     }
-    if (this.pool.length === 0) throw new GenerationGaveUp(this.what);
+    if (this.pool.length === 0) throw new GenerationGaveUp(typeof this.what === 'string' ? this.what : this.what());
     return this.pool[mrng.nextInt(0, this.pool.length - 1)]!;
   }
 

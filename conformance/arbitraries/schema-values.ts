@@ -120,7 +120,7 @@ function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOp
 export function validValues(schema: Schema, validate: Validator, options: ValueOptions): fc.Arbitrary<unknown> {
   let form = forms.get(schema);
   if (form === undefined) forms.set(schema, (form = canonicalise(schema)));
-  return boundedFilter(valueOf(form, options), (value) => validate(toView(value)), `value of ${describeSchema(schema)}`);
+  return boundedFilter(valueOf(form, options), (value) => validate(toView(value)), () => `value of ${describeSchema(schema)}`);
 }
 
 /** A short description of a schema for reports: its title, type and first keywords. */
