@@ -44,7 +44,7 @@ describe.each(SHAPES)('$name keyed by $key, starting with the records its exampl
   const read = (mock: Mock, id: unknown = held): ReturnType<typeof call> => call(mock.handle, { method: 'GET', url: `/api/${name}/${String(id)}` });
 
   it('takes a create naming an example record\'s key: the client\'s record replaces it, once', async () => {
-    const mock = await documentMock(document, undefined);
+    const mock = await documentMock(document, 'examples');
     expect(read(mock).json).toEqual({ [key]: held, label: 'from the examples' });
     const first = create(mock, 'the client\'s');
     expect({ status: first.status, json: first.json }).toEqual({ status: 201, json: { [key]: held, label: 'the client\'s' } });
@@ -59,14 +59,14 @@ describe.each(SHAPES)('$name keyed by $key, starting with the records its exampl
   });
 
   it('refuses a create naming an example record\'s key once a client has written that record', async () => {
-    const mock = await documentMock(document, undefined);
+    const mock = await documentMock(document, 'examples');
     expect(send(mock, 'PUT', `/api/${name}/${String(other)}`, { [key]: other, label: 'replaced by a client' }).status).toBe(200);
     expect(create(mock, 'a create', other).status).toBe(409);
     expect(read(mock, other).json).toEqual({ [key]: other, label: 'replaced by a client' });
   });
 
   it('makes the example records yield again after a reset', async () => {
-    const mock = await documentMock(document, undefined);
+    const mock = await documentMock(document, 'examples');
     expect(create(mock, 'before the reset').status).toBe(201);
     expect(create(mock, 'refused').status).toBe(409);
     await mock.stores.reset();

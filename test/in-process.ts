@@ -9,12 +9,13 @@ import { loadModel, PACKAGE_ROOT } from '../model/loader.js';
 /**
  * A mock (in-process) of the OpenAPI 3.0 `document` a test writes (its `paths`, `components`…): `openapi`, `info`
  * and `servers: [{url: '/api'}]` are added, and it is written to a temporary file and read as any description is.
- * `data`: the starting records (default none; `undefined` for the description's own examples, as `mock` starts).
+ * `data`: the starting records (default none), or `'examples'` for the records the description's own examples show,
+ * as `openapi-harness mock` starts.
  */
-export async function documentMock(document: object, data: StartingData | undefined = new Map()): Promise<Mock> {
+export async function documentMock(document: object, data: StartingData | 'examples' = new Map()): Promise<Mock> {
   const file = join(mkdtempSync(join(tmpdir(), 'document-mock-')), 'openapi.json');
   writeFileSync(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'a description written by a test', version: '1' }, servers: [{ url: '/api' }], ...document }));
-  return createMock({ model: await loadModel(file), ...(data === undefined ? {} : { data }) });
+  return createMock({ model: await loadModel(file), ...(data === 'examples' ? {} : { data }) });
 }
 
 /** A request for `Mock.handle`, with defaults: `GET /v1/pets`, no headers, the body as text or bytes. */
