@@ -4,7 +4,7 @@ import type { ApiModel } from '../model/model.js';
 import { createAdmin } from './admin.js';
 import { createCors, type Cors, type CorsOptions } from './cors.js';
 import type { StartingData } from './data.js';
-import { demoData } from './starting-records.js';
+import { demoData, ExampleData } from './starting-records.js';
 import { createFrontDoor, describesAdminPaths, HEALTH_PATH } from './front-door.js';
 import { createDataset, inMemory, Stores } from './isolation.js';
 import { providedCheckCatalogue, type CheckCatalogue } from './explain.js';
@@ -184,7 +184,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock | Redi
   // Loaded only when asked for: the in-memory mock never loads the Redis client (start-up time).
   const redis: RedisBackend | undefined = options.store === undefined ? undefined : await (await import('./store/redis-dataset.js')).RedisBackend.connect(api, options.store);
   const dataset = (model: ApiModel) => (digest: string | undefined, data: StartingData): Map<string, AnyRecordStore> =>
-    redis === undefined ? createDataset(model, data, maxPets) : redis.dataset(model, digest, data, maxPets);
+    redis === undefined ? createDataset(model, data, maxPets) : redis.dataset(model, digest, data, maxPets, data instanceof ExampleData);
   // The state file is refused with Redis above: the stores it writes are in memory.
   const memoryStores = (): Stores => {
     if (!inMemory(engine.stores)) throw new Error('the records are not in memory');

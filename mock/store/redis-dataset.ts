@@ -39,13 +39,16 @@ export class RedisBackend {
     return digest === undefined ? `${this.prefix}:data:` : `${this.prefix}:key:${digest}:`;
   }
 
-  /** One store per resource of the spec in a namespace. `starting` is written only when the namespace holds nothing yet. */
-  dataset(api: ApiModel, digest: string | undefined, starting: StartingData, maxRecords: number): Map<string, RedisRecordStore> {
+  /**
+   * One store per resource of the spec in a namespace. `starting` is written only when the namespace holds nothing
+   * yet; `examples`: whether those are the description's own examples, whose keys a client's create may take (D780).
+   */
+  dataset(api: ApiModel, digest: string | undefined, starting: StartingData, maxRecords: number, examples = false): Map<string, RedisRecordStore> {
     const base = this.namespace(digest);
     return new Map(
       api.resources.map((resource) => [
         resource.name,
-        new RedisRecordStore(storeView(resource), this.connection, `${base}${resource.name}:`, maxRecords, starting.get(resource.name) ?? [], metaOf(api, storeView(resource))),
+        new RedisRecordStore(storeView(resource), this.connection, `${base}${resource.name}:`, maxRecords, starting.get(resource.name) ?? [], metaOf(api, storeView(resource)), examples),
       ]),
     );
   }

@@ -60,7 +60,8 @@ end
  * create: ARGV `base, maxRecords, idKind ('int' | 'text' | 'given' | 'client'), givenId, idName (JSON text), rest
  * (the record's JSON text without its id), givenText (the given id's JSON text), filters…`. `int` and `text` count
  * up past ids held; `given` is a UUID drawn by the caller; `client` an id the client chose, which does not move
- * the counter. Returns `{'ok', id, json}`, `{'full'}`, `{'ids-exhausted'}` or `{'taken'}` (a given id already held).
+ * the counter. Returns `{'ok', id, json}`, `{'full'}`, `{'ids-exhausted'}` or `{'taken'}` (a given id already held;
+ * a client's id held by a record the examples made up, its key in `<base>made`, is not: the create replaces it, D780).
  */
 export const CREATE_SCRIPT = `${HELPERS}
 local base = ARGV[1]
@@ -82,7 +83,13 @@ elseif ARGV[3] == 'text' then
   text = '"' .. id .. '"'
 else
   id = ARGV[4]
-  if redis.call('HEXISTS', rec, id) == 1 then return {'taken'} end
+  if redis.call('HEXISTS', rec, id) == 1 then
+    -- A record the description's examples made up yields its key to a client's create (D780); any other is taken.
+    if ARGV[3] ~= 'client' or redis.call('SREM', base .. 'made', id) == 0 then return {'taken'} end
+    unindex(base, descriptors(8), id)
+    redis.call('ZREM', base .. 'order', id)
+    redis.call('HDEL', rec, id)
+  end
   text = ARGV[3] == 'client' and ARGV[7] or ('"' .. id .. '"')
 end
 local rest = ARGV[6]
@@ -101,6 +108,7 @@ export const REPLACE_SCRIPT = `${HELPERS}
 local base, id = ARGV[1], ARGV[2]
 local rec = base .. 'rec'
 if redis.call('HEXISTS', rec, id) == 0 then return 0 end
+redis.call('SREM', base .. 'made', id)
 local score = redis.call('ZSCORE', base .. 'order', id)
 local filters = descriptors(4)
 unindex(base, filters, id)
@@ -115,6 +123,7 @@ local base, id = ARGV[1], ARGV[2]
 local rec = base .. 'rec'
 local json = redis.call('HGET', rec, id)
 if not json then return false end
+redis.call('SREM', base .. 'made', id)
 unindex(base, descriptors(3), id)
 redis.call('ZREM', base .. 'order', id)
 redis.call('HDEL', rec, id)
@@ -230,7 +239,7 @@ if mode == 'init' then
 end
 local filters, at = descriptors(5)
 if mode == 'replace' then
-  local dropped = { rec, base .. 'order' }
+  local dropped = { rec, base .. 'order', base .. 'made' }
   for _, d in ipairs(filters) do
     if d.kind == 'i' then for _, v in ipairs(d.values) do dropped[#dropped + 1] = base .. 'idx:' .. d.prop .. ':' .. v end
     else dropped[#dropped + 1] = base .. 'col:' .. d.prop end

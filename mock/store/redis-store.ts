@@ -44,6 +44,8 @@ export class RedisRecordStore implements AsyncRecordStore {
    * @param maxRecords most records held (`--max-records`); `create` refuses with `'full'` beyond it.
    * @param starting records written by {@link initialize} into a namespace no replica initialised yet (none
    *   with `--empty`: the namespace is then marked as started, with no record).
+   * @param examples whether the records this store loads are the description's own examples, which no client
+   *   wrote: their keys are kept in the set `<base>made` until written, and a client's create may take them (D780).
    */
   constructor(
     readonly resource: ResourceModel,
@@ -52,6 +54,7 @@ export class RedisRecordStore implements AsyncRecordStore {
     readonly maxRecords: number,
     private readonly starting: readonly RecordValue[],
     private readonly meta: NamespaceMeta,
+    private readonly examples = false,
   ) {
     this.write = compileRecordWriter(storedSchema(resource), resource.idProperty);
     this.idName = JSON.stringify(resource.idProperty);
@@ -261,6 +264,13 @@ export class RedisRecordStore implements AsyncRecordStore {
     const first = await send(chunks[0]!, mode);
     if (Number(first[0]) === 0) return parseMeta(first[1]);
     await Promise.all(chunks.slice(1).map((chunk) => send(chunk, 'append')));
+    // Written by this replica: the keys of the examples it loaded may be taken by a client's create (D780).
+    if (this.examples && mode !== 'append') {
+      for (let at = 0; at < rows.length; at += LOAD_CHUNK) {
+        const ids = rows.slice(at, at + LOAD_CHUNK).map((row) => String(row[0]));
+        await this.connection.run(() => this.connection.client.sadd(`${this.base}made`, ...ids));
+      }
+    }
     return undefined;
   }
 }
