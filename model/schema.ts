@@ -156,7 +156,8 @@ export interface SchemaFailures {
  * says why through `failure()`, and counts each value it let through in `track` (D134). Never throws for that.
  */
 export function compile(ajv: Ajv2020, schema: Schema, prefix = '', track?: { failures: SchemaFailures; where: string }): Validator {
-  if (!owners.has(schema)) owners.set(schema, ajv);
+  // A boolean schema (`true`, `false`) is no WeakMap key (D783): it is compiled without being remembered.
+  if (typeof schema === 'object' && schema !== null && !owners.has(schema)) owners.set(schema, ajv);
   let validate: ValidateFunction | undefined;
   let broken: string | undefined;
   // Set when the last value was refused before or outside ajv (too deep, the stack ran out): its one error.
@@ -217,6 +218,7 @@ export function ownerOf(schema: Schema): Ajv2020 | undefined {
 
 /** `schema` compiled by `ajv` once (the large ones in their hoisted form, {@link compilable}). Errors: what `ajv.compile` throws. */
 function compiledIn(ajv: Ajv2020, schema: Schema): ValidateFunction {
+  if (typeof schema !== 'object' || schema === null) return ajv.compile(schema);
   let byObject = compiledBy.get(ajv);
   if (byObject === undefined) compiledBy.set(ajv, (byObject = new WeakMap()));
   let found = byObject.get(schema);
