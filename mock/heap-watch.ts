@@ -1,4 +1,4 @@
-import { collectorBetweenChecks, HEAP_FLOOR_BYTES, type HeapAccess } from '../model/heap.js';
+import { HEAP_FLOOR_BYTES, watchHeapOnTimer, type HeapAccess } from '../model/heap.js';
 
 export type { HeapAccess };
 
@@ -25,12 +25,9 @@ export const MOCK_HEAP_FLOOR_BYTES = HEAP_FLOOR_BYTES;
 /**
  * Starts a {@link HeapWatch} over `heap` (default this process's). `factor`: how many times the last collection's
  * survivors the heap may hold before the next (default 2); `intervalMs`: how often it looks (default 250; 0 starts
- * no timer, for a caller that calls `check` itself). The rule is the suite's between its checks (model/heap.ts).
+ * no timer, for a caller that calls `check` itself). The rule and the timer are the suite's (model/heap.ts,
+ * {@link watchHeapOnTimer}), on the mock's floor.
  */
 export function watchHeap(options: { heap?: HeapAccess; floorBytes?: number; factor?: number; intervalMs?: number } = {}): HeapWatch {
-  const check = collectorBetweenChecks({ ...(options.heap === undefined ? {} : { heap: options.heap }), floorBytes: options.floorBytes ?? MOCK_HEAP_FLOOR_BYTES, ...(options.factor === undefined ? {} : { factor: options.factor }) });
-  const intervalMs = options.intervalMs ?? 250;
-  const timer = intervalMs > 0 ? setInterval(check, intervalMs) : undefined;
-  timer?.unref();
-  return { check, stop: () => clearInterval(timer) };
+  return watchHeapOnTimer({ ...options, floorBytes: options.floorBytes ?? MOCK_HEAP_FLOOR_BYTES });
 }
