@@ -139,9 +139,12 @@ function plan(resource: ResourceModel): Plan {
   };
   // What a create may send: its body's members, in each of its branches where it is one of several shapes.
   const clientSets = new Set(namedBy('create').flatMap((properties) => Object.keys(properties)));
+  const bodies = (['create', 'replace', 'update'] as const).flatMap(namedBy);
+  // The schemas the write bodies give a member, one per body naming it.
+  const namedIn = (name: string): Schema[] => bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
   // What some write body names and does not mark readOnly is the client's to write, though the record's schema marks
   // it (D71 "that no request may send"; a read schema written with every member readOnly, D782).
-  const writable = new Set((['create', 'replace', 'update'] as const).flatMap(namedBy).flatMap((properties) => Object.entries(properties).filter(([, member]) => typeof member === 'object' && member !== null && !isMarked(member, 'readOnly')).map(([name]) => name)));
+  const writable = new Set(bodies.flatMap((properties) => Object.entries(properties).filter(([, member]) => typeof member === 'object' && member !== null && !isMarked(member, 'readOnly')).map(([name]) => name)));
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (name === resource.idProperty) continue;
     const readOnly = isMarked(schema, 'readOnly') && !writable.has(name);
@@ -164,7 +167,6 @@ function plan(resource: ResourceModel): Plan {
     if (name !== resource.idProperty && !Object.hasOwn(resource.properties, name)) fills.push({ name, readOnly: false, fill: () => generated({}, false) });
   }
   const converted: Plan['converted'] = [];
-  const bodies = (['create', 'replace', 'update'] as const).flatMap(namedBy);
   const replaced = namedBy('replace');
   // Only a closed list of names counts: a body schema that names nothing (or takes any member) may send anything.
   const replaceNames = new Set(replaced.flatMap((properties) => Object.keys(properties)));
@@ -172,7 +174,7 @@ function plan(resource: ResourceModel): Plan {
   for (const [name, schema] of Object.entries(resource.properties)) {
     const types = new Set(admittedTypes(schema).flatMap((type) => (type === 'number' ? ['number', 'integer'] : [type])));
     if (types.size === 0) continue;
-    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    const named = namedIn(name);
     const sent = named.flatMap(admittedTypes);
     // Checked where the body's types and the record's differ, or where the body does not say (a value may not fit).
     const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
@@ -183,7 +185,7 @@ function plan(resource: ResourceModel): Plan {
     const listed = schema['enum'];
     if (!Array.isArray(listed) || listed.length === 0) continue;
     const values = new Set(listed.map(canonicalJson));
-    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    const named = namedIn(name);
     // A body member bound to the same values (or fewer) never sends one the record refuses: nothing to check.
     const bound = (part: Schema): boolean => Array.isArray(part['enum']) && (part['enum'] as unknown[]).every((value) => values.has(canonicalJson(value)));
     if (named.some((part) => !bound(part))) enumerated.push({ name, values });
@@ -191,7 +193,7 @@ function plan(resource: ResourceModel): Plan {
   const bounded: Plan['bounded'] = [];
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (converted.some((one) => one.name === name) || enumerated.some((one) => one.name === name)) continue;
-    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    const named = namedIn(name);
     // Scalar members, whose schemas say the same thing when their text is the same (the seed's `name`: no work), and
     // lists whose items a write body sends in another type than the record holds them (names sent where the record
     // lists the objects they name, D626).
@@ -205,7 +207,7 @@ function plan(resource: ResourceModel): Plan {
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (converted.some((one) => one.name === name) || bounded.some((one) => one.name === name)) continue;
     const structured = typesOf(schema).some((type) => type === 'object' || type === 'array');
-    const named = bodies.flatMap((properties) => (properties[name] === undefined ? [] : [properties[name]!]));
+    const named = namedIn(name);
     if (!structured || named.length === 0 || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
     const validate = validatorOf(schema);
     if (validate !== undefined) nested.push({ name, schema, validate });
