@@ -82,19 +82,19 @@ export function pruneHandler(prune: PruneModel, status: number, context: Handler
     });
     return andThen(namedElsewhere(resource, context, storeOf), (used) =>
       andThen(store.all(), (texts) => {
-        const doomed: { id: RecordId; text: string }[] = [];
+        const doomed: RecordId[] = [];
         for (const text of texts) {
           const record = parsed(text);
           const id = record === undefined ? undefined : storeKey(resource, record);
           if (record === undefined || id === undefined || used.has(String(id)) || !tests.every((test) => test(record))) continue;
-          doomed.push({ id, text: String(id) });
+          doomed.push(id);
         }
         const removed: string[] = [];
         const next = (i: number): Maybe<OperationResult> => {
           if (i >= doomed.length) return answer(removed);
-          return andThen(store.delete(doomed[i]!.id), (gone) => {
+          return andThen(store.delete(doomed[i]!), (gone) => {
             // Another request may have deleted it meanwhile: only what this prune removed is answered.
-            if (gone !== undefined) removed.push(doomed[i]!.text);
+            if (gone !== undefined) removed.push(String(doomed[i]!));
             return next(i + 1);
           });
         };
