@@ -12,3 +12,13 @@ export function singular(plural: string): string {
   if (/(?:ss|x|sh|(?<!ca)ch)es$/i.test(plural)) return plural.slice(0, -2);
   return plural.replace(/(?<!s)s$/i, '');
 }
+
+/** The words of a member's name, in lower case: `DriverOpts` → `driver`, `opts`; `driver_opts` → the same. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase());
+}

@@ -1,4 +1,5 @@
 import type { ResourceModel } from './model.js';
+import { nameWords } from './words.js';
 import { mainType, objectShape, type Schema } from './schema.js';
 
 /**
@@ -11,16 +12,6 @@ export interface WrittenTwin {
   from: string;
   /** The record's member that holds what it wrote (`Options`). */
   to: string;
-}
-
-/** The words of a member's name, in lower case: `DriverOpts` → `driver`, `opts`; `driver_opts` → the same. */
-export function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((word) => word !== '')
-    .map((word) => word.toLowerCase());
 }
 
 /**
