@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { startMock, type StartedMock } from '../../mock/index.js';
+import { loadApi } from '../../mock/operations.js';
 import { dockerAbsent, DOCKER_SPEC, startDockerd, type RunningDockerd } from './docker.js';
 import { DOCKER_DEVIATIONS, DOCKER_LIFE, runDockerLife, type DockerOutcome } from './docker-life.js';
 
@@ -18,17 +20,30 @@ const ABSENT = dockerAbsent();
  */
 const NOT_YET: Record<string, string> = {};
 
+/**
+ * What a team whose description lags its server does: an OpenAPI Overlay naming the members the daemon keeps
+ * (docs/specs.md › Overlays). With it, the mock holds the daemon's deviations too, with no change of code.
+ */
+const NAMING_OVERLAY = fileURLToPath(new URL('./docker-config-only.overlay.yaml', import.meta.url));
+
 describe.skipIf(ABSENT !== undefined)(`the Docker CLI's life on dockerd and on the mock of its description${ABSENT === undefined ? '' : ` (${ABSENT})`}`, () => {
   let real: RunningDockerd;
   let mock: StartedMock;
+  let overlaid: StartedMock;
   let onReal: DockerOutcome[];
   let onMock: DockerOutcome[];
+  let onOverlaid: DockerOutcome[];
   beforeAll(async () => {
-    [real, mock] = await Promise.all([startDockerd(), startMock({ spec: DOCKER_SPEC, port: 0, data: new Map() })]);
-    [onReal, onMock] = await Promise.all([runDockerLife(real.origin), runDockerLife(mock.origin)]);
+    const named = await loadApi(DOCKER_SPEC, [NAMING_OVERLAY]);
+    [real, mock, overlaid] = await Promise.all([
+      startDockerd(),
+      startMock({ spec: DOCKER_SPEC, port: 0, data: new Map() }),
+      startMock({ model: named, port: 0, data: new Map(), overlays: [NAMING_OVERLAY] }),
+    ]);
+    [onReal, onMock, onOverlaid] = await Promise.all([runDockerLife(real.origin), runDockerLife(mock.origin), runDockerLife(overlaid.origin)]);
   }, 120_000);
   afterAll(async () => {
-    await Promise.all([real?.stop(), mock?.close()]);
+    await Promise.all([real?.stop(), mock?.close(), overlaid?.close()]);
   });
 
   it('holds every step on the real daemon', () => {
@@ -46,5 +61,11 @@ describe.skipIf(ABSENT !== undefined)(`the Docker CLI's life on dockerd and on t
   it('lists as the daemon\'s deviations only steps of the life that hold on it', () => {
     const heldOnReal = new Set(onReal.filter((outcome) => outcome.ok).map((outcome) => outcome.name));
     expect(Object.keys(DOCKER_DEVIATIONS).filter((name) => !heldOnReal.has(name))).toEqual([]);
+  });
+
+  it('holds every step that holds on the real daemon, its deviations included, once an overlay names what the daemon keeps', () => {
+    const heldOnReal = new Set(onReal.filter((outcome) => outcome.ok).map((outcome) => outcome.name));
+    expect(onOverlaid.filter((outcome) => heldOnReal.has(outcome.name) && !outcome.ok)).toEqual([]);
+    expect(onOverlaid.filter((outcome) => outcome.name in DOCKER_DEVIATIONS).every((outcome) => outcome.ok)).toBe(true);
   });
 });
