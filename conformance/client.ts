@@ -87,8 +87,9 @@ export class ClientState {
  * Sends one request to the target with undici and reads the whole body as text (parsing is the caller's, so
  * that int64 digits survive). At most `target.concurrency` requests are in flight, spaced by `maxRps`.
  * A 429 or 503 is retried (Retry-After honoured, else exponential backoff; every sender pauses and the rate
- * is lowered) within {@link RETRY_LIMITS}. A read (GET, HEAD, OPTIONS) whose connection was closed before any
- * answer is sent once more. Errors: {@link TargetRefusing} when the retry limits are exhausted; any other network
+ * is lowered) within {@link RETRY_LIMITS}. A request whose kept-alive connection was closed before any answer is
+ * sent once more on a connection of its own: a read always, a write only where that connection came from the pool
+ * (the server closed it idle; it processed nothing on it). Errors: {@link TargetRefusing} when the retry limits are exhausted; any other network
  * or TLS failure rejects with a message naming the URL (and the certificate problem). `client`: the run's (its
  * throttle, figures and connections).
  */
@@ -100,11 +101,13 @@ export async function send(client: ClientState, target: ResolvedTarget, request:
     if (client.refusing !== undefined) throw client.refusing;
     let exchange: Exchange;
     try {
-      exchange = await sendOnce(client, target, request, url);
+      exchange = await sendOnce(client, target, request, url, reconnected);
     } catch (error) {
-      // A kept-alive connection the server or a load balancer closed just as it was reused: a read is sent once
-      // more on a fresh connection. A write is not (it may have been processed).
-      if (!(error instanceof ConnectionDropped) || reconnected || !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) throw error;
+      // A kept-alive connection the server or a load balancer closed just as it was reused: the request is sent once
+      // more on a connection of its own. A write is sent again only where it went on a pooled connection, which a
+      // server closes idle without reading what arrives on it; on a connection of its own, a write dropped before
+      // its answer may have been processed, and a drop there is the server's (D860).
+      if (!(error instanceof ConnectionDropped) || reconnected || (!READS.has(request.method) && !error.pooled)) throw error;
       reconnected = true;
       client.retries += 1;
       tries -= 1;
@@ -127,12 +130,12 @@ export async function send(client: ClientState, target: ResolvedTarget, request:
   }
 }
 
-async function sendOnce(client: ClientState, target: ResolvedTarget, request: OutgoingRequest, url: string): Promise<Exchange> {
+async function sendOnce(client: ClientState, target: ResolvedTarget, request: OutgoingRequest, url: string, ownConnection: boolean): Promise<Exchange> {
   await client.throttle.acquire(target.concurrency, target.maxRps);
   const started = Date.now();
   const clock = performance.now();
   // A write after the suite stood still (drawing a large body, a slow machine) goes on a connection of its own.
-  const fresh = !READS.has(request.method) && started - client.lastAnswerAt > STILL_MS ? freshDispatcherFor(target) : undefined;
+  const fresh = ownConnection || (!READS.has(request.method) && started - client.lastAnswerAt > STILL_MS) ? freshDispatcherFor(target) : undefined;
   try {
     client.requests += 1;
     const response = await undiciRequest(url, {
@@ -146,7 +149,7 @@ async function sendOnce(client: ClientState, target: ResolvedTarget, request: Ou
       const certificate = describeCertificateError(error);
       const code = errorCode(error);
       const message = `cannot reach ${request.method} ${url}: ${certificate ?? `${(error as Error).message}${code === undefined ? '' : ` (${code})`}`}`;
-      throw certificate === undefined && DROPPED_CODES.has(code ?? '') ? new ConnectionDropped(message, error) : new Error(message, { cause: error });
+      throw certificate === undefined && DROPPED_CODES.has(code ?? '') ? new ConnectionDropped(message, error, fresh === undefined) : new Error(message, { cause: error });
     });
     const bytes = Buffer.from(await response.body.arrayBuffer());
     const headers: Record<string, string> = {};
@@ -185,7 +188,8 @@ const DROPPED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 /** The connection was closed before an answer came: the target is reachable, the socket was not. */
 class ConnectionDropped extends Error {
-  constructor(message: string, cause: unknown) {
+  /** `pooled`: the request went on a connection of the run's pool, which may have stood idle before it. */
+  constructor(message: string, cause: unknown, readonly pooled: boolean) {
     super(message, { cause });
     this.name = 'ConnectionDropped';
   }
