@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { windowOf, type ListWindow, type WindowParameter } from '../../model/windows.js';
+import { nameWords } from '../../model/words.js';
 import { limitRange } from '../arbitraries/query-strings.js';
 import { Violation } from '../contract.js';
 import type { Check } from './check.js';
@@ -28,22 +29,14 @@ function dayText(day: number, days: number, format: WindowParameter['format']): 
   return format === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 19)}Z`;
 }
 
-/** The words of a member's name (`ticketDate`: ticket, date; `created_at`: created), three letters or more. */
-function wordsOf(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .map((word) => word.toLowerCase())
-    .filter((word) => word.length >= 3);
-}
-
 /**
  * Whether every window parameter names the ranged member: a word of the member's name is in the parameter's
  * name or description (`startDate` and `date`; "last updated after" and `updated_at`). A window over a member the
  * parameter does not name may bound another value the record does not show, so no verdict is drawn on it.
  */
 function namesMember(window: ListWindow): boolean {
-  const words = wordsOf(window.property ?? '');
+  // Words of three letters or more (`ticketDate`: ticket, date; `created_at`: created).
+  const words = nameWords(window.property ?? '').filter((word) => word.length >= 3);
   return words.length > 0 && window.parameters.every(({ parameter }) => {
     const text = `${parameter.name} ${parameter.description ?? ''} ${String(parameter.schema['description'] ?? '')}`.toLowerCase();
     return words.some((word) => text.includes(word));
