@@ -71,19 +71,31 @@ const NOT_AN_INTEGER = ['abc', '1.5', '-', '1e3', '0x10', '9223372036854775808',
 
 /** Ids that name no record: integers high in the id's range, or strings no implementation would assign. */
 export function absentIds(context: CheckContext, resource: ResourceModel): fc.Arbitrary<string> {
-  if (resource.idType === 'integer') {
-    const form = canonicalise(resource.idSchema);
+  const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
+  if (integerId(resource)) {
+    // A key the mock reads as text but the path types as an integer is drawn in the path's bounds.
+    const form = canonicalise(resource.idType === 'integer' ? resource.idSchema : (parameter?.schema ?? resource.idSchema));
     const [min, max] = form.kind === 'integer' ? integerBounds(form.min, form.max, context.target.integers, form.int64) : integerBounds(undefined, undefined, context.target.integers, true);
     return absentInteger(min, max).map(String);
   }
   // A string id is drawn as the path parameter's schema says (a UUID, a pattern) so that a correct server answers
   // 404, not 400; one the schema lets carry a prefix no implementation assigns gets that prefix, since a value
   // drawn from a loose schema (`format: string`) can be an id the target holds ("5").
-  const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
   const form = canonicalise(parameter?.schema ?? resource.idSchema);
   const prefixed = stringMatching(/^[a-z0-9]{12}$/).map((tail) => `conformance-absent-${tail}`);
   if (parameter === undefined || form.kind !== 'string' || isUnconstrainedString(form) || parameter.validate('conformance-absent-a0b1c2d3e4f5')) return prefixed;
   return validValues(parameter.schema, parameter.validate, { integers: context.target.integers, strings: 'ordinary' }).map(String);
+}
+
+/**
+ * Whether the id travels as an integer: the record's key is one, or the read's path parameter is typed `integer`
+ * (a record whose key the description leaves unnamed, read by `/addresses/{id}` with `id: integer`). Such an id is
+ * drawn as an integer, and only a segment that is no integer is malformed ("0" is a well-formed id).
+ */
+function integerId(resource: ResourceModel): boolean {
+  if (resource.idType === 'integer') return true;
+  const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
+  return parameter !== undefined && canonicalise(parameter.schema).kind === 'integer';
 }
 
 /** Segments tried as an id the spec constrains (a format, a pattern, lengths): those its own schema refuses. */
@@ -122,7 +134,7 @@ export function notFoundCheck(resource: ResourceModel, id: string, rule: string)
         const expected = valid ? absentStatuses(op) : context.target.strict ? [400, 404] : [400, 404, 422];
         await context.call(op, itemRequest(context, resource, op, value), expected);
       };
-      const malformed = resource.idType === 'integer' ? NOT_AN_INTEGER : malformedTexts(op, resource);
+      const malformed = integerId(resource) ? NOT_AN_INTEGER : malformedTexts(op, resource);
       for (const value of malformed) await attempt({ value, valid: false });
       // Absent ids asked on every run before the draws (D217): the draws mix them with malformed segments, and a
       // run whose every draw is malformed would never ask an id that is well formed and names no record.
