@@ -768,8 +768,14 @@ function recordBranch(read: Schema | undefined, others: readonly (Schema | undef
  * in `id` the create body does not take.
  */
 function pickIdProperty(all: Record<string, Schema>, parameter: string | undefined, createProperties: Record<string, Schema> | undefined, singular: string, description?: string, shownKey?: string): string | undefined {
-  // An id is a scalar: an object or array member (an envelope's record, a list) never names a record.
-  const properties = Object.fromEntries(Object.entries(all).filter(([, schema]) => !admittedTypes(schema).some((type) => type === 'object' || type === 'array')));
+  // An id is a scalar: an object or array member (an envelope's record, a list) never names a record, and neither
+  // does a member that can only be true or false (an envelope's `ok`, whose name `{webhook}` happens to end with).
+  const properties = Object.fromEntries(
+    Object.entries(all).filter(([, schema]) => {
+      const types = admittedTypes(schema);
+      return !types.some((type) => type === 'object' || type === 'array') && !(types.length > 0 && types.every((type) => type === 'boolean' || type === 'null'));
+    }),
+  );
   const names = Object.keys(properties);
   const flat = (name: string): string => name.replace(/[_-]/g, '').toLowerCase();
   if (parameter !== undefined && names.includes(parameter)) return parameter;
