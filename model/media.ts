@@ -20,17 +20,26 @@ export function mediaKind(mediaType: string): MediaKind {
 
 /**
  * The media type to name in `Content-Type` for a documented one: itself, or for a range (`*\/*` in specs generated
- * by Springdoc, `image/*`) a concrete type of it: `application/json`, `image/png`, `text/plain`, else
+ * by Springdoc, `image/*`, `audio/*`) a concrete type of it, so that a client whose `Accept` names the range takes
+ * it: `application/json`, `image/png`, `text/plain`, `audio/mpeg`, `video/mp4`, `font/woff2`, else
  * `application/octet-stream`.
  */
 export function concreteType(mediaType: string): string {
   const type = mediaType.split(';')[0]!.trim().toLowerCase();
   if (!type.includes('*')) return mediaType;
-  if (type === '*/*' || type === 'application/*') return 'application/json';
-  if (type === 'image/*') return 'image/png';
-  if (type === 'text/*') return 'text/plain';
-  return 'application/octet-stream';
+  return CONCRETE_OF_RANGE[type] ?? 'application/octet-stream';
 }
+
+/** A common concrete type of each media range descriptions document (jellyfin's `video/*`, elevenlabs' `audio/*`). */
+const CONCRETE_OF_RANGE: Readonly<Record<string, string>> = {
+  '*/*': 'application/json',
+  'application/*': 'application/json',
+  'image/*': 'image/png',
+  'text/*': 'text/plain',
+  'audio/*': 'audio/mpeg',
+  'video/*': 'video/mp4',
+  'font/*': 'font/woff2',
+};
 
 /** A body ready for the wire: text (sent as UTF-8) or bytes. */
 export type Payload = { text: string; bytes?: undefined } | { text?: undefined; bytes: Buffer };
