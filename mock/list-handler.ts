@@ -472,7 +472,7 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
     }
     const written = object[key];
     if (typeof written === 'string' && typeof value === 'number') object[key] = String(value);
-    else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
+    else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (member.absolute === true || typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
   }
 }
 
@@ -610,7 +610,7 @@ export function decodeCursor(cursor: string): string | undefined {
 /** One member of a wrapper's tree: the records, a fact, an object holding facts, or a fixed sample (JSON text). */
 type WrapperNode =
   | { key: string; kind: 'page' }
-  | { key: string; kind: 'fact'; holds: PageFact; href: boolean; nullable: boolean; required: boolean; schema: Schema }
+  | { key: string; kind: 'fact'; holds: PageFact; href: boolean; absolute: boolean; nullable: boolean; required: boolean; schema: Schema }
   | { key: string; kind: 'object'; children: WrapperNode[] }
   | { key: string; kind: 'sample'; json: string };
 
@@ -631,7 +631,7 @@ function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly
       const at = [...path, name];
       const fact = members.find((m) => sameStart(m.path, at) && (m.path.length === at.length || (m.path.length === at.length + 1 && m.path.at(-1) === 'href')));
       if (at.length === itemsPath.length && sameStart(itemsPath, at)) nodes.push({ key, kind: 'page' });
-      else if (fact !== undefined) nodes.push({ key, kind: 'fact', holds: fact.holds, href: fact.path.length > at.length, nullable: typesOf(sub).includes('null'), required: required.includes(name), schema: sub });
+      else if (fact !== undefined) nodes.push({ key, kind: 'fact', holds: fact.holds, href: fact.path.length > at.length, absolute: fact.absolute === true, nullable: typesOf(sub).includes('null'), required: required.includes(name), schema: sub });
       else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at)) || (itemsPath.length > at.length && sameStart(itemsPath, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
       else if (required.includes(name)) nodes.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
     }
@@ -668,18 +668,9 @@ function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): s
   if (node.holds === 'next' && typeof value === 'number' && mainType(node.schema) === 'string') value = String(value);
   // A link member whose format asks for an absolute URI, or whose example is one, gets the origin the request named
   // (D46, D336): a client that follows it as written then reaches this server.
-  if (node.holds.endsWith('Link') && isAbsoluteLink(node.schema) && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;
+  if (node.holds.endsWith('Link') && node.absolute && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;
   const json = JSON.stringify(value);
   return node.href ? `{"href":${json}}` : json;
-}
-
-const ABSOLUTE_FORMATS = new Set(['uri', 'url', 'iri']);
-
-/** Whether a link member is written absolute: its format says so, or its example is an absolute URL. */
-function isAbsoluteLink(schema: Schema): boolean {
-  if (ABSOLUTE_FORMATS.has(String(schema['format']))) return true;
-  const example = schema['example'] ?? (Array.isArray(schema['examples']) ? (schema['examples'] as unknown[])[0] : undefined);
-  return typeof example === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(example);
 }
 
 /** Whether a plain string schema admits `""`: typed string only, with no length floor, pattern, format, enum or const. */

@@ -299,12 +299,23 @@ function pageMembers(schema: Schema, itemsPath: MemberPath, paging: PagingModel 
       if (typeof sub !== 'object' || sub === null || isMarked(sub, 'writeOnly')) continue;
       const at = [...path, name];
       const fact = factOf(name, sub, path.at(-1), paging);
-      if (fact !== undefined) out.push({ path: fact.href ? [...at, 'href'] : at, holds: fact.holds });
+      if (fact !== undefined) out.push({ path: fact.href ? [...at, 'href'] : at, holds: fact.holds, ...(absoluteLink(fact.href ? objectShape(sub).properties['href'] : sub) ? { absolute: true } : {}) });
       else if (depth < 2 && (mainType(sub) === 'object' || Object.keys(memberProperties(sub)).length > 0)) walk(sub, at, depth + 1);
     }
   };
   walk(schema, [], 0);
   return out;
+}
+
+/**
+ * Whether a link is written absolute (D46, D336, D864): its schema's format asks for an absolute URI (`uri`, `url`,
+ * `iri`; `uri-reference` admits a path), or its example is an absolute URL. For a link object, `schema` is its `href`.
+ */
+export function absoluteLink(schema: Schema | undefined): boolean {
+  if (schema === undefined || typeof schema !== 'object') return false;
+  if (['uri', 'url', 'iri'].includes(String(schema['format'] ?? ''))) return true;
+  const example = schema['example'] ?? (Array.isArray(schema['examples']) ? (schema['examples'] as unknown[])[0] : undefined);
+  return typeof example === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(example);
 }
 
 function factOf(name: string, schema: Schema, parent: string | undefined, paging: PagingModel | undefined): { holds: PageFact; href: boolean } | undefined {

@@ -290,6 +290,8 @@ export type PageFact = 'total' | 'pages' | 'page' | 'offset' | 'size' | 'returne
 export interface PageMember {
   path: MemberPath;
   holds: PageFact;
+  /** A link whose schema asks for an absolute URL (`format: uri`, an absolute example): never a path alone (D864). */
+  absolute?: boolean | undefined;
 }
 
 /**
