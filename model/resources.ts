@@ -924,14 +924,16 @@ export function envelopeMember(schema: Schema | undefined, record: Schema | unde
   if (branch !== undefined) return branch.member;
   const properties = objectShape(schema).properties;
   const all = Object.keys(properties);
-  const candidates = Object.entries(properties).filter(
-    ([name, sub]) => typeof sub === 'object' && sub !== null && !typesOf(sub).includes('array') && Object.keys(objectShape(sub).properties).length > 0 && all.every((other) => other === name || ENVELOPE_EXTRAS.has(flat(other))),
-  );
+  const objects = Object.entries(properties).filter(([, sub]) => typeof sub === 'object' && sub !== null && !typesOf(sub).includes('array') && Object.keys(objectShape(sub).properties).length > 0);
+  const candidates = objects.filter(([name]) => all.every((other) => other === name || ENVELOPE_EXTRAS.has(flat(other))));
   const found =
     (record === undefined ? undefined : candidates.find(([, sub]) => sameRecords(sub, record))) ??
     candidates.find(([name]) => names.includes(flat(name))) ??
     candidates.find(([name]) => ENVELOPE_NAMES.has(flat(name))) ??
-    (all.length === 1 ? candidates[0] : undefined);
+    (all.length === 1 ? candidates[0] : undefined) ??
+    // A member named like the resource that holds its very record, beside what the operation also answers (a
+    // create's `action`, `next_actions`, `root_password`): the record is that member (D865).
+    (record === undefined ? undefined : objects.find(([name, sub]) => names.includes(flat(name)) && sameRecords(sub, record)));
   return found?.[0];
 }
 
