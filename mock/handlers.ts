@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor, fillServedPage, listHandler, pastEndNotFoun
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
+import { listedStart } from './listed-start.js';
 import { answerFit, listAlign } from './answer-fit.js';
 import { answersArray, memberSourceOf, memberWriteHandler, memberWriteOf, type MemberSource } from './member-writes.js';
 import { removeBelow } from './cascade.js';
@@ -144,6 +145,8 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
         const uploads = uploadMembers(resource);
         // The caller's own record (`owner` of `POST /user/repos`, D242), then members spelled from others (D241).
         const fillCaller = callerFill(resource, context.operations ?? []);
+        // A member the list filters on by default, left out, starts in that default, so the list shows the record (D841).
+        const startListed = listedStart(resource);
         // The largest number this mock has given under each parent: a number freed by a delete is never given again
         // (a client's link to the deleted record must not find a new one, D245).
         const issued = new Map<string, bigint>();
@@ -175,6 +178,7 @@ export function compileHandler(op: OperationModel, context: HandlerContext = { b
           // What an uploaded file carries (its name, size, media type) is kept where the record names it (D151).
           const made = keepUploadFacts(uploads, recordFromBody(resource, sentBody), sentBody, files);
           fillCaller?.(made);
+          startListed?.(made, sentBody);
           const aligned = fit === undefined ? made : fit.align(made);
           const fields = linked(listed()?.(aligned) ?? aligned, path);
           // A state that follows the record's own time window is the phase the window is in (D433).

@@ -159,7 +159,9 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
       // An offset whose minimum is 1 counts positions from 1 (D621): offset 1 is the first record.
       const base = paging.first ?? 0;
       offset = Number(query[paging.parameter] ?? base) - base;
-      if (offset < 0) return invalid(`${paging.parameter} must be at least ${base}, got ${offset + base}`);
+      // Below the first position: refused where the schema's minimum says so, else the list's start (D840's default of 1).
+      if (offset < 0 && op.queryParams.find((parameter) => parameter.name === paging.parameter)?.schema['minimum'] !== undefined) return invalid(`${paging.parameter} must be at least ${base}, got ${offset + base}`);
+      offset = Math.max(offset, 0);
       offset = Math.min(offset, MAX_OFFSET);
     } else if (paging?.kind === 'cursor') {
       const cursor = query[paging.parameter];

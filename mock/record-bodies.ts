@@ -178,7 +178,7 @@ function plan(resource: ResourceModel): Plan {
     const sent = named.flatMap(admittedTypes);
     // Checked where the body's types and the record's differ, or where the body does not say (a value may not fit).
     const differ = sent.some((type) => !types.has(type) && !(type === 'integer' && types.has('number')));
-    if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types, keys: types.has('object') ? keyMembers(name, schema, named, resource.properties) : new Map() });
+    if (named.length > 0 && (differ || sent.length === 0)) converted.push({ name, types, keys: types.has('object') ? keyMembers(name, schema, named, resource.properties, resource.idProperty) : new Map() });
   }
   const enumerated: Plan['enumerated'] = [];
   for (const [name, schema] of Object.entries(resource.properties)) {
@@ -287,17 +287,19 @@ const KEY_NAMES = ['slug', 'id', 'key', 'code', 'uuid'];
  * For a record member held as an object (`region: {slug, name, …}`) that a write sends as a scalar (`region: "ams3"`),
  * the member of that object the scalar stands for, by the scalar's JSON type (spec/DECISIONS.md › D337): one of the
  * object's scalar members admitting that type, the one the write member's description names as a word ("the slug
- * identifier for the region") else the first conventional key name (`slug`, `id`…); and the record's scalar
+ * identifier for the region") else the first conventional key name (`slug`, `id`…), else the name of the record's
+ * own key, `ownKey` (D843: asana's `gid` keys every object of its description); and the record's scalar
  * members named `<member>_<key>` or `<member><Key>` (`size_slug`) that hold the same value. Empty when none fits.
  */
-function keyMembers(name: string, schema: Schema, written: readonly Schema[], properties: Readonly<Record<string, Schema>>): Map<string, { member: string; siblings: string[] }> {
+function keyMembers(name: string, schema: Schema, written: readonly Schema[], properties: Readonly<Record<string, Schema>>, ownKey: string): Map<string, { member: string; siblings: string[] }> {
   const out = new Map<string, { member: string; siblings: string[] }>();
   const inner = objectShape(schema).properties;
   const descriptions = written.flatMap((part) => [part, ...(['oneOf', 'anyOf'] as const).flatMap((keyword) => (Array.isArray(part[keyword]) ? (part[keyword] as Schema[]) : []))]).map((part) => String(part['description'] ?? '')).join(' ');
   const words = new Set(descriptions.toLowerCase().split(/[^a-z0-9_]+/));
   for (const type of ['string', 'integer', 'number']) {
     const candidates = Object.entries(inner).filter(([, sub]) => typeof sub === 'object' && sub !== null && admittedTypes(sub).some((admitted) => admitted === type || (admitted === 'number' && type === 'integer'))).map(([member]) => member);
-    const member = candidates.find((candidate) => words.has(candidate.toLowerCase())) ?? KEY_NAMES.find((candidate) => candidates.includes(candidate));
+    // Last, the name the record's own key has (`gid`): a description keys its objects alike (D843).
+    const member = candidates.find((candidate) => words.has(candidate.toLowerCase())) ?? [...KEY_NAMES, ownKey].find((candidate) => candidates.includes(candidate));
     if (member === undefined) continue;
     const siblings = [`${name}_${member}`, `${name}${member.charAt(0).toUpperCase()}${member.slice(1)}`].filter((sibling) => {
       const sub = properties[sibling];

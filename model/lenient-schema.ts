@@ -15,6 +15,7 @@ export const LENIENT_KINDS = {
   'examples-list': '`examples` of a media type, parameter or header written as a list, read as unnamed examples',
   'example-without-value': 'named examples holding the value itself instead of `value`, read as that value',
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
+  'closed-beside-allof': '`additionalProperties: false` beside `allOf` with no `properties` of its own (which admits no member at all), read as closing the object over the parts\' members (`unevaluatedProperties: false`, D845)',
   'enum-of-another-type': "an `enum` none of whose values its own scalar `type` admits, read in that type where each converts exactly (`\"1\"` as 1, `true` as \"true\"), else left out",
 } as const;
 
@@ -70,6 +71,13 @@ export function normaliseKeywords(schema: Schema, openapi30: boolean, tally: Len
     schema['examples'] = [schema['examples']];
   } else if (openapi30 && Array.isArray(schema['examples'])) countKind(tally, 'examples-in-3.0');
   if (Object.keys(schema).some((key) => !KNOWN_KEYWORDS.has(key) && !key.startsWith('x-'))) countKind(tally, 'unknown-keyword');
+  // `additionalProperties: false` sees only the properties beside it: with every member in `allOf` parts it admits
+  // no member, not even a required one, so no body could be valid. Its authors meant the parts' members (D845).
+  if (schema['additionalProperties'] === false && Array.isArray(schema['allOf']) && schema['allOf'].length > 0 && schema['properties'] === undefined && schema['patternProperties'] === undefined && schema['unevaluatedProperties'] === undefined) {
+    countKind(tally, 'closed-beside-allof');
+    delete schema['additionalProperties'];
+    schema['unevaluatedProperties'] = false;
+  }
   if (!('nullable' in schema)) return schema;
   const nullable = schema['nullable'] === true;
   delete schema['nullable'];

@@ -151,7 +151,7 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
         paging =
           part === 'page'
             ? { kind: 'page', parameter: parameter.name, first: firstPage(parameter.schema) }
-            : part === 'offset' && parameter.schema['minimum'] === 1
+            : part === 'offset' && countsFromOne(parameter.schema)
               ? { kind: 'offset', parameter: parameter.name, first: 1 }
               : { kind: part, parameter: parameter.name };
       }
@@ -411,4 +411,14 @@ export function nextPageValue(list: ListModel, body: unknown, headers: Readonly<
     }
   }
   return undefined;
+}
+
+/**
+ * Whether an offset parameter's schema counts positions from 1 (spec/DECISIONS.md › D621, D840): its `minimum` is 1,
+ * or it states no minimum and its `default` is 1. The default is where a client that leaves the parameter out
+ * starts, the list's beginning, so a default of 1 read as a count of records to skip would hide the first record
+ * from every client at its defaults (OpenSearch's `startIndex`, "the first index of the query result").
+ */
+function countsFromOne(schema: Schema): boolean {
+  return schema['minimum'] === 1 || (schema['minimum'] === undefined && schema['exclusiveMinimum'] === undefined && schema['default'] === 1);
 }

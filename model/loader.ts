@@ -195,6 +195,10 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
       return { status: status.toUpperCase(), mediaType: main?.mediaType, schema: main?.schema, validate: main?.validate, example: main?.examples[0]?.value, examples: main?.examples ?? [], contents, headers, ...(description === undefined ? {} : { description }), ...(links.length === 0 ? {} : { links }) };
     });
     const success = responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
+    // A success documented only as a range (`2XX`) is the response of the status a server gives within it (D844):
+    // every reading of the operation's answer (the record a create or read answers, a list's page) finds it there.
+    const range = responses.findIndex((r) => r.status === '2XX');
+    if (range >= 0 && !responses.some((r) => /^2\d\d$/.test(r.status))) responses.splice(range, 0, { ...responses[range]!, status: String(success) });
     const requirements = (op['security'] as Record<string, string[]>[] | undefined) ?? documentSecurity ?? [];
     const security = requirements.some((r) => Object.keys(r).length === 0) ? [] : requirements.flatMap((r) => Object.keys(r).slice(0, 1).flatMap((name) => authScheme(name, securitySchemes[name])));
     return {

@@ -477,7 +477,8 @@ export function objectShape(schema: Schema): ObjectShape {
     const props = ('properties' in part ? part.properties : {}) as Record<string, Schema>;
     for (const [name, sub] of Object.entries(props)) properties[name] = properties[name] === undefined ? sub : { allOf: [properties[name], sub] };
     for (const name of (('required' in part ? part.required : []) as string[]) ?? []) required.add(name);
-    const extra = 'additional' in part ? part.additional : part['additionalProperties'];
+    // `unevaluatedProperties: false` closes the object over every part's members, as this merged view does (D845).
+    const extra = 'additional' in part ? part.additional : part['unevaluatedProperties'] === false ? false : part['additionalProperties'];
     if (extra === false) additional = false;
     else if (typeof extra === 'object' && extra !== null && additional !== false && Object.keys(additional).length === 0) additional = extra as Schema;
   }

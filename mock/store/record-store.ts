@@ -293,7 +293,9 @@ function exampleIds(resource: ResourceModel): string[] {
 /**
  * How a store draws a new string id whose schema names a format a counter's digits would break (D77): `uuid`, an
  * `ipv4`/`ipv6` address (DigitalOcean's floating IPs are named by theirs), an `email`, a `hostname`, a `uri`; drawn
- * at random, drawn again on a clash. A UUID example of the id with no format declared draws UUIDs too. `undefined`: the id is a counter as text.
+ * at random, drawn again on a clash. A UUID example of the id with no format declared draws UUIDs too. A `pattern` the
+ * item path's parameter declares where the record's schema states none is drawn to (D842), as the record's own is
+ * (D394). `undefined`: the id is a counter as text.
  */
 export function idDrawer(resource: ResourceModel): (() => string) | undefined {
   if (resource.idType !== 'string') return undefined;
@@ -319,8 +321,12 @@ export function idDrawer(resource: ResourceModel): (() => string) | undefined {
     case 'url':
     case 'iri':
       return () => `https://example.com/${hex(8)}`;
-    default:
-      return fittingDrawer(resource.idSchema);
+    default: {
+      // The item path's parameter may hold the key to a pattern the record's schema leaves out (D842): a key drawn
+      // without it would be refused by the very path a client reads the record by. Drawn whole (anchored).
+      const pattern = resource.idSchema['pattern'] === undefined ? parameters.map((param) => param.schema['pattern']).find((found): found is string => typeof found === 'string') : undefined;
+      return fittingDrawer(pattern === undefined ? resource.idSchema : { ...resource.idSchema, pattern: `^(?:${pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, '')})$` });
+    }
   }
 }
 
