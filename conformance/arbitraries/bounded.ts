@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * Thrown while generating when no value satisfying a schema could be drawn within the bounds of
- * {@link boundedFilter} (tries and time). It says the suite could not build an input, never that the target is
+ * {@link boundedFilter} (tries and nodes drawn). It says the suite could not build an input, never that the target is
  * wrong: `runCheck` turns it into advice on a passing check.
  */
 export class GenerationGaveUp extends Error {
@@ -29,23 +29,47 @@ export class NotRun extends GenerationGaveUp {
   }
 }
 
-/** Bounds of one generation: at most `tries` draws and `ms` milliseconds, whichever ends first. */
+/**
+ * Bounds of one generation, both counts of work and never of time, so that a seed draws the same on an idle machine
+ * and on a loaded one (D800): at most `tries` candidates, and at most `nodes` nodes of drawn values (see
+ * {@link nodesOf}) counted over every candidate drawn while the generation lasts, nested generations' included.
+ */
 export interface GenerationBounds {
   tries: number;
-  ms: number;
+  nodes: number;
 }
 
-/** Draws tried for a first value (nothing found yet to fall back on): the search is worth some time once. */
-const FIRST_BOUNDS: GenerationBounds = { tries: 2_000, ms: 2_000 };
+/** Draws tried for a first value (nothing found yet to fall back on): the search is worth some work once. */
+const FIRST_BOUNDS: GenerationBounds = { tries: 2_000, nodes: 50_000 };
 /** Draws tried once valid values are known: past these a known valid value is reused instead. */
-const LATER_BOUNDS: GenerationBounds = { tries: 60, ms: 100 };
+const LATER_BOUNDS: GenerationBounds = { tries: 60, nodes: 10_000 };
+/** Candidates every generation may draw whatever its work so far: a nested one is not left without a try. */
+const MIN_TRIES = 3;
 /** Valid values kept per arbitrary to fall back on. */
 const POOL_SIZE = 16;
 
 /**
+ * Nodes of every candidate drawn by any bounded generation in this process: a counter only ever read as the
+ * difference between two of its readings within one synchronous generation, so no run learns anything from it.
+ */
+let drawnNodes = 0;
+
+/**
+ * The size of a drawn value as work: one node for it, and for each member or item at any depth (a string is one
+ * node, whatever its length). Building a candidate, validating it and encoding it each cost about this many steps.
+ */
+function nodesOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 1;
+  let nodes = 1;
+  if (Array.isArray(value)) for (const item of value) nodes += nodesOf(item);
+  else for (const member of Object.values(value)) nodes += nodesOf(member);
+  return nodes;
+}
+
+/**
  * `arbitrary` filtered by `predicate`, with every generation bounded (fast-check's `filter` draws without end, and
  * a rare predicate, such as a `pattern` with a length or two `oneOf` branches that overlap, stalls a run). Valid
- * values met are kept (a few); when a draw runs out of tries or time, one of them is reused, chosen by the
+ * values met are kept (a few); when a draw runs out of tries or work, one of them is reused, chosen by the
  * same random source, so runs stay reproducible from their seed. With none known yet, it throws
  * {@link GenerationGaveUp} naming `what` (a function is called only then: the text of a large schema is costly to
  * write for every arbitrary built and is read only when one gives up). Shrinking keeps only values the predicate accepts.
@@ -67,9 +91,11 @@ class BoundedFilter<T> extends fc.Arbitrary<T> {
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
     const bounds = this.pool.length === 0 ? FIRST_BOUNDS : LATER_BOUNDS;
-    const deadline = performance.now() + bounds.ms;
-    for (let tries = 0; tries < bounds.tries && (tries < 3 || performance.now() < deadline); tries++) {
+    // Counted from here: the nodes of this generation's candidates and of those its nested generations drew.
+    const start = drawnNodes;
+    for (let tries = 0; tries < bounds.tries && (tries < MIN_TRIES || drawnNodes - start < bounds.nodes); tries++) {
       const drawn = this.arbitrary.generate(mrng, biasFactor);
+      drawnNodes += nodesOf(drawn.value);
       if (this.predicate(drawn.value)) {
         if (this.pool.length < POOL_SIZE) this.pool.push(drawn);
         return drawn;
