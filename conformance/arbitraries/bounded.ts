@@ -66,6 +66,39 @@ function nodesOf(value: unknown): number {
   return nodes;
 }
 
+/** What a reusable arbitrary must forget between draws: the values and give-ups its earlier draws found. */
+interface Learning {
+  forget(): void;
+}
+
+/** The generations made while {@link reusable} builds an arbitrary, to forget before each of its draws. */
+let building: Learning[] | undefined;
+
+/**
+ * `build()`, built once and drawn from many times, each draw the one a newly built arbitrary makes: the function
+ * returned hands back the same arbitrary with what its bounded generations learned (valid values kept, a first
+ * choice given up, {@link orElse}) forgotten, so a draw's outcome never depends on the draws before it. Building a
+ * large body's arbitraries once instead of once per seed saves their making and their garbage (D802). Errors:
+ * what `build` throws.
+ */
+export function reusable<T>(build: () => fc.Arbitrary<T>): () => fc.Arbitrary<T> {
+  const outer = building;
+  const held: Learning[] = [];
+  building = held;
+  let arbitrary: fc.Arbitrary<T>;
+  try {
+    arbitrary = build();
+  } finally {
+    building = outer;
+  }
+  // Built inside another reusable build: that one forgets these too.
+  outer?.push(...held);
+  return () => {
+    for (const learning of held) learning.forget();
+    return arbitrary;
+  };
+}
+
 /**
  * `arbitrary` filtered by `predicate`, with every generation bounded (fast-check's `filter` draws without end, and
  * a rare predicate, such as a `pattern` with a length or two `oneOf` branches that overlap, stalls a run). Valid
@@ -78,7 +111,7 @@ export function boundedFilter<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: 
   return new BoundedFilter(arbitrary, predicate, what);
 }
 
-class BoundedFilter<T> extends fc.Arbitrary<T> {
+class BoundedFilter<T> extends fc.Arbitrary<T> implements Learning {
   private readonly pool: fc.Value<T>[] = [];
 
   constructor(
@@ -87,6 +120,11 @@ class BoundedFilter<T> extends fc.Arbitrary<T> {
     private readonly what: string | (() => string),
   ) {
     super();
+    building?.push(this);
+  }
+
+  forget(): void {
+    this.pool.length = 0;
   }
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
@@ -125,7 +163,7 @@ export function orElse<T>(first: fc.Arbitrary<T>, second: fc.Arbitrary<T>): fc.A
   return new OrElse(first, second);
 }
 
-class OrElse<T> extends fc.Arbitrary<T> {
+class OrElse<T> extends fc.Arbitrary<T> implements Learning {
   private gaveUp = false;
 
   constructor(
@@ -133,6 +171,11 @@ class OrElse<T> extends fc.Arbitrary<T> {
     private readonly second: fc.Arbitrary<T>,
   ) {
     super();
+    building?.push(this);
+  }
+
+  forget(): void {
+    this.gaveUp = false;
   }
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
