@@ -6,7 +6,7 @@ import { compile, createAjv, objectShape, type Schema, type Validator } from '..
 import { canonicalJson, toView } from '../../model/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
-import { boundedFilter, GenerationGaveUp, orElse } from './bounded.js';
+import { boundedFilter, GenerationGaveUp, orElse, reusable } from './bounded.js';
 import { admitsValue, validValues, type ValueOptions } from './schema-values.js';
 import { withNarrowings, type Narrowings } from './narrowed.js';
 
@@ -292,8 +292,30 @@ function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
  */
 const ordinary = new WeakMap<OperationModel, Map<string, Record<string, unknown> | GenerationGaveUp>>();
 
+/**
+ * The arbitrary of the bodies of `op` that one draw of {@link ordinaryBody} or {@link fullestBody} samples, built
+ * once for the last few operations asked and drawn from afresh each time (D802): a check asks many seeds of one
+ * operation in a row (a list's population, the twelve bodies of a narrow update, a parent's set-up), and building a
+ * large body's arbitraries cost as much as drawing from them. Errors: what building throws (NotRun).
+ */
+function seedDraws(op: OperationModel, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
+  const key = `${options.integers} ${options.full === true}`;
+  let built = recentDraws.get(op);
+  if (built === undefined) built = new Map();
+  recentDraws.delete(op);
+  recentDraws.set(op, built);
+  if (recentDraws.size > RECENT_DRAWS) recentDraws.delete(recentDraws.keys().next().value!);
+  let fresh = built.get(key);
+  if (fresh === undefined) built.set(key, (fresh = reusable(() => drawnBodies(op, options))));
+  return fresh();
+}
+
+/** Operations whose draws' arbitraries are kept, most recent last: few, as a large body's tree holds megabytes. */
+const recentDraws = new Map<OperationModel, Map<string, () => fc.Arbitrary<Record<string, unknown>>>>();
+const RECENT_DRAWS = 4;
+
 function drawOrdinary(op: OperationModel, integers: ValueOptions['integers'], seed: number, requiredOnly: boolean): Record<string, unknown> {
-  const [value] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
+  const [value] = fc.sample(seedDraws(op, { integers, strings: 'ordinary' }), { numRuns: 1, seed });
   const body = value ?? {};
   if (!requiredOnly) return body;
   const form = bodyForm(op);
@@ -320,7 +342,7 @@ export function fullestBody(context: PinsHolder, op: OperationModel, integers: V
   if (known !== undefined) return withPins(context, op, structuredClone(known));
   let body: Record<string, unknown>;
   try {
-    [body = unpinnedBody(op, integers, seed)] = fc.sample(drawnBodies(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
+    [body = unpinnedBody(op, integers, seed)] = fc.sample(seedDraws(op, { integers, strings: 'ordinary', full: true }), { numRuns: 1, seed });
   } catch (error) {
     if (!(error instanceof GenerationGaveUp)) throw error;
     body = unpinnedBody(op, integers, seed);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * Thrown while generating when no value satisfying a schema could be drawn within the bounds of
- * {@link boundedFilter} (tries and time). It says the suite could not build an input, never that the target is
+ * {@link boundedFilter} (tries and nodes drawn). It says the suite could not build an input, never that the target is
  * wrong: `runCheck` turns it into advice on a passing check.
  */
 export class GenerationGaveUp extends Error {
@@ -29,23 +29,80 @@ export class NotRun extends GenerationGaveUp {
   }
 }
 
-/** Bounds of one generation: at most `tries` draws and `ms` milliseconds, whichever ends first. */
+/**
+ * Bounds of one generation, both counts of work and never of time, so that a seed draws the same on an idle machine
+ * and on a loaded one (D800): at most `tries` candidates, and at most `nodes` nodes of drawn values (see
+ * {@link nodesOf}) counted over every candidate drawn while the generation lasts, nested generations' included.
+ */
 export interface GenerationBounds {
   tries: number;
-  ms: number;
+  nodes: number;
 }
 
-/** Draws tried for a first value (nothing found yet to fall back on): the search is worth some time once. */
-const FIRST_BOUNDS: GenerationBounds = { tries: 2_000, ms: 2_000 };
+/** Draws tried for a first value (nothing found yet to fall back on): the search is worth some work once. */
+const FIRST_BOUNDS: GenerationBounds = { tries: 2_000, nodes: 50_000 };
 /** Draws tried once valid values are known: past these a known valid value is reused instead. */
-const LATER_BOUNDS: GenerationBounds = { tries: 60, ms: 100 };
+const LATER_BOUNDS: GenerationBounds = { tries: 60, nodes: 10_000 };
+/** Candidates every generation may draw whatever its work so far: a nested one is not left without a try. */
+const MIN_TRIES = 3;
 /** Valid values kept per arbitrary to fall back on. */
 const POOL_SIZE = 16;
 
 /**
+ * Nodes of every candidate drawn by any bounded generation in this process: a counter only ever read as the
+ * difference between two of its readings within one synchronous generation, so no run learns anything from it.
+ */
+let drawnNodes = 0;
+
+/**
+ * The size of a drawn value as work: one node for it, and for each member or item at any depth (a string is one
+ * node, whatever its length). Building a candidate, validating it and encoding it each cost about this many steps.
+ */
+function nodesOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 1;
+  let nodes = 1;
+  if (Array.isArray(value)) for (const item of value) nodes += nodesOf(item);
+  else for (const member of Object.values(value)) nodes += nodesOf(member);
+  return nodes;
+}
+
+/** What a reusable arbitrary must forget between draws: the values and give-ups its earlier draws found. */
+interface Learning {
+  forget(): void;
+}
+
+/** The generations made while {@link reusable} builds an arbitrary, to forget before each of its draws. */
+let building: Learning[] | undefined;
+
+/**
+ * `build()`, built once and drawn from many times, each draw the one a newly built arbitrary makes: the function
+ * returned hands back the same arbitrary with what its bounded generations learned (valid values kept, a first
+ * choice given up, {@link orElse}) forgotten, so a draw's outcome never depends on the draws before it. Building a
+ * large body's arbitraries once instead of once per seed saves their making and their garbage (D802). Errors:
+ * what `build` throws.
+ */
+export function reusable<T>(build: () => fc.Arbitrary<T>): () => fc.Arbitrary<T> {
+  const outer = building;
+  const held: Learning[] = [];
+  building = held;
+  let arbitrary: fc.Arbitrary<T>;
+  try {
+    arbitrary = build();
+  } finally {
+    building = outer;
+  }
+  // Built inside another reusable build: that one forgets these too.
+  outer?.push(...held);
+  return () => {
+    for (const learning of held) learning.forget();
+    return arbitrary;
+  };
+}
+
+/**
  * `arbitrary` filtered by `predicate`, with every generation bounded (fast-check's `filter` draws without end, and
  * a rare predicate, such as a `pattern` with a length or two `oneOf` branches that overlap, stalls a run). Valid
- * values met are kept (a few); when a draw runs out of tries or time, one of them is reused, chosen by the
+ * values met are kept (a few); when a draw runs out of tries or work, one of them is reused, chosen by the
  * same random source, so runs stay reproducible from their seed. With none known yet, it throws
  * {@link GenerationGaveUp} naming `what` (a function is called only then: the text of a large schema is costly to
  * write for every arbitrary built and is read only when one gives up). Shrinking keeps only values the predicate accepts.
@@ -54,7 +111,7 @@ export function boundedFilter<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: 
   return new BoundedFilter(arbitrary, predicate, what);
 }
 
-class BoundedFilter<T> extends fc.Arbitrary<T> {
+class BoundedFilter<T> extends fc.Arbitrary<T> implements Learning {
   private readonly pool: fc.Value<T>[] = [];
 
   constructor(
@@ -63,13 +120,20 @@ class BoundedFilter<T> extends fc.Arbitrary<T> {
     private readonly what: string | (() => string),
   ) {
     super();
+    building?.push(this);
+  }
+
+  forget(): void {
+    this.pool.length = 0;
   }
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
     const bounds = this.pool.length === 0 ? FIRST_BOUNDS : LATER_BOUNDS;
-    const deadline = performance.now() + bounds.ms;
-    for (let tries = 0; tries < bounds.tries && (tries < 3 || performance.now() < deadline); tries++) {
+    // Counted from here: the nodes of this generation's candidates and of those its nested generations drew.
+    const start = drawnNodes;
+    for (let tries = 0; tries < bounds.tries && (tries < MIN_TRIES || drawnNodes - start < bounds.nodes); tries++) {
       const drawn = this.arbitrary.generate(mrng, biasFactor);
+      drawnNodes += nodesOf(drawn.value);
       if (this.predicate(drawn.value)) {
         if (this.pool.length < POOL_SIZE) this.pool.push(drawn);
         return drawn;
@@ -99,7 +163,7 @@ export function orElse<T>(first: fc.Arbitrary<T>, second: fc.Arbitrary<T>): fc.A
   return new OrElse(first, second);
 }
 
-class OrElse<T> extends fc.Arbitrary<T> {
+class OrElse<T> extends fc.Arbitrary<T> implements Learning {
   private gaveUp = false;
 
   constructor(
@@ -107,6 +171,11 @@ class OrElse<T> extends fc.Arbitrary<T> {
     private readonly second: fc.Arbitrary<T>,
   ) {
     super();
+    building?.push(this);
+  }
+
+  forget(): void {
+    this.gaveUp = false;
   }
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {

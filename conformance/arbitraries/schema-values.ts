@@ -79,7 +79,16 @@ export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.A
     case 'object': {
       const model = Object.fromEntries(Object.entries(form.properties).map(([name, sub]) => [name, valueOf(sub, options, depth + 1)]));
       const required = options.full === true ? Object.keys(model) : form.required.filter((name) => name in model);
-      return orNull(fc.record(model, { requiredKeys: required }), form.nullable);
+      const optional = Object.keys(model).filter((name) => !required.includes(name));
+      if (optional.length <= MAX_OPTIONAL_MEMBERS) return orNull(fc.record(model, { requiredKeys: required }), form.nullable);
+      // An object of dozens of optional members, each drawn five times in six, made bodies of thousands of nodes:
+      // a few of them, chosen afresh at each draw, still reach every member across draws (D803).
+      const chosen = fc.subarray(optional, { maxLength: MAX_OPTIONAL_MEMBERS });
+      const drawn = (names: string[]): fc.Arbitrary<Record<string, unknown>> => {
+        const kept = Object.keys(model).filter((name) => required.includes(name) || names.includes(name));
+        return fc.record(Object.fromEntries(kept.map((name) => [name, model[name]!])), { requiredKeys: kept });
+      };
+      return orNull(chosen.chain(drawn), form.nullable);
     }
     case 'union':
       // A union whose every branch is impossible admits no value: the check needing one is not run (D160).
@@ -128,6 +137,12 @@ function describeSchema(schema: Schema): string {
   const text = JSON.stringify(schema);
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
+
+/**
+ * Optional members an object draws at most (D803), where it declares more: all of them (the fullest body) only when
+ * `full` asks for every member.
+ */
+const MAX_OPTIONAL_MEMBERS = 12;
 
 /** Largest magnitude drawn for a `format: float` number: quarters up to it are exact in single precision, and a float's shortest printing writes them as they are. */
 const SINGLE_SPAN = 2 ** 15;

@@ -34,10 +34,20 @@ export const unusualString: fc.Arbitrary<string> = fc.oneof(
 
 const ALNUM = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 
-/** Letters and digits with a length in [min, max] (code points, as JSON Schema counts them). */
+/**
+ * Letters and digits with a length in [min, max] (code points, as JSON Schema counts them). One arbitrary per pair of
+ * bounds: fast-check builds a string arbitrary's tables as it is made, and a large body names the same bounds
+ * hundreds of times (D801).
+ */
 export function boundedString(min: number, max: number | undefined): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...ALNUM), minLength: min, maxLength: Math.max(min, max ?? min + 24) });
+  const key = `${min} ${max ?? ''}`;
+  let arbitrary = lengths.get(key);
+  if (arbitrary === undefined) lengths.set(key, (arbitrary = fc.string({ unit: fc.constantFrom(...ALNUM), minLength: min, maxLength: Math.max(min, max ?? min + 24) })));
+  return arbitrary;
 }
+
+/** The string arbitraries of {@link boundedString}, by bounds: what the bounds alone determine (an arbitrary holds no state). */
+const lengths = new Map<string, fc.Arbitrary<string>>();
 
 const label = fc.stringMatching(/^[a-z][a-z0-9]{0,9}$/);
 
