@@ -30,10 +30,9 @@ describe('generation is bounded and never a failure of the target', () => {
   });
 
   test('a schema no value satisfies gives up within the bounds, with GenerationGaveUp, instead of drawing for ever', () => {
+    // How many tries a give-up takes, on any clock, is bounded-clock.test.ts's: a count, never a time.
     const same: Schema = { type: 'integer', minimum: 1, maximum: 3 };
-    const started = performance.now();
     expect(() => draw({ oneOf: [same, same] })).toThrow(GenerationGaveUp);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
