@@ -427,7 +427,8 @@ function danglingReference(op: OperationModel, operations: readonly OperationMod
     const next = (index: number): Maybe<OperationResult | undefined> => {
       for (let i = index; i < held.length; i++) {
         const { reference, resource } = held[i]!;
-        const value = body[reference.member];
+        // A number arrives as its exact literal (int64 digits kept): its value is the key looked up (D820).
+        const value = filterKey(body[reference.member]);
         const store = storeOf?.(resource.name);
         if (store === undefined || (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint')) continue;
         return andThen(store.get(pathId(resource, value)), (json) => (json === undefined ? refusal(reference, value) : next(i + 1)));
