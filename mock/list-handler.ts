@@ -505,6 +505,11 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   // A page of size 0 still stands where it was asked: its offset and number are facts a wrapper may require.
   // The offset said and linked is the parameter's own: the position counted from 1 where the parameter counts so (D621).
   const base = paging?.kind === 'offset' ? (paging.first ?? 0) : 0;
+  // A list no parameter pages is one page, the first: it stands at offset 0, page 1, facts a wrapper may require (D824).
+  if (paging === undefined) {
+    facts.offset = offset;
+    facts.page = 1;
+  }
   if (paging !== undefined && paging.kind !== 'cursor') {
     facts.offset = offset + base;
     facts.page = paging.kind === 'page' ? (at.page ?? paging.first) : Number.isFinite(limit) && limit > 0 ? Math.floor(offset / limit) + 1 : 1;
