@@ -39,7 +39,9 @@ export function listProblems(resource: ResourceModel, op: OperationModel, query:
   const problems: { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] = [];
   const records = listedRecords(resource, body);
   const at = listPointer(resource);
-  for (const filter of resource.filters) {
+  // A list of keys (`ticketIds: ["1"]`, D231) shows no member a filter could be judged by (D825).
+  const keys = records.length > 0 && records.every((record) => record === null || typeof record !== 'object' || isLosslessNumber(record));
+  for (const filter of keys ? [] : resource.filters) {
     const texts = query.getAll(filter.parameter.name);
     if (texts.length !== 1) continue;
     // A value asking for every record (`state=all`, D142) filters nothing.
