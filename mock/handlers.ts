@@ -12,7 +12,7 @@ import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel, ResponseModel } from '../model/model.js';
 import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
-import { decodeCursor, encodeCursor, fillServedPage, listHandler, pastEndNotFound, servedRangeFilter, setQuery } from './list-handler.js';
+import { decodeCursor, encodeCursor, fillServedPage, leavesOutEmpty, listHandler, pastEndNotFound, servedRangeFilter, setQuery } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
@@ -756,6 +756,7 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
     let holder = whole as Record<string, unknown>;
     for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;
     holder[path.at(-1)!] = page;
+    if (page.length === 0 && leavesOutEmpty(list)) Reflect.deleteProperty(holder, path.at(-1)!);
     return withHeaders(exactJson(whole));
   };
 }
