@@ -79,6 +79,8 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   if (schema === undefined) return true;
   // A member the record marks `readOnly` is the server's, whatever a write body may carry.
   if (isMarked(schema, 'readOnly')) return false;
+  // The member holding the parent's key is the path's: the record lives under the parent its path names (D828).
+  if (resource.parent?.inSchema === true && resource.parent.property === name) return false;
   // A value outside the enum the record lists (a free text sent where one of four regions is answered) cannot come
   // back as sent from any server that answers as documented: the server picks its own value (D221).
   const listed = schema['enum'];

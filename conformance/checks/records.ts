@@ -9,7 +9,7 @@ import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
-import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, recordHolds, returnedPart, shows } from '../../judge/record-rules.js';
+import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, keptAsSent, mayBeLeftOut, recordHolds, returnedPart, shows } from '../../judge/record-rules.js';
 import { arrayBodyItems, keyOnlyAnswer, recordIn, scalarAnswer } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import { refusalIn } from '../refusals.js';
@@ -281,7 +281,8 @@ async function createdWithoutAnswer(context: CheckContext, resource: ResourceMod
     if (!promised) throw new NotRun(resource.name, problem);
     throw new Violation(problem, exchange);
   }
-  if (resource.operations.read === undefined) return { ...sent, [resource.idProperty]: idValue(resource, id) };
+  // Without a read, the record is what was sent, less what the server makes its own (the parent's key, D828).
+  if (resource.operations.read === undefined) return { ...Object.fromEntries(Object.entries(sent).filter(([name, value]) => keptAsSent(resource, name, value))), [resource.idProperty]: idValue(resource, id) };
   const read = await settleRead(context, () => readRecord(context, resource, id, [...successStatuses(resource.operations.read!), 404]), (r) => r.record !== undefined);
   if (read.record === undefined) throw new Violation(`the create answered ${exchange.response.status}${fromLocation === undefined ? '' : ` with Location ${location}`}, yet a read of ${resource.name} ${id} is 404`, read.exchange);
   return read.record;
