@@ -39,7 +39,9 @@ export function listProblems(resource: ResourceModel, op: OperationModel, query:
   const problems: { rule: ExchangeRule; pointer: string; expected: string; got: string; message: string }[] = [];
   const records = listedRecords(resource, body);
   const at = listPointer(resource);
-  for (const filter of resource.filters) {
+  // A list of keys (`ticketIds: ["1"]`, D231) shows no member a filter could be judged by (D825).
+  const keys = records.length > 0 && records.every((record) => record === null || typeof record !== 'object' || isLosslessNumber(record));
+  for (const filter of keys ? [] : resource.filters) {
     const texts = query.getAll(filter.parameter.name);
     if (texts.length !== 1) continue;
     // A value asking for every record (`state=all`, D142) filters nothing.
@@ -77,6 +79,8 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   if (schema === undefined) return true;
   // A member the record marks `readOnly` is the server's, whatever a write body may carry.
   if (isMarked(schema, 'readOnly')) return false;
+  // The member holding the parent's key is the path's: the record lives under the parent its path names (D828).
+  if (resource.parent?.inSchema === true && resource.parent.property === name) return false;
   // A value outside the enum the record lists (a free text sent where one of four regions is answered) cannot come
   // back as sent from any server that answers as documented: the server picks its own value (D221).
   const listed = schema['enum'];

@@ -12,7 +12,7 @@ import { echoedMembers } from '../model/echoes.js';
 import type { OperationModel, ParentModel, ResourceModel, ResponseModel } from '../model/model.js';
 import { referencesOf, shownIds, type ReferenceModel } from '../model/references.js';
 import type { Handler, HandlerContext, OperationInput, OperationResult } from './handler.js';
-import { decodeCursor, encodeCursor, fillServedPage, listHandler, pastEndNotFound, servedRangeFilter, setQuery } from './list-handler.js';
+import { decodeCursor, encodeCursor, fillServedPage, leavesOutEmpty, listHandler, pastEndNotFound, servedRangeFilter, setQuery } from './list-handler.js';
 import { mergePatch, recordFromBody, singularCode, singularWord } from './record-bodies.js';
 import { ERRORS } from './errors.js';
 import { keepUploadFacts, uploadMembers } from './uploads.js';
@@ -431,7 +431,8 @@ function danglingReference(op: OperationModel, operations: readonly OperationMod
     const next = (index: number): Maybe<OperationResult | undefined> => {
       for (let i = index; i < held.length; i++) {
         const { reference, resource } = held[i]!;
-        const value = body[reference.member];
+        // A number arrives as its exact literal (int64 digits kept): its value is the key looked up (D820).
+        const value = filterKey(body[reference.member]);
         const store = storeOf?.(resource.name);
         if (store === undefined || (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint')) continue;
         return andThen(store.get(pathId(resource, value)), (json) => (json === undefined ? refusal(reference, value) : next(i + 1)));
@@ -759,6 +760,7 @@ function servedPager(op: OperationModel): ((text: string, query: Record<string, 
     let holder = whole as Record<string, unknown>;
     for (const name of path.slice(0, -1)) holder = holder[name] as Record<string, unknown>;
     holder[path.at(-1)!] = page;
+    if (page.length === 0 && leavesOutEmpty(list)) Reflect.deleteProperty(holder, path.at(-1)!);
     return withHeaders(exactJson(whole));
   };
 }

@@ -457,6 +457,11 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
     if (value === undefined) {
       if (object[key] === null) continue;
       // A required pointer to the next page, on the last page: the page past the end, which is empty (as D46).
+      // A required member that may be null says "none" with null (`prev: null` on the first page, D826).
+      if (requiredAt(model, member.path) && nullAt(model, member.path)) {
+        object[key] = null;
+        continue;
+      }
       if (member.holds === 'nextLink' && requiredAt(model, member.path)) value = facts.pastNextLink;
       if (value === undefined) {
         // A link written as an object (`previous: {href, method}`) is left out whole where this page has none and
@@ -486,6 +491,14 @@ function requiredAt(model: ListModel, path: MemberPath): boolean {
   return schema !== undefined && objectShape(schema).required.includes(path.at(-1)!);
 }
 
+/** Whether the list's wrapper schema lets the member at `path` be `null` (each object on the way merged over `allOf`). */
+function nullAt(model: ListModel, path: MemberPath): boolean {
+  if (model.shape.kind !== 'object') return false;
+  let schema: Schema | undefined = model.shape.schema;
+  for (const name of path) schema = schema === undefined ? undefined : objectShape(schema).properties[name];
+  return schema !== undefined && typesOf(schema).includes('null');
+}
+
 function itemMatches(item: unknown, wanted: ReadonlySet<unknown>): boolean {
   if (typeof item === 'object' && item !== null && !Array.isArray(item) && filterKey(item) === undefined) {
     return Object.values(item as Record<string, unknown>).some((member) => wanted.has(filterKey(member)));
@@ -507,6 +520,11 @@ function pageFacts(model: ListModel, result: ListPage, at: { url: string; limit:
   // A page of size 0 still stands where it was asked: its offset and number are facts a wrapper may require.
   // The offset said and linked is the parameter's own: the position counted from 1 where the parameter counts so (D621).
   const base = paging?.kind === 'offset' ? (paging.first ?? 0) : 0;
+  // A list no parameter pages is one page, the first: it stands at offset 0, page 1, facts a wrapper may require (D824).
+  if (paging === undefined) {
+    facts.offset = offset;
+    facts.page = 1;
+  }
   if (paging !== undefined && paging.kind !== 'cursor') {
     facts.offset = offset + base;
     facts.page = paging.kind === 'page' ? (at.page ?? paging.first) : Number.isFinite(limit) && limit > 0 ? Math.floor(offset / limit) + 1 : 1;
@@ -611,7 +629,7 @@ export function decodeCursor(cursor: string): string | undefined {
 
 /** One member of a wrapper's tree: the records, a fact, an object holding facts, or a fixed sample (JSON text). */
 type WrapperNode =
-  | { key: string; kind: 'page' }
+  | { key: string; kind: 'page'; leftOutEmpty: boolean }
   | { key: string; kind: 'fact'; holds: PageFact; href: boolean; absolute: boolean; nullable: boolean; required: boolean; schema: Schema }
   | { key: string; kind: 'object'; children: WrapperNode[] }
   | { key: string; kind: 'sample'; json: string };
@@ -632,7 +650,8 @@ function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly
       const key = JSON.stringify(name);
       const at = [...path, name];
       const fact = members.find((m) => sameStart(m.path, at) && (m.path.length === at.length || (m.path.length === at.length + 1 && m.path.at(-1) === 'href')));
-      if (at.length === itemsPath.length && sameStart(itemsPath, at)) nodes.push({ key, kind: 'page' });
+      // A records member the wrapper does not require and whose schema refuses an empty list is left out of an empty page (D827).
+      if (at.length === itemsPath.length && sameStart(itemsPath, at)) nodes.push({ key, kind: 'page', leftOutEmpty: !required.includes(name) && refusesEmpty(sub) });
       else if (fact !== undefined) nodes.push({ key, kind: 'fact', holds: fact.holds, href: fact.path.length > at.length, absolute: fact.absolute === true, nullable: typesOf(sub).includes('null'), required: required.includes(name), schema: sub });
       else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at)) || (itemsPath.length > at.length && sameStart(itemsPath, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
       else if (required.includes(name)) nodes.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
@@ -643,12 +662,33 @@ function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly
   const write = (nodes: readonly WrapperNode[], page: string, facts: Facts): string => {
     const parts: string[] = [];
     for (const node of nodes) {
+      if (node.kind === 'page' && node.leftOutEmpty && /^\[\s*\]$/.test(page)) continue;
       const text = node.kind === 'page' ? page : node.kind === 'sample' ? node.json : node.kind === 'object' ? write(node.children, page, facts) : factText(node, facts);
       if (text !== undefined) parts.push(`${node.key}:${text}`);
     }
     return `{${parts.join(',')}}`;
   };
   return (page, facts) => write(tree, page, facts);
+}
+
+/**
+ * Whether a wrapper list answer leaves its records member out of an empty page (spec/DECISIONS.md › D827): the
+ * member's holder does not require it and its schema refuses an empty list, so `[]` would break the answer's schema.
+ */
+export function leavesOutEmpty(model: ListModel): boolean {
+  if (model.shape.kind !== 'object' || model.shape.itemsPath.length === 0) return false;
+  let holder: Schema | undefined = model.shape.schema;
+  for (const name of model.shape.itemsPath.slice(0, -1)) holder = holder === undefined ? undefined : objectShape(holder).properties[name];
+  if (holder === undefined) return false;
+  const name = model.shape.itemsPath.at(-1)!;
+  const member = memberProperties(holder)[name];
+  return member !== undefined && !objectShape(holder).required.includes(name) && refusesEmpty(member);
+}
+
+/** Whether a list schema refuses an empty list: `minItems` above 0 on it or on one of its `allOf` parts. */
+function refusesEmpty(schema: Schema): boolean {
+  const parts = [schema, ...((schema['allOf'] as Schema[] | undefined) ?? [])];
+  return parts.some((part) => typeof part['minItems'] === 'number' && part['minItems'] > 0);
 }
 
 function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): string | undefined {

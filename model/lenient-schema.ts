@@ -17,6 +17,7 @@ export const LENIENT_KINDS = {
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
   'closed-beside-allof': '`additionalProperties: false` beside `allOf` with no `properties` of its own (which admits no member at all), read as closing the object over the parts\' members (`unevaluatedProperties: false`, D845)',
   'enum-of-another-type': "an `enum` none of whose values its own scalar `type` admits, read in that type where each converts exactly (`\"1\"` as 1, `true` as \"true\"), else left out",
+  'required-not-allowed': '`required` naming a member that the same schema\'s `additionalProperties: false` forbids (named in no `properties` nor `patternProperties`), read as not required',
 } as const;
 
 /** One of {@link LENIENT_KINDS}. */
@@ -62,6 +63,7 @@ const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export function normaliseKeywords(schema: Schema, openapi30: boolean, tally: LenientTally): Schema {
   if (Array.isArray(schema['enum']) && typeof schema['type'] === 'string' && enumOfAnotherType(schema, schema['type'])) countKind(tally, 'enum-of-another-type');
+  if (schema['additionalProperties'] === false && Array.isArray(schema['required']) && requiredNotAllowed(schema)) countKind(tally, 'required-not-allowed');
   if (typeof schema['exclusiveMinimum'] === 'boolean' || typeof schema['exclusiveMaximum'] === 'boolean') {
     if (!openapi30) countKind(tally, 'boolean-exclusive-in-3.1');
     exclusiveBounds(schema);
@@ -129,6 +131,32 @@ function enumOfAnotherType(schema: Schema, type: string): boolean {
   const converted = values.map((value) => convertedTo(type, value));
   if (converted.every((value) => value !== undefined)) schema['enum'] = converted;
   else delete schema['enum'];
+  return true;
+}
+
+/**
+ * A `required` name that the same schema object's `additionalProperties: false` forbids (named in no `properties`,
+ * matching no `patternProperties` pattern) makes the schema admit no object at all (britbox.co.uk's
+ * `EeValidatePinResponse` requires `validationStatus` and declares only `pinValid` and `trackingHeader`), so no
+ * answer or request could be valid (spec/DECISIONS.md › D823): such names are read as not required, the others
+ * stay. Changes `schema` in place; whether it did.
+ */
+function requiredNotAllowed(schema: Schema): boolean {
+  const properties = schema['properties'];
+  const named = typeof properties === 'object' && properties !== null && !Array.isArray(properties) ? new Set(Object.keys(properties)) : new Set<string>();
+  const patterns = schema['patternProperties'];
+  const matchers = typeof patterns === 'object' && patterns !== null && !Array.isArray(patterns) ? Object.keys(patterns).flatMap((pattern) => {
+    try {
+      return [new RegExp(pattern, 'u')];
+    } catch {
+      return [];
+    }
+  }) : [];
+  const required = schema['required'] as unknown[];
+  const allowed = required.filter((name) => typeof name !== 'string' || named.has(name) || matchers.some((matcher) => matcher.test(name)));
+  if (allowed.length === required.length) return false;
+  if (allowed.length === 0) delete schema['required'];
+  else schema['required'] = allowed;
   return true;
 }
 

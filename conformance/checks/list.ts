@@ -10,7 +10,7 @@ import type { CheckContext } from '../check-context.js';
 import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
 import { ensurePopulation, expectCompletePage } from './population.js';
-import { listRecords, operation, recordsOf, show, successStatuses } from './records.js';
+import { knownRecords, listRecords, listsKeys, operation, recordsOf, show, successStatuses } from './records.js';
 
 /** A filter value as the population and messages key it. */
 function keyOf(query: ListQuery): { parameter: string; value: unknown } | undefined {
@@ -62,9 +62,10 @@ async function listChecked(context: CheckContext, resource: ResourceModel, asked
   const bound = query.limit ?? resource.limit?.default ?? resource.limit?.maximum;
   // A page that looks incomplete may be a replica behind the records this run created: read again within the window.
   const held = knownAtLeast(context, resource, keyOf(query));
-  const { exchange, records } = await settleRead(context, () => listRecords(context, resource, query), (page) => bound === undefined || page.records.length >= Math.min(bound, held));
+  const { exchange, records, keys } = await settleRead(context, () => listRecords(context, resource, query), (page) => bound === undefined || page.records.length >= Math.min(bound, held));
   if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
-  const problem = stranger(records, query.filter);
+  // A list of keys shows no member: the filter is judged on the records the run made that it names (D825).
+  const problem = stranger(keys ? knownRecords(context, resource, records) : records, query.filter);
   if (problem !== undefined) throw new Violation(problem, exchange);
   const ids = new Set(records.map((record) => idOf(resource, record)));
   if (ids.size !== records.length) throw new Violation('the page lists the same id more than once', exchange);
@@ -225,7 +226,7 @@ export function invalidQueryCheck(resource: ResourceModel, id: string, rule: str
         context.advise(`${op.operationId} answered ${exchange.response.status} to an invalid query (allowed: handling of invalid query parameters is not shown), e.g. ?${query}`);
         const records = recordsOf(resource, body);
         if (max !== undefined && records.length > max) throw new Violation(`an invalid query was answered with ${records.length} records, more than the largest page ${max}`, exchange);
-        const problem = stranger(records, filter);
+        const problem = stranger(listsKeys(resource, body) ? knownRecords(context, resource, records) : records, filter);
         if (problem !== undefined) throw new Violation(`?${query} was answered with a record of another value: ${problem}`, exchange);
       };
       const { fixed, random } = oddQueries(resource);

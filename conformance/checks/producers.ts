@@ -54,10 +54,15 @@ function producersOf(operations: readonly OperationModel[], op: OperationModel, 
     }),
   );
   if (linked.length > 0) return linked;
-  return creates.flatMap((producer) => {
+  const named = creates.flatMap((producer) => {
     const member = producedMember(producer, parameter);
     return member === undefined ? [] : [{ producer, carrier: { pointer: [member] } }];
   });
+  // The create at the path the parameter stands under (`POST /conversations/group` for
+  // `/conversations/group/{convId}/participants`) makes the record that path names; another collection's create whose
+  // answer carries a member of the same name (`POST /conversations/community`) makes a record of that other one (D822).
+  const under = op.path.slice(0, Math.max(0, op.path.indexOf(`/{${parameter.name}}`)));
+  return [...named.filter(({ producer }) => producer.path === under), ...named.filter(({ producer }) => producer.path !== under)];
 }
 
 /** The value an answer carries for a parameter: at the body's pointer, or a header's (a `Location`'s last segment). */

@@ -9,7 +9,7 @@ import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
 import { bodyForm, isPinned } from '../arbitraries/body.js';
-import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, mayBeLeftOut, recordHolds, returnedPart, shows } from '../../judge/record-rules.js';
+import { answerOnlyMembers, echoProblems, isReturned as isReturnedByJudge, keptAsSent, mayBeLeftOut, recordHolds, returnedPart, shows } from '../../judge/record-rules.js';
 import { arrayBodyItems, keyOnlyAnswer, recordIn, scalarAnswer } from '../../model/resources.js';
 import { requestOf } from '../context.js';
 import { refusalIn } from '../refusals.js';
@@ -57,19 +57,40 @@ export function recordsOf(resource: ResourceModel, body: unknown): ExactRecord[]
   const list = resource.listShape?.kind === 'object' ? memberAt(body, resource.listShape.itemsPath) : body;
   if (!Array.isArray(list)) return [];
   // A list of scalars (template names) names each record by its key, the value its item path takes (D231).
-  return (list as unknown[]).map((item) => (item !== null && typeof item === 'object' ? (item as ExactRecord) : { [resource.idProperty]: item }));
+  return (list as unknown[]).map((item) => (item !== null && typeof item === 'object' && !isLosslessNumber(item) ? (item as ExactRecord) : { [resource.idProperty]: item }));
+}
+
+/** Whether a list answer names its records by their keys alone (`ticketIds: ["1", "2"]`, D231): its items are no objects. */
+export function listsKeys(resource: ResourceModel, body: unknown): boolean {
+  const list = resource.listShape?.kind === 'object' ? memberAt(body, resource.listShape.itemsPath) : body;
+  return Array.isArray(list) && list.length > 0 && list.every((item) => item === null || typeof item !== 'object' || isLosslessNumber(item));
+}
+
+/**
+ * The records of a list of keys (D231) as the run knows them: each key's record as this run created it, where it did
+ * (records no write changes, D7); keys of records the run did not make are left out, as nothing shows their members
+ * (D825).
+ */
+export function knownRecords(context: CheckContext, resource: ResourceModel, records: readonly ExactRecord[]): ExactRecord[] {
+  const created = memory(context, resource).created;
+  return records.flatMap((record) => {
+    const known = created.get(idOf(resource, record));
+    return known === undefined ? [] : [known];
+  });
 }
 
 /** The list operation with a query (a {@link ListQuery} or raw query text), checked against the contract (2xx only). */
-export async function listRecords(context: CheckContext, resource: ResourceModel, query: ListQuery | string = ''): Promise<{ exchange: Exchange; records: ExactRecord[] }> {
+export async function listRecords(context: CheckContext, resource: ResourceModel, query: ListQuery | string = ''): Promise<{ exchange: Exchange; records: ExactRecord[]; keys: boolean }> {
   const op = operation(resource, 'list');
   // A required filter is asked with the value the records were made with (D570), not a sample of its own.
   const text = withScope(context, resource, typeof query === 'string' ? query : queryText(resource.limit, query));
   const { exchange, body } = await context.call(op, requestOf(context, op, { query: text }), successStatuses(op));
   const records = recordsOf(resource, body);
-  expectAsCreated(resource, records, exchange, op.operationId, context);
+  // A list of keys (D231) shows no member of a record but the key that names it: nothing else to hold it to (D825).
+  const keys = listsKeys(resource, body);
+  if (!keys) expectAsCreated(resource, records, exchange, op.operationId, context);
   rememberRecords(context, resource, records);
-  return { exchange, records };
+  return { exchange, records, keys };
 }
 
 /** The read operation for one id, checked against the contract; `expected` the statuses allowed (default: success). */
@@ -260,7 +281,8 @@ async function createdWithoutAnswer(context: CheckContext, resource: ResourceMod
     if (!promised) throw new NotRun(resource.name, problem);
     throw new Violation(problem, exchange);
   }
-  if (resource.operations.read === undefined) return { ...sent, [resource.idProperty]: idValue(resource, id) };
+  // Without a read, the record is what was sent, less what the server makes its own (the parent's key, D828).
+  if (resource.operations.read === undefined) return { ...Object.fromEntries(Object.entries(sent).filter(([name, value]) => keptAsSent(resource, name, value))), [resource.idProperty]: idValue(resource, id) };
   const read = await settleRead(context, () => readRecord(context, resource, id, [...successStatuses(resource.operations.read!), 404]), (r) => r.record !== undefined);
   if (read.record === undefined) throw new Violation(`the create answered ${exchange.response.status}${fromLocation === undefined ? '' : ` with Location ${location}`}, yet a read of ${resource.name} ${id} is 404`, read.exchange);
   return read.record;

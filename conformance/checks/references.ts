@@ -10,10 +10,11 @@ import { objectShape, type Schema } from '../../model/schema.js';
 import { Violation } from '../contract.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
-import type { Check } from './check.js';
+import { idKey, type Check } from './check.js';
+import { itemRequest } from './identity.js';
 import { largestPageQuery } from './population.js';
 import { absentIds } from './read.js';
-import { listRecords, operation, show } from './records.js';
+import { listRecords, operation, show, successStatuses } from './records.js';
 
 /**
  * The statuses a refusal of a write naming a record that does not exist may have (D95): the documented 404, or
@@ -38,6 +39,21 @@ function danglingValues(op: OperationModel, reference: ReferenceModel, context: 
 }
 
 /**
+ * Whether the target holds the record `value` names (spec/DECISIONS.md › D821): the referenced collection's read
+ * answers a success for it. Only where the referenced list is a resource of the model with a read by its own key,
+ * under no parent, whose records carry their id in the member the reference names; `false` elsewhere, where the
+ * values the spec shows and the pinned one are all the check leaves out.
+ */
+async function holdsReferenced(context: CheckContext, reference: ReferenceModel, value: unknown): Promise<boolean> {
+  const resource = reference.list.resource;
+  const read = resource?.operations.read;
+  if (resource === undefined || read === undefined || resource.parent !== undefined || resource.idParameter === undefined || reference.idMember !== resource.idProperty) return false;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') return false;
+  const { exchange } = await context.call(read, itemRequest(context, resource, read, idKey(value)), [...successStatuses(read), 404]);
+  return exchange.response.status < 300;
+}
+
+/**
  * A create whose body names a record of another collection that does not exist (`crossing_id` of no crossing)
  * is refused with the documented 404 (400/422 where documented, unless `--strict`), and creates nothing (D95).
  * Only for creates that document 404.
@@ -51,6 +67,8 @@ export function referenceCheck(resource: ResourceModel, reference: ReferenceMode
       const op = operation(resource, 'create');
       const pinned = ordinaryBody(context, op, context.target.integers, 15)[reference.member];
       await context.forAll(danglingValues(op, reference, context, pinned), async (value) => {
+        // A drawn value may name a record the run made (ids are numbered from 1): it dangles only if the target holds none (D821).
+        if (await holdsReferenced(context, reference, value)) return;
         const body = { ...ordinaryBody(context, op, context.target.integers, 15), [reference.member]: value };
         const { exchange } = await context.call(op, requestOf(context, op, { value: body }), absentStatuses(context, op));
         if (resource.operations.list === undefined) return;

@@ -74,14 +74,23 @@ class ListCommand implements RecordCommand {
     const wanted = recordsIn(model, this.resource).filter(due).map((record) => idOf(this.resource, record));
     // Read again within the consistency window while a short page lacks a record this run wrote.
     const complete = (page: { records: ExactRecord[] }): boolean => bound === undefined || page.records.length >= bound || wanted.every((id) => page.records.some((record) => idOf(this.resource, record) === id));
-    const { exchange, records } = await settleRead(context, () => listRecords(context, this.resource, { limit: this.limit, filter: this.filter }), complete);
+    const { exchange, records, keys } = await settleRead(context, () => listRecords(context, this.resource, { limit: this.limit, filter: this.filter }), complete);
     if (bound !== undefined && records.length > bound) throw new Violation(`the page holds ${records.length} records, more than limit ${bound}`, exchange);
-    if (records.some((record) => !matches(record))) throw new Violation(`a record with another ${this.filter!.model.property} than ${show(this.filter!.value)} is listed`, exchange);
+    // A list of keys (D231) shows no member to match: a key names the record the model holds, judged by its members (D825).
+    const modelled = new Map(recordsIn(model, this.resource).map((record) => [idOf(this.resource, record), record]));
+    const shown = keys
+      ? records.flatMap((record): ExactRecord[] => {
+          const known = modelled.get(idOf(this.resource, record));
+          return known === undefined ? [] : [known];
+        })
+      : records;
+    if (shown.some((record) => !matches(record))) throw new Violation(`a record with another ${this.filter!.model.property} than ${show(this.filter!.value)} is listed`, exchange);
     const listed = new Map(records.map((record) => [idOf(this.resource, record), record]));
     for (const record of recordsIn(model, this.resource)) {
       const seen = listed.get(idOf(this.resource, record));
-      if (seen !== undefined) expectSameRecord(this.resource, record, seen, exchange, operation(this.resource, 'list').operationId);
-      else if (bound !== undefined && records.length < bound && due(record)) {
+      if (seen !== undefined) {
+        if (!keys) expectSameRecord(this.resource, record, seen, exchange, operation(this.resource, 'list').operationId);
+      } else if (bound !== undefined && records.length < bound && due(record)) {
         throw new Violation(`the page holds ${records.length} records, fewer than limit ${bound}, so it is the whole list, yet it lacks ${show(record)} created earlier in this run`, exchange);
       }
     }
