@@ -163,8 +163,11 @@ function referenceChecks(model: ApiModel): Check[] {
   for (const resource of model.resources) {
     const create = resource.operations.create;
     if (create === undefined || !create.responses.some((response) => response.status === '404')) continue;
-    for (const reference of referencesOf(create, model.operations)) {
-      checks.push(isolated(`${create.operationId}.reference`, () => referenceCheck(resource, reference, `${create.operationId}.reference`, `${where(create)}: a body whose \`${reference.member}\` names no record of ${reference.list.method} ${reference.list.path} is refused with the documented 404, and nothing is created.`)));
+    const references = referencesOf(create, model.operations);
+    for (const reference of references) {
+      // A create naming several other records has one check for each, each id naming its member: ids are unique.
+      const id = references.length === 1 ? `${create.operationId}.reference` : `${create.operationId}.reference-${reference.member}`;
+      checks.push(isolated(id, () => referenceCheck(resource, reference, id, `${where(create)}: a body whose \`${reference.member}\` names no record of ${reference.list.method} ${reference.list.path} is refused with the documented 404, and nothing is created.`)));
     }
     const parent = resource.parent === undefined || resource.parent.singleton || resource.parent.byExample !== undefined ? undefined : model.resources.find((candidate) => candidate.name === resource.parent!.resource);
     if (parent !== undefined && parent.operations.read !== undefined && parent.idParameter !== undefined) {

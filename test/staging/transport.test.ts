@@ -11,7 +11,7 @@ import { frontDoor, type FrontDoor } from './servers.js';
 const QUICK = ['auth.listPets', 'createPet.echo', 'getPet.found'];
 
 let mock: StartedMock;
-const doors: Record<'gzip' | 'gzipBroken' | 'br' | 'deflate' | 'gateway' | 'gatewayBroken' | 'droppingReads' | 'droppingWrites', FrontDoor> = {} as never;
+const doors: Record<'gzip' | 'gzipBroken' | 'br' | 'deflate' | 'gateway' | 'gatewayBroken' | 'droppingReads' | 'droppingWrites' | 'droppingEveryWrite', FrontDoor> = {} as never;
 beforeAll(async () => {
   mock = await startMock({ port: 0, apiKeys: ['k'], pets: [] });
   doors.gzip = await frontDoor({ upstream: mock.origin, compress: 'gzip' });
@@ -22,6 +22,7 @@ beforeAll(async () => {
   doors.gatewayBroken = await frontDoor({ upstream: mock.origin, prefix: '/api/petstore', connectionClose: true, skipAuthWithKey: 'k' });
   doors.droppingReads = await frontDoor({ upstream: mock.origin, dropEvery: { n: 5, methods: ['GET'] } });
   doors.droppingWrites = await frontDoor({ upstream: mock.origin, dropEvery: { n: 3, methods: ['POST'] } });
+  doors.droppingEveryWrite = await frontDoor({ upstream: mock.origin, dropEvery: { n: 1, methods: ['POST'] } });
 });
 afterAll(async () => {
   for (const door of Object.values(doors)) await door.close();
@@ -66,8 +67,14 @@ describe('connections closed under a request', () => {
     expect(doors.droppingReads.counts.dropped).toBeGreaterThan(1);
   });
 
-  it('a write is never sent twice: the check fails, naming the dropped connection', async () => {
-    const failed = await failingChecks({ baseUrl: doors.droppingWrites.baseUrl, apiKey: 'k', runs: 10 }, ['createPet.echo']);
+  it('a write dropped unread on a pooled connection is sent once more on a connection of its own (D860)', async () => {
+    expect(await failingChecks({ baseUrl: doors.droppingWrites.baseUrl, apiKey: 'k', runs: 10 }, ['createPet.echo'])).toEqual(new Map());
+    expect(doors.droppingWrites.counts.dropped).toBeGreaterThan(1);
+  });
+
+  it('a server dropping every write fails the check, naming the dropped connection: a write is sent at most twice', async () => {
+    const failed = await failingChecks({ baseUrl: doors.droppingEveryWrite.baseUrl, apiKey: 'k', runs: 10 }, ['createPet.echo']);
     expect(failed.get('createPet.echo')).toMatch(/cannot reach POST \S+\/pets: .*(UND_ERR_SOCKET|ECONNRESET|EPIPE)/);
+    expect(doors.droppingEveryWrite.counts.dropped).toBeLessThanOrEqual(2);
   });
 });
