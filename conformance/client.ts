@@ -89,9 +89,9 @@ export class ClientState {
  * A 429 or 503 is retried (Retry-After honoured, else exponential backoff; every sender pauses and the rate
  * is lowered) within {@link RETRY_LIMITS}. A request whose kept-alive connection was closed before any answer is
  * sent once more on a connection of its own: a read always, a write only where that connection came from the pool
- * (the server closed it idle; it processed nothing on it). Errors: {@link TargetRefusing} when the retry limits are exhausted; any other network
- * or TLS failure rejects with a message naming the URL (and the certificate problem). `client`: the run's (its
- * throttle, figures and connections).
+ * (the server closed it idle; it processed nothing on it, D860). Errors: {@link TargetRefusing} when the retry
+ * limits are exhausted; any other network or TLS failure rejects with a message naming the URL (and the certificate
+ * problem). `client`: the run's (its throttle, figures and connections).
  */
 export async function send(client: ClientState, target: ResolvedTarget, request: OutgoingRequest): Promise<Exchange> {
   const url = `${target.baseUrl}${request.path}`;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { OperationModel, ResourceModel } from '../../model/model.js';
+import type { OperationModel, ParameterModel, ResourceModel } from '../../model/model.js';
 import { stringMatching } from '../../model/string-matching.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { bodyValues, ordinaryBody } from '../arbitraries/body.js';
@@ -71,7 +71,7 @@ const NOT_AN_INTEGER = ['abc', '1.5', '-', '1e3', '0x10', '9223372036854775808',
 
 /** Ids that name no record: integers high in the id's range, or strings no implementation would assign. */
 export function absentIds(context: CheckContext, resource: ResourceModel): fc.Arbitrary<string> {
-  const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
+  const parameter = idPathParameter(resource);
   if (integerId(resource)) {
     // A key the mock reads as text but the path types as an integer is drawn in the path's bounds.
     const form = canonicalise(resource.idType === 'integer' ? resource.idSchema : (parameter?.schema ?? resource.idSchema));
@@ -94,8 +94,13 @@ export function absentIds(context: CheckContext, resource: ResourceModel): fc.Ar
  */
 function integerId(resource: ResourceModel): boolean {
   if (resource.idType === 'integer') return true;
-  const parameter = resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
+  const parameter = idPathParameter(resource);
   return parameter !== undefined && canonicalise(parameter.schema).kind === 'integer';
+}
+
+/** The read's path parameter that names the record, if the resource has a read. */
+function idPathParameter(resource: ResourceModel): ParameterModel | undefined {
+  return resource.operations.read?.pathParams.find((p) => p.name === resource.idParameter);
 }
 
 /** Segments tried as an id the spec constrains (a format, a pattern, lengths): those its own schema refuses. */
