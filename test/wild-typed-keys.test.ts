@@ -5,8 +5,9 @@ import { expectChecksPass, specMock } from './spec-mock.js';
  * A record's key answered in the type each answer names (spec/DECISIONS.md › D892, D893): strategies read with a text
  * `strategyid`, whose create and replace answer nothing but the key as an integer (tradematic.com); layers keyed by
  * an integer, listed beside `ids` whose items are texts (superset's lists); boards read with a text `id`, whose create
- * answers `{id: number, result}`. The mock answers each in the answer's own type, and the suite takes the receipt's
- * integer for the record's digits.
+ * answers `{id: number, result}`; transitions keyed by one of two patterns (webflow.com). The mock answers each in
+ * the answer's own type and draws the key to its first pattern, and the suite takes the receipt's integer for the
+ * record's digits.
  */
 const SPEC = `openapi: 3.0.3
 info: { title: Keys, version: '1' }
@@ -64,8 +65,27 @@ paths:
       responses:
         '200': { description: One., content: { application/json: { schema: { $ref: '#/components/schemas/Board' } } } }
         '404': { description: None. }
+  /transitions:
+    post:
+      operationId: createTransition
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/StrategyWrite' } } } }
+      responses:
+        '200': { description: Made., content: { application/json: { schema: { $ref: '#/components/schemas/Transition' } } } }
+  /transitions/{transitionId}:
+    get:
+      operationId: getTransition
+      parameters: [{ name: transitionId, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200': { description: One., content: { application/json: { schema: { $ref: '#/components/schemas/Transition' } } } }
+        '404': { description: None. }
 components:
   schemas:
+    Transition:
+      type: object
+      required: [transitionId, name]
+      properties:
+        transitionId: { anyOf: [{ type: string, pattern: '^tr:[a-f0-9]{8}$' }, { type: string, pattern: '^tr:shared-[a-z]+$' }] }
+        name: { type: string }
     StrategyWrite:
       type: object
       properties:
@@ -96,7 +116,7 @@ async function send(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
-describe('keys answered in the type each answer names (D892, D893)', () => {
+describe('keys answered in the type each answer names (D892, D893), drawn to the first of their patterns (D895)', () => {
   test('a create and a replace that answer only the key answer it as the integer they name', async () => {
     const made = await send('POST', '/strategies', { name: 'a' });
     expect(made.status).toBe(200);
@@ -120,6 +140,12 @@ describe('keys answered in the type each answer names (D892, D893)', () => {
     expect(typeof first.json['id']).toBe('number');
     expect(second.json['id']).not.toBe(first.json['id']);
     expect((await send('GET', `/boards/${String(second.json['id'])}`)).json['name']).toBe('b');
+  });
+
+  test('a key that is one of several patterns is drawn to the first (D895)', async () => {
+    const made = await send('POST', '/transitions', { name: 'a' });
+    expect(made.json['transitionId'], JSON.stringify(made.json)).toMatch(/^tr:[a-f0-9]{8}$/);
+    expect((await send('GET', `/transitions/${encodeURIComponent(String(made.json['transitionId']))}`)).json['name']).toBe('a');
   });
 
   test("the suite's checks of the strategies and layers pass on our mock", async () => {
