@@ -660,6 +660,8 @@ function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly
       else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at)) || (itemsPath.length > at.length && sameStart(itemsPath, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
       else if (required.includes(name)) nodes.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
     }
+    // A member the wrapper requires but never describes still must be there: any value fits its absent schema (D896).
+    for (const name of required) if (!Object.hasOwn(properties, name)) nodes.push({ key: JSON.stringify(name), kind: 'sample', json: canonicalJson(sampleOf({})) });
     return nodes;
   };
   const tree = build(schema, []);
