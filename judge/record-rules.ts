@@ -1,4 +1,5 @@
 import { isLosslessNumber } from 'lossless-json';
+import { refusedEvenCompleted } from './refused-values.js';
 import { canonicalJson, sameJson, toView } from '../model/json.js';
 import { validatorOf } from '../model/samples.js';
 import type { OperationModel, ResourceModel } from '../model/model.js';
@@ -100,7 +101,10 @@ export function keptAsSent(resource: ResourceModel, name: string, value: unknown
   // A list sent with items of another type than the record's items (user ids sent, the users' objects answered) is
   // the server's to turn into its own items, as a single member is (D77, D626, D727).
   if (Array.isArray(value) && !itemsAdmitted(schema, value)) return false;
-  if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true;
+  // And an object or list whose own members the record holds in another type or form, once what it requires is
+  // filled in (an id sent where the record holds the object it names): the server's to read into its own (D891);
+  // judged on what an answer shows of it, without its `writeOnly` members.
+  if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return !refusedEvenCompleted(schema, returnedPart(schema, value));
   const validate = validatorOf(schema);
   return validate === undefined || validate(toView(value));
 }

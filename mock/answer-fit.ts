@@ -59,7 +59,10 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
       answer: (json) => {
         const parsed = parseExact(json);
         const record = parsed.ok ? parsed.document.value : undefined;
-        return record !== null && typeof record === 'object' && !Array.isArray(record) ? canonicalJson({ [onlyKey]: (record as RecordValue)[resource.idProperty] }) : json;
+        if (record === null || typeof record !== 'object' || Array.isArray(record)) return json;
+        // Typed as the answer types it (digits held, an integer answered: D892), the same key either way.
+        const typed = numberedKey(response.schema!, resource, record as RecordValue, onlyKey)[onlyKey];
+        return canonicalJson({ [onlyKey]: typed ?? (record as RecordValue)[resource.idProperty] });
       },
       align: (record) => record,
     };
@@ -113,21 +116,23 @@ export function answerFit(op: OperationModel, resource: ResourceModel): AnswerFi
 }
 
 /**
- * The record's key as the answer types it where the record holds it as digits and the answer as an integer
+ * The record's key as the answer types it where the record holds it as digits and the answer as an integer (or a
+ * `number`, D892)
  * (`connectionid` a string in the record, an integer in the create's answer), or the record as a whole number and
  * the answer as a string (a payment read back with a numeric `id`, created with `"id": "digits (9)"`): the same id,
  * not the sample's `0` or `"string"` shared by every record (D350, D720). Empty when the types agree or the key is
- * no whole number.
+ * no whole number. `name`: the answer's member that holds the key (the record's own key name unless the answer
+ * holds nothing but the key under another, D892).
  */
-function numberedKey(schema: Schema, resource: ResourceModel, record: RecordValue): RecordValue {
+function numberedKey(schema: Schema, resource: ResourceModel, record: RecordValue, name: string = resource.idProperty): RecordValue {
   const id = record[resource.idProperty];
-  const member = objectShape(schema).properties[resource.idProperty];
+  const member = objectShape(schema).properties[name];
   if (member === undefined) return {};
   // A stored number is a lossless literal (model/json.ts): its text is the key's digits, int64 beyond 2^53 included.
-  if (isLosslessNumber(id) && /^-?\d+$/.test(id.toString()) && member['type'] === 'string') return { [resource.idProperty]: id.toString() };
-  if (typeof id !== 'string' || !/^-?\d+$/.test(id) || member['type'] !== 'integer') return {};
+  if (isLosslessNumber(id) && /^-?\d+$/.test(id.toString()) && member['type'] === 'string') return { [name]: id.toString() };
+  if (typeof id !== 'string' || !/^-?\d+$/.test(id) || (member['type'] !== 'integer' && member['type'] !== 'number')) return {};
   const number = Number(id);
-  return Number.isSafeInteger(number) ? { [resource.idProperty]: number } : {};
+  return Number.isSafeInteger(number) ? { [name]: number } : {};
 }
 
 /**

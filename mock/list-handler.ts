@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json';
 import { filterMapTest, jsonFilterParameters } from '../model/json-filters.js';
 import { labelMembers, labelParameters, labelsOf, parseLabelTerms, termHolds } from '../model/label-matchers.js';
 import { sampleOf } from '../model/error-shape.js';
@@ -117,11 +118,14 @@ export function listHandler(op: OperationModel, resource: ResourceModel, scope?:
   };
   const writer = model.shape.kind === 'object' ? compileWrapper(model.shape.schema, model.shape.itemsPath, model.members) : undefined;
   // A wrapper's `ids` beside the records lists their keys in the page's order (D505), as JSON text.
-  const listsIds = model.members.some((m) => m.holds === 'ids');
+  const idsMember = model.members.find((m) => m.holds === 'ids');
+  const listsIds = idsMember !== undefined;
+  // Each key in the type the `ids` items name (D892): integer keys as text where the items are strings.
+  const idType = idsMember === undefined || model.shape.kind !== 'object' ? undefined : idItemType(model.shape.schema, idsMember.path);
   const idsOf = (json: string): string => {
     const parsed = parseExact(json);
     if (!parsed.ok || !Array.isArray(parsed.document.value)) return '[]';
-    return canonicalJson((parsed.document.value as unknown[]).map((record) => (record !== null && typeof record === 'object' ? ownKey((record as RecordValue)[resource.idProperty] as RecordId) : null)));
+    return canonicalJson((parsed.document.value as unknown[]).map((record) => (record !== null && typeof record === 'object' ? typedKey(ownKey((record as RecordValue)[resource.idProperty] as RecordId), idType) : null)));
   };
   // The last page's link needs the count too.
   const counts = model.members.some((m) => m.holds === 'total' || m.holds === 'pages' || m.holds === 'lastLink') || model.headers.some((h) => h.holds === 'total' || h.holds === 'link');
@@ -656,6 +660,8 @@ function compileWrapper(schema: Schema, itemsPath: MemberPath, members: readonly
       else if (members.some((m) => m.path.length > at.length && sameStart(m.path, at)) || (itemsPath.length > at.length && sameStart(itemsPath, at))) nodes.push({ key, kind: 'object', children: build(sub, at) });
       else if (required.includes(name)) nodes.push({ key, kind: 'sample', json: canonicalJson(sampleOf(sub)) });
     }
+    // A member the wrapper requires but never describes still must be there: any value fits its absent schema (D896).
+    for (const name of required) if (!Object.hasOwn(properties, name)) nodes.push({ key: JSON.stringify(name), kind: 'sample', json: canonicalJson(sampleOf({})) });
     return nodes;
   };
   const tree = build(schema, []);
@@ -689,6 +695,24 @@ export function leavesOutEmpty(model: ListModel): boolean {
 function refusesEmpty(schema: Schema): boolean {
   const parts = [schema, ...((schema['allOf'] as Schema[] | undefined) ?? [])];
   return parts.some((part) => typeof part['minItems'] === 'number' && part['minItems'] > 0);
+}
+
+/** The one scalar type the items of the array member at `path` of a wrapper schema name (`string`, `integer`…), if any. */
+function idItemType(schema: Schema, path: MemberPath): string | undefined {
+  let at: Schema | undefined = schema;
+  for (const name of path) at = at === undefined ? undefined : objectShape(at).properties[name];
+  const items = at?.['items'];
+  if (items === null || typeof items !== 'object' || Array.isArray(items)) return undefined;
+  const types = typesOf(items as Schema).filter((type) => type !== 'null');
+  return types.length === 1 ? types[0] : undefined;
+}
+
+/** A record's key as an `ids` list of `type` holds it: a number's digits as text, digits as an integer; else as it is. */
+function typedKey(key: unknown, type: string | undefined): unknown {
+  if (type === 'string' && key !== null && typeof key !== 'string' && typeof key !== 'object') return String(key);
+  if (type === 'string' && isLosslessNumber(key)) return key.toString();
+  if ((type === 'integer' || type === 'number') && typeof key === 'string' && /^-?\d{1,15}$/.test(key)) return Number(key);
+  return key;
 }
 
 function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): string | undefined {

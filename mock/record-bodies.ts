@@ -9,6 +9,7 @@ import { canonicalJson, toView } from '../model/json.js';
 import type { RecordValue } from './store/record-store.js';
 import { singular } from '../model/words.js';
 import { writtenTwins, type WrittenTwin } from '../model/written-twins.js';
+import { fitValue } from './record-fit.js';
 
 /**
  * The record a create or replace body makes (README › Resources): the body's properties the record schema
@@ -63,13 +64,20 @@ export function recordFromBody(resource: ResourceModel, body: RecordValue, previ
   }
   // An object or list of objects sent in the write body's own form, where the record's form requires more members
   // in it (a broadcast's `id` and `status`): the server completes each with values of its own (D723), as it fills
-  // the record's own required members below. A value still refused is kept as sent.
+  // the record's own required members below. A value still refused is read into the record's form where it can be
+  // (an id sent where the record holds the object it names, digits where it holds an integer, D890), else left out
+  // for the server's own value: the record never holds what its own schema refuses.
   for (let i = 0; i < nested.length; i++) {
     const { name, schema, validate } = nested[i]!;
     const value = record[name];
     if (value === undefined || value === null || validate(toView(value))) continue;
     const completed = completedValue(schema, value);
     if (validate(toView(completed))) record[name] = completed;
+    else {
+      const found = fitValue(schema, completed, (part) => generated(part, true));
+      if (found === undefined) delete record[name];
+      else record[name] = found.value;
+    }
   }
   // A replace body that cannot name a member (DigitalOcean's `PUT` of an SSH key takes only `name`) leaves it as it
   // was (D355): the client had no way to send it, so its absence asks for no change.
@@ -206,7 +214,7 @@ function plan(resource: ResourceModel): Plan {
   const nested: Plan['nested'] = [];
   for (const [name, schema] of Object.entries(resource.properties)) {
     if (converted.some((one) => one.name === name) || bounded.some((one) => one.name === name)) continue;
-    const structured = typesOf(schema).some((type) => type === 'object' || type === 'array');
+    const structured = admittedTypes(schema).some((type) => type === 'object' || type === 'array');
     const named = namedIn(name);
     if (!structured || named.length === 0 || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
     const validate = validatorOf(schema);
@@ -240,9 +248,24 @@ export function mergePatch(resource: ResourceModel, record: RecordValue, patch: 
     // A required member that admits null is set to null: removing it would leave a record its schema refuses (D237).
     if (value === null && (nullsSet || resource.required.includes(name)) && admitsNull(resource.properties[name])) merged[name] = null;
     else if (value === null) delete merged[name];
-    else merged[name] = mergeValue(merged[name], value, nullsSet);
+    else {
+      const next = fitNested(found, name, mergeValue(merged[name], value, nullsSet), merged[name]);
+      if (next === undefined) delete merged[name];
+      else merged[name] = next;
+    }
   }
   return merged;
+}
+
+/**
+ * `value`, the merge of an update into member `name`, read into the record's form where the record's schema for an
+ * object or list member refuses it (D890); `previous` (the member as it was) when nothing of it can be read so.
+ */
+function fitNested({ nested }: Plan, name: string, value: unknown, previous: unknown): unknown {
+  const member = nested.find((one) => one.name === name);
+  if (member === undefined || member.validate(toView(value))) return value;
+  const found = fitValue(member.schema, value, (part) => generated(part, true));
+  return found === undefined ? previous : found.value;
 }
 
 /** Whether `value`, sent for member `name`, is of a JSON type the record's member admits. */

@@ -310,6 +310,12 @@ function arrayValue(schema: Schema, mode: Mode): unknown[] {
     return out;
   }
   const options = Array.isArray(items['enum']) ? (items['enum'] as unknown[]) : undefined;
+  // An item shown only to show the shape, where no item the schema builds is valid (an object `type` beside an `enum`
+  // of texts): the list is shown empty instead, which its schema admits (D894).
+  if (typeof schema['minItems'] !== 'number' && count === 1 && out.length === 0) {
+    const value = generate(items, mode);
+    return accepts(items, value) ? [value] : [];
+  }
   for (let i = out.length; i < count; i++) {
     if (options !== undefined && schema['uniqueItems'] === true) out.push(options[i % options.length]);
     else {

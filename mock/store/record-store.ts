@@ -332,14 +332,17 @@ export function idDrawer(resource: ResourceModel): (() => string) | undefined {
 
 /**
  * A drawer of string ids that fit `schema` where a counter's digits would not (D394): a `pattern`
- * (`^AC[0-9a-fA-F]{32}$`) drawn with fast-check from a fresh seed, else hexadecimal digits as long as `minLength`
+ * (`^AC[0-9a-fA-F]{32}$`), or the first pattern of its `anyOf`/`oneOf` forms (D895), drawn with fast-check from a fresh seed, else hexadecimal digits as long as `minLength`
  * asks (and `maxLength` allows); each checked with the schema's validator, drawn again (up to 20 times) if refused.
  * `undefined` when the counter's digits fit (no pattern, no length they break), as most descriptions' ids do.
  */
 function fittingDrawer(schema: Schema): (() => string) | undefined {
   const validate = validatorOf(schema);
   if (validate === undefined || ['1', '42', '1234567'].every((digits) => validate(digits))) return undefined;
-  const pattern = typeof schema['pattern'] === 'string' ? patternRegExp(schema['pattern']) : undefined;
+  // A key that is one of several forms (`anyOf` two patterns) is drawn to the first form that states one (D895).
+  const branches = (['anyOf', 'oneOf'] as const).flatMap((keyword) => (Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]) : []));
+  const text = typeof schema['pattern'] === 'string' ? schema['pattern'] : branches.map((branch) => (branch !== null && typeof branch === 'object' ? (branch as Schema)['pattern'] : undefined)).find((found): found is string => typeof found === 'string');
+  const pattern = text === undefined ? undefined : patternRegExp(text);
   const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
   const length = Math.max(min, Math.min(12, max));
