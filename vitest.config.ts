@@ -4,18 +4,17 @@ import { defineConfig } from 'vitest/config';
 /**
  * The test files that watch time: a browser or a stream that sees pieces 100 ms apart arrive apart, a console
  * that answers within its poll, a socket or a shutdown within its deadline. A second file on the other core breaks
- * them (D361), so they run one at a time, after every other file.
+ * them (D361), so they run one at a time, after every other file. A browser test that only reads what a page shows
+ * (CORS answers, a report file) watches no time and runs with the others (D871). None of them changes what a process
+ * shares, so they too share one worker's modules (D874): in this serial tail, each file's import is wall time.
  */
 const TIMED = [
-  'test/browser.test.ts',
   'test/console.test.ts',
   'test/stream-console.test.ts',
   'test/stream-browser.test.ts',
   'test/shadow-console.test.ts',
   'test/redis/console.test.ts',
-  'test/staging/reports.test.ts',
   'test/staging/latency.test.ts',
-  'proxy/browser.test.ts',
   'mock/streams.test.ts',
   'mock/console-api.test.ts',
   'mock/cli-limits.test.ts',
@@ -62,7 +61,7 @@ export default defineConfig({
       : [
           { extends: true, test: { name: 'parallel', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...TIMED, ...ISOLATED], isolate: false, sequence: { groupOrder: 0 } } },
           { extends: true, test: { name: 'isolated', include: ISOLATED, sequence: { groupOrder: 0 } } },
-          { extends: true, test: { name: 'timed', include: TIMED, fileParallelism: false, sequence: { groupOrder: 1 } } },
+          { extends: true, test: { name: 'timed', include: TIMED, fileParallelism: false, isolate: false, sequence: { groupOrder: 1 } } },
         ],
   },
 });
