@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Before `npm test`: some tests start real programs that npm does not ship, from Debian's packages (npm downloads
+// Within `npm test`, after the static checks and before the tests: some tests start real programs that npm does not ship, from Debian's packages (npm downloads
 // no browser and no server): chromium (the browser tests), redis-server (the Redis store's replicas), openssl (a
 // throwaway CA for the TLS tests), script (a terminal for the colour tests), prometheus-alertmanager,
 // python3-jupyter-server and python3-jupyterlab-server (real servers the suite is run against; Jupyter's and
@@ -9,7 +9,9 @@
 // the path Debian installs it at; only that file is unpacked from the package, whose Go-source dependencies, 1.75 GB
 // installed, no test uses). Whatever is missing is installed
 // with apt on a Debian machine run as root; otherwise this says which command to run, and the tests that need it
-// will fail saying the same.
+// will fail saying the same. A CI that installs them in the background beforehand (.ci/run) holds the lock file
+// SYSTEM_PACKAGES_LOCK (flock) meanwhile: with anything missing, this waits for that lock before it looks again, so
+// the static checks run while apt works and two apt-gets never meet.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,17 +36,24 @@ const NEEDED = [
   { program: DOCKER_SPEC, pkg: 'golang-github-docker-docker-dev', onlyFile: true },
 ];
 
+/** The lock a background install holds (.ci/run); the same path there. */
+const SYSTEM_PACKAGES_LOCK = join(tmpdir(), 'openapi-harness-system-packages.lock');
+
 const found = (program) => (program.startsWith('/') ? existsSync(program) : spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0);
-const missing = NEEDED.filter(({ program }) => !found(program));
+const lacking = () => NEEDED.filter(({ program }) => !found(program));
+if (lacking().length === 0) process.exit(0);
+// An install under way holds the lock; `flock` (util-linux) returns once it is free, at once when nothing holds it.
+spawnSync('flock', [SYSTEM_PACKAGES_LOCK, 'true'], { stdio: 'ignore' });
+const missing = lacking();
 if (missing.length === 0) process.exit(0);
 
 const packages = missing.map(({ pkg }) => pkg);
 const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!canApt) {
-  process.stderr.write(`pretest: ${missing.map(({ program }) => program).join(', ')} not found; the tests that need them will fail (or skip). Install them: sudo apt-get install ${packages.join(' ')}\n`);
+  process.stderr.write(`system packages: ${missing.map(({ program }) => program).join(', ')} not found; the tests that need them will fail (or skip). Install them: sudo apt-get install ${packages.join(' ')}\n`);
   process.exit(0);
 }
-process.stdout.write(`pretest: installing Debian's ${packages.join(', ')} for the tests (apt-get install)…\n`);
+process.stdout.write(`system packages: installing Debian's ${packages.join(', ')} for the tests (apt-get install)…\n`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
 const installed = missing.filter((need) => need.onlyFile !== true).map(({ pkg }) => pkg);
