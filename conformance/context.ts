@@ -335,7 +335,7 @@ const headerValues = new WeakMap<OperationModel, Record<string, string>>();
 function noteDeleted(context: CheckContext, op: OperationModel, request: RequestSpec, status: number): void {
   const resource = op.resource;
   if (op.role !== 'delete' || resource === undefined || status < 200 || status > 299 || request.method !== op.method) return;
-  const id = op.idIn === 'body' ? bodyId(request.body, resource.idProperty) : pathValue(op.path, request.path, resource.idParameter);
+  const id = op.idIn === 'body' ? bodyId(request.body, resource.idProperty) : pathValue(op.path, request.path, (op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined) ?? resource.idParameter);
   if (id !== undefined) memory(context, resource).deletedIds.add(id);
 }
 

@@ -141,7 +141,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
-      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
+      op.idIn = role === 'list' || role === 'create' ? undefined : atItem(op.path, group.item) ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
       if (role !== 'list') setEnvelopes(op, resource);
     }
     resources.push(resource);
@@ -698,10 +698,10 @@ function buildResource(
   const shape = objectShape(recordSchema);
   if (Object.keys(shape.properties).length === 0) return undefined;
   // Only an item path names the record (`PUT /pet` takes its id in the body, and `/owners/{ownerId}/pets` names the owner).
-  const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
+  const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && atItem(op.path, group.item) ? op.pathParams.at(-1)?.name : undefined);
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = createBody === undefined ? undefined : objectShape(createBody);
-  const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && op.path === group.item)?.pathParams.at(-1)?.description;
+  const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && atItem(op.path, group.item))?.pathParams.at(-1)?.description;
   const shownKey = group.item === undefined || idParameter === undefined ? undefined : addressedMember(group.item, Object.values(ops), shape.properties, shape.required);
   const picked = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription, shownKey);
   // Records with no key member of their own that a PUT at their item path writes and a GET there reads are keyed by
@@ -1004,4 +1004,13 @@ export function renameMember(op: OperationModel, resource: ResourceModel): strin
   if ((op.role !== 'update' && op.role !== 'replace') || resource.idSource === 'server' || op.body === undefined) return undefined;
   const member = `new_${resource.idProperty}`;
   return objectShape(op.body.schema).properties[member] === undefined ? undefined : member;
+}
+
+/**
+ * Whether `path` is the item path `item` (D904): the same template, its parameters' names aside. OpenAPI calls paths
+ * that differ only there identical (`/products/{param}` and `/products/{productId}`), and a server routes them as one,
+ * so an operation at either spelling names the record by its own last parameter.
+ */
+export function atItem(path: string, item: string | undefined): boolean {
+  return item !== undefined && (path === item || path.replace(/\{[^}]*\}/g, '{}') === item.replace(/\{[^}]*\}/g, '{}'));
 }

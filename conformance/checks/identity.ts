@@ -151,7 +151,8 @@ export function itemRequest(context: CheckContext, resource: ResourceModel, op: 
     return requestOf(context, op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
   }
   // A key is named beside the record's other path values (`{owner}` of `/repos/{owner}/{repo}`, D236).
-  const path = { ...addressOfId(context, resource, op, id), [resource.idParameter ?? '']: id };
+  // The operation's own last parameter: an item path spelled with another name than the read's is the same route (D904).
+  const path = { ...addressOfId(context, resource, op, id), [(op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined) ?? resource.idParameter ?? '']: id };
   if (raw !== undefined) return requestOf(context, op, { path, body: raw.text, contentType: raw.contentType });
   return requestOf(context, op, { path, ...(value === undefined ? {} : { value }) });
 }
