@@ -233,6 +233,9 @@ export class PropertyFailure extends Error {
   }
 }
 
+/** An HTTP field name (RFC 9110 § 5.1: a token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
 /** Builds the context of one check of `run` against `target` for `model`. `notes` collects the advice. */
 export function createContext(target: ResolvedTarget, model: ApiModel, notes: string[], run: RunState): CheckContext {
   const kinds = new Set<string>();
@@ -250,6 +253,10 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);
       const headers: Record<string, string> = { accept: acceptOf(op), ...requiredHeaders(op) };
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
+      // A header the description names with a space or another character no field name takes (an API key scheme
+      // named `ADVICEment API Key`) cannot be sent by any client: the request is not made, and the check not run (D905).
+      const unsendable = Object.keys(headers).find((name) => !HEADER_NAME.test(name));
+      if (unsendable !== undefined) throw new NotRun(unsendable, `${op.method} ${op.path} needs a header named ${JSON.stringify(unsendable)}, which is no HTTP field name (RFC 9110 § 5.1: a token, no spaces): no client can send it`);
       const query = credentials.query;
       const own = ownedByCredentials(op, request.path);
       const path = query === undefined ? own : `${own}${own.includes('?') ? '&' : '?'}${query}`;
