@@ -16,6 +16,7 @@ import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
 import { NotRun } from './arbitraries/bounded.js';
+import { describedValue } from './described-values.js';
 import { KEY_PLACEHOLDER } from '../cli/product.js';
 import { documentedRefusal, DocumentedUnavailable, excuseRefusal, refusalIn } from './refusals.js';
 
@@ -183,11 +184,11 @@ export function requiredQuery(op: OperationModel, query: string): string {
 
 /**
  * The value a request names a required parameter with when the check leaves it out (D220): the parameter's example,
- * else its schema's first example, example, first enum member or default, else a sample valid for its schema.
+ * else its schema's first example, example, first enum member or default, else a sample valid for its schema; of
+ * those the description gives, the first its own schema takes (D906, {@link describedValue}).
  */
 export function requiredValue(parameter: ParameterModel): unknown {
-  const schema = parameter.schema;
-  return parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
+  return describedValue(parameter);
 }
 
 /**
