@@ -1,5 +1,6 @@
 import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
+import { withoutWindowFilters } from './windows.js';
 import { numberPerParent } from './numbering.js';
 import { PARENT_LINK, URL_KEY, type IdSource, type Reading, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
@@ -438,7 +439,7 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
   view.op.reading = { reason: `a list on a sub-path of ${view.parent} whose records are not that collection's (or which no resource holds)`, decision: 'D48' };
   const resource = resources.find((r) => r.collectionPath === view.parent);
   if (resource === undefined) return;
-  const model = listModelOf(view.op, true, resource.properties, view.op.extension ?? {});
+  const model = withoutWindowFilters(listModelOf(view.op, true, resource.properties, view.op.extension ?? {}));
   if (model === undefined) return;
   const schema = view.op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)!.schema!;
   const item = listItemSchema(schema, model.shape);
@@ -712,7 +713,7 @@ function buildResource(
   const idSchema = urlKeyed ? { type: 'string' } : (shape.properties[idProperty] ?? {});
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
 
-  const list: ListModel | undefined = ops.list === undefined ? undefined : listModelOf(ops.list, false, shape.properties, extension);
+  const list: ListModel | undefined = ops.list === undefined ? undefined : withoutWindowFilters(listModelOf(ops.list, false, shape.properties, extension));
   // The stores index the main list's equality filters; the others (membership, views) are checked record by record.
   const filters = (list?.filters ?? []).filter((filter) => filter.match === undefined || filter.match === 'equal');
   const limit = list?.limit;
