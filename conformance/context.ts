@@ -155,7 +155,9 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
  * whose value can only be an object (or an empty array) is left out.
  */
 export function requiredQuery(op: OperationModel, query: string): string {
-  const named = new Set(query.split('&').filter((part) => part !== '').map((part) => nameOf(part.split('=')[0]!)));
+  // A pair names its parameter by its bracket's stem (`filter[status]` of the deepObject `filter`), or whole, where the
+  // parameter's own name holds brackets (`page[size]`, D908).
+  const named = new Set(query.split('&').filter((part) => part !== '').flatMap((part) => [nameOf(part.split('=')[0]!), nameOf(part.split('=')[0]!, true)]));
   const parts: string[] = [];
   for (const parameter of op.queryParams) {
     if (!parameter.required || named.has(parameter.name)) continue;
@@ -207,8 +209,8 @@ function ownedByCredentials(op: OperationModel, path: string): string {
   return kept.length === 0 ? path.slice(0, at) : `${path.slice(0, at)}?${kept.join('&')}`;
 }
 
-/** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`). */
-function nameOf(raw: string): string {
+/** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`), or with it (`whole`). */
+function nameOf(raw: string, whole = false): string {
   let name = raw;
   try {
     name = decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -216,7 +218,7 @@ function nameOf(raw: string): string {
     // A malformed escape (an invalid query written on purpose) names what it spells.
   }
   const bracket = name.indexOf('[');
-  return bracket > 0 ? name.slice(0, bracket) : name;
+  return bracket > 0 && !whole ? name.slice(0, bracket) : name;
 }
 
 /**
