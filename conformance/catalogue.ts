@@ -200,7 +200,7 @@ export function checksFor(model: ApiModel): Check[] {
     ...groups.flatMap((g) => g.lists),
     ...isolatedAll('served-ranges', () => servedRangeChecks(model, where)),
     ...groups.flatMap((g) => g.writes),
-    ...model.operations.filter((op) => op.resource === undefined).map((op) => isolated(`${op.operationId}.documented`, () => unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`))),
+    ...model.operations.filter((op) => op.resource === undefined).map((op) => isolated(`${op.operationId}.documented`, () => ({ ...unmappedCheck(op, `${op.operationId}.documented`, `${where(op)}, which no resource holds: a valid request gets a documented status, media type and schema-valid body, never a 5xx.`), ...earlierTwin(model, op) }))),
     ...model.operations.flatMap((op) => isolatedAll(`${op.operationId}.purchase-echo`, () => purchaseEchoChecks(op, where(op)))),
     ...isolatedAll('served-lists', () => servedListChecks(model)),
     ...servedLists(model).flatMap((served) => isolatedAll(`${served.op.operationId}.served-window`, () => servedWindowCheck(served))),
@@ -233,6 +233,19 @@ export function checksFor(model: ApiModel): Check[] {
 function openTwin(model: ApiModel, op: OperationModel): { skip?: string } {
   const twin = openByShape(model).get(`${op.method} ${shapeOf(op.path)}`)?.find((other) => other.path !== op.path);
   return twin === undefined ? {} : { skip: `${op.method} ${op.path} has a twin, ${twin.operationId} (${twin.path}), with the same template and no security: a server may route the URL to either, so a request without credentials proves nothing (OpenAPI: such paths are identical and must not both exist)` };
+}
+
+/**
+ * Why `<op>.documented` is not run when an operation written before it takes the same method and the same path
+ * template under other parameter names (`GET /products/{param}` before `GET /products/{productId}`, D904): OpenAPI
+ * calls such paths identical, a router that takes routes in order (our mock's) never reaches the later one, and its
+ * URL is answered as the earlier one documents.
+ */
+function earlierTwin(model: ApiModel, op: OperationModel): { skip?: string } {
+  const shape = shapeOf(op.path);
+  const index = model.operations.indexOf(op);
+  const twin = model.operations.find((other, at) => at < index && other.method === op.method && other.path !== op.path && shapeOf(other.path) === shape);
+  return twin === undefined ? {} : { skip: `${op.method} ${op.path} has a twin written before it, ${twin.operationId} (${twin.path}), with the same template: a server routes the URL to that one, so no request reaches ${op.operationId} (OpenAPI: such paths are identical and must not both exist)` };
 }
 
 /** A path template with its parameter names left out: `/boards/{}/cards/{}`. */

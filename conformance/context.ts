@@ -16,6 +16,7 @@ import { validSample } from '../model/samples.js';
 import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
 import { NotRun } from './arbitraries/bounded.js';
+import { describedValue } from './described-values.js';
 import { KEY_PLACEHOLDER } from '../cli/product.js';
 import { documentedRefusal, DocumentedUnavailable, excuseRefusal, refusalIn } from './refusals.js';
 
@@ -154,7 +155,9 @@ export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel
  * whose value can only be an object (or an empty array) is left out.
  */
 export function requiredQuery(op: OperationModel, query: string): string {
-  const named = new Set(query.split('&').filter((part) => part !== '').map((part) => nameOf(part.split('=')[0]!)));
+  // A pair names its parameter by its bracket's stem (`filter[status]` of the deepObject `filter`), or whole, where the
+  // parameter's own name holds brackets (`page[size]`, D908).
+  const named = new Set(query.split('&').filter((part) => part !== '').flatMap((part) => [nameOf(part.split('=')[0]!), nameOf(part.split('=')[0]!, true)]));
   const parts: string[] = [];
   for (const parameter of op.queryParams) {
     if (!parameter.required || named.has(parameter.name)) continue;
@@ -183,11 +186,11 @@ export function requiredQuery(op: OperationModel, query: string): string {
 
 /**
  * The value a request names a required parameter with when the check leaves it out (D220): the parameter's example,
- * else its schema's first example, example, first enum member or default, else a sample valid for its schema.
+ * else its schema's first example, example, first enum member or default, else a sample valid for its schema; of
+ * those the description gives, the first its own schema takes (D906, {@link describedValue}).
  */
 export function requiredValue(parameter: ParameterModel): unknown {
-  const schema = parameter.schema;
-  return parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'] ?? validSample(schema);
+  return describedValue(parameter);
 }
 
 /**
@@ -206,8 +209,8 @@ function ownedByCredentials(op: OperationModel, path: string): string {
   return kept.length === 0 ? path.slice(0, at) : `${path.slice(0, at)}?${kept.join('&')}`;
 }
 
-/** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`). */
-function nameOf(raw: string): string {
+/** A query part's parameter name, decoded, without a bracketed member (`f%5Bgte%5D` and `f[gte]` name `f`), or with it (`whole`). */
+function nameOf(raw: string, whole = false): string {
   let name = raw;
   try {
     name = decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -215,7 +218,7 @@ function nameOf(raw: string): string {
     // A malformed escape (an invalid query written on purpose) names what it spells.
   }
   const bracket = name.indexOf('[');
-  return bracket > 0 ? name.slice(0, bracket) : name;
+  return bracket > 0 && !whole ? name.slice(0, bracket) : name;
 }
 
 /**
@@ -232,6 +235,9 @@ export class PropertyFailure extends Error {
     this.name = 'PropertyFailure';
   }
 }
+
+/** An HTTP field name (RFC 9110 § 5.1: a token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Builds the context of one check of `run` against `target` for `model`. `notes` collects the advice. */
 export function createContext(target: ResolvedTarget, model: ApiModel, notes: string[], run: RunState): CheckContext {
@@ -250,6 +256,10 @@ export function createContext(target: ResolvedTarget, model: ApiModel, notes: st
       const credentials = request.credentials ?? validCredentials(op.security[0], target.apiKey);
       const headers: Record<string, string> = { accept: acceptOf(op), ...requiredHeaders(op) };
       for (const [name, value] of Object.entries({ ...credentials.headers, ...request.headers })) if (value !== null) headers[name] = value;
+      // A header the description names with a space or another character no field name takes (an API key scheme
+      // named `ADVICEment API Key`) cannot be sent by any client: the request is not made, and the check not run (D905).
+      const unsendable = Object.keys(headers).find((name) => !HEADER_NAME.test(name));
+      if (unsendable !== undefined) throw new NotRun(unsendable, `${op.method} ${op.path} needs a header named ${JSON.stringify(unsendable)}, which is no HTTP field name (RFC 9110 § 5.1: a token, no spaces): no client can send it`);
       const query = credentials.query;
       const own = ownedByCredentials(op, request.path);
       const path = query === undefined ? own : `${own}${own.includes('?') ? '&' : '?'}${query}`;
@@ -335,7 +345,7 @@ const headerValues = new WeakMap<OperationModel, Record<string, string>>();
 function noteDeleted(context: CheckContext, op: OperationModel, request: RequestSpec, status: number): void {
   const resource = op.resource;
   if (op.role !== 'delete' || resource === undefined || status < 200 || status > 299 || request.method !== op.method) return;
-  const id = op.idIn === 'body' ? bodyId(request.body, resource.idProperty) : pathValue(op.path, request.path, resource.idParameter);
+  const id = op.idIn === 'body' ? bodyId(request.body, resource.idProperty) : pathValue(op.path, request.path, (op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined) ?? resource.idParameter);
   if (id !== undefined) memory(context, resource).deletedIds.add(id);
 }
 

@@ -1,12 +1,12 @@
 import { itemsPathOf, referencesOf, type ReferenceModel } from '../model/references.js';
 import { objectShape } from '../model/schema.js';
 import type { OperationModel } from '../model/model.js';
-import { validSample } from '../model/samples.js';
 import { ordinaryBody, pinMember } from './arbitraries/body.js';
 import { createRecord } from './checks/records.js';
 import type { CheckContext, Resolution } from './check-context.js';
 import type { Exchange } from '../judge/verdict.js';
 import { NotRun } from './arbitraries/bounded.js';
+import { describedValue, hasGivenValue } from './described-values.js';
 import { failingExchange } from './report/results.js';
 
 // A write whose body names a record of another collection (`crossing_id`) is refused with 404 by a server that
@@ -25,10 +25,9 @@ const keyOf = (context: CheckContext, op: OperationModel, reference: ReferenceMo
 export function exampleQuery(list: OperationModel, withOptional: boolean): string | undefined {
   const parts: string[] = [];
   for (const parameter of list.queryParams) {
-    const schema = parameter.schema;
-    const example = parameter.example ?? (schema['examples'] as unknown[] | undefined)?.[0] ?? schema['example'] ?? (schema['enum'] as unknown[] | undefined)?.[0] ?? schema['default'];
-    if (!parameter.required && (!withOptional || example === undefined)) continue;
-    const value = example ?? validSample(schema);
+    if (!parameter.required && (!withOptional || !hasGivenValue(parameter))) continue;
+    // The value the description gives that the parameter's own schema takes (D906).
+    const value = describedValue(parameter);
     if (value === undefined || (typeof value === 'object' && value !== null)) return undefined;
     parts.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`);
   }

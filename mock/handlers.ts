@@ -27,6 +27,7 @@ import { nextNumber, numberedId, writeTwins } from './numbering.js';
 import { applyDerivations, callerFill, derivationsOf } from './derived.js';
 import { documentsNotFound } from './upsert.js';
 import { resourceWindow, setWindowState, type TimeWindow } from '../model/time-window.js';
+import { asStored } from './stored-record.js';
 import { andThen, filterKey, isValidRecord, keyedUnderParent, ownKey, scopedId, storeView, withoutLink, type AnyRecordStore, type Maybe, type RecordId, type RecordValue } from './store/record-store.js';
 
 /**
@@ -611,9 +612,12 @@ function exampleParentScope(parent: ParentModel, known: NonNullable<ParentModel[
   };
 }
 
-/** A 400 when the record a replace or update makes breaks the record schema (a PATCH removing a required property). */
+/**
+ * A 400 when the record a replace or update makes breaks the record schema (a PATCH removing a required property),
+ * judged as the store will hold it: a `writeOnly` member sent inside an object is kept from no answer (D900).
+ */
 function recordProblem(resource: ResourceModel, record: RecordValue): OperationResult | undefined {
-  if (isValidRecord(resource, record)) return undefined;
+  if (isValidRecord(resource, record) || isValidRecord(resource, asStored(resource, record))) return undefined;
   return { error: 'INVALID_BODY', detail: `The ${singularWord(resource.name)} would be invalid: ${resource.validateRecord.errors() || 'it does not match its schema'}.` };
 }
 

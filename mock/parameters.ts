@@ -12,8 +12,8 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * The coercion of a query or path parameter (README › Resources): integers written in decimal digits only
- * (`1e1` and `1.0` are refused in a URL), int64 integers as exact `bigint` within [-2^63, 2^63-1], other
- * integers and numbers as `number`, booleans as `true`/`false`, strings as they are; an array parameter takes
+ * (`1e1` and `1.0` are refused in a URL), int64 integers as exact `bigint` within [-2^63, 2^63-1], a path's
+ * integer past 2^53 too (it names a record, D901), other integers and numbers as `number`, booleans as `true`/`false`, strings as they are; an array parameter takes
  * every occurrence (`?tag=a&tag=b`) with its items coerced alike. The value is then checked against the
  * parameter's schema (enum, bounds, pattern…). An array sent as one value (`explode: false`) is split at its
  * style's delimiter (`,`, space, `|`). Messages name the parameter: `limit must be <= 100, got 500`.
@@ -52,7 +52,9 @@ export function compileCoercion(parameter: ParameterModel): Coercion {
       return checked(parameter, text, JSON.stringify(text));
     };
   }
-  const one = scalar(name, parameter.type, parameter.int64);
+  // A path segment names a record: an integer key past 2^53 (one the mock counted up from an example's id there) is
+  // read exactly, as an int64 is, or it would name the record a double rounds it to (D901).
+  const one = scalar(name, parameter.type, parameter.int64, parameter.in === 'path');
   return (raw) => {
     const text = typeof raw === 'string' ? raw : (raw[0] ?? '');
     const coerced = one(text);
@@ -74,7 +76,7 @@ function typeOf(schema: Schema): string | undefined {
   return typeof type === 'string' ? type : Array.isArray(type) ? (type.find((t) => t !== 'null') as string | undefined) : undefined;
 }
 
-function scalar(name: string, type: string | undefined, int64: boolean): (text: string) => Coerced {
+function scalar(name: string, type: string | undefined, int64: boolean, exact = false): (text: string) => Coerced {
   if (type === 'integer') {
     return (text) => {
       if (!INTEGER_TEXT.test(text)) return { ok: false, message: `${name} must be an integer, got ${JSON.stringify(text)}` };
@@ -84,7 +86,10 @@ function scalar(name: string, type: string | undefined, int64: boolean): (text: 
         return { ok: true, value: exact };
       }
       // At most 15 characters (sign and 14 digits) is exact as a double, no BigInt needed; `+ 0` turns -0 into 0.
-      return { ok: true, value: text.length <= 15 ? Number(text) + 0 : Number(BigInt(text)) };
+      if (text.length <= 15) return { ok: true, value: Number(text) + 0 };
+      const whole = BigInt(text);
+      // With `exact`, an integer a double cannot hold but an int64 can stays a bigint; else it is the double.
+      return { ok: true, value: exact && !Number.isSafeInteger(Number(whole)) && whole >= INT64_MIN && whole <= INT64_MAX ? whole : Number(whole) };
     };
   }
   if (type === 'number') {

@@ -165,14 +165,20 @@ export function listModelOf(op: OperationModel, view: boolean, properties: Recor
   return { operation: op, view, shape, filters, limit, paging, members, headers: pageHeaders(success.headers.map((header) => header.name.toLowerCase())) };
 }
 
-/** The page size parameter's bounds (D33): without a default the maximum applies, and without either, every record. */
+/**
+ * The page size parameter's bounds (D33): without a default the maximum applies, and without either, every record.
+ * A schema listing the sizes it takes (`enum`, D903) bounds them by its smallest and largest, and keeps the list.
+ */
 function limitOf(parameter: ParameterModel): LimitModel {
   const schema = parameter.schema;
-  const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
+  const listed = Array.isArray(schema['enum']) ? (schema['enum'] as unknown[]) : [];
+  const sizes = listed.length > 0 && listed.every((size) => typeof size === 'number' && Number.isSafeInteger(size) && size >= 0) ? [...new Set(listed as number[])].sort((a, b) => a - b) : undefined;
+  const maximum = sizes !== undefined ? sizes.at(-1) : typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
   return {
     parameter: parameter.name,
-    minimum: typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
+    minimum: sizes !== undefined ? sizes[0]! : typeof schema['minimum'] === 'number' ? schema['minimum'] : 0,
     maximum,
+    ...(sizes === undefined ? {} : { sizes }),
     default: typeof schema['default'] === 'number' ? schema['default'] : maximum,
     ...(parameter.required ? { required: true as const } : {}),
   };

@@ -326,6 +326,11 @@ export interface LimitModel {
   default: number | undefined;
   /** Set when the parameter is required: a request always names a size, and no answer shows the default (D622). */
   required?: true | undefined;
+  /**
+   * The only page sizes the parameter takes, ascending, where its schema lists them (`enum: [2, 10, 20, 50]`, D903):
+   * `minimum` and `maximum` are then the smallest and the largest; `undefined`: any integer within the bounds.
+   */
+  sizes?: readonly number[] | undefined;
 }
 
 /**

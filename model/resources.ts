@@ -1,5 +1,6 @@
 import { expressionSource, linkParameter, linkTarget } from './links.js';
 import { listItemSchema, listModelOf, sameRecords, shapeOfList, type ListExtension } from './lists.js';
+import { withoutWindowFilters } from './windows.js';
 import { numberPerParent } from './numbering.js';
 import { PARENT_LINK, URL_KEY, type IdSource, type Reading, type ListModel, type Method, type OperationModel, type ParentModel, type ResourceModel, type Role } from './model.js';
 import { admittedTypes, compile, isJsonMediaType, isMarked, mainType, objectShape, typesOf, type createAjv, type Schema } from './schema.js';
@@ -141,7 +142,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
     for (const [role, op] of Object.entries(group.ops)) {
       op.resource = resource;
       op.role = role as Role;
-      op.idIn = role === 'list' || role === 'create' ? undefined : op.path === group.item ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
+      op.idIn = role === 'list' || role === 'create' ? undefined : atItem(op.path, group.item) ? 'path' : resource.parent?.singleton === true ? 'parent' : 'body';
       if (role !== 'list') setEnvelopes(op, resource);
     }
     resources.push(resource);
@@ -438,7 +439,7 @@ function attachView(view: { parent: string; op: OperationModel & { extension: Re
   view.op.reading = { reason: `a list on a sub-path of ${view.parent} whose records are not that collection's (or which no resource holds)`, decision: 'D48' };
   const resource = resources.find((r) => r.collectionPath === view.parent);
   if (resource === undefined) return;
-  const model = listModelOf(view.op, true, resource.properties, view.op.extension ?? {});
+  const model = withoutWindowFilters(listModelOf(view.op, true, resource.properties, view.op.extension ?? {}));
   if (model === undefined) return;
   const schema = view.op.responses.find((r) => r.status.startsWith('2') && r.schema !== undefined)!.schema!;
   const item = listItemSchema(schema, model.shape);
@@ -698,10 +699,10 @@ function buildResource(
   const shape = objectShape(recordSchema);
   if (Object.keys(shape.properties).length === 0) return undefined;
   // Only an item path names the record (`PUT /pet` takes its id in the body, and `/owners/{ownerId}/pets` names the owner).
-  const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && op.path === group.item ? op.pathParams.at(-1)?.name : undefined);
+  const itemParameter = (op: OperationModel | undefined): string | undefined => (op !== undefined && atItem(op.path, group.item) ? op.pathParams.at(-1)?.name : undefined);
   const idParameter = itemParameter(ops.read) ?? itemParameter(ops.replace) ?? itemParameter(ops.update) ?? itemParameter(ops.delete);
   const createShape = createBody === undefined ? undefined : objectShape(createBody);
-  const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && op.path === group.item)?.pathParams.at(-1)?.description;
+  const idDescription = [ops.read, ops.replace, ops.update, ops.delete].find((op) => op !== undefined && atItem(op.path, group.item))?.pathParams.at(-1)?.description;
   const shownKey = group.item === undefined || idParameter === undefined ? undefined : addressedMember(group.item, Object.values(ops), shape.properties, shape.required);
   const picked = extension.id ?? pickIdProperty(shape.properties, idParameter, createShape?.properties, singular, idDescription, shownKey);
   // Records with no key member of their own that a PUT at their item path writes and a GET there reads are keyed by
@@ -712,7 +713,7 @@ function buildResource(
   const idSchema = urlKeyed ? { type: 'string' } : (shape.properties[idProperty] ?? {});
   const idType = mainType(idSchema) === 'integer' || mainType(idSchema) === 'number' ? 'integer' : 'string';
 
-  const list: ListModel | undefined = ops.list === undefined ? undefined : listModelOf(ops.list, false, shape.properties, extension);
+  const list: ListModel | undefined = ops.list === undefined ? undefined : withoutWindowFilters(listModelOf(ops.list, false, shape.properties, extension));
   // The stores index the main list's equality filters; the others (membership, views) are checked record by record.
   const filters = (list?.filters ?? []).filter((filter) => filter.match === undefined || filter.match === 'equal');
   const limit = list?.limit;
@@ -1004,4 +1005,13 @@ export function renameMember(op: OperationModel, resource: ResourceModel): strin
   if ((op.role !== 'update' && op.role !== 'replace') || resource.idSource === 'server' || op.body === undefined) return undefined;
   const member = `new_${resource.idProperty}`;
   return objectShape(op.body.schema).properties[member] === undefined ? undefined : member;
+}
+
+/**
+ * Whether `path` is the item path `item` (D904): the same template, its parameters' names aside. OpenAPI calls paths
+ * that differ only there identical (`/products/{param}` and `/products/{productId}`), and a server routes them as one,
+ * so an operation at either spelling names the record by its own last parameter.
+ */
+export function atItem(path: string, item: string | undefined): boolean {
+  return item !== undefined && (path === item || path.replace(/\{[^}]*\}/g, '{}') === item.replace(/\{[^}]*\}/g, '{}'));
 }

@@ -1,4 +1,5 @@
 import { listModelOf, shapeOfList } from './lists.js';
+import { withoutWindowFilters } from './windows.js';
 import type { FilterModel, ListModel, ListShape, OperationModel } from './model.js';
 import type { Schema } from './schema-refs.js';
 import { objectShape } from './schema.js';
@@ -80,7 +81,7 @@ export function readListOf(op: OperationModel): { list: ListModel; properties: R
   const shape = schema === undefined ? undefined : shapeOfList(schema);
   if (schema === undefined || shape === undefined) return undefined;
   const properties = recordProperties(schema, shape);
-  const list = listModelOf(op, false, properties, {});
+  const list = withoutWindowFilters(listModelOf(op, false, properties, {}));
   return list === undefined ? undefined : { list, properties };
 }
 

@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
 import { listItemSchema, shapeOfList } from './lists.js';
-import type { OperationModel, ParameterModel } from './model.js';
+import type { ListModel, OperationModel, ParameterModel } from './model.js';
 import { mainType, objectShape, type Schema } from './schema.js';
 
 // A list's window (spec/DECISIONS.md › D90, D91): optional date or date-time query parameters that bound a range
@@ -67,6 +67,19 @@ export function defaultSpanOf(description: string | undefined): { days: number; 
   const count = /^\d+$/.test(found[1]!) ? Number(found[1]) : NUMBER_WORDS[found[1]!.toLowerCase()];
   if (count === undefined || count <= 0) return undefined;
   return { days: found[2]!.toLowerCase() === 'week' ? count * 7 : count, from: found[3]! };
+}
+
+/**
+ * `list` without the equality filters its window's parameters were also read as (D907): `start` and `end`, date-times
+ * that bound a range, are named like members (`start`, `end`) of the records, but a window parameter is named on
+ * every list request with the widest range (D90), which no record equals; it bounds the list instead. `list` itself
+ * when no filter is a window's.
+ */
+export function withoutWindowFilters<T extends ListModel | undefined>(list: T): T {
+  if (list === undefined) return list;
+  const window = windowOf(list.operation);
+  if (window === undefined || !list.filters.some((filter) => window.parameters.some((one) => one.parameter === filter.parameter))) return list;
+  return { ...list, filters: list.filters.filter((filter) => !window.parameters.some((one) => one.parameter === filter.parameter)) };
 }
 
 const windows = new WeakMap<OperationModel, ListWindow | null>();

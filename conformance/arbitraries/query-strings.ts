@@ -35,13 +35,24 @@ export function limitRange(limit: LimitModel): [number, number] {
 }
 
 /**
+ * The page size the list takes nearest to `size` (D903): `size` itself where any integer within the bounds is one,
+ * else the smallest of the sizes the parameter lists at or above it (the largest when none is), so a walk or a draw
+ * over a range never asks a size such a list refuses.
+ */
+export function allowedSize(limit: LimitModel, size: number): number {
+  const sizes = limit.sizes?.filter((one) => one >= 1);
+  if (sizes === undefined || sizes.length === 0) return size;
+  return sizes.find((one) => one >= size) ?? sizes.at(-1)!;
+}
+
+/**
  * A page size the suite asks of its own choosing (`wanted`: a short first page to find ids), kept within the list's
  * documented bounds ({@link limitRange}): a list whose `page_size` has `minimum: 25` refuses `page_size=5` with the
  * 400 its description documents, and a set-up that sends it learns nothing (D724).
  */
 export function pageSizeNear(limit: LimitModel, wanted: number): number {
   const [min, max] = limitRange(limit);
-  return Math.min(Math.max(wanted, min), max);
+  return allowedSize(limit, Math.min(Math.max(wanted, min), max));
 }
 
 /**
@@ -71,7 +82,7 @@ export function firstAbove(maximum: number): bigint {
 /** Valid page sizes, the edges (1, 2, maximum-1, maximum) as likely as the rest (seed, Limits: 1..100). */
 export function validLimit(limit: LimitModel): fc.Arbitrary<number> {
   const [min, max] = limitRange(limit);
-  return fc.oneof(fc.constantFrom(...new Set([min, Math.min(max, min + 1), Math.max(min, max - 1), max])), fc.integer({ min, max }));
+  return fc.oneof(fc.constantFrom(...new Set([min, Math.min(max, min + 1), Math.max(min, max - 1), max].map((size) => allowedSize(limit, size)))), fc.integer({ min, max }).map((size) => allowedSize(limit, size)));
 }
 
 /** Values of a filter: its enum (or booleans) when the schema lists them, else values seen in records (`seen`). */
@@ -93,10 +104,12 @@ export function invalidLimits(limit: LimitModel): { fixed: string[]; random: fc.
   // Compared as exact integers (D371): a text past 2^53 is never rounded into the bounds or out of them.
   const low = BigInt(min);
   const above = limit.maximum === undefined ? undefined : firstAbove(limit.maximum);
-  const isValid = (text: string): boolean => /^\+?\d+$/.test(text) && BigInt(text) >= low && (above === undefined || BigInt(text) < above);
+  const listed = limit.sizes === undefined ? undefined : new Set(limit.sizes.map(String));
+  // Where the parameter lists its sizes (D903), only those are valid: a size between two of them is not.
+  const isValid = (text: string): boolean => /^\+?\d+$/.test(text) && BigInt(text) >= low && (above === undefined || BigInt(text) < above) && (listed === undefined || listed.has(String(BigInt(text))));
   const exact = limit.maximum === undefined || limit.maximum <= Number.MAX_SAFE_INTEGER;
   const far = exact ? [String(max + 1), String(Math.round(max * 1.5)), String(max * 10)] : [above!, (above! * 3n) / 2n, above! * 10n].map(String);
-  const fixed = [String(low - 1n), '-1', ...far, '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].filter((text, i, all) => !isValid(text) && all.indexOf(text) === i);
+  const fixed = [String(low - 1n), '-1', ...(listed === undefined ? [] : [String(min + 1)]), ...far, '99999999999999999999', 'abc', '1.5', '', '1e1', '0x10', 'null'].filter((text, i, all) => !isValid(text) && all.indexOf(text) === i);
   const upTo = (from: bigint, to: bigint): fc.Arbitrary<string> => fc.bigInt({ min: from, max: to < from ? from : to }).map(String);
   const higher = bounded && above !== undefined ? [upTo(above, above * 10n), upTo(above, 2n ** 31n)] : [];
   const random = fc.oneof(fc.constantFrom(...fixed, ' 5', '5 ', '١٠', '[]', '%00'), ...higher, upTo(-(2n ** 31n), low - 1n), fc.string({ maxLength: 12 })).filter((text) => !isValid(text));

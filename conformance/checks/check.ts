@@ -107,7 +107,8 @@ export function otherPathValues(resource: ResourceModel, record: ExactRecord): R
   const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
   const values: Record<string, string> = {};
   for (const parameter of item?.pathParams ?? []) {
-    if (parameter.name === resource.idParameter || parameter.name === resource.parent?.parameter) continue;
+    // The last is the key, whatever its name there (D904: `{productId}` where the read says `{param}`).
+    if (parameter.name === resource.idParameter || parameter === item?.pathParams.at(-1) || parameter.name === resource.parent?.parameter) continue;
     const value = record[parameter.name];
     if (typeof value === 'string' || typeof value === 'number') values[parameter.name] = String(value);
     else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -124,7 +125,7 @@ export function otherPathValues(resource: ResourceModel, record: ExactRecord): R
 /** Whether the item path of `resource` has a parameter other than its key and its parent's (`{owner}` of `/repos/{owner}/{repo}`). */
 function hasOtherPathValues(resource: ResourceModel): boolean {
   const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
-  return (item?.pathParams ?? []).some((parameter) => parameter.name !== resource.idParameter && parameter.name !== resource.parent?.parameter);
+  return (item?.pathParams ?? []).some((parameter) => parameter.name !== resource.idParameter && parameter !== item?.pathParams.at(-1) && parameter.name !== resource.parent?.parameter);
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { exactInteger, toView } from '../../model/json.js';
-import type { OperationModel, ResourceModel } from '../../model/model.js';
+import type { OperationModel, ParameterModel, ResourceModel } from '../../model/model.js';
 import { createsOrUpdates } from '../../model/resources.js';
 import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
@@ -52,10 +52,11 @@ function freshId(context: CheckContext, resource: ResourceModel, id: { schema: S
       const wanted = 4n * 10n ** 15n + run * 1_000_000n + n;
       candidate = wanted >= min && wanted <= max ? wanted : min + ((run * 1_000n + n) % (max - min + 1n));
     } else {
-      const plain = `c${run}x${n}`;
+      // Where the item path types the key as a number, the text key is written in digits, or no read could name it (D902).
+      const plain = pathTakesNumbers(resource) ? String(4n * 10n ** 15n + run * 1_000_000n + n) : `c${run}x${n}`;
       candidate = id.validate(plain) ? plain : fc.sample(validValues(id.schema, id.validate, { integers: context.target.integers, strings: 'ordinary' }), { numRuns: 1, seed: Number((run * 1_000n + n) % 2_147_483_647n) })[0];
     }
-    if (candidate === undefined || !id.validate(toView(candidate))) continue;
+    if (candidate === undefined || !id.validate(toView(candidate)) || !pathNames(resource, candidate)) continue;
     const key = idKey(candidate);
     // Chosen ids are held at once: creates in flight together never share one.
     if (isKnownId(context, resource, key) || remembered.createdIds.has(key) || remembered.chosenIds.has(key)) continue;
@@ -63,6 +64,34 @@ function freshId(context: CheckContext, resource: ResourceModel, id: { schema: S
     return candidate;
   }
   throw new GenerationGaveUp(`${resource.idProperty} for a new ${resource.name}`);
+}
+
+/** The item path's parameter naming a record of `resource` (the read's, else another item operation's); `undefined` when none. */
+function keyParameter(resource: ResourceModel): ParameterModel | undefined {
+  const ops = [resource.operations.read, resource.operations.replace, resource.operations.update, resource.operations.delete];
+  for (const op of ops) {
+    const found = op?.idIn === 'path' ? op.pathParams.find((p) => p.name === resource.idParameter) : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Whether the item path types a text key as an integer or a number (bunq's `uuid` read at `/avatar/{itemId: integer}`). */
+function pathTakesNumbers(resource: ResourceModel): boolean {
+  const type = keyParameter(resource)?.type;
+  return resource.idType === 'string' && (type === 'integer' || type === 'number');
+}
+
+/**
+ * Whether the item path's parameter, where it types the key as a number, takes `key` as its text (D902): a chosen key
+ * the path refuses could never be read, replaced or deleted. Keys of integer records, and other paths, always do.
+ */
+function pathNames(resource: ResourceModel, key: unknown): boolean {
+  const parameter = keyParameter(resource);
+  if (parameter === undefined || typeof key !== 'string') return true;
+  if (parameter.type === 'integer') return /^-?\d{1,15}$/.test(key) && parameter.validate(Number(key));
+  if (parameter.type === 'number') return Number.isFinite(Number(key)) && key.trim() !== '' && parameter.validate(Number(key));
+  return true;
 }
 
 /**
@@ -122,7 +151,8 @@ export function itemRequest(context: CheckContext, resource: ResourceModel, op: 
     return requestOf(context, op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
   }
   // A key is named beside the record's other path values (`{owner}` of `/repos/{owner}/{repo}`, D236).
-  const path = { ...addressOfId(context, resource, op, id), [resource.idParameter ?? '']: id };
+  // The operation's own last parameter: an item path spelled with another name than the read's is the same route (D904).
+  const path = { ...addressOfId(context, resource, op, id), [(op.idIn === 'path' ? op.pathParams.at(-1)?.name : undefined) ?? resource.idParameter ?? '']: id };
   if (raw !== undefined) return requestOf(context, op, { path, body: raw.text, contentType: raw.contentType });
   return requestOf(context, op, { path, ...(value === undefined ? {} : { value }) });
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
-import { filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, sentSize, validLimit, type ListQuery } from '../arbitraries/query-strings.js';
+import { allowedSize, filterValue, invalidFilterValues, invalidLimits, limitRange, queryText, sentSize, validLimit, type ListQuery } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { filterStranger } from '../../judge/record-rules.js';
@@ -159,7 +159,7 @@ export function limitCheck(resource: ResourceModel, id: string, rule: string): C
       }
       // The edges of the page size asked on every run before the draws (D170): a fault at the maximum or the
       // minimum shows whatever the draws.
-      const sizes = [...new Set([min, min + 1, max - 1, max])].filter((size) => size >= min && size <= max);
+      const sizes = [...new Set([min, min + 1, max - 1, max].filter((size) => size >= min && size <= max).map((size) => allowedSize(limit, size)))];
       for (const size of sizes) await listChecked(context, resource, { limit: size, filter: undefined }, ledger);
       const edges = fc.constantFrom(...sizes).map((size): ListQuery => ({ limit: size, filter: undefined }));
       await context.forAll(fc.oneof(validQuery(context, resource), edges), async (q) => void (await listChecked(context, resource, q, ledger)));
@@ -186,9 +186,10 @@ function oddQueries(resource: ResourceModel): { fixed: OddQuery[]; random: fc.Ar
     const [min, max] = limitRange(limit);
     const invalid = invalidLimits(limit);
     for (const text of invalid.fixed) fixed.push({ query: `${name}=${encodeURIComponent(text)}`, filter: undefined }, ...(aFilter === undefined ? [] : [{ query: withFilter(`${name}=${encodeURIComponent(text)}`), filter: aFilter }]));
-    fixed.push({ query: `${name}=${min + 4}&${name}=${max * 5}`, filter: undefined }, { query: `${name}=${max * 5}&${name}=${min + 4}`, filter: undefined });
+    const some = allowedSize(limit, min + 4);
+    fixed.push({ query: `${name}=${some}&${name}=${max * 5}`, filter: undefined }, { query: `${name}=${max * 5}&${name}=${some}`, filter: undefined });
     random.push(invalid.random.map((text) => ({ query: `${name}=${encodeURIComponent(text)}`, filter: undefined })));
-    random.push(fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => ({ query: `${name}=${a}&${name}=${b}`, filter: undefined })));
+    random.push(fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => ({ query: `${name}=${allowedSize(limit, a)}&${name}=${allowedSize(limit, b)}`, filter: undefined })));
   }
   for (const model of resource.filters) {
     const name = encodeURIComponent(model.parameter.name);

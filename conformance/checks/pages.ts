@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { settle } from '../consistency.js';
 import { memberAt } from '../../model/lists.js';
 import type { ListModel, ResourceModel } from '../../model/model.js';
-import { limitRange } from '../arbitraries/query-strings.js';
+import { allowedSize, limitRange } from '../arbitraries/query-strings.js';
 import type { Exchange } from '../../judge/verdict.js';
 import { Violation } from '../contract.js';
 import { requestOf } from '../context.js';
@@ -184,8 +184,10 @@ export function pagesCheck(resource: ResourceModel, id: string, rule: string): C
         if (extra !== undefined) throw new Violation(`${op.operationId}${within} with pages of ${size}: record ${extra} is on a page but not in the list read with pages of ${max}`, pages.find((page) => page.ids.includes(extra))!.exchange);
       };
       // The sizes whose last page is a boundary, walked on every run before the draws (D170).
-      for (const size of boundarySizes(whole.length, low, max)) await walkWith(size);
-      await context.forAll(fc.integer({ min: low, max }), walkWith, { runs: Math.min(context.target.runs, 10) });
+      // Where the list takes only the sizes it lists (D903), each is the one nearest the size wanted.
+      const sized = (size: number): number => allowedSize(list.limit!, size);
+      for (const size of new Set(boundarySizes(whole.length, low, max).map(sized))) await walkWith(size);
+      await context.forAll(fc.integer({ min: low, max }).map(sized), walkWith, { runs: Math.min(context.target.runs, 10) });
     },
   };
 }

@@ -4,7 +4,7 @@ import { memberAt, nextPageValue } from '../../model/lists.js';
 import type { ApiModel, FilterModel, OperationModel } from '../../model/model.js';
 import { servedListOf, type ServedListModel } from '../../model/served-lists.js';
 import type { Exchange } from '../../judge/verdict.js';
-import { filterValue, invalidLimits, limitRange } from '../arbitraries/query-strings.js';
+import { allowedSize, filterValue, invalidLimits, limitRange } from '../arbitraries/query-strings.js';
 import type { CheckContext } from '../check-context.js';
 import { requestOf } from '../context.js';
 import { Violation } from '../contract.js';
@@ -226,8 +226,10 @@ export function servedPagesCheck(served: ServedList): Check {
         if (extra !== undefined) throw new Violation(`${op.operationId} with pages of ${size}: record ${extra} is on a page but not on the pages of ${max}`, pages.find((page) => page.keys.includes(extra))!.exchange);
       };
       // The sizes whose last page is a boundary, walked on every run before the draws (D170).
-      for (const size of boundarySizes(held.keys.length, low, top)) await walkWith(size);
-      await context.forAll(fc.integer({ min: low, max: top }), walkWith, { runs: Math.min(context.target.runs, 10) });
+      // Where the list takes only the sizes it lists (D903), each is the one nearest the size wanted.
+      const sized = (size: number): number => allowedSize(list.limit!, size);
+      for (const size of new Set(boundarySizes(held.keys.length, low, top).map(sized))) await walkWith(size);
+      await context.forAll(fc.integer({ min: low, max: top }).map(sized), walkWith, { runs: Math.min(context.target.runs, 10) });
     },
   };
 }
@@ -247,7 +249,7 @@ export function servedLimitCheck(served: ServedList): Check {
     async run(context) {
       const held = await heldSet(context, served);
       const top = Math.max(min, Math.min(max, held.keys.length + 1));
-      const sizes = fc.oneof(fc.integer({ min, max: top }), fc.constantFrom(...new Set([min, max])));
+      const sizes = fc.oneof(fc.integer({ min, max: top }), fc.constantFrom(...new Set([min, max]))).map((size) => allowedSize(limit, size));
       const ask = async (size: number): Promise<void> => {
         const page = await readPage(context, served, held.base, size, undefined);
         if (page.keys.length > size) throw new Violation(`${op.operationId} with ${limit.parameter}=${size}: the page holds ${page.keys.length} records, more than ${size}`, page.exchange);
@@ -256,7 +258,7 @@ export function servedLimitCheck(served: ServedList): Check {
       };
       // The smallest and largest sizes, and the one just past the held records (never below the smallest), on
       // every run before the draws (D170).
-      for (const size of new Set([min, max, top])) await ask(size);
+      for (const size of new Set([min, max, top].map((size) => allowedSize(limit, size)))) await ask(size);
       await context.forAll(sizes, ask);
     },
   };

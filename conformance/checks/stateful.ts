@@ -4,7 +4,7 @@ import type { ApiModel, FilterModel, ResourceModel } from '../../model/model.js'
 import { recordIn, renameMember } from '../../model/resources.js';
 import { keptAsSent } from '../../judge/record-rules.js';
 import { bodyValues } from '../arbitraries/body.js';
-import { limitRange, sentSize, validLimit } from '../arbitraries/query-strings.js';
+import { allowedSize, limitRange, sentSize, validLimit } from '../arbitraries/query-strings.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../check-context.js';
 import { idOf, isKnownId, memory, shownUnfiltered, type Check, type ExactRecord } from './check.js';
@@ -161,7 +161,7 @@ function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrar
   const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(context, create, options).map((value) => new CreateCommand(resource, value))];
   if (read !== undefined) commands.push(fc.nat().map((pick) => new ReadCommand(resource, pick)), absentIds(context, resource).map((id) => new ReadAbsentCommand(resource, id)));
   if (list !== undefined) {
-    const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(fc.oneof(fc.integer({ min: limitRange(resource.limit)[0], max: Math.max(limitRange(resource.limit)[0], 6) }), validLimit(resource.limit)), { nil: undefined });
+    const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(fc.oneof(fc.integer({ min: limitRange(resource.limit)[0], max: Math.max(limitRange(resource.limit)[0], 6) }).map((size) => allowedSize(resource.limit!, size)), validLimit(resource.limit)), { nil: undefined });
     const filters = resource.filters.filter((f) => f.values !== undefined && f.values.length > 0).map((model) => fc.constantFrom(...model.values!).map((value) => ({ model, value })));
     const filter = filters.length === 0 ? fc.constant(undefined) : fc.option(fc.oneof(...filters), { nil: undefined });
     commands.push(fc.tuple(limit, filter).map(([size, which]) => new ListCommand(resource, sentSize(resource.limit, size), which)));
