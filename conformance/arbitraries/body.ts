@@ -242,21 +242,21 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
  * A record member's schema as a write may send it: the record's schemas are seen as responses see them, where a
  * nested `writeOnly` member (a card's `cvc`) is `false`; a write sends it, and the body's own schema still rules
  * it, so the bound admits it (else no body holding it could be drawn: every card would be out of bounds). Only the
- * nested members `written` (the write's schema of the member) names are kept (D883): a member only the record names
- * (`settings.using_merchant_default`, a card's `fingerprint`) is no member of the write, and held in the bound it was
- * drawn into bodies, which a form then read back as text.
+ * nested members `written` (the write's schema of the member) names are kept, and the record's requirements (D883):
+ * an optional member only the record names (`settings.using_merchant_default`, a card's `fingerprint`) is no member
+ * of the write, and held in the bound it was drawn into bodies, which a form then read back as text.
  */
 function sendable(schema: Schema, written: Schema | undefined): Schema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
   const out: Schema = { ...schema };
   const properties = schema['properties'];
   const names = written === undefined ? undefined : writtenMembers(written);
+  // What the record requires stays required: a write that cannot name it cannot make a valid record, and no value
+  // is drawn for such an object (a list of them is drawn empty), as before.
   if (typeof properties === 'object' && properties !== null) {
     const kept = Object.entries(properties as Record<string, unknown>).filter(([name]) => names === undefined || Object.hasOwn(names, name));
     out['properties'] = Object.fromEntries(kept.map(([name, sub]) => [name, sub === false ? {} : sendable(sub as Schema, names?.[name])]));
   }
-  // A member the record requires and the write does not name (a nested `id`) is no requirement of the write.
-  if (names !== undefined && Array.isArray(schema['required'])) out['required'] = (schema['required'] as string[]).filter((name) => Object.hasOwn(names, name));
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
     if (Array.isArray(schema[key])) out[key] = (schema[key] as Schema[]).map((part) => sendable(part, written));
   }

@@ -17,7 +17,7 @@ const orBlank = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'string',
 /**
  * A create taking a form, whose members are objects sent in bracket notation and marked nothing required (so its
  * bodies are drawn whole, D181), held to a record that names more nested members than the write (D61, D883),
- * holds its address as an object or `null`, and requires members no write sends.
+ * holds its address as an object or `null`, and names optional members no write sends.
  */
 const SPEC = {
   openapi: '3.0.3',
@@ -64,9 +64,9 @@ const SPEC = {
         properties: {
           id: { type: 'string', readOnly: true },
           name: { type: 'string', maxLength: 40 },
-          settings: { type: 'object', required: ['uses_default'], properties: { mode: { type: 'string', enum: ['fast', 'slow'] }, uses_default: { type: 'boolean' }, limits: { type: 'object', properties: { daily: { type: 'integer' }, weekly: { type: 'integer' } } } } },
+          settings: { type: 'object', properties: { mode: { type: 'string', enum: ['fast', 'slow'] }, uses_default: { type: 'boolean' }, limits: { type: 'object', properties: { daily: { type: 'integer' }, weekly: { type: 'integer' } } } } },
           address: { anyOf: [{ type: 'object', required: ['city'], properties: { city: { type: 'string' }, line1: { type: 'string' }, verified: { type: 'boolean' } } }], nullable: true },
-          owner: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, aliases: { type: 'array', items: { type: 'string' } }, nickname: { type: 'string' } } },
+          owner: { type: 'object', properties: { id: { type: 'string' }, aliases: { type: 'array', items: { type: 'string' } }, nickname: { type: 'string' } } },
           labels: { type: 'array', items: { type: 'string', maxLength: 10 } },
         },
       },
