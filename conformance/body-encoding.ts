@@ -168,11 +168,18 @@ function placeBracketed(out: Record<string, unknown>, path: string[], text: stri
       return;
     }
     const existing = Object.hasOwn(container, slot) ? (container as Record<string | number, unknown>)[slot] : undefined;
-    const next = existing !== null && typeof existing === 'object' ? existing : /^\d*$/.test(path[depth + 1]!) && typesOf(inner).includes('array') ? [] : {};
+    // A list under a member of several shapes (a list or `""`) is a list too, as a server reads `aliases[0]=x` (D882).
+    const next = existing !== null && typeof existing === 'object' ? existing : /^\d*$/.test(path[depth + 1]!) && listable(inner) ? [] : {};
     if (next !== existing) own(next);
     container = next as Record<string, unknown> | unknown[];
     current = inner;
   }
+}
+
+/** Whether `schema`, or one of its `anyOf`/`oneOf` branches, is an array: numbered keys below it are its items. */
+function listable(schema: Schema): boolean {
+  if (typesOf(schema).includes('array')) return true;
+  return (['anyOf', 'oneOf'] as const).some((name) => Array.isArray(schema[name]) && (schema[name] as unknown[]).some((branch) => typeof branch === 'object' && branch !== null && typesOf(branch as Schema).includes('array')));
 }
 
 /**

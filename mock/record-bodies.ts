@@ -213,6 +213,9 @@ function plan(resource: ResourceModel): Plan {
   }
   const nested: Plan['nested'] = [];
   for (const [name, schema] of Object.entries(resource.properties)) {
+    // A member held as an object or null (`anyOf: [{$ref}]`, `nullable`) is completed too (D884), and one a write
+    // also names by a scalar (`""` to clear it) where it is sent as an object: the checks below keep it as sent
+    // unless the completed value is one the record's schema takes.
     if (converted.some((one) => one.name === name) || bounded.some((one) => one.name === name)) continue;
     const structured = admittedTypes(schema).some((type) => type === 'object' || type === 'array');
     const named = namedIn(name);
@@ -380,11 +383,26 @@ function completedValue(schema: Schema, value: unknown): unknown {
     return typeof items === 'object' && items !== null && !Array.isArray(items) ? value.map((item) => completedValue(items as Schema, item)) : value;
   }
   if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  // An object held as one branch of several (`anyOf: [{$ref: address}]` with `nullable`) is completed by that branch (D884).
+  const branch = objectShape(schema).required.length === 0 ? objectBranch(schema) : undefined;
+  if (branch !== undefined) return completedValue(branch, value);
   const shape = objectShape(schema);
   const completed: RecordValue = {};
   for (const [name, member] of Object.entries(value as RecordValue)) completed[name] = shape.properties[name] === undefined ? member : completedValue(shape.properties[name], member);
   for (const name of shape.required) if (!Object.hasOwn(completed, name)) completed[name] = generated(shape.properties[name] ?? {}, false);
   return completed;
+}
+
+/** The first `anyOf`/`oneOf` branch of `schema`, at any depth of branches, that is an object with required members, or `undefined`. */
+function objectBranch(schema: Schema): Schema | undefined {
+  const branches = (['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []));
+  for (const branch of branches) {
+    if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) continue;
+    if (objectShape(branch as Schema).required.length > 0) return branch as Schema;
+    const inner = objectBranch(branch as Schema);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /** The JSON type of a parsed body value, numbers as `integer` or `number` whether parsed exactly or not. */

@@ -209,7 +209,7 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
     const ordered = mode.depth < MAX_DEPTH ? [...(branches as Schema[])].sort((a, b) => Number(isNullOnly(a)) - Number(isNullOnly(b))) : [...(branches as Schema[])].sort((a, b) => unrolledSize(a) - unrolledSize(b));
     let first: { value: unknown } | undefined;
     for (const branch of ordered) {
-      const value = generate(merge(rest, branch), deeper);
+      const value = generate(mergedBranch(schema, key, rest, branch), deeper);
       first ??= { value };
       if (accepts(schema, value)) return value;
       if (budget.left < 0) break;
@@ -217,14 +217,18 @@ export function generate(schema: Schema, mode: Mode = { optional: true, examples
     // A fuller branch value may match two branches of a `oneOf`: their required members alone may not.
     for (const branch of ordered) {
       if (budget.left < 0) break;
-      const value = generate(merge(rest, branch), { ...deeper, optional: false, examples: false });
+      const value = generate(mergedBranch(schema, key, rest, branch), { ...deeper, optional: false, examples: false });
       if (accepts(schema, value)) return value;
     }
     return first?.value ?? null;
   }
   if (Array.isArray(schema['allOf']) && schema['allOf'].length > 0) {
-    const { allOf, ...rest } = schema;
-    return generate((allOf as Schema[]).reduce(merge, rest), { ...mode, depth: mode.depth + 1 });
+    let whole = mergedParts.get(schema);
+    if (whole === undefined) {
+      const { allOf, ...rest } = schema;
+      mergedParts.set(schema, (whole = (allOf as Schema[]).reduce(merge, rest)));
+    }
+    return generate(whole, { ...mode, depth: mode.depth + 1 });
   }
   const type = typesOf(schema).find((t) => t !== 'null') ?? inferredType(schema);
   switch (type) {
@@ -267,6 +271,24 @@ function inferredType(schema: Schema): string {
 function accepts(schema: Schema, value: unknown): boolean {
   const validate = validatorOf(schema);
   return validate === undefined || validate(value);
+}
+
+/**
+ * The merged schemas of a schema's `allOf` parts and of each of its `oneOf`/`anyOf` branches with its siblings, made
+ * once per schema object: a merged schema is a new object, and the validator {@link accepts} compiles for it is kept
+ * per object, so merging anew at every answer compiled the same validators again at every request (D885). What the
+ * schema alone determines; no request learns anything here.
+ */
+const mergedParts = new WeakMap<Schema, Schema>();
+const mergedBranches = { oneOf: new WeakMap<Schema, Map<unknown, Schema>>(), anyOf: new WeakMap<Schema, Map<unknown, Schema>>() };
+
+/** `merge(rest, branch)` for a branch of `schema[key]`, `rest` being `schema` without `key`, kept per schema and branch. */
+function mergedBranch(schema: Schema, key: 'oneOf' | 'anyOf', rest: Schema, branch: Schema): Schema {
+  let byBranch = mergedBranches[key].get(schema);
+  if (byBranch === undefined) mergedBranches[key].set(schema, (byBranch = new Map()));
+  let found = byBranch.get(branch);
+  if (found === undefined) byBranch.set(branch, (found = merge(rest, branch)));
+  return found;
 }
 
 /** Two schemas as one (an `allOf`, or a `oneOf` branch with its siblings): object members merged, other keywords of `b` win. */

@@ -100,37 +100,57 @@ function drawnFrom(op: OperationModel, body: NonNullable<OperationModel['body']>
   if (!takesForm(op)) return values;
   // A form cannot say `null` nor tell a number from its digits: only values that read back as they were sent.
   // Nor can it send an empty object at any depth (no pair names it, D328): such members are left out.
-  const formable = values.map((value) => withoutUnsendable(value));
+  const bracketed = new Set(body.deepObjects ?? []);
+  const formable = values.map((value) => withoutUnsendable(value, bracketed));
   return boundedFilter(formable, (value) => survivesEncoding(op, body, value), `form body of ${op.operationId}`);
 }
 
 /**
  * A form body without what no form pair can carry (D328): `null`, empty lists at the top (an empty list sends no
- * pair), and empty objects at any depth (`metadata: {}`, `product_data.metadata: {}`), left out of their parents.
+ * pair), and empty objects at any depth (`metadata: {}`, `product_data.metadata: {}`), left out of their parents;
+ * inside a member sent in bracket notation (`bracketed`, its `deepObject` encoding), `null` and empty lists at any
+ * depth too, which bracket notation cannot say either (D880).
  */
-function withoutUnsendable(value: Record<string, unknown>): Record<string, unknown> {
+function withoutUnsendable(value: Record<string, unknown>, bracketed: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(value)) {
     if (member === null || (Array.isArray(member) && member.length === 0)) continue;
-    const kept = isPlainObject(member) ? withoutEmptyObjects(member) : member;
+    const kept = isPlainObject(member) ? withoutEmptyObjects(member, bracketed.has(name)) : bracketed.has(name) && Array.isArray(member) ? itemsSendable(member) : member;
     if (kept !== undefined) out[name] = kept;
   }
   return out;
 }
 
-/** `value` without its empty objects at any depth; `undefined` when it is one itself, or holds nothing else. */
-function withoutEmptyObjects(value: Record<string, unknown>): Record<string, unknown> | undefined {
+/**
+ * `value` without its empty objects at any depth, and when `bracketed` its `null` and empty lists too; `undefined`
+ * when it is an empty object itself, or holds nothing else.
+ */
+function withoutEmptyObjects(value: Record<string, unknown>, bracketed: boolean): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(value)) {
-    const kept = isPlainObject(member) ? withoutEmptyObjects(member) : member;
+    if (bracketed && (member === null || (Array.isArray(member) && member.length === 0))) continue;
+    const kept = isPlainObject(member) ? withoutEmptyObjects(member, bracketed) : bracketed && Array.isArray(member) ? itemsSendable(member) : member;
     if (kept !== undefined) out[name] = kept;
   }
   return Object.keys(out).length === 0 ? undefined : out;
 }
 
-/** A JSON object as drawn (not an array, not null, not an exact number). */
+/**
+ * A list inside a member sent in bracket notation, each object item without what bracket notation cannot say
+ * (`items[0][metadata]={}` sends no pair); an item left empty stays, and the form filter judges the list.
+ */
+function itemsSendable(items: unknown[]): unknown[] {
+  return items.map((item) => (isPlainObject(item) ? (withoutEmptyObjects(item, true) ?? item) : item));
+}
+
+/**
+ * A JSON object as drawn (not an array, not null, not an exact number): fast-check's `record` draws some objects
+ * without a prototype, which are objects all the same (D880).
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**
@@ -204,7 +224,7 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
     const shared = Object.fromEntries(
       Object.entries(resource.properties)
         .filter(([name, schema]) => members[name] !== undefined && !flagged(members[name]) && !flagged(schema) && canonicalJson(members[name]) !== canonicalJson(schema))
-        .map(([name, schema]) => [name, sendable(schema)] as const)
+        .map(([name, schema]) => [name, sendable(schema, members[name])] as const)
         // A member the write names by another kind than the record holds (a milestone's number, the record's
         // milestone object) has no value within both: the body's own schema rules it (D165), else no body is drawn.
         .filter(([name, schema]) => admitsValue(canonicalise({ allOf: [members[name] as Schema, schema] }))),
@@ -221,20 +241,47 @@ function recordBound(op: OperationModel): { schema: Schema; validate: Validator 
 /**
  * A record member's schema as a write may send it: the record's schemas are seen as responses see them, where a
  * nested `writeOnly` member (a card's `cvc`) is `false`; a write sends it, and the body's own schema still rules
- * it, so the bound admits it (else no body holding it could be drawn: every card would be out of bounds).
+ * it, so the bound admits it (else no body holding it could be drawn: every card would be out of bounds). Only the
+ * nested members `written` (the write's schema of the member) names are kept, and the record's requirements (D883):
+ * an optional member only the record names (`settings.using_merchant_default`, a card's `fingerprint`) is no member
+ * of the write, and held in the bound it was drawn into bodies, which a form then read back as text.
  */
-function sendable(schema: Schema): Schema {
+function sendable(schema: Schema, written: Schema | undefined): Schema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
   const out: Schema = { ...schema };
   const properties = schema['properties'];
+  const names = written === undefined ? undefined : writtenMembers(written);
+  // What the record requires stays required: a write that cannot name it cannot make a valid record, and no value
+  // is drawn for such an object (a list of them is drawn empty), as before.
   if (typeof properties === 'object' && properties !== null) {
-    out['properties'] = Object.fromEntries(Object.entries(properties as Record<string, unknown>).map(([name, sub]) => [name, sub === false ? {} : sendable(sub as Schema)]));
+    const kept = Object.entries(properties as Record<string, unknown>).filter(([name]) => names === undefined || Object.hasOwn(names, name));
+    out['properties'] = Object.fromEntries(kept.map(([name, sub]) => [name, sub === false ? {} : sendable(sub as Schema, names?.[name])]));
   }
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    if (Array.isArray(schema[key])) out[key] = (schema[key] as Schema[]).map(sendable);
+    if (Array.isArray(schema[key])) out[key] = (schema[key] as Schema[]).map((part) => sendable(part, written));
   }
-  if (typeof schema['items'] === 'object' && schema['items'] !== null) out['items'] = sendable(schema['items'] as Schema);
+  if (typeof schema['items'] === 'object' && schema['items'] !== null) out['items'] = sendable(schema['items'] as Schema, written === undefined ? undefined : writtenItems(written));
   return out;
+}
+
+/** The members a write's schema names, in itself, its `allOf` parts and its `anyOf`/`oneOf` branches (the first schema of each name). */
+function writtenMembers(written: Schema): Record<string, Schema> {
+  const names: Record<string, Schema> = {};
+  for (const shape of shapesOf(written)) for (const [name, sub] of Object.entries(objectShape(shape).properties)) names[name] ??= sub;
+  return names;
+}
+
+/** The items of a write's schema that is a list, or of its first `anyOf`/`oneOf` branch that is one; `undefined` when none. */
+function writtenItems(written: Schema): Schema | undefined {
+  for (const shape of shapesOf(written)) if (typeof shape['items'] === 'object' && shape['items'] !== null) return shape['items'] as Schema;
+  return undefined;
+}
+
+/** `schema` and its `anyOf`/`oneOf` branches at any depth (objects only). */
+function shapesOf(schema: Schema): Schema[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const branches = (['anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as Schema[]) : []));
+  return [schema, ...branches.flatMap(shapesOf)];
 }
 
 /** A member only one side of the exchange carries (`readOnly`, `writeOnly`): the record's schema says nothing of what a write may send. */

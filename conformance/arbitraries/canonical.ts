@@ -47,9 +47,20 @@ function mergePair(a: Schema, b: Schema): Schema {
       out[key] = left.filter((t) => right.includes(t) || (t === 'integer' && right.includes('number')));
     } else if (key === 'additionalProperties' && (value === false || mine === false)) out[key] = false;
     else if (key === 'readOnly' || key === 'writeOnly' || key === 'uniqueItems') out[key] = mine === true || value === true;
+    else if (key === 'items' && typeof mine === 'object' && mine !== null && typeof value === 'object' && value !== null) out[key] = { allOf: [mine, value] };
+    else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(mine) && Array.isArray(value) && mine.length * value.length <= MAX_BRANCH_PAIRS) {
+      // Both sides offer branches (a write's `anyOf: [object, ""]` held to its record's `anyOf: [object, null]`): a
+      // value meets one of each, so the branches are their pairs; keeping one side's alone drew values the other
+      // refuses (D881). Pairs that cannot meet fold to `never` and are dropped where the branches are read. Two
+      // `items` are met both, the same way.
+      out[key] = (mine as Schema[]).flatMap((left) => (value as Schema[]).map((right) => ({ allOf: [left, right] })));
+    }
   }
   return out;
 }
+
+/** Pairs of branches {@link mergePair} writes at most where both sides have `anyOf`/`oneOf`; past it one side's are kept, as before. */
+const MAX_BRANCH_PAIRS = 64;
 
 const TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'] as const;
 
@@ -71,7 +82,12 @@ export function canonicalise(input: Schema | boolean): Canonical {
   }
   const allowed = schema['const'] !== undefined ? [schema['const']] : (schema['enum'] as unknown[] | undefined);
   const declared = schema['type'] === undefined ? undefined : Array.isArray(schema['type']) ? (schema['type'] as string[]) : [schema['type'] as string];
-  if (allowed !== undefined) return { kind: 'enum', values: declared === undefined ? allowed : allowed.filter((v) => declared.includes(jsonType(v)) || (jsonType(v) === 'integer' && declared.includes('number'))) };
+  if (allowed !== undefined) {
+    const values = declared === undefined ? allowed : allowed.filter((v) => declared.includes(jsonType(v)) || (jsonType(v) === 'integer' && declared.includes('number')));
+    // Listed values none of which has a type the schema allows (`enum: [""]` merged with `type: object`) admit no
+    // value (D881): drawing `null` in their place made a value both sides refuse.
+    return values.length === 0 && allowed.length > 0 ? { kind: 'never' } : { kind: 'enum', values };
+  }
   const types = (declared ?? inferTypes(schema)).filter((t): t is (typeof TYPES)[number] => (TYPES as readonly string[]).includes(t));
   if (types.length === 0) return declared === undefined ? { kind: 'any' } : { kind: 'never' };
   const nullable = types.includes('null');

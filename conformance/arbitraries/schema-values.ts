@@ -70,6 +70,8 @@ export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.A
     case 'string':
       return orNull(stringOf(form, options), form.nullable);
     case 'array': {
+      // Items no value meets (a write's list of ids held to its record's list of objects) leave the empty list only (D881).
+      if (form.items.kind === 'never') return orNull(fc.constant([]), form.nullable);
       const items = valueOf(form.items, options, depth + 1);
       const maxLength = Math.max(form.minItems, Math.min(form.maxItems ?? form.minItems + 4, form.minItems + (depth > 2 ? 1 : 4)));
       const minLength = options.full === true ? Math.min(Math.max(1, form.minItems), form.maxItems ?? 1, maxLength) : form.minItems;
