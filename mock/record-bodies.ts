@@ -216,7 +216,7 @@ function plan(resource: ResourceModel): Plan {
     // A member held as an object or null (`anyOf: [{$ref}]`, `nullable`) is completed too (D884), and one a write
     // also names by a scalar (`""` to clear it) where it is sent as an object: the checks below keep it as sent
     // unless the completed value is one the record's schema takes.
-    if (converted.some((one) => one.name === name) || bounded.some((one) => one.name === name)) continue;
+    if (bounded.some((one) => one.name === name)) continue;
     const structured = admittedTypes(schema).some((type) => type === 'object' || type === 'array');
     const named = namedIn(name);
     if (!structured || named.length === 0 || named.every((part) => canonicalJson(part) === canonicalJson(schema))) continue;
