@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validAnswer, validatorOf } from './samples.js';
-import type { Schema } from './schema.js';
+import { objectShape, type Schema } from './schema.js';
 
 /**
  * Boolean schemas (`true`: anything, `false`: nothing) reach the model where a member's schema goes: JSON Schema
@@ -14,6 +14,12 @@ describe('boolean schemas', () => {
     const nothing = validatorOf(false as unknown as Schema);
     expect([anything?.('x'), anything?.(1), anything?.(null)]).toEqual([true, true, true]);
     expect([nothing?.('x'), nothing?.(1), nothing?.(null)]).toEqual([false, false, false]);
+  });
+
+  it('name no member where an object is seen as one, beside the parts that do', () => {
+    const member = { allOf: [{ type: 'object', properties: { id: { type: 'string' } } }, false] } as unknown as Schema;
+    expect(objectShape(member).properties).toEqual({ id: { type: 'string' } });
+    expect(objectShape(false as unknown as Schema)).toEqual({ properties: {}, required: [], additional: {} });
   });
 
   it('give a sample without throwing', () => {

@@ -469,6 +469,9 @@ export interface ObjectShape {
 }
 
 export function objectShape(schema: Schema): ObjectShape {
+  // A boolean schema (`false` for a `readOnly` member of a request view, D783, merged with another part below) names
+  // no member: `true` adds nothing, and `false`, which nothing satisfies, has no members to list.
+  if (typeof schema !== 'object' || schema === null) return { properties: {}, required: [], additional: {} };
   const parts = [schema, ...((schema['allOf'] as Schema[] | undefined) ?? []).map((part) => objectShape(part))];
   const properties: Record<string, Schema> = {};
   const required = new Set<string>();
