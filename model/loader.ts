@@ -293,8 +293,12 @@ function tagsOf(tags: unknown): TagModel[] {
   });
 }
 
-/** Header parameters OpenAPI 3 says are ignored where declared as parameters (Parameter Object, `in: header`). */
-const IGNORED_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Header parameters no client fills: those OpenAPI 3 says are ignored where declared as parameters (Parameter Object,
+ * `in: header`), and those HTTP itself writes to frame a message and keep its connection (RFC 9110 § 7.6.1, § 8.6;
+ * RFC 9112 § 6), which an HTTP client sets from the body it sends and a server reads before any handler (D911).
+ */
+const IGNORED_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization', 'content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
 /** Whether a parameter is sent as `style: form` with `explode: true`, OpenAPI 3's default for a query parameter. */
 function explodedForm(parameter: Record<string, unknown>): boolean {
