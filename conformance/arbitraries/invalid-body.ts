@@ -109,7 +109,9 @@ export function missingRequiredBodies(op: OperationModel, form: Canonical, base:
     const rest = Object.fromEntries(Object.entries({ ...base, ...(marker === undefined ? {} : { [marker.property]: marker.value }) }).filter(([name]) => !form.required.includes(name)));
     cases.push({ ...caseOf(op, `without ${form.required.join(' and ')}`, rest, undefined), marker: marker !== undefined && Object.hasOwn(rest, marker.property) ? marker : undefined });
   }
-  return cases;
+  // A form with no member left is written as no text at all, which is no body: where the body is optional (OpenAPI's
+  // default), that is a request the description allows, not one missing a member (D912).
+  return op.body?.required === true ? cases : cases.filter((candidate) => candidate.text !== '');
 }
 
 /**
