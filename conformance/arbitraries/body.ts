@@ -7,7 +7,7 @@ import { canonicalJson, toView } from '../../model/json.js';
 import { canonicalise, type Canonical } from './canonical.js';
 import { survivesEncoding, takesForm } from '../body-encoding.js';
 import { boundedFilter, GenerationGaveUp, orElse, reusable } from './bounded.js';
-import { admitsValue, validValues, type ValueOptions } from './schema-values.js';
+import { admitsValue, drawsValue, validValues, type ValueOptions } from './schema-values.js';
 import { withNarrowings, type Narrowings } from './narrowed.js';
 
 // The WeakMaps of this module other than a run's pins are caches of what an operation's schemas alone determine
@@ -79,8 +79,9 @@ function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Re
   const base = recordBound(op) ?? body;
   const within = wholeBody(op, base);
   // A whole body (D181) no draw can satisfy within the bounds (dozens of optional members, each with its own rules)
-  // gives way to the body as its schema requires it (D327).
-  if (within !== base) return orElse(drawnFrom(op, body, within, options), drawnFrom(op, body, base, options));
+  // gives way to the body as its schema requires it (D327); at once where its schema shows no draw can (D913).
+  if (within !== base && drawsValue(canonicalise(within.schema))) return orElse(drawnFrom(op, body, within, options), drawnFrom(op, body, base, options));
+  if (within !== base) return drawnFrom(op, body, base, options);
   return drawnFrom(op, body, within, options);
 }
 

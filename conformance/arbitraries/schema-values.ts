@@ -115,6 +115,27 @@ export function admitsValue(form: Canonical): boolean {
   }
 }
 
+/**
+ * Whether {@link valueOf} can draw a value the form takes: as {@link admitsValue}, and besides, an object that requires
+ * a member it describes nowhere (no `properties` entry) draws none, as only described members are drawn. A record's
+ * schema requiring members a write cannot name (D883) is such an object, and a body held to it whole (D181) is then
+ * known from its schema alone to give way to the body as required (D327), without spending a draw's bounds (D913).
+ */
+export function drawsValue(form: Canonical): boolean {
+  switch (form.kind) {
+    case 'never':
+      return false;
+    case 'union':
+      return form.branches.some(drawsValue);
+    case 'object':
+      return form.nullable || form.required.every((name) => form.properties[name] !== undefined && drawsValue(form.properties[name]));
+    case 'array':
+      return form.nullable || form.minItems === 0 || drawsValue(form.items);
+    default:
+      return true;
+  }
+}
+
 function stringOf(form: Extract<Canonical, { kind: 'string' }>, options: ValueOptions): fc.Arbitrary<string> {
   if (isUnconstrainedString(form)) return options.strings === 'any' ? fc.oneof(ordinaryString, unusualString) : ordinaryString;
   const fits = (text: string): boolean => [...text].length >= form.minLength && (form.maxLength === undefined || [...text].length <= form.maxLength);
