@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { loadModel } from '../../model/loader.js';
+import type * as SchemaModule from '../../model/schema.js';
 import type { Validator } from '../../model/schema.js';
 import { ordinaryBody, type PinsHolder } from './body.js';
 import { canonicalise } from './canonical.js';
@@ -14,7 +15,7 @@ const judged = vi.hoisted(() => new Map<string, number>());
 // The whole body's validator is compiled under `<operationId>-whole`; counting its calls counts the candidates the
 // draw tried before it kept one or gave up.
 vi.mock('../../model/schema.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../model/schema.js')>();
+  const original = await importOriginal<typeof SchemaModule>();
   return {
     ...original,
     compile: (...args: Parameters<typeof original.compile>): Validator => {
