@@ -13,7 +13,7 @@ export function memory(context: CheckContext, resource: ResourceModel): Resource
   const memories = context.run.memories;
   let found = memories.get(key);
   if (found === undefined) {
-    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), outOfView: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
+    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), outOfView: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), holders: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
     memories.set(key, found);
   }
   return found;
@@ -49,9 +49,23 @@ export function rememberRecords(context: CheckContext, resource: ResourceModel, 
       if (value === undefined || value === null) continue;
       let values = remembered.seen.get(filter.property);
       if (values === undefined) remembered.seen.set(filter.property, (values = new Map()));
-      if (values.size < 50) values.set(canonicalJson(value), value);
+      const key = canonicalJson(value);
+      if (values.size < 50) values.set(key, value);
+      if (!values.has(key)) continue;
+      let byValue = remembered.holders.get(filter.property);
+      if (byValue === undefined) remembered.holders.set(filter.property, (byValue = new Map()));
+      const records = byValue.get(key) ?? [];
+      if (records.length < HOLDERS_PER_VALUE && !records.some((known) => idOf(resource, known) === id)) byValue.set(key, [...records, record]);
     }
   }
+}
+
+/** Records kept per filter value (D914): enough that one in a list's scope is among them, few as records may be large. */
+export const HOLDERS_PER_VALUE = 4;
+
+/** Records seen before whose `property` holds `value` (at most {@link HOLDERS_PER_VALUE}). */
+export function seenHolders(context: CheckContext, resource: ResourceModel, property: string, value: unknown): readonly ExactRecord[] {
+  return memory(context, resource).holders.get(property)?.get(canonicalJson(value)) ?? [];
 }
 
 /** Whether an id was already seen on this target during this process. */

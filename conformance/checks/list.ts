@@ -7,9 +7,10 @@ import { Violation } from '../contract.js';
 import { filterStranger } from '../../judge/record-rules.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
-import { idOf, knownAtLeast, seenValues, type Check, type ExactRecord } from './check.js';
+import { idOf, knownAtLeast, seenHolders, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
 import { ensurePopulation, expectCompletePage } from './population.js';
+import { listScope } from './list-scope.js';
 import { knownRecords, listRecords, listsKeys, operation, recordsOf, show, successStatuses } from './records.js';
 
 /** A filter value as the population and messages key it. */
@@ -92,6 +93,16 @@ function validQuery(context: CheckContext, resource: ResourceModel): fc.Arbitrar
   return fc.record({ limit, filter });
 }
 
+/**
+ * Whether a record seen before holds `value` in the filter's property and, in every other required filter the run
+ * asks the list with (D570), the value asked: a record the list asked with `value` shows (D914). A record the create
+ * made without a required filter's member (the create cannot send it) is out of the list's sight, whatever it holds.
+ */
+function shownBefore(context: CheckContext, resource: ResourceModel, filter: FilterModel, value: unknown): boolean {
+  const scope = listScope(context, resource).filter((pinned) => pinned.filter.parameter.name !== filter.parameter.name);
+  return seenHolders(context, resource, filter.property, value).some((record) => scope.every((pinned) => sameJson(record[pinned.filter.property], pinned.value)));
+}
+
 /** List rule 1 (seed, Endpoints §1) for one filter: every returned record has the asked value. */
 export function filterCheck(resource: ResourceModel, filter: FilterModel, id: string, rule: string): Check {
   return {
@@ -107,11 +118,11 @@ export function filterCheck(resource: ResourceModel, filter: FilterModel, id: st
       // Records that never change or go away: a value seen on one of them is held by at least one record still.
       const immutable = resource.operations.replace === undefined && resource.operations.update === undefined && resource.operations.delete === undefined;
       const ask = async ({ value, limit: size }: { value: unknown; limit: number | undefined }): Promise<void> => {
-        const held = immutable && seenValues(context, resource, filter.property).some((seen) => sameJson(seen, value));
+        const held = immutable && shownBefore(context, resource, filter, value);
         const { exchange, records } = await listChecked(context, resource, { limit: size, filter: { model: filter, value } }, ledger);
         if (records.length > 0) return;
         const query = `${operation(resource, 'list').operationId}?${filter.parameter.name}=${show(value)}`;
-        if (held) throw new Violation(`${query} returned no records, yet a record with ${filter.property} ${show(value)} was listed before and records never change`, exchange);
+        if (held) throw new Violation(`${query} returned no records, yet a record with ${filter.property} ${show(value)} was seen before where this list shows it, and records never change`, exchange);
         context.advise(`${query} returned no records, so the filter was not exercised for that value`);
       };
       // Each value the spec lists asked on every run before the draws (D170): a value the server mishandles shows
