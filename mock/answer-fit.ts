@@ -216,6 +216,20 @@ export function listAlign(resource: ResourceModel): ((record: RecordValue) => Re
   };
 }
 
+/**
+ * The record a collection no request can add to is made up as (spec/DECISIONS.md › D942): where a list of `resource`
+ * refuses `sample` (the record schema's own valid sample) under its own item schema, that item schema's valid sample
+ * when the record schema admits it too, so that the read and the list show one record; else `sample`.
+ */
+export function listedSample(resource: ResourceModel, sample: RecordValue): RecordValue {
+  for (const list of [resource.list, ...resource.views]) {
+    const item = list === undefined ? undefined : listItemSchemaOf(list, resource);
+    if (item === undefined || item.validate(toView(sample))) continue;
+    if (resource.validateRecord(toView(item.base))) return item.base;
+  }
+  return sample;
+}
+
 /** The item schema of `list` with its validator and a valid sample, when it is not the record's and needs a fit. */
 function listItemSchemaOf(list: ListModel, resource: ResourceModel): { base: RecordValue; validate: Validator } | undefined {
   const response = list.operation.responses.find((r) => r.status === String(list.operation.successStatus) && r.schema !== undefined);

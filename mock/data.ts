@@ -5,7 +5,7 @@ import { mediaKind } from '../model/media.js';
 import type { ApiModel, ResourceModel } from '../model/model.js';
 import { filterKey, isValidRecord, storeView, type RecordValue } from './store/record-store.js';
 import { parseJsonBody } from './exact-body.js';
-import { listAlign } from './answer-fit.js';
+import { listAlign, listedSample } from './answer-fit.js';
 import { validSample } from '../model/samples.js';
 import { PACKAGE_ROOT } from './operations.js';
 import { singularWord } from './record-bodies.js';
@@ -94,7 +94,8 @@ export function servedSampleOf(resource: ResourceModel): RecordValue[] | undefin
   if (shownId === undefined) return undefined;
   const sample = validSample(resource.recordSchema);
   if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) return undefined;
-  const parsed = parseJsonBody(canonicalJson({ ...sample, [resource.idProperty]: shownId }));
+  // Made to fit the list's own items too where they ask more than the record schema (D942): one record, read or listed.
+  const parsed = parseJsonBody(canonicalJson({ ...listedSample(resource, sample as RecordValue), [resource.idProperty]: shownId }));
   if (!parsed.ok) return undefined;
   try {
     return parseRecords(resource, [parsed.body.value], 'sample');

@@ -24,7 +24,8 @@ export function joinFragmentVariants<T extends OperationModel>(operations: T[], 
   const notes: string[] = [];
   const groups = new Map<string, T[]>();
   for (const op of operations) {
-    const key = `${op.method} ${op.path}`;
+    // Keys told apart by the query templates they held are routed apart by the query (D941): not joined.
+    const key = `${op.method} ${op.path} ${(op.keyQuery ?? []).join('&')}`;
     groups.set(key, [...(groups.get(key) ?? []), op]);
   }
   const leftOut = new Set<T>();

@@ -7,6 +7,7 @@ import { createErrorShape } from './error-shape.js';
 import { findResources, type ResourceExtension } from './resources.js';
 import { acceptFormats, compile, createAjv, createSchemaConverter, directionalView, type SchemaFailures, isInt64, isJsonMediaType, mainType, objectShape, type Schema, type Validator } from './schema.js';
 import { joinFragmentVariants, routeOf } from './fragments.js';
+import { queryKeyParameters, splitQueryKey } from './query-keys.js';
 import { lenientNotes, namedExamples, withoutNull, type LenientTally } from './lenient-schema.js';
 import { carriesApiVersion, servesWithoutPrefix } from './api-version.js';
 import { linksOf } from './links.js';
@@ -95,7 +96,10 @@ export async function loadModel(specPath: string = SPEC_PATH, options: ReadOptio
       if (op === undefined || typeof op !== 'object') continue;
       const where = `${method} ${path}`;
       try {
-        const compiled = { ...compileOperation(op, routeOf(path), method, shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']) };
+        // A key's query templates are the request's query, never its path (D941): query parameters.
+        const { path: route, templates } = splitQueryKey(routeOf(path));
+        const keyed = queryKeyParameters(templates, (op['parameters'] ?? []) as Record<string, unknown>[], shared);
+        const compiled = { ...compileOperation(templates.length === 0 ? op : { ...op, parameters: keyed.own }, route, method, keyed.shared), servedElsewhere: elsewhere(op['servers'] ?? item['servers']), ...(templates.length === 0 ? {} : { keyQuery: templates.map((pair) => pair.name) }) };
         operations.push(compiled);
         pathKeys.set(compiled, path);
       } catch (error) {

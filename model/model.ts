@@ -163,6 +163,11 @@ export interface OperationModel {
   method: Method;
   /** The path template as in the spec, for example `/pets/{petId}`. */
   path: string;
+  /**
+   * The query names the spec's path key held as templates (`/rides?page={page}` → `['page']`), now query parameters
+   * (spec/DECISIONS.md › D941): a request holding all of them is this operation's where another shares its path.
+   */
+  keyQuery?: readonly string[] | undefined;
   /** Matches a path below the base path; one group per template segment, in `pathParams` order. */
   pattern: RegExp;
   pathParams: ParameterModel[];

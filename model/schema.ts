@@ -116,13 +116,13 @@ function describeErrors(errors: ErrorObject[] | null | undefined, prefix = ''): 
 }
 
 /** Each error that names a value (the summaries of `oneOf`/`anyOf`/`if` left out), by pointer; a missing property's own pointer. */
-function issuesOf(errors: ErrorObject[] | null | undefined, prefix = ''): { pointer: string; message: string }[] {
+function issuesOf(errors: ErrorObject[] | null | undefined, prefix = ''): { pointer: string; message: string; keyword: string }[] {
   return (errors ?? [])
     .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
     .map((error) => {
       const missing = error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined;
       const pointer = missing === undefined ? error.instancePath : `${error.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      return { pointer, message: describeErrors([error], prefix) };
+      return { pointer, message: describeErrors([error], prefix), keyword: error.keyword };
     });
 }
 
@@ -130,8 +130,8 @@ function issuesOf(errors: ErrorObject[] | null | undefined, prefix = ''): { poin
 export interface Validator {
   (value: unknown): boolean;
   errors: () => string;
-  /** The last call's errors one by one: the JSON pointer (RFC 6901) of each refused value (a missing property's own pointer) and what is wrong with it. */
-  issues: () => { pointer: string; message: string }[];
+  /** The last call's errors one by one: the JSON pointer (RFC 6901) of each refused value (a missing property's own pointer), what is wrong with it, and the JSON Schema keyword it breaks (`minItems`). */
+  issues: () => { pointer: string; message: string; keyword: string }[];
   /** Why the schema could not be compiled (D134), once a call tried: the validator then accepts every value. `undefined` otherwise. */
   failure: () => string | undefined;
 }

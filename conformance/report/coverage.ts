@@ -1,3 +1,4 @@
+import { routeOf } from '../../model/fragments.js';
 import { readSpecDocument } from '../../model/document.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 
@@ -36,7 +37,8 @@ export async function coverage(specPath: string, statuses: readonly [string, rea
         deprecated: operation.deprecated === true,
         documented: Object.keys(operation.responses ?? {}),
         seen: new Map(),
-        pattern: new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`),
+        // Matched at the key's route: without its fragment (D133) and its query part (D250, D941), which no request's path holds.
+        pattern: new RegExp(`^${(routeOf(path).split('?')[0] ?? path).split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`),
       });
     }
   }
