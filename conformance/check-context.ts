@@ -92,10 +92,10 @@ export interface ResourceMemory {
   /** Values seen per filter property (to draw filter values for filters without an enum). */
   seen: Map<string, Map<string, unknown>>;
   /**
-   * Records seen per filter property and canonical value, at most four each (conformance/checks/check.ts): whether a list
-   * asked with the run's required filters (D570) shows one of them is read from the records themselves (D914).
+   * Per filter property and canonical value, what the list's required filters (D570) read of the records seen
+   * holding it (their values by property, a few distinct ones): whether a list asked with them shows one (D914).
    */
-  holders: Map<string, Map<string, ExactRecord[]>>;
+  scopes: Map<string, Map<string, Record<string, unknown>[]>>;
   /** How many ids the suite chose for this resource's creates (where the client chooses them), and which. */
   clientIds: number;
   chosenIds: Set<string>;

@@ -13,7 +13,7 @@ export function memory(context: CheckContext, resource: ResourceModel): Resource
   const memories = context.run.memories;
   let found = memories.get(key);
   if (found === undefined) {
-    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), outOfView: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), holders: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
+    found = { knownIds: new Map(), createdIds: new Set(), created: new Map(), deletedIds: new Set(), outOfView: new Set(), lastCreatedId: undefined, tick: 0, population: undefined, atLeast: new Map(), seen: new Map(), scopes: new Map(), clientIds: 0, chosenIds: new Set(), fixture: undefined };
     memories.set(key, found);
   }
   return found;
@@ -34,6 +34,7 @@ export function rememberRecords(context: CheckContext, resource: ResourceModel, 
   const remembered = memory(context, resource);
   remembered.tick += 1;
   const addressed = hasOtherPathValues(resource);
+  const scoped = resource.filters.filter((filter) => filter.parameter.required);
   for (const record of records) {
     const id = idOf(resource, record);
     if (!remembered.knownIds.has(id)) remembered.knownIds.set(id, remembered.tick);
@@ -51,21 +52,26 @@ export function rememberRecords(context: CheckContext, resource: ResourceModel, 
       if (values === undefined) remembered.seen.set(filter.property, (values = new Map()));
       const key = canonicalJson(value);
       if (values.size < 50) values.set(key, value);
-      if (!values.has(key)) continue;
-      let byValue = remembered.holders.get(filter.property);
-      if (byValue === undefined) remembered.holders.set(filter.property, (byValue = new Map()));
-      const records = byValue.get(key) ?? [];
-      if (records.length < HOLDERS_PER_VALUE && !records.some((known) => idOf(resource, known) === id)) byValue.set(key, [...records, record]);
+      if (scoped.length === 0 || !values.has(key)) continue;
+      // What the list's required filters (D570) read of the record: whether a list asked with them shows it (D914).
+      const projection = Object.fromEntries(scoped.map((required) => [required.property, record[required.property]]));
+      let byValue = remembered.scopes.get(filter.property);
+      if (byValue === undefined) remembered.scopes.set(filter.property, (byValue = new Map()));
+      const known = byValue.get(key) ?? [];
+      if (known.length < SCOPES_PER_VALUE && !known.some((seen) => sameJson(seen, projection))) byValue.set(key, [...known, projection]);
     }
   }
 }
 
-/** Records kept per filter value (D914): enough that one in a list's scope is among them, few as records may be large. */
-export const HOLDERS_PER_VALUE = 4;
+/** Distinct required-filter values kept per filter value (D914): a record of each of a few scopes is enough. */
+export const SCOPES_PER_VALUE = 4;
 
-/** Records seen before whose `property` holds `value` (at most {@link HOLDERS_PER_VALUE}). */
-export function seenHolders(context: CheckContext, resource: ResourceModel, property: string, value: unknown): readonly ExactRecord[] {
-  return memory(context, resource).holders.get(property)?.get(canonicalJson(value)) ?? [];
+/**
+ * The values of the list's required filters (by property) on records seen holding `value` in `property`, at most
+ * {@link SCOPES_PER_VALUE} distinct ones; empty where the list requires no filter.
+ */
+export function seenScopes(context: CheckContext, resource: ResourceModel, property: string, value: unknown): readonly Record<string, unknown>[] {
+  return memory(context, resource).scopes.get(property)?.get(canonicalJson(value)) ?? [];
 }
 
 /** Whether an id was already seen on this target during this process. */

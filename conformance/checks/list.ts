@@ -7,7 +7,7 @@ import { Violation } from '../contract.js';
 import { filterStranger } from '../../judge/record-rules.js';
 import { requestOf } from '../context.js';
 import type { CheckContext } from '../check-context.js';
-import { idOf, knownAtLeast, seenHolders, seenValues, type Check, type ExactRecord } from './check.js';
+import { idOf, knownAtLeast, seenScopes, seenValues, type Check, type ExactRecord } from './check.js';
 import { settleRead } from './read-after-write.js';
 import { ensurePopulation, expectCompletePage } from './population.js';
 import { listScope } from './list-scope.js';
@@ -99,8 +99,10 @@ function validQuery(context: CheckContext, resource: ResourceModel): fc.Arbitrar
  * made without a required filter's member (the create cannot send it) is out of the list's sight, whatever it holds.
  */
 function shownBefore(context: CheckContext, resource: ResourceModel, filter: FilterModel, value: unknown): boolean {
+  if (!seenValues(context, resource, filter.property).some((seen) => sameJson(seen, value))) return false;
   const scope = listScope(context, resource).filter((pinned) => pinned.filter.parameter.name !== filter.parameter.name);
-  return seenHolders(context, resource, filter.property, value).some((record) => scope.every((pinned) => sameJson(record[pinned.filter.property], pinned.value)));
+  if (scope.length === 0) return true;
+  return seenScopes(context, resource, filter.property, value).some((record) => scope.every((pinned) => sameJson(record[pinned.filter.property], pinned.value)));
 }
 
 /** List rule 1 (seed, Endpoints §1) for one filter: every returned record has the asked value. */
