@@ -88,6 +88,22 @@ function parentPrefix(resource: ResourceModel): string | undefined {
   return end < 0 ? undefined : `${resource.collectionPath.slice(0, end + parameter!.length + 2)}/`;
 }
 
+/**
+ * Why the records of `resource` cannot be reached in the context's run: the {@link NotRun} of a parent on its chain
+ * that no set-up could make or find (D160), or `undefined` when each was made or found. A set-up the target failed
+ * with a 5xx is not a reason here: the checks that reach the resource report it (D162). The API-wide checks leave
+ * such a resource out rather than give up whole (D915).
+ */
+export function unreachableReason(context: Pick<CheckContext, 'run'>, resource: ResourceModel): NotRun | undefined {
+  try {
+    chainValues(context, resource);
+    return undefined;
+  } catch (error) {
+    if (error instanceof NotRun) return error;
+    return undefined;
+  }
+}
+
 /** The path values naming the parents of `resource` and theirs in turn (see {@link parentPath}); throws the set-up's failure of one that could not be made. */
 function chainValues(context: Pick<CheckContext, 'run'>, start: ResourceModel | undefined): Record<string, string> {
   const { ids, examples, unprepared, resources } = context.run.parents;

@@ -7,6 +7,7 @@ import { idOf, type Check } from './check.js';
 import { largestPageQuery } from './population.js';
 import { expectReadBack } from './read.js';
 import { createRecord, listRecords } from './records.js';
+import { reachableResources } from './parents.js';
 
 /** Creates sent at once per round, and lists sent beside them. */
 const PARALLEL_CREATES = 16;
@@ -38,7 +39,7 @@ export function concurrencyCheck(model: ApiModel, id: string, rule: string): Che
 }
 
 async function parallelRounds(model: ApiModel, context: CheckContext): Promise<void> {
-  for (const resource of model.resources) {
+  for (const resource of reachableResources(context, model)) {
     const create = resource.operations.create;
     // Parallel creates of a singleton (one record per parent, D53) race for one place: not distinct records.
     if (create === undefined || resource.parent?.singleton === true) continue;

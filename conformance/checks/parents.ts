@@ -1,4 +1,4 @@
-import type { OperationModel, ResourceModel } from '../../model/model.js';
+import type { ApiModel, OperationModel, ResourceModel } from '../../model/model.js';
 import { recordIn } from '../../model/resources.js';
 import { ordinaryBody } from '../arbitraries/body.js';
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
@@ -8,7 +8,7 @@ import { unresolvedReason } from '../references.js';
 import { failingExchange } from '../report/results.js';
 import { idKey, idOf, memory, otherPathValues, type ExactRecord } from './check.js';
 import { itemRequest } from './identity.js';
-import { requestOf } from '../context.js';
+import { requestOf, unreachableReason } from '../context.js';
 import { largestPageQuery } from './population.js';
 import { createRecord, listRecords, recordsOf, successStatuses } from './records.js';
 
@@ -44,6 +44,20 @@ export function parentRecord(context: CheckContext): (parent: ResourceModel) => 
     if (found !== undefined) return found;
     throw new NotRun(parent.name, `set-up: no ${parent.name} record could be made or found for the records under it to live under (${tried.join('; ') || 'the spec offers no create, list or example of one'})`);
   };
+}
+
+/**
+ * The resources of `model` whose records the context's run can reach, for the checks that go over every resource
+ * (`responses.conformance`, `stateful.model`, `concurrency.create`): a resource under a parent no set-up could make
+ * or find is left out, and the check's advice names it with the reason, so that one unreachable sub-resource costs
+ * those checks its own requests, not their whole verdict (D915).
+ */
+export function reachableResources(context: CheckContext, model: Pick<ApiModel, 'resources'>): ResourceModel[] {
+  return model.resources.filter((resource) => {
+    const why = unreachableReason(context, resource);
+    if (why !== undefined) context.advise(`${resource.name} left out, not fully tested: ${why.reason}`);
+    return why === undefined;
+  });
 }
 
 /** The bodies a parent's create is tried with (D162), drawn lazily: a body no schema branch admits is skipped. */

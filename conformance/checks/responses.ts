@@ -14,6 +14,7 @@ import { absentStatuses, conflictStatuses, createRecord, listRecords, successSta
 import { sampleRequests, writes } from './requests.js';
 import { callUnderProducedRecord } from './producers.js';
 import { documentedStatuses } from '../../judge/documented.js';
+import { reachableResources } from './parents.js';
 
 /** One request of an operation with the statuses the spec gives it here, for `responses.conformance`. */
 interface Probe {
@@ -85,7 +86,7 @@ export function responsesCheck(model: ApiModel, id: string, rule: string): Check
     writes: false,
     async run(context) {
       const probes: fc.Arbitrary<Probe>[] = [];
-      for (const resource of model.resources) probes.push(...(await resourceProbes(context, resource)));
+      for (const resource of reachableResources(context, model)) probes.push(...(await resourceProbes(context, resource)));
       if (probes.length === 0) return context.advise('no resource offers a request to probe, so no response was judged here (operations no resource holds have their own check): not fully tested');
       await context.forAll(fc.oneof(...probes), async ({ op, request, status }) => {
         const sent = typeof request === 'function' ? await request() : request;

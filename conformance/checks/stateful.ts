@@ -14,6 +14,7 @@ import { endedByDelete, stateShown } from './ended.js';
 import { writeBearing } from './write.js';
 import { absentIds } from './read.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord, show, successStatuses } from './records.js';
+import { reachableResources } from './parents.js';
 
 /**
  * The model of a run: per resource, only the records this run created, as the target last acknowledged them, so
@@ -185,9 +186,10 @@ export function statefulCheck(api: ApiModel, id: string, rule: string): Check {
     rule,
     writes: true,
     async run(context) {
-      const commands = api.resources.flatMap((resource) => commandsOf(context, resource));
+      const resources = reachableResources(context, api);
+      const commands = resources.flatMap((resource) => commandsOf(context, resource));
       if (commands.length === 0) return context.advise('no resource has a create the model could follow, so no sequence was run: not fully tested');
-      const outside = new Map(api.resources.map((resource) => [resource, new Set(memory(context, resource).outOfView)]));
+      const outside = new Map(resources.map((resource) => [resource, new Set(memory(context, resource).outOfView)]));
       await context.forAll(fc.commands(commands, { maxCommands: 40, size: '+1' }), (sequence) => fc.asyncModelRun(() => ({ model: new Map(), real: context }), sequence), {
         runs: Math.min(context.target.runs, 25),
       });
