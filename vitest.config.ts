@@ -40,6 +40,7 @@ const ISOLATED = [
   'cli/config.test.ts',
   'proxy/record.test.ts',
   'proxy/tls.test.ts',
+  'conformance/arbitraries/whole-body.test.ts',
 ];
 
 const measuring = process.env['VITEST_MEASURE'] === '1';
