@@ -27,6 +27,7 @@ import { absentStatuses, createRecord } from './checks/records.js';
 import { absentParentCheck, referenceCheck } from './checks/references.js';
 import { referencesOf } from '../model/references.js';
 import { createsOrUpdates } from '../model/resources.js';
+import { secondCreateTakesPlace } from '../model/singleton-create.js';
 
 /**
  * The seed's rules in the seed's words, for the seed's spec (spec/openapi.yaml as written from the seed): the
@@ -110,7 +111,7 @@ function resourceChecks(resource: ResourceModel): { refusals: Check[]; absent: C
   if (create !== undefined) {
     writes.push(isolated(`${create.operationId}.echo`, () => echoCheck(resource, `${create.operationId}.echo`, `${where(create)}: on ${create.successStatus} the returned record repeats every submitted field exactly and carries a new \`${resource.idProperty}\`.`)));
     if (clientChoosesId(resource)) {
-      writes.push(isolated(`${create.operationId}.client-id`, () => clientIdCheck(resource, `${create.operationId}.client-id`, `${where(create)}: the spec lets the client choose \`${resource.idProperty}\`: a create naming a new one keeps it (the answer and a read show it); ${createsOrUpdates(create, resource) ? 'the create also updates (D432), so a second create naming it is not a duplicate' : 'a second create naming it is refused (409, or the documented 400/422) and changes nothing'}.`, { create: createRecord, readBack: expectReadBack })));
+      writes.push(isolated(`${create.operationId}.client-id`, () => clientIdCheck(resource, `${create.operationId}.client-id`, `${where(create)}: the spec lets the client choose \`${resource.idProperty}\`: a create naming a new one keeps it (the answer and a read show it); ${createsOrUpdates(create, resource) ? 'the create also updates (D432), so a second create naming it is not a duplicate' : secondCreateTakesPlace(create, resource) ? 'one record per parent, whose second create takes the place of the first (D78, D930), so a second create naming it is not a duplicate' : 'a second create naming it is refused (409, or the documented 400/422) and changes nothing'}.`, { create: createRecord, readBack: expectReadBack })));
     }
     const int64 = form === undefined ? [] : int64Properties(form);
     if (int64.length > 0) writes.push(isolated(`${create.operationId}.int64`, () => int64Check(resource, `${create.operationId}.int64`, `${where(create)}: the int64 properties ${int64.map((n) => `\`${n}\``).join(', ')} round-trip exactly over the whole int64 range.`)));

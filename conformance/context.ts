@@ -17,6 +17,7 @@ import { idKey, memory } from './checks/check.js';
 import { windowQuery } from './window-query.js';
 import { NotRun } from './arbitraries/bounded.js';
 import { describedValue } from './described-values.js';
+import { requiredBodyOf } from './required-body.js';
 import { KEY_PLACEHOLDER } from '../cli/product.js';
 import { documentedRefusal, DocumentedUnavailable, excuseRefusal, refusalIn } from './refusals.js';
 
@@ -141,14 +142,17 @@ export function setResources(context: Pick<CheckContext, 'run'>, resource: Resou
  * operation takes it (JSON or a form, see {@link encodeBody}), or `body`, a raw text sent as `contentType`
  * (default: the operation's media type, for invalid bodies written by hand). A list's window parameters the
  * query does not name are added at their widest (D90, conformance/window-query.ts), and every required query
- * parameter it does not name is added with the spec's value for it ({@link requiredQuery}, D220). Sub-resources
- * are reached under the parents of the context's run.
+ * parameter it does not name is added with the spec's value for it ({@link requiredQuery}, D220); a required body of
+ * a `GET`, `HEAD` or `DELETE` that neither part gives is sent as the spec's value for it ({@link requiredBodyOf},
+ * D933). Sub-resources are reached under the parents of the context's run.
  */
 export function requestOf(context: Pick<CheckContext, 'run'>, op: OperationModel, parts: { path?: Record<string, string>; query?: string; body?: string; contentType?: string; value?: unknown } = {}): RequestSpec {
   // A request naming every path value itself needs no parent the suite prepared (an authentication probe).
   const named = op.pathParams.every((parameter) => parts.path?.[parameter.name] !== undefined);
   const path = pathOf(op, named ? (parts.path ?? {}) : { ...parentPath(context, op), ...parts.path });
-  const encoded = parts.value !== undefined ? encodeBody(op, parts.value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
+  // A required body of a GET, HEAD or DELETE the check names nothing for is sent, as the description asks (D933).
+  const value = parts.value ?? (parts.body === undefined ? requiredBodyOf(op) : undefined);
+  const encoded = value !== undefined ? encodeBody(op, value) : parts.body === undefined ? undefined : { text: parts.body, contentType: parts.contentType ?? encodeBody(op, {}).contentType };
   // A list's window is always named (D90): a server may apply a default the spec states only in prose.
   const asked = [parts.query ?? '', windowQuery(op, parts.query ?? '')].filter((part) => part !== '').join('&');
   const query = [asked, requiredQuery(op, asked)].filter((part) => part !== '').join('&');

@@ -358,13 +358,16 @@ function envelopeWrap(op: OperationModel): ((json: string) => string) | undefine
 
 /**
  * The check that a record is the one a path addresses beyond its key (spec/DECISIONS.md › D145): each other path
- * parameter (not the key, not the parent's) named like a member of the record must name that member's value, or,
+ * parameter (not the key, not the parent's, not named like the record's own key member) named like a member of the
+ * record must name that member's value, or,
  * for an object member (`owner` of a repository), one of its scalar members' values (`owner.login`); compared
  * without case, as names in paths usually are. `undefined` when no such parameter exists.
  */
 function addressCheck(resource: ResourceModel, op: OperationModel, parentParameter: string | undefined): ((json: string, path: Record<string, unknown>) => boolean) | undefined {
   const key = op.pathParams.at(-1)?.name;
-  const names = op.pathParams.map((p) => p.name).filter((name) => name !== key && name !== parentParameter && resource.properties[name] !== undefined);
+  // The record's own key member names the record, never an ancestor the path names by the same word (`{id}` of
+  // `/organisations/{id}/…/plans/{planId}` beside a plan's `id`, D932).
+  const names = op.pathParams.map((p) => p.name).filter((name) => name !== key && name !== parentParameter && name !== resource.idProperty && resource.properties[name] !== undefined);
   if (names.length === 0) return undefined;
   const fits = (value: unknown, asked: string): boolean => {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return Object.values(value).some((member) => (typeof member === 'string' || typeof member === 'number') && String(member).toLowerCase() === asked);

@@ -1,7 +1,7 @@
 import type { ErrorShape } from '../model/model.js';
 import type { MockRequest, MockResponse } from './messages.js';
 import { parseExact, toView } from '../model/json.js';
-import { concreteType, mediaKind, serialize } from '../model/media.js';
+import { concreteType, mediaKind, serialize, withinDocumentedRange } from '../model/media.js';
 import { isJsonMediaType, mainType } from '../model/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
 import { isFormMediaType } from '../model/resources.js';
@@ -535,7 +535,8 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   // sent type is compared by its essence, as the parameters are read off it above (D662).
   const documented = body.mediaTypes.map((type) => type.split(';')[0]!.trim().toLowerCase());
   const mediaType = sentType === 'text/plain' && !documented.includes(sentType) && !op.responses.some((response) => response.status === '415') ? (documented.find(isJsonMediaType) ?? sentType) : sentType;
-  if (!documented.includes(mediaType)) {
+  // A documented range (`*/*`, `image/*`) takes any concrete type within it, read as that type (D931).
+  if (!documented.includes(mediaType) && !withinDocumentedRange(documented, mediaType)) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }
   // An operation no resource holds may take bytes or text (`application/octet-stream`, `image/png`, `text/plain`):

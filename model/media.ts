@@ -153,6 +153,20 @@ export function rangeFit(range: Pick<MediaRange, 'type' | 'subtype'>, mediaType:
 }
 
 /**
+ * Whether a request body's concrete media type (`application/json`, no parameters) lies within a media range its
+ * operation documents (`*\/*`, `application/*`, `image/*`), when it is not documented by name (spec/DECISIONS.md ›
+ * D931, as D340 reads a range for answers): a range documents every type within it. A type left unnamed (`''`)
+ * lies within none.
+ */
+export function withinDocumentedRange(documented: readonly string[], mediaType: string): boolean {
+  if (mediaType === '' || mediaType.includes('*')) return false;
+  return documented.some((type) => {
+    const [range = '', subtype = ''] = type.split(';')[0]!.trim().toLowerCase().split('/');
+    return (range === '*' || subtype === '*') && rangeFit({ type: range, subtype }, mediaType) >= 0;
+  });
+}
+
+/**
  * How an `Accept` header takes a media type (RFC 9110 §12.5.1): the `q` of the most specific range that fits it
  * and that range's fit (see {@link rangeFit}); `{ q: 0, fit: -1 }` when none fits. `ranges` as
  * {@link parseAccept} reads them.

@@ -531,14 +531,15 @@ const PAGE_MEMBERS = new Set(['total', 'count', 'totalcount', 'next', 'previous'
 
 /**
  * Whether an answer is one record (an object with properties), not a list: an array, a wrapper of `data`, `items`…,
- * or an object whose one array of objects sits beside only links, metadata and page facts
- * (`{"actions": [...], "links": {...}, "meta": {...}}`).
+ * or an object whose one array of objects sits beside only links, metadata, page facts and an envelope's own lists
+ * (`{"actions": [...], "links": {...}, "meta": {...}}`, `{"transactions": [...], "errors": [...], "cursor": …}`).
  */
 function isSingleRecord(schema: Schema | undefined): boolean {
   if (schema === undefined || typesOf(schema).includes('array')) return false;
   const properties = Object.entries(objectShape(schema).properties);
   if (properties.length === 0 || properties.some(([name, sub]) => LIST_MEMBERS.includes(name) && mainType(sub) === 'array')) return false;
-  const records = properties.filter(([, sub]) => typesOf(sub).includes('array') && Object.keys(objectShape((sub['items'] as Schema | undefined) ?? {}).properties).length > 0);
+  // An envelope's own list (`errors: [Error]` beside `transactions: [Transaction]`) holds no records (D935).
+  const records = properties.filter(([name, sub]) => !ENVELOPE_EXTRAS.has(flat(name)) && typesOf(sub).includes('array') && Object.keys(objectShape((sub['items'] as Schema | undefined) ?? {}).properties).length > 0);
   const wrapper = records.length === 1 && properties.every(([name]) => name === records[0]![0] || ENVELOPE_EXTRAS.has(flat(name)) || PAGE_MEMBERS.has(flat(name)));
   return !wrapper;
 }

@@ -120,7 +120,7 @@ export function shownUnfiltered(resource: ResourceModel, record: Record<string, 
 /**
  * The values a record gives its item path's parameters other than its key and its parent's (spec/DECISIONS.md ›
  * D145: `{owner}` of `/repos/{owner}/{repo}`), read as the mock compares them: the member named like the
- * parameter, as text, or for an object member its first required text member (else its first text member:
+ * parameter, as text (never the record's own key member, D932), or for an object member its first required text member (else its first text member:
  * `owner.login`). Parameters the record does not tell are left out.
  */
 export function otherPathValues(resource: ResourceModel, record: ExactRecord): Record<string, string> {
@@ -128,7 +128,8 @@ export function otherPathValues(resource: ResourceModel, record: ExactRecord): R
   const values: Record<string, string> = {};
   for (const parameter of item?.pathParams ?? []) {
     // The last is the key, whatever its name there (D904: `{productId}` where the read says `{param}`).
-    if (parameter.name === resource.idParameter || parameter === item?.pathParams.at(-1) || parameter.name === resource.parent?.parameter) continue;
+    // The record's own key member names the record, never an ancestor the path names by the same word (D932).
+    if (parameter.name === resource.idParameter || parameter === item?.pathParams.at(-1) || parameter.name === resource.parent?.parameter || parameter.name === resource.idProperty) continue;
     const value = record[parameter.name];
     if (typeof value === 'string' || typeof value === 'number') values[parameter.name] = String(value);
     else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -145,7 +146,7 @@ export function otherPathValues(resource: ResourceModel, record: ExactRecord): R
 /** Whether the item path of `resource` has a parameter other than its key and its parent's (`{owner}` of `/repos/{owner}/{repo}`). */
 function hasOtherPathValues(resource: ResourceModel): boolean {
   const item = Object.values(resource.operations).find((op) => op !== undefined && op.path === resource.itemPath);
-  return (item?.pathParams ?? []).some((parameter) => parameter.name !== resource.idParameter && parameter !== item?.pathParams.at(-1) && parameter.name !== resource.parent?.parameter);
+  return (item?.pathParams ?? []).some((parameter) => parameter.name !== resource.idParameter && parameter !== item?.pathParams.at(-1) && parameter.name !== resource.parent?.parameter && parameter.name !== resource.idProperty);
 }
 
 /**

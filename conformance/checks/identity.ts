@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { exactInteger, toView } from '../../model/json.js';
 import type { OperationModel, ParameterModel, ResourceModel } from '../../model/model.js';
 import { createsOrUpdates } from '../../model/resources.js';
+import { secondCreateTakesPlace } from '../../model/singleton-create.js';
 import { compile, createAjv, objectShape, type Schema, type Validator } from '../../model/schema.js';
 import { GenerationGaveUp, NotRun } from '../arbitraries/bounded.js';
 import { TargetRefusing } from '../client.js';
@@ -283,7 +284,8 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  * with that id and the record is read back by it; a second create naming the same id is refused (409, or the
  * 400/422 the operation documents, or either where it documents no client error at all) and leaves the first
  * record as it was, except on a create that also updates (D432: "Inserts or updates a filter"), where it is an
- * update and is not sent.
+ * update, and on a singleton's create that documents no 409, where it takes the place of the first (D78, D930):
+ * there it is not sent.
  */
 export function clientIdCheck(resource: ResourceModel, id: string, rule: string, helpers: ClientIdHelpers): Check {
   return {
@@ -306,8 +308,9 @@ export function clientIdCheck(resource: ResourceModel, id: string, rule: string,
         if (created === undefined) return;
         if (idKey(created[resource.idProperty]) !== key) throw new Violation(`a create naming ${resource.idProperty} ${key} made a record whose ${resource.idProperty} is ${idKey(created[resource.idProperty])}: the spec lets the client choose it`);
         if (resource.operations.read !== undefined) await helpers.readBack(context, resource, created, `${create.operationId} with a chosen ${resource.idProperty}`);
-        // A create that also updates (D432) takes a second create naming the id for an update, not a duplicate.
-        if (createsOrUpdates(create, resource)) return;
+        // A create that also updates (D432) takes a second create naming the id for an update, not a duplicate; a
+        // singleton's second create takes the place of the first where no 409 is documented (D78, D930).
+        if (createsOrUpdates(create, resource) || secondCreateTakesPlace(create, resource)) return;
         const ordinary = ordinaryBodyOf(context, create);
         const again = withRecordMember(create, admitsId(ordinary) ? ordinary : drawn, resource.idProperty, recordOfBody(create, chosen)[resource.idProperty]);
         await context.call(create, requestOf(context, create, { value: again }), refusals);

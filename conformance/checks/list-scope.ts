@@ -1,3 +1,4 @@
+import { sameJson } from '../../model/json.js';
 import type { FilterModel, ResourceModel } from '../../model/model.js';
 import type { PinsHolder } from '../arbitraries/body.js';
 import { filterText } from '../arbitraries/query-strings.js';
@@ -25,6 +26,16 @@ export function listScope(context: PinsHolder, resource: ResourceModel): ScopeVa
     const value = pinned ?? requiredValue(filter.parameter);
     return value === undefined || value === null || typeof value === 'object' ? [] : [{ filter, value }];
   });
+}
+
+/**
+ * Whether a list asked with the run's scope ({@link listScope}) may show `record` (spec/DECISIONS.md › D934): it holds
+ * the scope's value of each required filter, except the parameter named `except` (a filter the request names itself,
+ * whose value replaces the scope's). A record made with another value (a body drawn without the scope) is not
+ * listed by a server that applies the required filter, so no page is incomplete for lacking it.
+ */
+export function inListScope(context: PinsHolder, resource: ResourceModel, record: Record<string, unknown>, except?: string): boolean {
+  return listScope(context, resource).every(({ filter, value }) => filter.parameter.name === except || sameJson(record[filter.property], value));
 }
 
 /**

@@ -3,7 +3,7 @@ import { exactJson, sameJson } from '../../model/json.js';
 import type { ApiModel, FilterModel, ResourceModel } from '../../model/model.js';
 import { recordIn, renameMember } from '../../model/resources.js';
 import { keptAsSent } from '../../judge/record-rules.js';
-import { bodyValues } from '../arbitraries/body.js';
+import { bodyValues, withProperty } from '../arbitraries/body.js';
 import { allowedSize, limitRange, sentSize, validLimit } from '../arbitraries/query-strings.js';
 import { Violation } from '../contract.js';
 import type { CheckContext } from '../check-context.js';
@@ -12,6 +12,7 @@ import { itemRequest } from './identity.js';
 import { settleRead } from './read-after-write.js';
 import { endedByDelete, stateShown } from './ended.js';
 import { writeBearing } from './write.js';
+import { inListScope, listScope } from './list-scope.js';
 import { absentIds } from './read.js';
 import { createRecord, expectSameRecord, listRecords, operation, readRecord, show, successStatuses } from './records.js';
 import { reachableResources } from './parents.js';
@@ -70,8 +71,9 @@ class ListCommand implements RecordCommand {
   async run(model: Model, context: CheckContext): Promise<void> {
     const bound = this.limit ?? this.resource.limit?.default ?? this.resource.limit?.maximum;
     const matches = (record: ExactRecord): boolean => this.filter === undefined || sameJson(record[this.filter.model.property], this.filter.value);
-    // Without a filter, a record must be listed only when it also has every defaulted filter's default (D78).
-    const due = (record: ExactRecord): boolean => matches(record) && (this.filter !== undefined || shownUnfiltered(this.resource, record));
+    // Without a filter, a record must be listed only when it also has every defaulted filter's default (D78); and
+    // only when it holds the value each required filter is asked with (D570, D934).
+    const due = (record: ExactRecord): boolean => matches(record) && inListScope(context, this.resource, record, this.filter?.model.parameter.name) && (this.filter !== undefined || shownUnfiltered(this.resource, record));
     const wanted = recordsIn(model, this.resource).filter(due).map((record) => idOf(this.resource, record));
     // Read again within the consistency window while a short page lacks a record this run wrote.
     const complete = (page: { records: ExactRecord[] }): boolean => bound === undefined || page.records.length >= bound || wanted.every((id) => page.records.some((record) => idOf(this.resource, record) === id));
@@ -151,6 +153,12 @@ class DeleteCommand implements RecordCommand {
   toString = (): string => `${operation(this.resource, 'delete').operationId}(created #${this.pick})`;
 }
 
+/** `value` with each required filter's member set to the value the run's lists ask it with (D570), where the create can send it. */
+function inScopeBody<T extends Record<string, unknown>>(context: CheckContext, resource: ResourceModel, value: T): T {
+  const create = resource.operations.create!;
+  return listScope(context, resource).reduce<T>((body, pinned) => (withProperty(create, body, pinned.filter.property, pinned.value) as T | undefined) ?? body, value);
+}
+
 /** The commands of one resource, one class per operation, so a shrunk sequence reads as calls, with their arbitraries. */
 function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrary<RecordCommand>[] {
   const options = { integers: context.target.integers, strings: 'ordinary' } as const;
@@ -159,7 +167,10 @@ function commandsOf(context: CheckContext, resource: ResourceModel): fc.Arbitrar
   if (create === undefined || resource.parent?.singleton === true) return [];
   // An operation served at its own server (D78, another host) is not the target's: its resource is left out (D207).
   if (Object.values(resource.operations).some((op) => op?.servedElsewhere !== undefined)) return [];
-  const commands: fc.Arbitrary<RecordCommand>[] = [bodyValues(context, create, options).map((value) => new CreateCommand(resource, value))];
+  // Where the list requires equality filters, half the creates carry the value each is asked with (D570), so that
+  // short pages are held to them; the others are drawn freely, and are not due on any page (D934).
+  const creates = listScope(context, resource).length === 0 ? bodyValues(context, create, options) : fc.tuple(bodyValues(context, create, options), fc.boolean()).map(([value, scoped]) => (scoped ? inScopeBody(context, resource, value) : value));
+  const commands: fc.Arbitrary<RecordCommand>[] = [creates.map((value) => new CreateCommand(resource, value))];
   if (read !== undefined) commands.push(fc.nat().map((pick) => new ReadCommand(resource, pick)), absentIds(context, resource).map((id) => new ReadAbsentCommand(resource, id)));
   if (list !== undefined) {
     const limit = resource.limit === undefined ? fc.constant(undefined) : fc.option(fc.oneof(fc.integer({ min: limitRange(resource.limit)[0], max: Math.max(limitRange(resource.limit)[0], 6) }).map((size) => allowedSize(resource.limit!, size)), validLimit(resource.limit)), { nil: undefined });
