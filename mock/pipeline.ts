@@ -1,7 +1,7 @@
 import type { ErrorShape } from '../model/model.js';
 import type { MockRequest, MockResponse } from './messages.js';
 import { parseExact, toView } from '../model/json.js';
-import { concreteType, mediaKind, serialize } from '../model/media.js';
+import { concreteType, mediaKind, rangeFit, serialize } from '../model/media.js';
 import { isJsonMediaType, mainType } from '../model/schema.js';
 import type { ApiModel, ContentModel, OperationModel, ResponseModel } from '../model/model.js';
 import { isFormMediaType } from '../model/resources.js';
@@ -535,7 +535,8 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   // sent type is compared by its essence, as the parameters are read off it above (D662).
   const documented = body.mediaTypes.map((type) => type.split(';')[0]!.trim().toLowerCase());
   const mediaType = sentType === 'text/plain' && !documented.includes(sentType) && !op.responses.some((response) => response.status === '415') ? (documented.find(isJsonMediaType) ?? sentType) : sentType;
-  if (!documented.includes(mediaType)) {
+  // A documented range (`*/*`, `text/*`) takes any type within it (RFC 9110 § 8.3.1), as its answers are sent (D925).
+  if (!documented.includes(mediaType) && !(mediaType !== '' && documented.some((type) => inRange(type, mediaType)))) {
     return { error: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body must be sent as Content-Type: ${body.mediaTypes.join(' or ')}, got ${JSON.stringify(mediaType || '(none)')}.` };
   }
   // An operation no resource holds may take bytes or text (`application/octet-stream`, `image/png`, `text/plain`):
@@ -561,6 +562,12 @@ function validate(entry: Served, segments: readonly string[], search: string, re
   // Unknown properties are judged by the schema alone (`additionalProperties`); int64 by the schema's format.
   if (!body.validate(parsed.body.view)) return { error: 'INVALID_BODY', detail: `The request body is invalid: ${body.validate.errors()}.` };
   return { query, path, body: parsed.body.value };
+}
+
+/** Whether a documented media range (`*\/*`, `image/*`; never a concrete type) holds the concrete `mediaType`. */
+function inRange(range: string, mediaType: string): boolean {
+  const [type = '', subtype = ''] = range.split('/');
+  return subtype === '*' && (type === '*' || rangeFit({ type, subtype }, mediaType) >= 0);
 }
 
 /**
