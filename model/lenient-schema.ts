@@ -17,7 +17,7 @@ export const LENIENT_KINDS = {
   'example-without-value': 'named examples holding the value itself instead of `value`, read as that value',
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
   'closed-beside-allof': '`additionalProperties: false` beside `allOf` with no `properties` of its own (which admits no member at all), read as closing the object over the parts\' members (`unevaluatedProperties: false`, D845)',
-  'closed-beside-allof-parts': '`additionalProperties: false` beside `properties` of its own and `allOf` parts naming other members (which it forbids, though a part may require them), read as closing the object over its own and the parts\' members (`unevaluatedProperties: false`, D920)',
+  'closed-beside-allof-parts': '`additionalProperties: false` beside `properties` of its own and `allOf` parts naming other members (which it forbids, though a part may require them), read as closing the object over its own and the parts\' members (D920)',
   'closed-allof-part': 'an `allOf` part closed by `additionalProperties: false` beside other parts or properties naming members it does not (which it forbids, though they may be required), read as closing the whole object over every part\'s members (D921)',
   'enum-of-another-type': "an `enum` none of whose values its own scalar `type` admits, read in that type where each converts exactly (`\"1\"` as 1, `true` as \"true\"), else left out",
   'required-not-allowed': '`required` naming a member that the same schema\'s `additionalProperties: false` forbids (named in no `properties` nor `patternProperties`), read as not required',
