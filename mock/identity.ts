@@ -223,13 +223,21 @@ function setAt(answered: Json, path: readonly string[], value: string): void {
   at[path[path.length - 1]!] = value;
 }
 
-/** Writes the user's members over the record's members of the same name (compared without case, `_` and `-`). */
+/** A JSON value's kind: `null`, `array`, `object`, `string`, `number` or `boolean`. */
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/**
+ * Writes the user's members over the record's members of the same name (compared without case, `_` and `-`). A member
+ * the answer holds in another JSON kind keeps the answer's value: a name the body and the answer share may mean two
+ * things (a register body's `faction: "COSMIC"`, the faction chosen, beside an answer's `faction` object), and the
+ * written text would break the answer's own schema (spec/DECISIONS.md › D923).
+ */
 function overlay(record: unknown, user: Json): void {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return;
   const target = record as Json;
   for (const [name, value] of Object.entries(user)) {
     const member = Object.keys(target).find((own) => plain(own) === plain(name)) ?? name;
-    if (member in target || Object.keys(target).length === 0) target[member] = value;
+    if (member in target ? kindOf(target[member]) === kindOf(value) : Object.keys(target).length === 0) target[member] = value;
   }
 }
 

@@ -481,10 +481,29 @@ export function fillServedPage(model: ListModel, whole: Record<string, unknown>,
         continue;
       }
     }
+    if (member.holds === 'pages') value = pageCountWithin(value, schemaAt(model, member.path));
     const written = object[key];
     if (typeof written === 'string' && typeof value === 'number') object[key] = String(value);
     else object[key] = member.holds.endsWith('Link') && typeof value === 'string' && value.startsWith('/') && (member.absolute === true || typeof written !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(written)) ? `${origin}${value}` : value;
   }
+}
+
+/** The list's wrapper schema of the member at `path` (each object on the way merged over `allOf`), if it names one. */
+function schemaAt(model: ListModel, path: MemberPath): Schema | undefined {
+  if (model.shape.kind !== 'object') return undefined;
+  let schema: Schema | undefined = model.shape.schema;
+  for (const name of path) schema = schema === undefined ? undefined : objectShape(schema).properties[name];
+  return schema;
+}
+
+/**
+ * The number of pages as the member's schema takes it: an empty list is one empty page where the schema counts pages
+ * from 1 (`pages: {minimum: 1}`, shipengine.com's pickups and manifests), and no page where it lets them be 0
+ * (spec/DECISIONS.md › D922). Any other value is kept.
+ */
+function pageCountWithin<T>(value: T, schema: Schema | undefined): T | number {
+  const minimum = schema?.['minimum'];
+  return typeof value === 'number' && typeof minimum === 'number' && value < minimum && minimum <= 1 ? minimum : value;
 }
 
 /** Whether the list's wrapper schema requires the member at `path` (each object on the way merged over `allOf`). */
@@ -732,6 +751,7 @@ function factText(node: Extract<WrapperNode, { kind: 'fact' }>, facts: Facts): s
   }
   // A cursor member typed as an integer carries the next page's number or offset; a string one, its text.
   if (node.holds === 'next' && typeof value === 'number' && mainType(node.schema) === 'string') value = String(value);
+  if (node.holds === 'pages') value = pageCountWithin(value, node.schema);
   // A link member whose format asks for an absolute URI, or whose example is one, gets the origin the request named
   // (D46, D336): a client that follows it as written then reaches this server.
   if (node.holds.endsWith('Link') && node.absolute && typeof value === 'string' && value.startsWith('/')) value = `${String(facts.origin ?? 'http://localhost')}${value}`;

@@ -1,3 +1,4 @@
+import { closedBesideParts, liftClosedParts } from './closed-parts.js';
 import type { Schema } from './schema-refs.js';
 
 /**
@@ -16,6 +17,8 @@ export const LENIENT_KINDS = {
   'example-without-value': 'named examples holding the value itself instead of `value`, read as that value',
   'unknown-keyword': 'schema keywords neither JSON Schema nor OpenAPI defines (and not `x-`), ignored',
   'closed-beside-allof': '`additionalProperties: false` beside `allOf` with no `properties` of its own (which admits no member at all), read as closing the object over the parts\' members (`unevaluatedProperties: false`, D845)',
+  'closed-beside-allof-parts': '`additionalProperties: false` beside `properties` of its own and `allOf` parts naming other members (which it forbids, though a part may require them), read as closing the object over its own and the parts\' members (D920)',
+  'closed-allof-part': 'an `allOf` part closed by `additionalProperties: false` beside other parts or properties naming members it does not (which it forbids, though they may be required), read as closing the whole object over every part\'s members (D921)',
   'enum-of-another-type': "an `enum` none of whose values its own scalar `type` admits, read in that type where each converts exactly (`\"1\"` as 1, `true` as \"true\"), else left out",
   'required-not-allowed': '`required` naming a member that the same schema\'s `additionalProperties: false` forbids (named in no `properties` nor `patternProperties`), read as not required',
 } as const;
@@ -63,6 +66,8 @@ const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export function normaliseKeywords(schema: Schema, openapi30: boolean, tally: LenientTally): Schema {
   if (Array.isArray(schema['enum']) && typeof schema['type'] === 'string' && enumOfAnotherType(schema, schema['type'])) countKind(tally, 'enum-of-another-type');
+  // Before `required` is read against the closed object: a name a part declares is allowed there once this reading holds.
+  if (closedBesideParts(schema)) countKind(tally, 'closed-beside-allof-parts');
   if (schema['additionalProperties'] === false && Array.isArray(schema['required']) && requiredNotAllowed(schema)) countKind(tally, 'required-not-allowed');
   if (typeof schema['exclusiveMinimum'] === 'boolean' || typeof schema['exclusiveMaximum'] === 'boolean') {
     if (!openapi30) countKind(tally, 'boolean-exclusive-in-3.1');
@@ -80,6 +85,7 @@ export function normaliseKeywords(schema: Schema, openapi30: boolean, tally: Len
     delete schema['additionalProperties'];
     schema['unevaluatedProperties'] = false;
   }
+  if (liftClosedParts(schema)) countKind(tally, 'closed-allof-part');
   if (!('nullable' in schema)) return schema;
   const nullable = schema['nullable'] === true;
   delete schema['nullable'];

@@ -121,7 +121,7 @@ export function findResources(operations: (OperationModel & { extension: Resourc
         group.resource = undefined;
         continue;
       }
-      const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations) : undefined;
+      const known = parent === undefined && group.ops.create !== undefined ? exampleParent(parentPath, operations, singletons.has(group.collection)) : undefined;
       // …or whose parent a declared link names: a create whose answer's id feeds the parent parameter (D118).
       const viaLink = parent === undefined && known === undefined ? linkedParent(group, parentPath, groups, operations) : undefined;
       if (viaLink !== undefined) {
@@ -645,10 +645,11 @@ function linkedParent(group: Group, parentPath: string, groups: ReadonlyMap<stri
 
 /**
  * The parent of a sub-resource whose parent path no resource holds but has a read with examples (D72): it exists
- * when its examples name each of the path's parameters' values. `undefined` when that read or its examples are
- * missing.
+ * when its examples, or the examples of the read's path parameters themselves (D924), name each of the path's
+ * parameters' values. A singleton's path (D53) keeps its one record per parent so (D926). `undefined` when that read
+ * or its success examples are missing.
  */
-function exampleParent(parentPath: string, operations: readonly OperationModel[]): ParentModel | undefined {
+function exampleParent(parentPath: string, operations: readonly OperationModel[], singleton: boolean): ParentModel | undefined {
   const read = operations.find((op) => op.method === 'GET' && op.path === parentPath);
   const examples = read?.responses.filter((r) => r.status.startsWith('2')).flatMap((r) => r.examples.map((example) => example.value)) ?? [];
   if (examples.length === 0) return undefined;
@@ -660,8 +661,13 @@ function exampleParent(parentPath: string, operations: readonly OperationModel[]
   };
   examples.forEach(collect);
   const parameters = [...parentPath.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]!);
+  // The values the read's own path parameters exemplify name a parent the description shows too (D924).
+  for (const parameter of read?.pathParams ?? []) {
+    if (!parameters.includes(parameter.name)) continue;
+    for (const example of [parameter.example, parameter.schema['example']]) if (typeof example === 'string' || typeof example === 'number') values.add(String(example));
+  }
   const name = parentPath.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).join('-') || 'parent';
-  return { resource: name, parameter: parameters.at(-1)!, property: PARENT_LINK, inSchema: false, singleton: false, byExample: { parameters, values: [...values] } };
+  return { resource: name, parameter: parameters.at(-1)!, property: PARENT_LINK, inSchema: false, singleton, byExample: { parameters, values: [...values] } };
 }
 
 function successSchema(op: OperationModel | undefined): Schema | undefined {

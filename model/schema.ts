@@ -459,7 +459,7 @@ export function isInt64(schema: Schema): boolean {
 /**
  * An object schema seen as one: its properties, required names and `additionalProperties`, with `allOf` merged
  * (the usual way to write "every field of NewPet plus `id`"). Properties named in several parts are merged
- * with `allOf` of their schemas.
+ * with `allOf` of their schemas (one schema named twice, as D920 and D921 close an object over its parts', is itself).
  */
 export interface ObjectShape {
   properties: Record<string, Schema>;
@@ -478,7 +478,7 @@ export function objectShape(schema: Schema): ObjectShape {
   let additional: Schema | false = {};
   for (const part of parts) {
     const props = ('properties' in part ? part.properties : {}) as Record<string, Schema>;
-    for (const [name, sub] of Object.entries(props)) properties[name] = properties[name] === undefined ? sub : { allOf: [properties[name], sub] };
+    for (const [name, sub] of Object.entries(props)) properties[name] = properties[name] === undefined || properties[name] === sub ? sub : { allOf: [properties[name], sub] };
     for (const name of (('required' in part ? part.required : []) as string[]) ?? []) required.add(name);
     // `unevaluatedProperties: false` closes the object over every part's members, as this merged view does (D845).
     const extra = 'additional' in part ? part.additional : part['unevaluatedProperties'] === false ? false : part['additionalProperties'];

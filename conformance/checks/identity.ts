@@ -149,7 +149,9 @@ export function idValue(resource: ResourceModel, key: string): unknown {
 export function itemRequest(context: CheckContext, resource: ResourceModel, op: OperationModel, id: string, value?: Record<string, unknown>, raw?: { text: string; contentType: string }): RequestSpec {
   if (op.idIn === 'body') {
     if (raw !== undefined) return requestOf(context, op, { body: raw.text, contentType: raw.contentType });
-    return requestOf(context, op, { value: { ...(value ?? {}), [resource.idProperty]: idValue(resource, id) } });
+    // Inside the record's envelope where the write takes one (`{data: {id, type, attributes}}`, D73): where the server
+    // reads the record, and so its key (D927).
+    return requestOf(context, op, { value: withRecordMember(op, value ?? {}, resource.idProperty, idValue(resource, id)) });
   }
   // A key is named beside the record's other path values (`{owner}` of `/repos/{owner}/{repo}`, D236).
   // The operation's own last parameter: an item path spelled with another name than the read's is the same route (D904).
