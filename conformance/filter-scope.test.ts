@@ -1,10 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMock } from '../mock/index.js';
+import { jsonObject, serveJson, writeDescription, type JsonAnswer } from '../test/small-server.js';
 import { listCheckIds, runCheck } from './run-suite.js';
 import type { Target } from './target.js';
 
@@ -31,12 +27,9 @@ const CHECK = 'listReversals.source-filter';
  * names `account` only when `createSendsAccount`; otherwise the server leaves it `null`.
  */
 function specFile(createSendsAccount: boolean): string {
-  const dir = mkdtempSync(join(tmpdir(), 'filter-scope-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'openapi.json');
   const written: Json = { source: { type: 'string', pattern: '^[a-z]{4}$' } };
   if (createSendsAccount) written['account'] = { type: 'string', enum: ['acct'] };
-  writeFileSync(file, JSON.stringify({
+  const { file, remove } = writeDescription({
     openapi: '3.0.3',
     info: { title: 'Reversals', version: '1.0.0' },
     security: [{ bearer: [] }],
@@ -69,51 +62,39 @@ function specFile(createSendsAccount: boolean): string {
         },
       },
     },
-  }));
+  }, 'filter-scope');
+  cleanups.push(remove);
   return file;
 }
 
 /** A correct server of {@link specFile} in a few lines, or one whose list answers nothing once `source` is asked. */
 async function serve(ignoresSource = false): Promise<string> {
   const reversals: Json[] = [];
-  const send = (response: ServerResponse, status: number, json: unknown): void => {
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(json));
-  };
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.headers.authorization !== `Bearer ${KEY}`) return send(response, 401, { message: 'unauthorized' });
-      const url = new URL(request.url ?? '/', 'http://test');
-      if (request.method === 'POST' && url.pathname === '/reversals') {
-        let body: Json;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
-        } catch {
-          return send(response, 400, { message: 'not JSON' });
-        }
-        const keys = body !== null && typeof body === 'object' ? Object.keys(body) : [];
-        if (typeof body?.['source'] !== 'string' || !/^[a-z]{4}$/.test(body['source']) || keys.some((key) => key !== 'source' && key !== 'account') || (body['account'] !== undefined && body['account'] !== 'acct')) return send(response, 400, { message: 'invalid reversal' });
-        const reversal = { id: `r${reversals.length + 1}`, source: body['source'], account: body['account'] ?? null };
-        reversals.push(reversal);
-        return send(response, 201, reversal);
-      }
-      if (request.method === 'GET' && url.pathname === '/reversals') {
-        const accounts = url.searchParams.getAll('account');
-        const sources = url.searchParams.getAll('source');
-        if (accounts.length !== 1 || accounts[0] !== 'acct' || sources.length > 1 || (sources[0] !== undefined && !/^[a-z]{4}$/.test(sources[0]))) return send(response, 400, { message: 'invalid query' });
-        if (ignoresSource && sources.length > 0) return send(response, 200, { data: [] });
-        return send(response, 200, { data: reversals.filter((reversal) => reversal['account'] === accounts[0] && (sources[0] === undefined || reversal['source'] === sources[0])) });
-      }
-      const found = /^\/reversals\/([^/]+)$/.exec(url.pathname);
-      const reversal = request.method === 'GET' && found !== null ? reversals.find((candidate) => candidate['id'] === decodeURIComponent(found[1]!)) : undefined;
-      return reversal === undefined ? send(response, 404, { message: 'no such reversal' }) : send(response, 200, reversal);
-    });
+  const answer = (status: number, json: unknown): JsonAnswer => ({ status, json });
+  const { origin, close } = await serveJson(({ method, url, authorization, text }) => {
+    if (authorization !== `Bearer ${KEY}`) return answer(401, { message: 'unauthorized' });
+    if (method === 'POST' && url.pathname === '/reversals') {
+      const body = jsonObject(text);
+      if (body === undefined) return answer(400, { message: 'not JSON' });
+      const source = body['source'];
+      if (typeof source !== 'string' || !/^[a-z]{4}$/.test(source) || Object.keys(body).some((key) => key !== 'source' && key !== 'account') || (body['account'] !== undefined && body['account'] !== 'acct')) return answer(400, { message: 'invalid reversal' });
+      const reversal = { id: `r${reversals.length + 1}`, source, account: body['account'] ?? null };
+      reversals.push(reversal);
+      return answer(201, reversal);
+    }
+    if (method === 'GET' && url.pathname === '/reversals') {
+      const accounts = url.searchParams.getAll('account');
+      const sources = url.searchParams.getAll('source');
+      if (accounts.length !== 1 || accounts[0] !== 'acct' || sources.length > 1 || (sources[0] !== undefined && !/^[a-z]{4}$/.test(sources[0]))) return answer(400, { message: 'invalid query' });
+      if (ignoresSource && sources.length > 0) return answer(200, { data: [] });
+      return answer(200, { data: reversals.filter((reversal) => reversal['account'] === accounts[0] && (sources[0] === undefined || reversal['source'] === sources[0])) });
+    }
+    const found = /^\/reversals\/([^/]+)$/.exec(url.pathname);
+    const reversal = method === 'GET' && found !== null ? reversals.find((candidate) => candidate['id'] === decodeURIComponent(found[1]!)) : undefined;
+    return reversal === undefined ? answer(404, { message: 'no such reversal' }) : answer(200, reversal);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  cleanups.push(close);
+  return origin;
 }
 
 /** The outcome of {@link CHECK} as a failure report, or `undefined` when it passed (a skip fails the test). */

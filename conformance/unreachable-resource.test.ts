@@ -1,10 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMock } from '../mock/index.js';
+import { jsonObject, serveJson, writeDescription, type JsonAnswer } from '../test/small-server.js';
 import { listCheckIds, runCheck } from './run-suite.js';
 import type { Target } from './target.js';
 
@@ -27,11 +23,8 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const CHECKS = ['responses.conformance', 'stateful.model', 'concurrency.create'];
 
 function specFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'unreachable-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'openapi.json');
   const fee = { name: 'fee_id', in: 'path', required: true, schema: { type: 'string' } };
-  writeFileSync(file, JSON.stringify({
+  const { file, remove } = writeDescription({
     openapi: '3.0.3',
     info: { title: 'Pets and fees', version: '1.0.0' },
     security: [{ bearer: [] }],
@@ -60,7 +53,8 @@ function specFile(): string {
         Refund: { type: 'object', required: ['id', 'amount'], properties: { id: { type: 'string', readOnly: true }, amount: { type: 'integer' } } },
       },
     },
-  }));
+  }, 'unreachable');
+  cleanups.push(remove);
   return file;
 }
 
@@ -68,44 +62,26 @@ function specFile(): string {
 async function serve(fault?: 'one id' | 'forgets' | 'bare 401'): Promise<string> {
   const pets: Json[] = [];
   let made = 0;
-  const send = (response: ServerResponse, status: number, json: unknown): void => {
-    if (fault === 'bare 401' && status === 401) {
-      response.writeHead(401, { 'content-type': 'application/json' });
-      return void response.end('{}');
+  const answer = (status: number, json: unknown): JsonAnswer => ({ status, json: fault === 'bare 401' && status === 401 ? {} : json });
+  const { origin, close } = await serveJson(({ method, url, authorization, text }) => {
+    if (authorization !== `Bearer ${KEY}`) return answer(401, { message: 'unauthorized' });
+    if (method === 'POST' && url.pathname === '/pets') {
+      const body = jsonObject(text);
+      const name = body?.['name'];
+      if (body === undefined || typeof name !== 'string' || name.length < 1 || [...name].length > 20 || Object.keys(body).length !== 1) return answer(400, { message: 'invalid pet' });
+      made += 1;
+      const pet = { id: fault === 'one id' ? 'p1' : `p${made}`, name };
+      pets.push(pet);
+      return answer(201, pet);
     }
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(json));
-  };
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.headers.authorization !== `Bearer ${KEY}`) return send(response, 401, { message: 'unauthorized' });
-      const url = new URL(request.url ?? '/', 'http://test');
-      if (request.method === 'POST' && url.pathname === '/pets') {
-        let body: Json;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
-        } catch {
-          return send(response, 400, { message: 'not JSON' });
-        }
-        const name = body?.['name'];
-        if (typeof name !== 'string' || name.length < 1 || [...name].length > 20 || Object.keys(body).length !== 1) return send(response, 400, { message: 'invalid pet' });
-        made += 1;
-        const pet = { id: fault === 'one id' ? 'p1' : `p${made}`, name };
-        pets.push(pet);
-        return send(response, 201, pet);
-      }
-      if (request.method === 'GET' && url.pathname === '/fees') return send(response, 200, { data: [] });
-      if (request.method === 'GET' && url.pathname === '/pets') return send(response, 200, { data: pets });
-      const found = /^\/pets\/([^/]+)$/.exec(url.pathname);
-      const pet = request.method === 'GET' && found !== null && fault !== 'forgets' ? pets.findLast((candidate) => candidate['id'] === decodeURIComponent(found[1]!)) : undefined;
-      return pet === undefined ? send(response, 404, { message: 'not found' }) : send(response, 200, pet);
-    });
+    if (method === 'GET' && url.pathname === '/fees') return answer(200, { data: [] });
+    if (method === 'GET' && url.pathname === '/pets') return answer(200, { data: pets });
+    const found = /^\/pets\/([^/]+)$/.exec(url.pathname);
+    const pet = method === 'GET' && found !== null && fault !== 'forgets' ? pets.findLast((candidate) => candidate['id'] === decodeURIComponent(found[1]!)) : undefined;
+    return pet === undefined ? answer(404, { message: 'not found' }) : answer(200, pet);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  cleanups.push(close);
+  return origin;
 }
 
 /** The outcome of `id`: its failure report, or `passed` with its advice; a skip fails the test (each must run). */
