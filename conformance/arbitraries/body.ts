@@ -80,10 +80,17 @@ function drawnBodies(op: OperationModel, options: ValueOptions): fc.Arbitrary<Re
   const within = wholeBody(op, base);
   // A whole body (D181) no draw can satisfy within the bounds (dozens of optional members, each with its own rules)
   // gives way to the body as its schema requires it (D327); at once where its schema shows no draw can (D913).
-  if (within !== base && drawsValue(canonicalise(within.schema))) return orElse(drawnFrom(op, body, within, options), drawnFrom(op, body, base, options));
-  if (within !== base) return drawnFrom(op, body, base, options);
-  return drawnFrom(op, body, within, options);
+  if (within === base) return drawnFrom(op, body, base, options);
+  return drawable(within.schema) ? orElse(drawnFrom(op, body, within, options), drawnFrom(op, body, base, options)) : drawnFrom(op, body, base, options);
 }
+
+/** Whether a whole body's schema draws any value (D913), read once per schema: bodies are drawn at every property run. */
+function drawable(schema: Schema): boolean {
+  let known = drawables.get(schema);
+  if (known === undefined) drawables.set(schema, (known = drawsValue(canonicalise(schema))));
+  return known;
+}
+const drawables = new WeakMap<Schema, boolean>();
 
 /** Valid bodies of `op` drawn from `within` (its body schema, bound or whole), with the stream, uses and form rules applied. */
 function drawnFrom(op: OperationModel, body: NonNullable<OperationModel['body']>, within: { schema: Schema; validate: Validator }, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {

@@ -101,18 +101,7 @@ export function valueOf(form: Canonical, options: ValueOptions, depth = 0): fc.A
 
 /** Whether a canonical form admits some value: not `never`, no union without a possible branch, no impossible required member or item. */
 export function admitsValue(form: Canonical): boolean {
-  switch (form.kind) {
-    case 'never':
-      return false;
-    case 'union':
-      return form.branches.some(admitsValue);
-    case 'object':
-      return form.nullable || form.required.every((name) => form.properties[name] === undefined || admitsValue(form.properties[name]));
-    case 'array':
-      return form.nullable || form.minItems === 0 || admitsValue(form.items);
-    default:
-      return true;
-  }
+  return admits(form, false);
 }
 
 /**
@@ -122,15 +111,20 @@ export function admitsValue(form: Canonical): boolean {
  * known from its schema alone to give way to the body as required (D327), without spending a draw's bounds (D913).
  */
 export function drawsValue(form: Canonical): boolean {
+  return admits(form, true);
+}
+
+/** {@link admitsValue}, or with `drawn` {@link drawsValue}: they differ only on a required member no property describes. */
+function admits(form: Canonical, drawn: boolean): boolean {
   switch (form.kind) {
     case 'never':
       return false;
     case 'union':
-      return form.branches.some(drawsValue);
+      return form.branches.some((branch) => admits(branch, drawn));
     case 'object':
-      return form.nullable || form.required.every((name) => form.properties[name] !== undefined && drawsValue(form.properties[name]));
+      return form.nullable || form.required.every((name) => (form.properties[name] === undefined ? !drawn : admits(form.properties[name], drawn)));
     case 'array':
-      return form.nullable || form.minItems === 0 || drawsValue(form.items);
+      return form.nullable || form.minItems === 0 || admits(form.items, drawn);
     default:
       return true;
   }
